@@ -1,0 +1,213 @@
+// vram-ledger-cli: the estimation core on the command line, for scripts, CI and tests.
+// Exit codes: 0 success, 2 invalid input (one line on stderr naming the option), 3 unreadable file.
+
+#include "core/fields.h"
+#include "core/hfconfig.h"
+#include "core/presets.h"
+#include "core/report.h"
+#include "core/scenariofile.h"
+#include "core/solve.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QStandardPaths>
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace {
+
+enum ExitCode { Success = 0, InvalidInput = 2, UnreadableFile = 3 };
+
+struct Failure {
+    int code;
+    std::string message;
+};
+
+[[noreturn]] void fail(const Failure &f)
+{
+    std::fprintf(stderr, "vram-ledger-cli: %s\n", f.message.c_str());
+    std::exit(f.code);
+}
+
+Failure invalid(const vl::Error &error)
+{
+    const std::string where = error.file.empty() ? "--" + error.field + ": " + error.message : error.describe();
+    return {InvalidInput, where};
+}
+
+std::string text(const QString &s)
+{
+    return s.toStdString();
+}
+
+std::string readOrFail(const std::string &path)
+{
+    auto content = vl::readTextFile(path);
+    if (!content)
+        fail({UnreadableFile, content.error().describe()});
+    return *content;
+}
+
+// A GPU is a preset id, or a capacity such as 80GB, 24GiB or 81920MiB.
+std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const std::string &spec)
+{
+    if (const vl::GpuPreset *gpu = catalog.findGpu(spec))
+        return *gpu;
+    struct Suffix { const char *text; vl::Bytes unit; };
+    for (const Suffix &s : {Suffix{"GiB", vl::kGiB}, Suffix{"MiB", vl::kMiB}, Suffix{"GB", vl::kGB}}) {
+        const std::string suffix = s.text;
+        if (spec.size() > suffix.size() && spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            const auto amount = vl::parseCount(spec.substr(0, spec.size() - suffix.size()));
+            if (amount && *amount > 0 && *amount < (std::int64_t(1) << 40) / 1024) {
+                vl::GpuPreset custom;
+                custom.id = spec;
+                custom.name = "Custom " + spec;
+                custom.label = spec;
+                custom.capacity = *amount * s.unit;
+                return custom;
+            }
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("vram-ledger"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(VL_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Estimate the GPU memory of one training step: parameters, gradients, optimizer states and activations."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption modelOpt(QStringLiteral("model"), QStringLiteral("Start from a model preset (see --list-models)."), QStringLiteral("ID"));
+    const QCommandLineOption configOpt(QStringLiteral("config"), QStringLiteral("Start from a Hugging Face config.json or a model preset YAML."), QStringLiteral("FILE"));
+    const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Start from a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
+    const QCommandLineOption gpuOpt(QStringLiteral("gpu"), QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."), QStringLiteral("ID"));
+    const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("max-batch|max-seq|min-gpus"));
+    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling)."), QStringLiteral("FIELD=FROM:TO[:STEP]"));
+    const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("gib|gb"), QStringLiteral("gib"));
+    const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format."), QStringLiteral("table|json|markdown|csv"), QStringLiteral("table"));
+    const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
+    const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
+    const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
+    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &unitsOpt,
+                               &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
+        parser.addOption(*option);
+    for (const vl::FieldSpec &field : vl::scenarioFields())
+        parser.addOption(QCommandLineOption(QString::fromUtf8(field.name.data(), qsizetype(field.name.size())),
+                                            QString::fromUtf8(field.help.data(), qsizetype(field.help.size())),
+                                            QString::fromUtf8(field.valueName.data(), qsizetype(field.valueName.size()))));
+
+    if (!parser.parse(QCoreApplication::arguments()))
+        fail({InvalidInput, text(parser.errorText()) + " (see --help)"});
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(Success);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
+    if (!parser.positionalArguments().isEmpty())
+        fail({InvalidInput, "unexpected argument '" + text(parser.positionalArguments().first()) + "' (see --help)"});
+
+    const auto units = vl::parseUnits(text(parser.value(unitsOpt)));
+    if (!units)
+        fail({InvalidInput, "--units: '" + text(parser.value(unitsOpt)) + "' is not allowed; use gib or gb"});
+    const auto format = vl::parseFormat(text(parser.value(formatOpt)));
+    if (!format)
+        fail({InvalidInput, "--format: '" + text(parser.value(formatOpt)) + "' is not allowed; use table, json, markdown or csv"});
+
+    const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets");
+    const vl::PresetCatalog catalog = vl::loadCatalog(
+        vl::builtinPresetDir(text(QCoreApplication::applicationDirPath()),
+                             text(parser.isSet(presetsOpt) ? parser.value(presetsOpt) : qEnvironmentVariable("VRAM_LEDGER_PRESETS"))),
+        text(userPresets));
+    for (const vl::Error &skipped : catalog.skipped)
+        std::fprintf(stderr, "vram-ledger-cli: skipped preset %s\n", skipped.describe().c_str());
+
+    if (parser.isSet(listModelsOpt) || parser.isSet(listGpusOpt)) {
+        if (parser.isSet(listModelsOpt))
+            std::fputs(vl::renderModelList(catalog, *format).c_str(), stdout);
+        if (parser.isSet(listGpusOpt))
+            std::fputs(vl::renderGpuList(catalog, *units, *format).c_str(), stdout);
+        return Success;
+    }
+
+    // The scenario: a file, then a model, then single fields, each overriding the last.
+    vl::Scenario scenario;
+    std::optional<vl::GpuPreset> gpu;
+    if (parser.isSet(scenarioOpt)) {
+        const std::string path = text(parser.value(scenarioOpt));
+        auto doc = vl::parseScenarioDocument(readOrFail(path), path);
+        if (!doc)
+            fail(invalid(doc.error()));
+        scenario = doc->scenario;
+        if (!doc->gpuIds.empty())
+            gpu = resolveGpu(catalog, doc->gpuIds.front());
+    }
+    if (parser.isSet(modelOpt)) {
+        const vl::ModelPreset *model = catalog.findModel(text(parser.value(modelOpt)));
+        if (!model)
+            fail({InvalidInput, "--model: '" + text(parser.value(modelOpt)) + "' is not a preset; see --list-models"});
+        scenario.arch = model->arch;
+    }
+    if (parser.isSet(configOpt)) {
+        const std::string path = text(parser.value(configOpt));
+        const std::string content = readOrFail(path);
+        const bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+        auto model = yaml ? vl::parseModelPreset(content, path) : vl::importHfConfig(content, path);
+        if (!model)
+            fail(invalid(model.error()));
+        scenario.arch = model->arch;
+    }
+    for (const vl::FieldSpec &field : vl::scenarioFields()) {
+        const QString name = QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
+        if (parser.isSet(name))
+            if (auto error = vl::setField(scenario, field.name, text(parser.value(name))))
+                fail(invalid(*error));
+    }
+    if (auto error = vl::validate(scenario))
+        fail(invalid(*error));
+
+    if (parser.isSet(gpuOpt)) {
+        gpu = resolveGpu(catalog, text(parser.value(gpuOpt)));
+        if (!gpu)
+            fail({InvalidInput, "--gpu: '" + text(parser.value(gpuOpt)) + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
+    }
+
+    if (parser.isSet(sweepOpt)) {
+        const auto spec = vl::parseSweepSpec(text(parser.value(sweepOpt)));
+        if (!spec)
+            fail(invalid(spec.error()));
+        const auto points = vl::runSweep(scenario, *spec);
+        if (!points)
+            fail(invalid(points.error()));
+        std::fputs(vl::renderSweep(spec->field, *points, *units, gpu, *format).c_str(), stdout);
+        return Success;
+    }
+
+    vl::Report report = vl::makeReport(scenario, *units, gpu);
+    if (parser.isSet(solveOpt)) {
+        const std::string kind = text(parser.value(solveOpt));
+        if (!gpu)
+            fail({InvalidInput, "--solve: needs a GPU to solve for; add --gpu ID"});
+        vl::SolveAnswer answer{kind, 0, 0};
+        if (kind == "max-batch")
+            answer.value = vl::maxMicroBatch(scenario, gpu->capacity);
+        else if (kind == "max-seq")
+            answer.value = vl::maxSequence(scenario, gpu->capacity);
+        else if (kind == "min-gpus") {
+            answer.value = vl::minDataParallel(scenario, gpu->capacity);
+            answer.gpus = answer.value * scenario.tensorParallel * scenario.pipelineParallel;
+        } else
+            fail({InvalidInput, "--solve: '" + kind + "' is not allowed; use max-batch, max-seq or min-gpus"});
+        report.solve = answer;
+    }
+    std::fputs(vl::renderReport(report, *format).c_str(), stdout);
+    return Success;
+}

@@ -1,0 +1,90 @@
+#include "core/architecture.h"
+
+#include <algorithm>
+
+namespace vl {
+
+namespace {
+
+std::int64_t mlpMatrices(const Architecture &a)
+{
+    return (a.mlp == MlpKind::Gated ? 3 : 2) * a.hidden * a.ffn;
+}
+
+std::int64_t mlpBiases(const Architecture &a)
+{
+    return a.linearBias ? (a.mlp == MlpKind::Gated ? 2 * a.ffn : a.ffn) + a.hidden : 0;
+}
+
+std::int64_t normSize(const Architecture &a)
+{
+    return a.norm == NormKind::LayerNorm ? 2 * a.hidden : a.hidden;
+}
+
+} // namespace
+
+ParameterCounts countParameters(const Architecture &a)
+{
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t qWidth = a.heads * d;
+    const std::int64_t kvWidth = a.kvHeads * d;
+
+    ParameterCounts c;
+    const std::int64_t attention = a.hidden * qWidth + 2 * a.hidden * kvWidth + qWidth * a.hidden;
+    std::int64_t attentionBias = 0;
+    if (a.qkvBias || a.linearBias)
+        attentionBias += qWidth + 2 * kvWidth;
+    if (a.linearBias)
+        attentionBias += a.hidden;
+    const std::int64_t router = a.experts > 1 ? a.hidden * a.experts : 0;
+
+    c.perLayerMatrices = attention + mlpMatrices(a) * a.experts + router;
+    c.perLayerVectors = attentionBias + mlpBiases(a) * a.experts + a.normsPerLayer * normSize(a);
+    c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a)
+        + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
+    c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
+    c.head = a.tiedEmbeddings ? 0 : a.vocab * a.hidden;
+    c.finalNorm = normSize(a);
+    c.largestMatrix = std::max({a.vocab * a.hidden, a.hidden * a.ffn, a.hidden * qWidth});
+
+    if (a.fixedParams > 0 && a.layers > 0) {
+        // Keep the embeddings real and put the rest of the stated total into the layers.
+        const std::int64_t outside = c.embedding + c.head + c.finalNorm;
+        const std::int64_t layerShare = std::max<std::int64_t>(a.fixedParams - outside, a.layers);
+        const std::int64_t perLayer = layerShare / a.layers;
+        c.perLayerVectors = std::min(c.perLayerVectors, perLayer);
+        c.perLayerMatrices = perLayer - c.perLayerVectors;
+        c.activePerLayer = perLayer;
+        // Whatever the integer division left over goes to the final norm so the total is exact.
+        c.finalNorm = a.fixedParams - outside - perLayer * a.layers + c.finalNorm;
+        if (c.finalNorm < 0) { // the stated total is smaller than the embeddings alone
+            c.embedding = std::max<std::int64_t>(a.fixedParams - perLayer * a.layers, 0);
+            c.head = 0;
+            c.finalNorm = 0;
+        }
+    }
+    return c;
+}
+
+std::int64_t totalParameters(const Architecture &a)
+{
+    return countParameters(a).total(a.layers);
+}
+
+std::int64_t activeParameters(const Architecture &a)
+{
+    const ParameterCounts c = countParameters(a);
+    return c.activePerLayer * a.layers + c.embedding + c.head + c.finalNorm;
+}
+
+const char *toString(MlpKind kind)
+{
+    return kind == MlpKind::Gated ? "swiglu" : "gelu";
+}
+
+const char *toString(NormKind kind)
+{
+    return kind == NormKind::LayerNorm ? "layernorm" : "rmsnorm";
+}
+
+} // namespace vl

@@ -1,0 +1,61 @@
+#pragma once
+// A decoder-only transformer described by the fields of its config.json, and the exact
+// parameter count those fields imply.
+
+#include <cstdint>
+#include <string>
+
+namespace vl {
+
+enum class MlpKind { Gelu, Gated };       // Gated covers SwiGLU and GeGLU: three matrices
+enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RMSNorm weight only
+
+// The defaults are the article's example: a "7B" model with hidden 4096 and 32 layers
+// (heads, ffn and vocab as Llama-2-7B).
+struct Architecture {
+    std::int64_t hidden = 4096;
+    std::int64_t layers = 32;
+    std::int64_t heads = 32;
+    std::int64_t kvHeads = 32;          // = heads for multi-head attention
+    std::int64_t headDim = 0;           // 0: hidden / heads
+    std::int64_t ffn = 11008;           // MLP intermediate size (per expert for MoE)
+    std::int64_t vocab = 32000;
+    std::int64_t learnedPositions = 0;  // GPT-2's n_positions; 0 for rotary models
+    MlpKind mlp = MlpKind::Gated;
+    NormKind norm = NormKind::RmsNorm;
+    std::int64_t normsPerLayer = 2;             // Gemma-2 has four
+    bool tiedEmbeddings = false;
+    bool qkvBias = false;               // Qwen2
+    bool linearBias = false;            // GPT-2: every linear layer has a bias
+    std::int64_t experts = 1;           // MoE: experts per layer (1 = dense)
+    std::int64_t expertsPerToken = 1;   // MoE: top-k
+    std::int64_t fixedParams = 7'000'000'000; // > 0: the article's "7B" given directly; shapes still drive activations
+
+    std::int64_t effectiveHeadDim() const { return headDim > 0 ? headDim : hidden / heads; }
+    bool operator==(const Architecture &) const = default;
+};
+
+// Parameter counts by where they live, so sharding and pipelining can split them.
+struct ParameterCounts {
+    std::int64_t perLayerMatrices = 0; // weight matrices of one transformer layer (split by TP)
+    std::int64_t perLayerVectors = 0;  // biases and norms of one layer (replicated under TP)
+    std::int64_t embedding = 0;        // token embedding (+ learned positions)
+    std::int64_t head = 0;             // untied LM head (0 when tied)
+    std::int64_t finalNorm = 0;
+    std::int64_t activePerLayer = 0;   // MoE: what one token touches in one layer
+    std::int64_t largestMatrix = 0;    // the biggest single weight (ZeRO-3 gathers whole modules)
+
+    std::int64_t perLayer() const { return perLayerMatrices + perLayerVectors; }
+    std::int64_t total(std::int64_t layers) const { return perLayer() * layers + embedding + head + finalNorm; }
+};
+
+// Exact counts from the shapes. With fixedParams set, the layer share is scaled so the
+// total equals fixedParams while embedding and head keep their real sizes.
+ParameterCounts countParameters(const Architecture &arch);
+std::int64_t totalParameters(const Architecture &arch);
+std::int64_t activeParameters(const Architecture &arch);
+
+const char *toString(MlpKind kind);
+const char *toString(NormKind kind);
+
+} // namespace vl

@@ -1,0 +1,591 @@
+#include "core/estimate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace vl {
+
+namespace {
+
+constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames{{
+    {ItemId::Weights, "weights"},
+    {ItemId::LoraAdapters, "lora_adapters"},
+    {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
+    {ItemId::Gradients, "gradients"},
+    {ItemId::MasterWeights, "master_weights"},
+    {ItemId::OptimizerMoments, "optimizer_moments"},
+    {ItemId::LayerActivations, "layer_activations"},
+    {ItemId::EmbeddingActivations, "embedding_activations"},
+    {ItemId::Logits, "logits"},
+    {ItemId::RecomputeBuffer, "recompute_buffer"},
+    {ItemId::CudaContext, "cuda_context"},
+    {ItemId::AllocatorReserve, "allocator_reserve"},
+    {ItemId::CommBuffers, "comm_buffers"},
+}};
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+// One weight matrix of a transformer layer: its shape, how many copies (MoE experts), and
+// which LoRA target it is. LoRA counts, Adafactor's factored state and QLoRA's quantised
+// base all walk this one list.
+struct Matrix {
+    std::int64_t in, out, copies;
+    unsigned loraBit;
+};
+
+std::array<Matrix, 8> layerMatrices(const Architecture &a, int &count)
+{
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t experts = a.experts;
+    std::array<Matrix, 8> m{};
+    count = 0;
+    m[count++] = {a.hidden, a.heads * d, 1, LoraQ};
+    m[count++] = {a.hidden, a.kvHeads * d, 1, LoraK};
+    m[count++] = {a.hidden, a.kvHeads * d, 1, LoraV};
+    m[count++] = {a.heads * d, a.hidden, 1, LoraO};
+    if (a.mlp == MlpKind::Gated)
+        m[count++] = {a.hidden, a.ffn, experts, LoraGate};
+    m[count++] = {a.hidden, a.ffn, experts, LoraUp};
+    m[count++] = {a.ffn, a.hidden, experts, LoraDown};
+    if (a.experts > 1)
+        m[count++] = {a.hidden, experts, 1, 0};
+    return m;
+}
+
+std::int64_t loraParamsPerLayer(const Scenario &s)
+{
+    int count = 0;
+    const auto matrices = layerMatrices(s.arch, count);
+    std::int64_t total = 0;
+    for (int i = 0; i < count; ++i)
+        if (matrices[i].loraBit & s.loraTargets)
+            total += s.loraRank * (matrices[i].in + matrices[i].out) * matrices[i].copies;
+    return total;
+}
+
+// Adafactor keeps one row and one column accumulator per matrix instead of a full second moment.
+std::int64_t adafactorStatePerLayer(const Architecture &a)
+{
+    int count = 0;
+    const auto matrices = layerMatrices(a, count);
+    std::int64_t total = 0;
+    for (int i = 0; i < count; ++i)
+        total += (matrices[i].in + matrices[i].out) * matrices[i].copies;
+    return total;
+}
+
+// The layers [first, last) that pipeline stage `stage` holds.
+struct StageLayers {
+    std::int64_t first, last;
+    std::int64_t count() const { return last - first; }
+};
+
+StageLayers stageLayers(const Scenario &s, int stage)
+{
+    const std::int64_t perStage = ceilDiv(s.arch.layers, s.pipelineParallel);
+    const std::int64_t first = std::min(s.arch.layers, stage * perStage);
+    return {first, std::min(s.arch.layers, first + perStage)};
+}
+
+std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
+{
+    return std::max<std::int64_t>(0, std::min(a.last, last) - std::max(a.first, first));
+}
+
+struct ActivationParts {
+    Bytes inputs = 0;    // norm inputs, QKV input, MLP input, dropout masks on h: the sbh terms
+    Bytes attention = 0; // Q, K, V, output-projection input (and FlashAttention's LSE)
+    Bytes scores = 0;    // the s² terms: softmax output, its dropout mask and output
+    Bytes mlp = 0;       // the f-wide terms
+    Bytes total() const { return inputs + attention + scores + mlp; }
+};
+
+// Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
+// One layer, one micro-batch, on one tensor-parallel rank.
+ActivationParts layerActivations(const Scenario &s, Recompute recompute)
+{
+    const Architecture &a = s.arch;
+    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t sb = s.sequence * s.microBatch;
+    const std::int64_t t = s.tensorParallel;
+    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t h = a.hidden;
+
+    ActivationParts p;
+    if (recompute == Recompute::Full) {
+        p.inputs = e * sb * h / spDiv; // the layer input is all a checkpointed layer keeps
+        return p;
+    }
+    const std::int64_t masks = s.dropout ? 2 * sb * h : 0; // attention-out and MLP dropout masks, 1 B each
+    p.inputs = (4 * e * sb * h + masks) / spDiv;            // 2 norm inputs, QKV input, MLP input
+    p.attention = e * sb * (a.heads * d + 2 * a.kvHeads * d + a.heads * d) / t; // Q, K, V, out-proj input
+    if (s.flashAttention) {
+        p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
+    } else if (recompute == Recompute::None) {
+        const std::int64_t scores = a.heads * s.sequence * sb; // a·s²·b
+        p.scores = (e * scores + (s.dropout ? scores + e * scores : 0)) / t;
+    }
+    const std::int64_t mlpTensors = a.mlp == MlpKind::Gated ? 3 : 2;
+    p.mlp = mlpTensors * e * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
+    return p;
+}
+
+// Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
+struct NumbersSink {
+    Breakdown &b;
+    template <class Formula>
+    void add(ItemId id, Bytes bytes, Formula &&)
+    {
+        b.itemBytes[static_cast<int>(id)] += bytes;
+        b.present[static_cast<int>(id)] = true;
+    }
+};
+
+struct TextSink {
+    Breakdown &b;
+    std::vector<ExplainedItem> &items;
+    template <class Formula>
+    void add(ItemId id, Bytes bytes, Formula &&formula)
+    {
+        b.itemBytes[static_cast<int>(id)] += bytes;
+        b.present[static_cast<int>(id)] = true;
+        items.push_back({id, bytes, formula()});
+    }
+};
+
+std::string times(std::int64_t value)
+{
+    return " × " + std::to_string(value);
+}
+
+std::string shardText(std::int64_t n, bool sharded)
+{
+    return sharded && n > 1 ? " ÷ " + std::to_string(n) + " GPUs (ZeRO)" : std::string();
+}
+
+std::string equals(Bytes bytes, Units units)
+{
+    return " = " + formatBytes(bytes, units);
+}
+
+template <class Sink>
+void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const ParameterCounts counts = countParameters(a);
+    const std::int64_t t = s.tensorParallel;
+    const std::int64_t p = s.pipelineParallel;
+    const std::int64_t n = s.dataParallel;
+    const bool firstStage = stage == 0;
+    const bool lastStage = stage == p - 1;
+    const StageLayers layers = stageLayers(s, stage);
+
+    b.stage = stage;
+    b.layersOnStage = layers.count();
+    b.totalParams = counts.total(a.layers);
+
+    // --- what this GPU holds of the model -------------------------------------------------
+    const std::int64_t perLayerOnRank = ceilDiv(counts.perLayerMatrices, t) + counts.perLayerVectors;
+    std::int64_t stageParams = perLayerOnRank * layers.count();
+    std::int64_t outsideLayers = 0;
+    if (firstStage)
+        outsideLayers += ceilDiv(counts.embedding, t);
+    if (lastStage) {
+        outsideLayers += counts.finalNorm + ceilDiv(counts.head, t);
+        if (p > 1 && a.tiedEmbeddings)
+            outsideLayers += ceilDiv(a.vocab * a.hidden, t); // the last stage keeps its own copy to tie
+    }
+    stageParams += outsideLayers;
+
+    // --- what trains ----------------------------------------------------------------------
+    std::int64_t trainable = stageParams;
+    std::int64_t trainableLayersHere = layers.count();
+    std::int64_t adapters = 0;
+    switch (s.fineTune) {
+    case FineTune::Full:
+        break;
+    case FineTune::Freeze:
+        trainableLayersHere = overlap(layers, a.layers - s.trainableLayers, a.layers);
+        trainable = perLayerOnRank * trainableLayersHere
+            + (lastStage ? counts.finalNorm + ceilDiv(counts.head, t) : 0);
+        b.trainableParams = (counts.perLayer()) * s.trainableLayers + counts.finalNorm + counts.head;
+        break;
+    case FineTune::LoRA:
+    case FineTune::QLoRA:
+        adapters = ceilDiv(loraParamsPerLayer(s), t) * layers.count();
+        trainable = adapters;
+        b.trainableParams = loraParamsPerLayer(s) * a.layers;
+        break;
+    }
+    if (s.fineTune == FineTune::Full)
+        b.trainableParams = b.totalParams;
+
+    const bool shardOptimizer = s.zeroStage >= 1;
+    const bool shardGradients = s.zeroStage >= 2;
+    const bool shardParams = s.zeroStage >= 3;
+    auto shard = [&](std::int64_t value, bool sharded) { return sharded ? ceilDiv(value, n) : value; };
+
+    // Parameters --------------------------------------------------------------------------
+    {
+        Bytes weightBytes = 0;
+        std::string how;
+        if (s.fineTune == FineTune::QLoRA) {
+            // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
+            const std::int64_t quantised = ceilDiv(counts.perLayerMatrices, t) * layers.count();
+            const std::int64_t kept = stageParams - quantised;
+            weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.weight;
+            weightBytes = shard(weightBytes, shardParams);
+            if constexpr (std::is_same_v<Sink, TextSink>)
+                how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
+                    + std::to_string(dt.weight) + " B";
+        } else {
+            weightBytes = shard(stageParams * dt.weight, shardParams);
+        }
+        const bool onHost = s.offload == Offload::OptimizerAndParams;
+        if (onHost)
+            b.host += weightBytes;
+        sink.add(ItemId::Weights, onHost ? 0 : weightBytes, [&] {
+            std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
+                                           : how;
+            text += shardText(n, shardParams);
+            if (onHost)
+                return text + equals(weightBytes, units) + ", offloaded to CPU memory";
+            return text + equals(weightBytes, units);
+        });
+        if (adapters > 0) {
+            const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
+            sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
+                return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
+                    + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
+            });
+        }
+        if (shardParams && n > 1) {
+            // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
+            const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
+            const Bytes gathered = largest * (dt.weight + dt.gradient);
+            sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
+                return "largest layer " + formatCount(largest) + " params × (" + std::to_string(dt.weight)
+                    + " B weights + " + std::to_string(dt.gradient) + " B grads)" + equals(gathered, units);
+            });
+        }
+    }
+
+    // Gradients ---------------------------------------------------------------------------
+    {
+        const Bytes gradBytes = shard(trainable * dt.gradient, shardGradients);
+        sink.add(ItemId::Gradients, gradBytes, [&] {
+            return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
+                + shardText(n, shardGradients) + equals(gradBytes, units);
+        });
+    }
+
+    // Optimizer states ----------------------------------------------------------------------
+    {
+        const bool offloaded = s.offload != Offload::None;
+        auto place = [&](ItemId id, Bytes bytes, auto &&formula) {
+            if (offloaded)
+                b.host += bytes;
+            sink.add(id, offloaded ? 0 : bytes, [&] {
+                return formula() + shardText(n, shardOptimizer) + equals(bytes, units)
+                    + (offloaded ? ", offloaded to CPU memory" : "");
+            });
+        };
+        if (dt.master > 0) {
+            const Bytes master = shard(trainable * dt.master, shardOptimizer);
+            place(ItemId::MasterWeights, master,
+                  [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
+        }
+
+        // Pure BF16 keeps its moments in BF16; everything else keeps them in FP32.
+        const int stateBytes = s.precision == Precision::Bf16 ? 2 : 4;
+        int states = 0;
+        std::int64_t stateElements = trainable;
+        const char *what = "";
+        switch (s.optimizer) {
+        case Optimizer::AdamW: states = 2; what = "Adam m and v"; break;
+        case Optimizer::AdamW8bit: states = 2; what = "8-bit Adam m and v"; break;
+        case Optimizer::Sgd: states = 0; what = "plain SGD keeps no state"; break;
+        case Optimizer::SgdMomentum: states = 1; what = "momentum"; break;
+        case Optimizer::Lion: states = 1; what = "Lion momentum"; break;
+        case Optimizer::Adafactor:
+            states = 1;
+            what = "Adafactor row/column factors";
+            if (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze) {
+                const std::int64_t factored = adafactorStatePerLayer(a) / t + counts.perLayerVectors;
+                const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
+                const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
+                stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
+            }
+            break;
+        }
+        const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
+        const Bytes moments = shard(stateElements * states * bytesPerState, shardOptimizer);
+        place(ItemId::OptimizerMoments, moments, [&] {
+            if (states == 0)
+                return std::string(what);
+            return formatCount(stateElements) + (s.optimizer == Optimizer::Adafactor ? " factor entries" : " params")
+                + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+        });
+    }
+
+    // Activations -----------------------------------------------------------------------------
+    {
+        const std::int64_t e = dt.activation;
+        const std::int64_t sb = s.sequence * s.microBatch;
+        const std::int64_t spDiv = s.sequenceParallel ? t : 1;
+        // 1F1B: stage k holds p − k micro-batches while the pipeline is full.
+        const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.gradAccum);
+        b.microBatchesInFlight = inFlight;
+        // A frozen layer below every trainable one needs nothing saved for backward.
+        const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
+
+        const ActivationParts full = layerActivations(s, Recompute::None);
+        const ActivationParts kept = layerActivations(s, s.recompute);
+        b.oneLayerActivations = full.total();
+        b.keptPerLayer = kept.total();
+
+        Bytes layerBytes = kept.total() * savingLayers * inFlight;
+        const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
+        if (interleaved) // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v)
+            layerBytes = layerBytes * (p * s.virtualStages + p - 1) / (p * s.virtualStages);
+        sink.add(ItemId::LayerActivations, layerBytes, [&] {
+            std::string text;
+            if (s.recompute == Recompute::Full) {
+                text = "each layer keeps only its input: s·b·h × " + std::to_string(e) + " B = "
+                    + formatBytes(kept.total(), units) + "/layer";
+            } else {
+                text = "per layer: inputs & norms " + formatBytes(kept.inputs, units) + " + Q/K/V/out "
+                    + formatBytes(kept.attention, units);
+                if (kept.scores > 0)
+                    text += " + attention scores (a·s²·b) " + formatBytes(kept.scores, units);
+                text += " + MLP " + formatBytes(kept.mlp, units) + " = " + formatBytes(kept.total(), units);
+            }
+            text += times(savingLayers) + " layers";
+            if (inFlight > 1)
+                text += times(inFlight) + " micro-batches in flight";
+            if (interleaved)
+                text += " × (1 + (p−1)/(p·v))";
+            return text + equals(layerBytes, units);
+        });
+        if (s.recompute == Recompute::Full && savingLayers > 0) {
+            const Bytes buffer = full.total();
+            sink.add(ItemId::RecomputeBuffer, buffer, [&] {
+                return "one layer's full activations while it is recomputed" + equals(buffer, units);
+            });
+        }
+        if (firstStage && s.fineTune != FineTune::Freeze) {
+            const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
+            sink.add(ItemId::EmbeddingActivations, embedding, [&] {
+                return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e)
+                    + " B" + (s.dropout ? " + dropout mask" : "") + (inFlight > 1 ? times(inFlight) : "")
+                    + equals(embedding, units);
+            });
+        }
+        if (lastStage) {
+            // Logits in the activation dtype, plus the FP32 copy the loss computes on.
+            const std::int64_t fp32Copy = e < 4 ? 4 : 0;
+            const Bytes logits = (e + fp32Copy) * ceilDiv(sb * a.vocab, t);
+            sink.add(ItemId::Logits, logits, [&] {
+                return formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × (" + std::to_string(e)
+                    + " B" + (fp32Copy ? " + 4 B FP32 copy for the loss" : "") + ")"
+                    + (t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "") + equals(logits, units);
+            });
+        }
+    }
+
+    // Overhead ------------------------------------------------------------------------------------
+    if (s.overhead.enabled) {
+        const Overhead &o = s.overhead;
+        sink.add(ItemId::CudaContext, o.cudaContext,
+                 [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
+        if (s.gpuCount() > 1)
+            sink.add(ItemId::CommBuffers, o.commBuffers,
+                     [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
+        Bytes allocated = 0;
+        for (int i = 0; i < kItemCount; ++i)
+            if (componentOf(static_cast<ItemId>(i)) != Component::Overhead)
+                allocated += b.itemBytes[i];
+        const Bytes reserve = allocated * o.allocatorPercent / 100;
+        sink.add(ItemId::AllocatorReserve, reserve, [&] {
+            return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
+                + " allocated (caching-allocator reserve)" + equals(reserve, units);
+        });
+    }
+
+    for (int i = 0; i < kItemCount; ++i) {
+        b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
+        b.total += b.itemBytes[i];
+    }
+}
+
+// The first stage holds the most activations and the embedding; the last holds the logits
+// and the head. Whichever is heavier decides whether the run fits.
+int heaviestStage(const Scenario &s)
+{
+    if (s.pipelineParallel == 1)
+        return 0;
+    const int last = static_cast<int>(s.pipelineParallel - 1);
+    Breakdown first, final;
+    NumbersSink firstSink{first}, finalSink{final};
+    compute(s, 0, Units::GiB, first, firstSink);
+    compute(s, last, Units::GiB, final, finalSink);
+    return final.total > first.total ? last : 0;
+}
+
+// A rough upper bound in floating point, so no 64-bit product can overflow afterwards.
+std::optional<Error> checkMagnitude(const Scenario &s)
+{
+    const auto real = [](std::int64_t v) { return static_cast<double>(v); };
+    const Architecture &a = s.arch;
+    constexpr double kLimit = 4.0e18; // below 2^63 with room for the sums
+    const double h = real(a.hidden);
+    const double params = real(a.layers) * (4.0 * h * h + 3.0 * h * real(a.ffn) * real(a.experts))
+        + 2.0 * real(a.vocab) * h + real(a.fixedParams);
+    if (params * 20.0 > kLimit)
+        return Error{"hidden", "the model is too large to count in bytes (over 2·10^17 parameters); "
+                               "reduce hidden, ffn, layers or experts"};
+    const double sb = real(s.sequence) * real(s.microBatch);
+    const double perLayer = sb * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence)
+                                  + 8.0 * real(a.ffn) * real(a.expertsPerToken)
+                                  + 4.0 * real(a.heads) * real(a.effectiveHeadDim()));
+    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * real(a.vocab) * 8.0;
+    if (activations > kLimit)
+        return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
+                            "reduce --seq or --batch"};
+    return std::nullopt;
+}
+
+Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::int64_t hi, std::string extra = {})
+{
+    return Error{std::move(field), std::to_string(value) + " is out of range; allowed " + std::to_string(lo) + " to "
+                                       + std::to_string(hi) + extra};
+}
+
+} // namespace
+
+Component componentOf(ItemId id)
+{
+    switch (id) {
+    case ItemId::Weights:
+    case ItemId::LoraAdapters:
+    case ItemId::Zero3GatheredParams: return Component::Parameters;
+    case ItemId::Gradients: return Component::Gradients;
+    case ItemId::MasterWeights:
+    case ItemId::OptimizerMoments: return Component::OptimizerStates;
+    case ItemId::LayerActivations:
+    case ItemId::EmbeddingActivations:
+    case ItemId::Logits:
+    case ItemId::RecomputeBuffer: return Component::Activations;
+    case ItemId::CudaContext:
+    case ItemId::AllocatorReserve:
+    case ItemId::CommBuffers: return Component::Overhead;
+    }
+    return Component::Overhead;
+}
+
+std::string_view idString(ItemId id)
+{
+    return kItemNames[static_cast<int>(id)].second;
+}
+
+std::string_view idString(Component c)
+{
+    constexpr std::array<std::string_view, kComponentCount> names{"parameters", "gradients", "optimizer_states",
+                                                                  "activations", "overhead"};
+    return names[static_cast<int>(c)];
+}
+
+std::optional<Error> validate(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    struct Range {
+        const char *field;
+        std::int64_t value, lo, hi;
+    };
+    const Range ranges[] = {
+        {"hidden", a.hidden, 1, 1 << 20},
+        {"layers", a.layers, 1, 10'000},
+        {"heads", a.heads, 1, 65'536},
+        {"kv-heads", a.kvHeads, 1, 65'536},
+        {"head-dim", a.headDim, 0, 65'536},
+        {"ffn", a.ffn, 1, 1 << 24},
+        {"vocab", a.vocab, 1, 1 << 24},
+        {"positions", a.learnedPositions, 0, 1 << 24},
+        {"norms-per-layer", a.normsPerLayer, 0, 8},
+        {"experts", a.experts, 1, 4096},
+        {"experts-per-token", a.expertsPerToken, 1, a.experts},
+        {"params", a.fixedParams, 0, 1'000'000'000'000'000},
+        {"batch", s.microBatch, 1, 1 << 20},
+        {"seq", s.sequence, 1, 1 << 24},
+        {"grad-accum", s.gradAccum, 1, 1 << 20},
+        {"zero", s.zeroStage, 0, 3},
+        {"dp", s.dataParallel, 1, 1 << 20},
+        {"tp", s.tensorParallel, 1, 4096},
+        {"pp", s.pipelineParallel, 1, a.layers},
+        {"vpp", s.virtualStages, 1, 1024},
+        {"lora-rank", s.loraRank, 1, 65'536},
+        {"trainable-layers", s.trainableLayers, 1, a.layers},
+        {"cuda-context-mib", s.overhead.cudaContext / kMiB, 0, 65'536},
+        {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
+        {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
+    };
+    for (const Range &r : ranges)
+        if (r.value < r.lo || r.value > r.hi)
+            return outOfRange(r.field, r.value, r.lo, r.hi);
+
+    if (a.fixedParams != 0 && a.fixedParams < 1000)
+        return Error{"params", std::to_string(a.fixedParams) + " is too small; give at least 1000 parameters, or 0 "
+                                                               "to count them from the architecture"};
+    if (a.headDim == 0 && a.hidden % a.heads != 0)
+        return Error{"heads", std::to_string(a.heads) + " does not divide hidden size " + std::to_string(a.hidden)
+                                  + "; choose a divisor of hidden, or set --head-dim"};
+    if (a.kvHeads > a.heads || a.heads % a.kvHeads != 0)
+        return Error{"kv-heads", std::to_string(a.kvHeads) + " must divide the " + std::to_string(a.heads)
+                                     + " attention heads (GQA groups); allowed: a divisor of heads"};
+    if (a.heads % s.tensorParallel != 0)
+        return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.heads)
+                               + " attention heads; tensor parallelism splits whole heads"};
+    if (s.virtualStages > 1 && s.pipelineParallel == 1)
+        return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
+    if (s.offload != Offload::None && s.zeroStage == 0)
+        return Error{"offload", "CPU offload is part of ZeRO; choose --zero 1, 2 or 3 to offload"};
+    if (s.offload == Offload::OptimizerAndParams && s.zeroStage != 3)
+        return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
+    if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
+        return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
+    return checkMagnitude(s);
+}
+
+Breakdown estimate(const Scenario &s)
+{
+    Breakdown b;
+    NumbersSink sink{b};
+    compute(s, heaviestStage(s), Units::GiB, b, sink);
+    return b;
+}
+
+Result<Breakdown> validatedEstimate(const Scenario &s)
+{
+    if (auto error = validate(s))
+        return *error;
+    return estimate(s);
+}
+
+std::vector<ExplainedItem> explain(const Scenario &s, Units units)
+{
+    std::vector<ExplainedItem> items;
+    Breakdown b;
+    TextSink sink{b, items};
+    compute(s, heaviestStage(s), units, b, sink);
+    std::stable_sort(items.begin(), items.end(), [](const ExplainedItem &l, const ExplainedItem &r) {
+        return componentOf(l.id) < componentOf(r.id);
+    });
+    return items;
+}
+
+} // namespace vl

@@ -1,0 +1,86 @@
+#pragma once
+// estimate(): one scenario in, the memory of its most loaded GPU out, in bytes, split into
+// the article's four components (plus optional runtime overhead), each a list of items.
+//
+// The numeric path allocates nothing and builds no text; explain() runs the very same
+// formulas again and also writes each item's formula with the numbers substituted.
+
+#include "core/result.h"
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+enum class Component { Parameters, Gradients, OptimizerStates, Activations, Overhead };
+inline constexpr int kComponentCount = 5;
+
+enum class ItemId {
+    Weights,
+    LoraAdapters,
+    Zero3GatheredParams,
+    Gradients,
+    MasterWeights,
+    OptimizerMoments,
+    LayerActivations,
+    EmbeddingActivations,
+    Logits,
+    RecomputeBuffer,
+    CudaContext,
+    AllocatorReserve,
+    CommBuffers,
+};
+inline constexpr int kItemCount = 13;
+
+Component componentOf(ItemId id);
+std::string_view idString(ItemId id);        // "master_weights": stable, for JSON and files
+std::string_view idString(Component c);      // "optimizer_states"
+
+struct Breakdown {
+    std::array<Bytes, kItemCount> itemBytes{};
+    std::array<bool, kItemCount> present{};
+    std::array<Bytes, kComponentCount> componentBytes{};
+    Bytes total = 0;      // everything on this GPU
+    Bytes host = 0;       // offloaded to CPU memory, per GPU
+
+    std::int64_t totalParams = 0;
+    std::int64_t trainableParams = 0;
+    int stage = 0;                     // the pipeline stage reported (the most loaded one)
+    std::int64_t layersOnStage = 0;
+    std::int64_t microBatchesInFlight = 1;
+    Bytes oneLayerActivations = 0;     // saved by one layer for one micro-batch (no recomputation)
+    Bytes keptPerLayer = 0;            // what each layer actually keeps under the recompute setting
+
+    Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
+    bool has(ItemId id) const { return present[static_cast<int>(id)]; }
+    Bytes component(Component c) const { return componentBytes[static_cast<int>(c)]; }
+    Bytes modelStates() const
+    {
+        return component(Component::Parameters) + component(Component::Gradients)
+            + component(Component::OptimizerStates);
+    }
+};
+
+struct ExplainedItem {
+    ItemId id;
+    Bytes bytes;
+    std::string formula; // "7.00e9 params × 4 B = 26.1 GiB"
+};
+
+// Checks every field; the error names the field (as the CLI spells it) and the allowed range.
+std::optional<Error> validate(const Scenario &s);
+
+// Assumes validate(s) passed; call validatedEstimate() when that is not known.
+Breakdown estimate(const Scenario &s);
+Result<Breakdown> validatedEstimate(const Scenario &s);
+
+// The same numbers as estimate(), with a formula per present item, in component order.
+std::vector<ExplainedItem> explain(const Scenario &s, Units units);
+
+} // namespace vl

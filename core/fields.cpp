@@ -1,0 +1,116 @@
+#include "core/fields.h"
+
+#include "core/units.h"
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+namespace vl {
+
+namespace {
+
+template <class T, class Parse>
+std::optional<Error> assign(T &out, std::string_view value, Parse &&parse, std::string_view field,
+                            std::string_view allowed)
+{
+    const auto parsed = parse(value);
+    if (!parsed)
+        return Error{std::string(field), "'" + std::string(value) + "' is not allowed; use " + std::string(allowed)};
+    out = *parsed;
+    return std::nullopt;
+}
+
+#define VL_INT(member) [](Scenario &s) -> std::int64_t & { return s.member; }
+#define VL_WORD(member, parser, field, allowed)                                                                       \
+    [](Scenario &s, std::string_view v) { return assign(s.member, v, parser, field, allowed); }
+
+constexpr std::string_view kYesNo = "yes|no";
+
+const std::array kFields = {
+    FieldSpec{"params", "N", "Parameter count given directly, e.g. 7e9, 7B or 6738415616; the architecture still "
+                             "shapes activations (0: count from the architecture)", VL_INT(arch.fixedParams)},
+    FieldSpec{"hidden", "N", "Hidden size h", VL_INT(arch.hidden)},
+    FieldSpec{"layers", "N", "Transformer layers L", VL_INT(arch.layers)},
+    FieldSpec{"heads", "N", "Attention heads a", VL_INT(arch.heads)},
+    FieldSpec{"kv-heads", "N", "Key/value heads (GQA); equal to heads for multi-head attention", VL_INT(arch.kvHeads)},
+    FieldSpec{"head-dim", "N", "Head dimension (0: hidden / heads)", VL_INT(arch.headDim)},
+    FieldSpec{"ffn", "N", "MLP intermediate size (per expert)", VL_INT(arch.ffn)},
+    FieldSpec{"vocab", "N", "Vocabulary size", VL_INT(arch.vocab)},
+    FieldSpec{"positions", "N", "Learned position embeddings (GPT-2); 0 for rotary", VL_INT(arch.learnedPositions)},
+    FieldSpec{"experts", "N", "MoE experts per layer (1: dense)", VL_INT(arch.experts)},
+    FieldSpec{"experts-per-token", "N", "MoE experts each token uses (top-k)", VL_INT(arch.expertsPerToken)},
+    FieldSpec{"norms-per-layer", "N", "Norm layers per transformer layer", VL_INT(arch.normsPerLayer)},
+    FieldSpec{"mlp", "gelu|swiglu", "MLP kind", nullptr, VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu")},
+    FieldSpec{"norm", "layernorm|rmsnorm", "Norm kind", nullptr,
+              VL_WORD(arch.norm, parseNorm, "norm", "layernorm|rmsnorm")},
+    FieldSpec{"tied-embeddings", "yes|no", "LM head shares the embedding matrix", nullptr,
+              VL_WORD(arch.tiedEmbeddings, parseYesNo, "tied-embeddings", kYesNo)},
+    FieldSpec{"batch", "N", "Micro-batch size b per GPU", VL_INT(microBatch)},
+    FieldSpec{"seq", "N", "Sequence length s", VL_INT(sequence)},
+    FieldSpec{"grad-accum", "N", "Micro-batches per step (fills the pipeline)", VL_INT(gradAccum)},
+    FieldSpec{"precision", "fp32|mixed-fp16|mixed-bf16|bf16", "Training precision", nullptr,
+              VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
+    FieldSpec{"master-weights", "yes|no", "Keep the FP32 master copy in mixed precision", nullptr,
+              VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
+    FieldSpec{"grad-dtype", "auto|fp32|bf16|fp16", "Gradient dtype (fp32: Megatron's 18 B/param)", nullptr,
+              VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes())},
+    FieldSpec{"optimizer", "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor", "Optimizer", nullptr,
+              VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers())},
+    FieldSpec{"dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
+              VL_WORD(dropout, parseYesNo, "dropout", kYesNo)},
+    FieldSpec{"flash-attention", "yes|no", "FlashAttention (no s² attention scores kept)", nullptr,
+              VL_WORD(flashAttention, parseYesNo, "flash-attention", kYesNo)},
+    FieldSpec{"recompute", "none|selective|full", "Activation recomputation (gradient checkpointing)", nullptr,
+              VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
+    FieldSpec{"zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
+    FieldSpec{"dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
+    FieldSpec{"tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
+    FieldSpec{"pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},
+    FieldSpec{"vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},
+    FieldSpec{"sp", "yes|no", "Sequence parallelism (with TP)", nullptr,
+              VL_WORD(sequenceParallel, parseYesNo, "sp", kYesNo)},
+    FieldSpec{"offload", "none|optimizer|optimizer-params", "ZeRO-Offload to CPU memory", nullptr,
+              VL_WORD(offload, parseOffload, "offload", allowedOffloads())},
+    FieldSpec{"finetune", "full|freeze|lora|qlora", "Fine-tuning mode", nullptr,
+              VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes())},
+    FieldSpec{"lora-rank", "N", "LoRA rank r", VL_INT(loraRank)},
+    FieldSpec{"lora-targets", "all|attention|q,k,v,o,gate,up,down", "Projections LoRA adapts", nullptr,
+              VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v")},
+    FieldSpec{"trainable-layers", "N", "With --finetune freeze: how many top layers train", VL_INT(trainableLayers)},
+    FieldSpec{"overhead", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
+              VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},
+    FieldSpec{"allocator-percent", "N", "Allocator reserve, % of allocated memory", VL_INT(overhead.allocatorPercent)},
+};
+
+#undef VL_INT
+#undef VL_WORD
+
+} // namespace
+
+std::span<const FieldSpec> scenarioFields()
+{
+    return kFields;
+}
+
+const FieldSpec *findField(std::string_view name)
+{
+    const auto it = std::find_if(kFields.begin(), kFields.end(), [&](const FieldSpec &f) { return f.name == name; });
+    return it == kFields.end() ? nullptr : &*it;
+}
+
+std::optional<Error> setField(Scenario &s, std::string_view name, std::string_view value)
+{
+    const FieldSpec *field = findField(name);
+    if (!field)
+        return Error{std::string(name), "is not a scenario field"};
+    if (field->text)
+        return field->text(s, value);
+    const auto parsed = parseCount(value);
+    if (!parsed)
+        return Error{std::string(name), "'" + std::string(value) + "' is not a whole number"};
+    field->integer(s) = *parsed;
+    return std::nullopt;
+}
+
+} // namespace vl

@@ -1,0 +1,30 @@
+#pragma once
+// Every scenario field by its command-line name, in one table: the CLI builds its options
+// from it, sweeps vary fields through it, and the GUI's labels match its names.
+
+#include "core/result.h"
+#include "core/scenario.h"
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace vl {
+
+struct FieldSpec {
+    std::string_view name;      // "batch": the CLI option and the sweep field
+    std::string_view valueName; // "N", "fp32|mixed-fp16|..."
+    std::string_view help;
+    // Integer fields expose their storage (sweepable); the others parse text.
+    std::int64_t &(*integer)(Scenario &) = nullptr;
+    std::optional<Error> (*text)(Scenario &, std::string_view) = nullptr;
+};
+
+std::span<const FieldSpec> scenarioFields();
+const FieldSpec *findField(std::string_view name);
+
+// Parses `value` into the field; ranges and cross-field rules are validate()'s job.
+std::optional<Error> setField(Scenario &s, std::string_view name, std::string_view value);
+
+} // namespace vl

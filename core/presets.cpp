@@ -1,0 +1,294 @@
+#include "core/presets.h"
+
+#include "core/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace vl {
+
+namespace fs = std::filesystem;
+
+const ModelPreset *PresetCatalog::findModel(std::string_view id) const
+{
+    const auto it = std::find_if(models.begin(), models.end(), [&](const ModelPreset &m) { return m.id == id; });
+    return it == models.end() ? nullptr : &*it;
+}
+
+const GpuPreset *PresetCatalog::findGpu(std::string_view id) const
+{
+    const auto it = std::find_if(gpus.begin(), gpus.end(), [&](const GpuPreset &g) { return g.id == id; });
+    return it == gpus.end() ? nullptr : &*it;
+}
+
+fs::path builtinPresetDir(const fs::path &executableDir, const std::string &override)
+{
+    if (!override.empty())
+        return override;
+    return (executableDir / ".." / "share" / "vram-ledger" / "presets").lexically_normal();
+}
+
+Result<std::string> readTextFile(const fs::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{"", "cannot be read (missing or not permitted)", path.string()};
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        return Error{"", "reading failed part-way", path.string()};
+    return text.str();
+}
+
+std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
+{
+    if (auto e = r.requireMap())
+        return e;
+    a = Architecture{};
+    a.fixedParams = 0; // counted from the shapes unless the file states `params`
+    if (auto e = r.rejectUnknown({"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab", "positions",
+                                  "mlp", "norm", "norms_per_layer", "tied_embeddings", "qkv_bias", "linear_bias",
+                                  "experts", "experts_per_token", "params"}))
+        return e;
+    std::optional<Error> e;
+    (e = r.integer("hidden", a.hidden, 1, 1 << 20, true))
+        || (e = r.integer("layers", a.layers, 1, 10'000, true))
+        || (e = r.integer("heads", a.heads, 1, 65'536, true))
+        || (e = r.integer("kv_heads", a.kvHeads, 1, 65'536))
+        || (e = r.integer("head_dim", a.headDim, 0, 65'536))
+        || (e = r.integer("ffn", a.ffn, 1, 1 << 24, true))
+        || (e = r.integer("vocab", a.vocab, 1, 1 << 24, true))
+        || (e = r.integer("positions", a.learnedPositions, 0, 1 << 24))
+        || (e = r.word("mlp", a.mlp, parseMlp, "gelu|swiglu|geglu"))
+        || (e = r.word("norm", a.norm, parseNorm, "layernorm|rmsnorm"))
+        || (e = r.integer("norms_per_layer", a.normsPerLayer, 0, 8))
+        || (e = r.boolean("tied_embeddings", a.tiedEmbeddings))
+        || (e = r.boolean("qkv_bias", a.qkvBias))
+        || (e = r.boolean("linear_bias", a.linearBias))
+        || (e = r.integer("experts", a.experts, 1, 4096))
+        || (e = r.integer("experts_per_token", a.expertsPerToken, 1, 4096))
+        || (e = r.count("params", a.fixedParams));
+    if (e)
+        return e;
+    if (!r.has("kv_heads"))
+        a.kvHeads = a.heads;
+    if (a.headDim == 0 && a.hidden % a.heads != 0)
+        return r.errorAt("heads", std::to_string(a.heads) + " does not divide hidden " + std::to_string(a.hidden)
+                                      + "; set head_dim or choose a divisor");
+    if (a.heads % a.kvHeads != 0)
+        return r.errorAt("kv_heads", std::to_string(a.kvHeads) + " must divide heads " + std::to_string(a.heads));
+    if (a.expertsPerToken > a.experts)
+        return r.errorAt("experts_per_token", "must be at most experts (" + std::to_string(a.experts) + ")");
+    return std::nullopt;
+}
+
+void writeArchitecture(YAML::Emitter &out, const Architecture &a)
+{
+    out << YAML::BeginMap;
+    out << YAML::Key << "hidden" << YAML::Value << a.hidden;
+    out << YAML::Key << "layers" << YAML::Value << a.layers;
+    out << YAML::Key << "heads" << YAML::Value << a.heads;
+    out << YAML::Key << "kv_heads" << YAML::Value << a.kvHeads;
+    if (a.headDim > 0)
+        out << YAML::Key << "head_dim" << YAML::Value << a.headDim;
+    out << YAML::Key << "ffn" << YAML::Value << a.ffn;
+    out << YAML::Key << "vocab" << YAML::Value << a.vocab;
+    if (a.learnedPositions > 0)
+        out << YAML::Key << "positions" << YAML::Value << a.learnedPositions;
+    out << YAML::Key << "mlp" << YAML::Value << toString(a.mlp);
+    out << YAML::Key << "norm" << YAML::Value << toString(a.norm);
+    if (a.normsPerLayer != 2)
+        out << YAML::Key << "norms_per_layer" << YAML::Value << a.normsPerLayer;
+    out << YAML::Key << "tied_embeddings" << YAML::Value << a.tiedEmbeddings;
+    if (a.qkvBias)
+        out << YAML::Key << "qkv_bias" << YAML::Value << true;
+    if (a.linearBias)
+        out << YAML::Key << "linear_bias" << YAML::Value << true;
+    if (a.experts > 1) {
+        out << YAML::Key << "experts" << YAML::Value << a.experts;
+        out << YAML::Key << "experts_per_token" << YAML::Value << a.expertsPerToken;
+    }
+    if (a.fixedParams > 0)
+        out << YAML::Key << "params" << YAML::Value << a.fixedParams;
+    out << YAML::EndMap;
+}
+
+namespace {
+
+std::optional<Error> readSchema(YamlReader &r)
+{
+    int schema = 0;
+    if (auto e = r.integer("schema", schema, 1, kSchemaVersion, true)) {
+        if (r.has("schema"))
+            e->message += " (this version reads schema 1 to " + std::to_string(kSchemaVersion) + ")";
+        return e;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &file)
+{
+    return guardedLoad(file, [&]() -> Result<ModelPreset> {
+        auto parsed = YamlReader::parse(yaml, file);
+        if (!parsed)
+            return parsed.error();
+        YamlReader r(*parsed, file);
+        if (auto e = r.requireMap())
+            return *e;
+        if (auto e = r.rejectUnknown({"schema", "id", "name", "family", "source", "published_params", "architecture"}))
+            return *e;
+        ModelPreset m;
+        m.file = file;
+        std::optional<Error> e;
+        (e = readSchema(r))
+            || (e = r.string("id", m.id, true))
+            || (e = r.string("name", m.name, true))
+            || (e = r.string("family", m.family))
+            || (e = r.string("source", m.source, true))
+            || (e = r.count("published_params", m.publishedParams));
+        if (e)
+            return *e;
+        if (!r.has("architecture"))
+            return r.errorAt("architecture", "is required");
+        if (auto archError = readArchitecture(r.child("architecture"), m.arch))
+            return *archError;
+        return m;
+    });
+}
+
+std::string modelPresetToYaml(const ModelPreset &m)
+{
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "schema" << YAML::Value << kSchemaVersion;
+    out << YAML::Key << "id" << YAML::Value << m.id;
+    out << YAML::Key << "name" << YAML::Value << m.name;
+    if (!m.family.empty())
+        out << YAML::Key << "family" << YAML::Value << m.family;
+    out << YAML::Key << "source" << YAML::Value << m.source;
+    if (m.publishedParams > 0)
+        out << YAML::Key << "published_params" << YAML::Value << m.publishedParams;
+    out << YAML::Key << "architecture" << YAML::Value;
+    writeArchitecture(out, m.arch);
+    out << YAML::EndMap;
+    return std::string(out.c_str()) + '\n';
+}
+
+Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std::string &file)
+{
+    return guardedLoad(file, [&]() -> Result<std::vector<GpuPreset>> {
+        auto parsed = YamlReader::parse(yaml, file);
+        if (!parsed)
+            return parsed.error();
+        YamlReader r(*parsed, file);
+        if (auto e = r.requireMap())
+            return *e;
+        if (auto e = r.rejectUnknown({"schema", "gpus"}))
+            return *e;
+        if (auto e = readSchema(r))
+            return *e;
+        const YAML::Node list = (*parsed)["gpus"];
+        if (!list.IsSequence())
+            return r.errorAt("gpus", "expected a list of GPUs");
+        std::vector<GpuPreset> gpus;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            YamlReader g(list[i], file, "gpus[" + std::to_string(i) + "]");
+            if (auto e = g.requireMap())
+                return *e;
+            if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs", "bf16", "fp8",
+                                          "verified", "source"}))
+                return *e;
+            GpuPreset gpu;
+            gpu.file = file;
+            std::int64_t mib = 0;
+            std::optional<Error> e;
+            (e = g.string("id", gpu.id, true))
+                || (e = g.string("name", gpu.name, true))
+                || (e = g.string("vendor", gpu.vendor))
+                || (e = g.string("label", gpu.label, true))
+                || (e = g.integer("capacity_mib", mib, 1, 16 * 1024 * 1024, true))
+                || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6))
+                || (e = g.boolean("bf16", gpu.bf16))
+                || (e = g.boolean("fp8", gpu.fp8))
+                || (e = g.boolean("verified", gpu.verified))
+                || (e = g.string("source", gpu.source, true));
+            if (e)
+                return *e;
+            gpu.capacity = mib * kMiB;
+            gpus.push_back(std::move(gpu));
+        }
+        return gpus;
+    });
+}
+
+namespace {
+
+std::vector<fs::path> yamlFilesIn(const fs::path &dir)
+{
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto ext = it->path().extension();
+        if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml"))
+            files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// Adds or, for a user preset, replaces the built-in with the same id.
+template <class Preset>
+void merge(std::vector<Preset> &list, Preset preset, bool user, std::vector<Error> &skipped)
+{
+    preset.user = user;
+    const auto same = std::find_if(list.begin(), list.end(), [&](const Preset &p) { return p.id == preset.id; });
+    if (same == list.end()) {
+        list.push_back(std::move(preset));
+    } else if (user && !same->user) {
+        preset.shadowsBuiltin = true;
+        *same = std::move(preset);
+    } else {
+        skipped.push_back(Error{"id", "'" + preset.id + "' is already defined in " + same->file
+                                          + "; ids must be unique",
+                                preset.file});
+    }
+}
+
+void loadFrom(const fs::path &root, bool user, PresetCatalog &catalog)
+{
+    if (root.empty())
+        return;
+    for (const fs::path &path : yamlFilesIn(root / "models")) {
+        auto text = readTextFile(path);
+        auto preset = text ? parseModelPreset(*text, path.string()) : Result<ModelPreset>(text.error());
+        if (preset)
+            merge(catalog.models, std::move(preset).value(), user, catalog.skipped);
+        else
+            catalog.skipped.push_back(preset.error());
+    }
+    for (const fs::path &path : yamlFilesIn(root / "gpus")) {
+        auto text = readTextFile(path);
+        auto gpus = text ? parseGpuPresets(*text, path.string()) : Result<std::vector<GpuPreset>>(text.error());
+        if (!gpus) {
+            catalog.skipped.push_back(gpus.error());
+            continue;
+        }
+        for (GpuPreset gpu : *gpus)
+            merge(catalog.gpus, std::move(gpu), user, catalog.skipped);
+    }
+}
+
+} // namespace
+
+PresetCatalog loadCatalog(const fs::path &builtinDir, const fs::path &userDir)
+{
+    PresetCatalog catalog;
+    loadFrom(builtinDir, false, catalog);
+    loadFrom(userDir, true, catalog);
+    return catalog;
+}
+
+} // namespace vl

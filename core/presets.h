@@ -1,0 +1,76 @@
+#pragma once
+// Model and GPU presets: YAML files with their sources, built-in ones shipped in presets/
+// and the user's own beside them. A user preset with a built-in's id shadows it.
+
+#include "core/architecture.h"
+#include "core/result.h"
+#include "core/units.h"
+#include "core/yamlreader.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct ModelPreset {
+    std::string id;
+    std::string name;
+    std::string family;
+    Architecture arch;
+    std::int64_t publishedParams = 0; // the total the model's authors state; 0 if none
+    std::string source;               // where the architecture came from (its config.json)
+    std::string file;                 // the file it was loaded from
+    bool user = false;
+    bool shadowsBuiltin = false;
+};
+
+struct GpuPreset {
+    std::string id;
+    std::string name;
+    std::string vendor;
+    std::string label;                // the vendor's "80 GB"
+    Bytes capacity = 0;               // what nvidia-smi reports; the capacity lines use this
+    double bandwidthGBs = 0;
+    bool bf16 = false;
+    bool fp8 = false;
+    bool verified = true;
+    std::string source;
+    std::string file;
+    bool user = false;
+    bool shadowsBuiltin = false;
+};
+
+struct PresetCatalog {
+    std::vector<ModelPreset> models;
+    std::vector<GpuPreset> gpus;
+    std::vector<Error> skipped; // files that failed to load; everything else still loaded
+
+    const ModelPreset *findModel(std::string_view id) const;
+    const GpuPreset *findGpu(std::string_view id) const;
+};
+
+Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &file);
+Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std::string &file);
+std::string modelPresetToYaml(const ModelPreset &preset);
+
+// Reads <dir>/models/*.yaml and <dir>/gpus/*.yaml from the built-in folder, then the user's;
+// a bad file is listed in `skipped` and never stops the others. Either folder may be missing.
+PresetCatalog loadCatalog(const std::filesystem::path &builtinDir, const std::filesystem::path &userDir);
+
+// Where the built-in presets live relative to the running program: <bin>/../share/vram-ledger/presets,
+// the same in the build tree and after installation. A non-empty override wins.
+std::filesystem::path builtinPresetDir(const std::filesystem::path &executableDir, const std::string &override);
+
+// Reads a whole file; an Error names the file when it cannot be read.
+Result<std::string> readTextFile(const std::filesystem::path &path);
+
+// Architecture <-> YAML mapping, shared by presets and scenario files.
+std::optional<Error> readArchitecture(YamlReader reader, Architecture &arch);
+void writeArchitecture(YAML::Emitter &out, const Architecture &arch);
+
+} // namespace vl

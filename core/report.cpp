@@ -1,0 +1,317 @@
+#include "core/report.h"
+
+#include "core/architecture.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace vl {
+
+namespace {
+
+constexpr std::array kComponents = {Component::Parameters, Component::Gradients, Component::OptimizerStates,
+                                    Component::Activations, Component::Overhead};
+
+std::string jsonString(std::string_view text)
+{
+    std::string out = "\"";
+    for (char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char buffer[8];
+                std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+                out += buffer;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + '"';
+}
+
+std::string csvField(std::string_view text)
+{
+    if (text.find_first_of(",\"\n") == std::string_view::npos)
+        return std::string(text);
+    std::string out = "\"";
+    for (char c : text)
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + '"';
+}
+
+// A plain-text table with columns padded to their widest cell (UTF-8 aware enough for ×, ÷).
+std::string textTable(const std::vector<std::vector<std::string>> &rows)
+{
+    auto width = [](const std::string &s) {
+        return std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    };
+    std::vector<std::ptrdiff_t> widths;
+    for (const auto &row : rows)
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            if (widths.size() <= i)
+                widths.push_back(0);
+            widths[i] = std::max(widths[i], width(row[i]));
+        }
+    std::string out;
+    for (const auto &row : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            line += row[i];
+            if (i + 1 < row.size())
+                line += std::string(static_cast<std::size_t>(widths[i] - width(row[i]) + 2), ' ');
+        }
+        while (!line.empty() && line.back() == ' ')
+            line.pop_back();
+        out += line + '\n';
+    }
+    return out;
+}
+
+std::string markdownTable(const std::vector<std::vector<std::string>> &rows)
+{
+    std::string out;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        out += '|';
+        for (const auto &cell : rows[r])
+            out += ' ' + cell + " |";
+        out += '\n';
+        if (r == 0) {
+            out += '|';
+            for (std::size_t i = 0; i < rows[r].size(); ++i)
+                out += "---|";
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+std::string csvTable(const std::vector<std::vector<std::string>> &rows)
+{
+    std::string out;
+    for (const auto &row : rows) {
+        for (std::size_t i = 0; i < row.size(); ++i)
+            out += (i ? "," : "") + csvField(row[i]);
+        out += '\n';
+    }
+    return out;
+}
+
+std::string renderRows(const std::vector<std::vector<std::string>> &rows, Format format)
+{
+    switch (format) {
+    case Format::Markdown: return markdownTable(rows);
+    case Format::Csv: return csvTable(rows);
+    case Format::Table:
+    case Format::Json: break;
+    }
+    return textTable(rows);
+}
+
+std::string verdictLine(const Report &r)
+{
+    if (!r.gpu)
+        return {};
+    const Bytes headroom = r.gpu->capacity - r.breakdown.total;
+    return r.gpu->name + " (" + formatBytes(r.gpu->capacity, r.units) + "): "
+        + (headroom >= 0 ? "fits, " + formatBytes(headroom, r.units) + " to spare"
+                         : "does NOT fit, " + formatBytes(-headroom, r.units) + " short");
+}
+
+std::string solveLine(const SolveAnswer &s)
+{
+    if (s.value == 0)
+        return s.kind + ": nothing fits";
+    if (s.kind == "min-gpus")
+        return s.kind + ": " + std::to_string(s.gpus) + " GPUs (" + std::to_string(s.value) + " data-parallel)";
+    return s.kind + ": " + std::to_string(s.value);
+}
+
+std::string reportJson(const Report &r)
+{
+    const Breakdown &b = r.breakdown;
+    std::ostringstream out;
+    out << "{\n  \"parameters\": {\"total\": " << b.totalParams << ", \"trainable\": " << b.trainableParams << "},\n";
+    out << "  \"per_gpu\": {";
+    for (Component c : kComponents)
+        out << jsonString(idString(c)) << ": " << b.component(c) << ", ";
+    out << "\"total\": " << b.total << "},\n";
+    out << "  \"items\": [\n";
+    for (std::size_t i = 0; i < r.items.size(); ++i) {
+        const ExplainedItem &item = r.items[i];
+        out << "    {\"id\": " << jsonString(idString(item.id)) << ", \"component\": "
+            << jsonString(idString(componentOf(item.id))) << ", \"bytes\": " << item.bytes
+            << ", \"formula\": " << jsonString(item.formula) << '}' << (i + 1 < r.items.size() ? "," : "") << '\n';
+    }
+    out << "  ],\n  \"host\": {\"total\": " << b.host << "},\n";
+    out << "  \"pipeline_stage\": " << b.stage << ",\n";
+    out << "  \"units\": " << jsonString(unitSymbol(r.units));
+    if (r.gpu) {
+        out << ",\n  \"gpu\": {\"id\": " << jsonString(r.gpu->id) << ", \"capacity_bytes\": " << r.gpu->capacity
+            << ", \"fits\": " << (b.total <= r.gpu->capacity ? "true" : "false")
+            << ", \"headroom_bytes\": " << r.gpu->capacity - b.total << '}';
+    }
+    if (r.solve) {
+        out << ",\n  \"solve\": {\"kind\": " << jsonString(r.solve->kind) << ", \"value\": " << r.solve->value;
+        if (r.solve->kind == "min-gpus")
+            out << ", \"gpus\": " << r.solve->gpus;
+        out << '}';
+    }
+    out << "\n}\n";
+    return out.str();
+}
+
+} // namespace
+
+std::optional<Format> parseFormat(std::string_view text)
+{
+    if (text == "table")
+        return Format::Table;
+    if (text == "json")
+        return Format::Json;
+    if (text == "markdown" || text == "md")
+        return Format::Markdown;
+    if (text == "csv")
+        return Format::Csv;
+    return std::nullopt;
+}
+
+std::string_view componentTitle(Component c)
+{
+    constexpr std::array<std::string_view, kComponentCount> titles{"Parameters", "Gradients", "Optimizer states",
+                                                                   "Activations", "Overhead"};
+    return titles[static_cast<int>(c)];
+}
+
+Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu)
+{
+    Report r;
+    r.scenario = s;
+    r.breakdown = estimate(s);
+    r.items = explain(s, units);
+    r.gpu = std::move(gpu);
+    r.units = units;
+    return r;
+}
+
+std::string renderReport(const Report &r, Format format)
+{
+    if (format == Format::Json)
+        return reportJson(r);
+    const Breakdown &b = r.breakdown;
+    std::vector<std::vector<std::string>> rows{{"component", "item", "size", "formula"}};
+    for (const ExplainedItem &item : r.items)
+        rows.push_back({std::string(componentTitle(componentOf(item.id))), std::string(idString(item.id)),
+                        formatBytes(item.bytes, r.units), item.formula});
+    if (format == Format::Csv) {
+        rows.push_back({"total", "total", formatBytes(b.total, r.units), ""});
+        return renderRows(rows, format);
+    }
+    std::string out;
+    out += "Parameters: " + formatCount(b.totalParams) + " total, " + formatCount(b.trainableParams) + " trainable\n";
+    if (r.scenario.pipelineParallel > 1)
+        out += "Reported: pipeline stage " + std::to_string(b.stage) + " (the most loaded)\n";
+    out += '\n' + renderRows(rows, format) + '\n';
+    std::vector<std::vector<std::string>> totals{{"component", "per GPU"}};
+    for (Component c : kComponents)
+        if (c != Component::Overhead || r.scenario.overhead.enabled)
+            totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
+    totals.push_back({"Total", formatBytes(b.total, r.units)});
+    if (b.host > 0)
+        totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
+    out += renderRows(totals, format);
+    if (r.gpu)
+        out += '\n' + verdictLine(r) + '\n';
+    if (r.solve)
+        out += solveLine(*r.solve) + '\n';
+    return out;
+}
+
+std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &points, Units units,
+                        std::optional<GpuPreset> gpu, Format format)
+{
+    if (format == Format::Json) {
+        std::string out = "{\"field\": " + jsonString(field) + ", \"points\": [\n";
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const Breakdown &b = points[i].breakdown;
+            out += "  {\"value\": " + std::to_string(points[i].value);
+            for (Component c : kComponents)
+                out += ", " + jsonString(idString(c)) + ": " + std::to_string(b.component(c));
+            out += ", \"total\": " + std::to_string(b.total);
+            if (gpu)
+                out += std::string(", \"fits\": ") + (b.total <= gpu->capacity ? "true" : "false");
+            out += std::string("}") + (i + 1 < points.size() ? "," : "") + '\n';
+        }
+        return out + "]}\n";
+    }
+    // CSV carries exact bytes for scripts; table and Markdown are for reading.
+    const bool exact = format == Format::Csv;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> header{std::string(field)};
+    for (Component c : kComponents)
+        header.push_back(exact ? std::string(idString(c)) + "_bytes" : std::string(componentTitle(c)));
+    header.push_back(exact ? "total_bytes" : "Total");
+    if (gpu)
+        header.push_back("fits " + gpu->id);
+    rows.push_back(std::move(header));
+    rows.reserve(points.size() + 1);
+    for (const SweepPoint &p : points) {
+        std::vector<std::string> row{std::to_string(p.value)};
+        for (Component c : kComponents)
+            row.push_back(exact ? std::to_string(p.breakdown.component(c)) : formatBytes(p.breakdown.component(c), units));
+        row.push_back(exact ? std::to_string(p.breakdown.total) : formatBytes(p.breakdown.total, units));
+        if (gpu)
+            row.push_back(p.breakdown.total <= gpu->capacity ? "yes" : "no");
+        rows.push_back(std::move(row));
+    }
+    return renderRows(rows, format);
+}
+
+std::string renderModelList(const PresetCatalog &catalog, Format format)
+{
+    if (format == Format::Json) {
+        std::string out = "[\n";
+        for (std::size_t i = 0; i < catalog.models.size(); ++i) {
+            const ModelPreset &m = catalog.models[i];
+            out += "  {\"id\": " + jsonString(m.id) + ", \"name\": " + jsonString(m.name)
+                + ", \"derived_params\": " + std::to_string(totalParameters(m.arch))
+                + ", \"published_params\": " + std::to_string(m.publishedParams)
+                + ", \"user\": " + (m.user ? "true" : "false") + ", \"source\": " + jsonString(m.source) + "}"
+                + (i + 1 < catalog.models.size() ? "," : "") + "\n";
+        }
+        return out + "]\n";
+    }
+    std::vector<std::vector<std::string>> rows{{"id", "name", "derived params", "published", "origin"}};
+    for (const ModelPreset &m : catalog.models)
+        rows.push_back({m.id, m.name, formatCount(totalParameters(m.arch)),
+                        m.publishedParams ? formatCount(m.publishedParams) : "-",
+                        m.user ? (m.shadowsBuiltin ? "user (shadows built-in)" : "user") : "built-in"});
+    return renderRows(rows, format);
+}
+
+std::string renderGpuList(const PresetCatalog &catalog, Units units, Format format)
+{
+    if (format == Format::Json) {
+        std::string out = "[\n";
+        for (std::size_t i = 0; i < catalog.gpus.size(); ++i) {
+            const GpuPreset &g = catalog.gpus[i];
+            out += "  {\"id\": " + jsonString(g.id) + ", \"name\": " + jsonString(g.name) + ", \"label\": "
+                + jsonString(g.label) + ", \"capacity_bytes\": " + std::to_string(g.capacity)
+                + ", \"verified\": " + (g.verified ? "true" : "false") + "}"
+                + (i + 1 < catalog.gpus.size() ? "," : "") + "\n";
+        }
+        return out + "]\n";
+    }
+    std::vector<std::vector<std::string>> rows{{"id", "name", "label", "reported capacity", "verified", "origin"}};
+    for (const GpuPreset &g : catalog.gpus)
+        rows.push_back({g.id, g.name, g.label, formatBytes(g.capacity, units), g.verified ? "yes" : "no",
+                        g.user ? (g.shadowsBuiltin ? "user (shadows built-in)" : "user") : "built-in"});
+    return renderRows(rows, format);
+}
+
+} // namespace vl

@@ -1,0 +1,49 @@
+#pragma once
+// Text renderings of an estimate — table, Markdown, CSV and JSON — shared by the CLI and the
+// GUI's "copy as Markdown/CSV". JSON carries integer bytes; the others format in `units`.
+
+#include "core/estimate.h"
+#include "core/presets.h"
+#include "core/solve.h"
+#include "core/units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+enum class Format { Table, Json, Markdown, Csv };
+std::optional<Format> parseFormat(std::string_view text);
+
+struct SolveAnswer {
+    std::string kind;       // "max-batch", "max-seq", "min-gpus"
+    std::int64_t value = 0; // 0: nothing fits
+    std::int64_t gpus = 0;  // min-gpus: total GPUs (dp × tp × pp)
+};
+
+struct Report {
+    Scenario scenario;
+    Breakdown breakdown;
+    std::vector<ExplainedItem> items;
+    std::optional<GpuPreset> gpu;
+    std::optional<SolveAnswer> solve;
+    Units units = Units::GiB;
+};
+
+Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu = std::nullopt);
+
+std::string renderReport(const Report &report, Format format);
+
+std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &points, Units units,
+                        std::optional<GpuPreset> gpu, Format format);
+
+std::string renderModelList(const PresetCatalog &catalog, Format format);
+std::string renderGpuList(const PresetCatalog &catalog, Units units, Format format);
+
+// Component names as people read them: "Optimizer states".
+std::string_view componentTitle(Component c);
+
+} // namespace vl

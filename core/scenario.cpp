@@ -1,0 +1,159 @@
+#include "core/scenario.h"
+
+#include <array>
+#include <utility>
+
+namespace vl {
+
+namespace {
+
+template <class Enum, std::size_t N>
+using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
+
+constexpr NameTable<Precision, 4> kPrecisions{{{Precision::Fp32, "fp32"},
+                                               {Precision::MixedFp16, "mixed-fp16"},
+                                               {Precision::MixedBf16, "mixed-bf16"},
+                                               {Precision::Bf16, "bf16"}}};
+constexpr NameTable<GradDtype, 4> kGradDtypes{{{GradDtype::Auto, "auto"},
+                                               {GradDtype::Fp32, "fp32"},
+                                               {GradDtype::Bf16, "bf16"},
+                                               {GradDtype::Fp16, "fp16"}}};
+constexpr NameTable<Optimizer, 6> kOptimizers{{{Optimizer::AdamW, "adamw"},
+                                               {Optimizer::AdamW8bit, "adamw-8bit"},
+                                               {Optimizer::Sgd, "sgd"},
+                                               {Optimizer::SgdMomentum, "sgd-momentum"},
+                                               {Optimizer::Lion, "lion"},
+                                               {Optimizer::Adafactor, "adafactor"}}};
+constexpr NameTable<Offload, 3> kOffloads{{{Offload::None, "none"},
+                                           {Offload::Optimizer, "optimizer"},
+                                           {Offload::OptimizerAndParams, "optimizer-params"}}};
+constexpr NameTable<Recompute, 3> kRecomputes{{{Recompute::None, "none"},
+                                               {Recompute::Selective, "selective"},
+                                               {Recompute::Full, "full"}}};
+constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
+                                             {FineTune::Freeze, "freeze"},
+                                             {FineTune::LoRA, "lora"},
+                                             {FineTune::QLoRA, "qlora"}}};
+constexpr NameTable<unsigned, 7> kLoraTargets{{{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"},
+                                               {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
+
+template <class Enum, std::size_t N>
+std::string_view nameOf(const NameTable<Enum, N> &table, Enum value)
+{
+    for (const auto &[entry, name] : table)
+        if (entry == value)
+            return name;
+    return "?";
+}
+
+template <class Enum, std::size_t N>
+std::optional<Enum> parseName(const NameTable<Enum, N> &table, std::string_view text)
+{
+    for (const auto &[entry, name] : table)
+        if (name == text)
+            return entry;
+    return std::nullopt;
+}
+
+int bytesOf(GradDtype dtype, int weightBytes)
+{
+    switch (dtype) {
+    case GradDtype::Fp32: return 4;
+    case GradDtype::Bf16:
+    case GradDtype::Fp16: return 2;
+    case GradDtype::Auto: break;
+    }
+    return weightBytes;
+}
+
+} // namespace
+
+DtypeBytes dtypeBytes(const Scenario &s)
+{
+    const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    const int weight = s.precision == Precision::Fp32 ? 4 : 2;
+    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight};
+}
+
+std::string_view toString(Precision v) { return nameOf(kPrecisions, v); }
+std::string_view toString(GradDtype v) { return nameOf(kGradDtypes, v); }
+std::string_view toString(Optimizer v) { return nameOf(kOptimizers, v); }
+std::string_view toString(Offload v) { return nameOf(kOffloads, v); }
+std::string_view toString(Recompute v) { return nameOf(kRecomputes, v); }
+std::string_view toString(FineTune v) { return nameOf(kFineTunes, v); }
+std::optional<Precision> parsePrecision(std::string_view t) { return parseName(kPrecisions, t); }
+std::optional<GradDtype> parseGradDtype(std::string_view t) { return parseName(kGradDtypes, t); }
+std::optional<Optimizer> parseOptimizer(std::string_view t) { return parseName(kOptimizers, t); }
+std::optional<Offload> parseOffload(std::string_view t) { return parseName(kOffloads, t); }
+std::optional<Recompute> parseRecompute(std::string_view t) { return parseName(kRecomputes, t); }
+std::optional<FineTune> parseFineTune(std::string_view t) { return parseName(kFineTunes, t); }
+
+std::optional<MlpKind> parseMlp(std::string_view t)
+{
+    if (t == "gelu")
+        return MlpKind::Gelu;
+    if (t == "swiglu" || t == "geglu" || t == "gated")
+        return MlpKind::Gated;
+    return std::nullopt;
+}
+
+std::optional<NormKind> parseNorm(std::string_view t)
+{
+    if (t == "layernorm")
+        return NormKind::LayerNorm;
+    if (t == "rmsnorm")
+        return NormKind::RmsNorm;
+    return std::nullopt;
+}
+
+std::optional<bool> parseYesNo(std::string_view t)
+{
+    if (t == "yes" || t == "true" || t == "on" || t == "1")
+        return true;
+    if (t == "no" || t == "false" || t == "off" || t == "0")
+        return false;
+    return std::nullopt;
+}
+
+std::string loraTargetsToString(unsigned targets)
+{
+    if (targets == LoraAll)
+        return "all";
+    std::string out;
+    for (const auto &[bit, name] : kLoraTargets) {
+        if (targets & bit) {
+            if (!out.empty())
+                out += ',';
+            out += name;
+        }
+    }
+    return out;
+}
+
+std::optional<unsigned> parseLoraTargets(std::string_view text)
+{
+    if (text == "all")
+        return LoraAll;
+    if (text == "attention")
+        return LoraAttention;
+    unsigned targets = 0;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        const std::string_view word = text.substr(0, comma);
+        const auto bit = parseName(kLoraTargets, word);
+        if (!bit)
+            return std::nullopt;
+        targets |= *bit;
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    return targets ? std::optional<unsigned>(targets) : std::nullopt;
+}
+
+std::string_view allowedPrecisions() { return "fp32|mixed-fp16|mixed-bf16|bf16"; }
+std::string_view allowedGradDtypes() { return "auto|fp32|bf16|fp16"; }
+std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor"; }
+std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
+std::string_view allowedRecomputes() { return "none|selective|full"; }
+std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
+
+} // namespace vl

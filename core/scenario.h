@@ -1,0 +1,109 @@
+#pragma once
+// Everything that decides the memory of one training step: the input of estimate().
+
+#include "core/architecture.h"
+#include "core/units.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace vl {
+
+enum class Precision { Fp32, MixedFp16, MixedBf16, Bf16 };
+enum class GradDtype { Auto, Fp32, Bf16, Fp16 }; // Auto: the dtype of the working weights
+enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
+enum class Offload { None, Optimizer, OptimizerAndParams };
+enum class Recompute { None, Selective, Full };
+enum class FineTune { Full, Freeze, LoRA, QLoRA };
+
+// Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
+enum LoraTarget : unsigned {
+    LoraQ = 1u << 0, LoraK = 1u << 1, LoraV = 1u << 2, LoraO = 1u << 3,
+    LoraGate = 1u << 4, LoraUp = 1u << 5, LoraDown = 1u << 6,
+    LoraAttention = LoraQ | LoraK | LoraV | LoraO,
+    LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown,
+};
+
+struct Overhead {
+    bool enabled = false;              // off: the article's four components alone
+    Bytes cudaContext = 400 * kMiB;     // CUDA ≥ 11.7 lazy loading: 300–400 MiB
+    std::int64_t allocatorPercent = 10;        // caching-allocator reserve and fragmentation
+    Bytes commBuffers = 512 * kMiB;     // NCCL buffers, only when more than one GPU talks
+    bool operator==(const Overhead &) const = default;
+};
+
+struct Scenario {
+    Architecture arch;
+
+    std::int64_t microBatch = 1;
+    std::int64_t sequence = 4096;
+    std::int64_t gradAccum = 1;        // micro-batches per step; fills the pipeline
+
+    Precision precision = Precision::MixedFp16;
+    bool masterWeights = true;         // the FP32 copy mixed precision keeps (the article's table forgot it)
+    GradDtype gradDtype = GradDtype::Auto;
+    Optimizer optimizer = Optimizer::AdamW;
+
+    std::int64_t zeroStage = 0;
+    std::int64_t dataParallel = 1;
+    std::int64_t tensorParallel = 1;
+    std::int64_t pipelineParallel = 1;
+    std::int64_t virtualStages = 1;    // interleaved 1F1B model chunks per stage
+    bool sequenceParallel = false;
+    Offload offload = Offload::None;
+
+    Recompute recompute = Recompute::None;
+    bool flashAttention = false;
+    bool dropout = false;
+
+    FineTune fineTune = FineTune::Full;
+    std::int64_t loraRank = 16;
+    unsigned loraTargets = LoraAll;
+    std::int64_t trainableLayers = 2;  // Freeze: only the top layers train
+
+    Overhead overhead;
+
+    std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel; }
+    bool operator==(const Scenario &) const = default;
+};
+
+// Bytes per element of each kind of tensor under a scenario's precision settings.
+struct DtypeBytes {
+    int weight;      // working (forward/backward) copy
+    int gradient;
+    int master;      // 0 when no FP32 master copy is kept
+    int activation;
+};
+DtypeBytes dtypeBytes(const Scenario &s);
+
+// Text names used by the CLI, scenario files and presets ("mixed-bf16", "adamw-8bit", ...).
+std::string_view toString(Precision v);
+std::string_view toString(GradDtype v);
+std::string_view toString(Optimizer v);
+std::string_view toString(Offload v);
+std::string_view toString(Recompute v);
+std::string_view toString(FineTune v);
+std::optional<Precision> parsePrecision(std::string_view text);
+std::optional<GradDtype> parseGradDtype(std::string_view text);
+std::optional<Optimizer> parseOptimizer(std::string_view text);
+std::optional<Offload> parseOffload(std::string_view text);
+std::optional<Recompute> parseRecompute(std::string_view text);
+std::optional<FineTune> parseFineTune(std::string_view text);
+std::optional<MlpKind> parseMlp(std::string_view text);
+std::optional<NormKind> parseNorm(std::string_view text);
+std::optional<bool> parseYesNo(std::string_view text);
+
+// "q,k,v,o,gate,up,down", "all" or "attention" <-> LoraTarget bits.
+std::string loraTargetsToString(unsigned targets);
+std::optional<unsigned> parseLoraTargets(std::string_view text);
+
+// The allowed words of each enumeration, for error messages: "fp32|mixed-fp16|...".
+std::string_view allowedPrecisions();
+std::string_view allowedGradDtypes();
+std::string_view allowedOptimizers();
+std::string_view allowedOffloads();
+std::string_view allowedRecomputes();
+std::string_view allowedFineTunes();
+
+} // namespace vl

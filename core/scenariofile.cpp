@@ -1,0 +1,224 @@
+#include "core/scenariofile.h"
+
+#include "core/estimate.h"
+#include "core/presets.h"
+#include "core/yamlreader.h"
+
+namespace vl {
+
+namespace {
+
+std::optional<Error> readTraining(YamlReader r, Scenario &s)
+{
+    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "precision", "master_weights", "grad_dtype",
+                                  "optimizer", "dropout", "flash_attention", "recompute"}))
+        return e;
+    std::optional<Error> e;
+    (e = r.integer("batch", s.microBatch, 1, 1 << 20))
+        || (e = r.integer("seq", s.sequence, 1, 1 << 24))
+        || (e = r.integer("grad_accum", s.gradAccum, 1, 1 << 20))
+        || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
+        || (e = r.boolean("master_weights", s.masterWeights))
+        || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))
+        || (e = r.word("optimizer", s.optimizer, parseOptimizer, allowedOptimizers()))
+        || (e = r.boolean("dropout", s.dropout))
+        || (e = r.boolean("flash_attention", s.flashAttention))
+        || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()));
+    return e;
+}
+
+std::optional<Error> readParallel(YamlReader r, Scenario &s)
+{
+    if (auto e = r.rejectUnknown({"zero", "dp", "tp", "pp", "vpp", "sp", "offload"}))
+        return e;
+    std::optional<Error> e;
+    (e = r.integer("zero", s.zeroStage, 0, 3))
+        || (e = r.integer("dp", s.dataParallel, 1, 1 << 20))
+        || (e = r.integer("tp", s.tensorParallel, 1, 4096))
+        || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
+        || (e = r.integer("vpp", s.virtualStages, 1, 1024))
+        || (e = r.boolean("sp", s.sequenceParallel))
+        || (e = r.word("offload", s.offload, parseOffload, allowedOffloads()));
+    return e;
+}
+
+std::optional<Error> readFineTune(YamlReader r, Scenario &s)
+{
+    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "trainable_layers"}))
+        return e;
+    std::optional<Error> e;
+    (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes()))
+        || (e = r.integer("lora_rank", s.loraRank, 1, 65'536))
+        || (e = r.word("lora_targets", s.loraTargets, parseLoraTargets, "all, attention or a list like q,v"))
+        || (e = r.integer("trainable_layers", s.trainableLayers, 1, 10'000));
+    return e;
+}
+
+std::optional<Error> readOverhead(YamlReader r, Overhead &o)
+{
+    if (auto e = r.rejectUnknown({"enabled", "cuda_context_mib", "allocator_percent", "comm_buffers_mib"}))
+        return e;
+    std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
+    std::optional<Error> e;
+    (e = r.boolean("enabled", o.enabled))
+        || (e = r.integer("cuda_context_mib", contextMiB, 0, 65'536))
+        || (e = r.integer("allocator_percent", o.allocatorPercent, 0, 200))
+        || (e = r.integer("comm_buffers_mib", commMiB, 0, 65'536));
+    o.cudaContext = contextMiB * kMiB;
+    o.commBuffers = commMiB * kMiB;
+    return e;
+}
+
+// The sections that make up one scenario; a pin repeats them.
+std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelId)
+{
+    std::optional<Error> e;
+    (e = r.string("model", modelId));
+    if (e)
+        return e;
+    if (!r.has("architecture"))
+        return r.errorAt("architecture", "is required (the full architecture, so the file opens anywhere)");
+    if ((e = readArchitecture(r.child("architecture"), s.arch)))
+        return e;
+    if ((r.has("training") && (e = readTraining(r.child("training"), s)))
+        || (r.has("parallel") && (e = readParallel(r.child("parallel"), s)))
+        || (r.has("finetune") && (e = readFineTune(r.child("finetune"), s)))
+        || (r.has("overhead") && (e = readOverhead(r.child("overhead"), s.overhead))))
+        return e;
+    // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core.
+    if (auto invalid = validate(s)) {
+        invalid->file = r.file();
+        invalid->line = r.node().Mark().is_null() ? 0 : r.node().Mark().line + 1;
+        return invalid;
+    }
+    return std::nullopt;
+}
+
+void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenario &s)
+{
+    if (!modelId.empty())
+        out << YAML::Key << "model" << YAML::Value << modelId;
+    out << YAML::Key << "architecture" << YAML::Value;
+    writeArchitecture(out, s.arch);
+    out << YAML::Key << "training" << YAML::Value << YAML::BeginMap
+        << YAML::Key << "batch" << YAML::Value << s.microBatch
+        << YAML::Key << "seq" << YAML::Value << s.sequence
+        << YAML::Key << "grad_accum" << YAML::Value << s.gradAccum
+        << YAML::Key << "precision" << YAML::Value << std::string(toString(s.precision))
+        << YAML::Key << "master_weights" << YAML::Value << s.masterWeights
+        << YAML::Key << "grad_dtype" << YAML::Value << std::string(toString(s.gradDtype))
+        << YAML::Key << "optimizer" << YAML::Value << std::string(toString(s.optimizer))
+        << YAML::Key << "dropout" << YAML::Value << s.dropout
+        << YAML::Key << "flash_attention" << YAML::Value << s.flashAttention
+        << YAML::Key << "recompute" << YAML::Value << std::string(toString(s.recompute))
+        << YAML::EndMap;
+    out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap
+        << YAML::Key << "zero" << YAML::Value << s.zeroStage
+        << YAML::Key << "dp" << YAML::Value << s.dataParallel
+        << YAML::Key << "tp" << YAML::Value << s.tensorParallel
+        << YAML::Key << "pp" << YAML::Value << s.pipelineParallel
+        << YAML::Key << "vpp" << YAML::Value << s.virtualStages
+        << YAML::Key << "sp" << YAML::Value << s.sequenceParallel
+        << YAML::Key << "offload" << YAML::Value << std::string(toString(s.offload))
+        << YAML::EndMap;
+    out << YAML::Key << "finetune" << YAML::Value << YAML::BeginMap
+        << YAML::Key << "mode" << YAML::Value << std::string(toString(s.fineTune))
+        << YAML::Key << "lora_rank" << YAML::Value << s.loraRank
+        << YAML::Key << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets)
+        << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
+        << YAML::EndMap;
+    out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap
+        << YAML::Key << "enabled" << YAML::Value << s.overhead.enabled
+        << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB
+        << YAML::Key << "allocator_percent" << YAML::Value << s.overhead.allocatorPercent
+        << YAML::Key << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB
+        << YAML::EndMap;
+}
+
+} // namespace
+
+Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file)
+{
+    return guardedLoad(file, [&]() -> Result<ScenarioDocument> {
+        auto parsed = YamlReader::parse(yaml, file);
+        if (!parsed)
+            return parsed.error();
+        YamlReader r(*parsed, file);
+        if (auto e = r.requireMap())
+            return *e;
+        if (auto e = r.rejectUnknown({"schema", "model", "architecture", "training", "parallel", "finetune", "overhead",
+                                      "gpus", "display", "pins"}))
+            return *e;
+        int schema = 0;
+        if (auto e = r.integer("schema", schema, 1, kSchemaVersion, true))
+            return *e;
+
+        ScenarioDocument doc;
+        if (auto e = readScenario(r, doc.scenario, doc.modelId))
+            return *e;
+
+        if (r.has("gpus")) {
+            const YAML::Node gpus = r.node()["gpus"];
+            if (!gpus.IsSequence())
+                return r.errorAt("gpus", "expected a list of GPU ids, e.g. [a100-80gb, h100-sxm]");
+            for (const auto &gpu : gpus) {
+                if (!gpu.IsScalar())
+                    return r.errorAt("gpus", "expected GPU ids as text");
+                doc.gpuIds.push_back(gpu.Scalar());
+            }
+        }
+        if (r.has("display")) {
+            YamlReader display = r.child("display");
+            std::optional<Error> e;
+            (e = display.rejectUnknown({"units"}))
+                || (e = display.word("units", doc.units, parseUnits, "gib|gb"));
+            if (e)
+                return *e;
+        }
+        if (r.has("pins")) {
+            const YAML::Node pins = r.node()["pins"];
+            if (!pins.IsSequence())
+                return r.errorAt("pins", "expected a list of pinned scenarios");
+            for (std::size_t i = 0; i < pins.size(); ++i) {
+                YamlReader pinReader(pins[i], file, "pins[" + std::to_string(i) + "]");
+                if (auto e = pinReader.requireMap())
+                    return *e;
+                if (auto e = pinReader.rejectUnknown(
+                        {"name", "model", "architecture", "training", "parallel", "finetune", "overhead"}))
+                    return *e;
+                Pin pin;
+                if (auto e = pinReader.string("name", pin.name, true))
+                    return *e;
+                if (auto e = readScenario(pinReader, pin.scenario, pin.modelId))
+                    return *e;
+                doc.pins.push_back(std::move(pin));
+            }
+        }
+        return doc;
+    });
+}
+
+std::string scenarioDocumentToYaml(const ScenarioDocument &doc)
+{
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "schema" << YAML::Value << kSchemaVersion;
+    writeScenario(out, doc.modelId, doc.scenario);
+    out << YAML::Key << "gpus" << YAML::Value << YAML::Flow << doc.gpuIds;
+    out << YAML::Key << "display" << YAML::Value << YAML::BeginMap << YAML::Key << "units" << YAML::Value
+        << (doc.units == Units::GiB ? "gib" : "gb") << YAML::EndMap;
+    if (!doc.pins.empty()) {
+        out << YAML::Key << "pins" << YAML::Value << YAML::BeginSeq;
+        for (const Pin &pin : doc.pins) {
+            out << YAML::BeginMap << YAML::Key << "name" << YAML::Value << pin.name;
+            writeScenario(out, pin.modelId, pin.scenario);
+            out << YAML::EndMap;
+        }
+        out << YAML::EndSeq;
+    }
+    out << YAML::EndMap;
+    return "# VRAM Ledger scenario: vram-ledger --scenario FILE, or vram-ledger-cli --scenario FILE\n"
+        + std::string(out.c_str()) + '\n';
+}
+
+} // namespace vl

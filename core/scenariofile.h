@@ -1,0 +1,34 @@
+#pragma once
+// A scenario file (.vramledger.yaml): the model, every setting, the chosen GPUs, display
+// options and pinned comparisons — small, readable, and shared between colleagues.
+
+#include "core/result.h"
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+struct Pin {
+    std::string name;
+    std::string modelId;
+    Scenario scenario;
+    bool operator==(const Pin &) const = default;
+};
+
+struct ScenarioDocument {
+    std::string modelId;              // the preset it started from; empty for a custom model
+    Scenario scenario;                // architecture always written in full
+    std::vector<std::string> gpuIds;  // capacity lines to draw
+    Units units = Units::GiB;
+    std::vector<Pin> pins;
+    bool operator==(const ScenarioDocument &) const = default;
+};
+
+Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file);
+std::string scenarioDocumentToYaml(const ScenarioDocument &doc);
+
+} // namespace vl

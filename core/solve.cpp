@@ -1,0 +1,138 @@
+#include "core/solve.h"
+
+#include "core/estimate.h"
+#include "core/fields.h"
+
+namespace vl {
+
+namespace {
+
+// The largest x in [1, limit] with fits(x), for a predicate that holds up to some point and
+// fails after it; 0 when fits(1) fails. Doubling then bisection: O(log limit) estimates.
+template <class Fits>
+std::int64_t largestFitting(std::int64_t limit, Fits &&fits)
+{
+    if (!fits(1))
+        return 0;
+    std::int64_t good = 1, bad = 2;
+    while (bad <= limit && fits(bad)) {
+        good = bad;
+        bad *= 2;
+    }
+    if (bad > limit) {
+        if (fits(limit))
+            return limit;
+        bad = limit;
+    }
+    while (bad - good > 1) {
+        const std::int64_t mid = good + (bad - good) / 2;
+        (fits(mid) ? good : bad) = mid;
+    }
+    return good;
+}
+
+} // namespace
+
+std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity)
+{
+    Scenario trial = s;
+    return largestFitting(kMaxSolveBatch, [&](std::int64_t batch) {
+        trial.microBatch = batch;
+        return !validate(trial) && estimate(trial).total <= capacity;
+    });
+}
+
+std::int64_t maxSequence(const Scenario &s, Bytes capacity)
+{
+    Scenario trial = s;
+    return largestFitting(kMaxSolveSequence, [&](std::int64_t sequence) {
+        trial.sequence = sequence;
+        return !validate(trial) && estimate(trial).total <= capacity;
+    });
+}
+
+std::int64_t minDataParallel(const Scenario &s, Bytes capacity)
+{
+    Scenario trial = s;
+    auto fits = [&](std::int64_t ranks) {
+        trial.dataParallel = ranks;
+        return !validate(trial) && estimate(trial).total <= capacity;
+    };
+    if (fits(1))
+        return 1;
+    if (s.zeroStage == 0)
+        return 0; // without sharding every rank holds everything: more GPUs never help
+    // From 2 ranks on memory only falls as ranks grow (1 → 2 may add communication buffers),
+    // so search for the first fitting count as the last failing one plus one.
+    if (!fits(kMaxSolveDataParallel))
+        return 0;
+    std::int64_t bad = 1, good = kMaxSolveDataParallel;
+    std::int64_t probe = 2;
+    while (probe < good && !fits(probe)) {
+        bad = probe;
+        probe *= 2;
+    }
+    if (probe < good)
+        good = probe;
+    while (good - bad > 1) {
+        const std::int64_t mid = bad + (good - bad) / 2;
+        (fits(mid) ? good : bad) = mid;
+    }
+    return good;
+}
+
+Result<SweepSpec> parseSweepSpec(std::string_view text)
+{
+    const auto equals = text.find('=');
+    if (equals == std::string_view::npos)
+        return Error{"sweep", "'" + std::string(text) + "' is not FIELD=FROM:TO[:STEP], e.g. batch=1:64 or seq=512:8192:512"};
+    SweepSpec spec;
+    spec.field = std::string(text.substr(0, equals));
+    const FieldSpec *field = findField(spec.field);
+    if (!field || !field->integer)
+        return Error{"sweep", "'" + spec.field + "' is not a numeric scenario field; try batch, seq, hidden, layers, dp"};
+    std::string_view rest = text.substr(equals + 1);
+    std::int64_t *parts[] = {&spec.from, &spec.to, &spec.step};
+    int count = 0;
+    while (count < 3) {
+        const auto colon = rest.find(':');
+        const auto value = parseCount(rest.substr(0, colon));
+        if (!value || *value < 0)
+            return Error{"sweep", "'" + std::string(rest.substr(0, colon)) + "' is not a whole number in " + std::string(text)};
+        *parts[count++] = *value;
+        if (colon == std::string_view::npos)
+            break;
+        rest = rest.substr(colon + 1);
+    }
+    if (count < 2)
+        return Error{"sweep", "give a range FROM:TO, e.g. " + spec.field + "=1:64"};
+    if (spec.from < 1 || spec.to < spec.from)
+        return Error{"sweep", "the range must satisfy 1 <= FROM <= TO; got " + std::to_string(spec.from) + ":"
+                                  + std::to_string(spec.to)};
+    const std::int64_t points = spec.step > 0 ? (spec.to - spec.from) / spec.step + 1 : 64;
+    if (static_cast<std::size_t>(points) > kMaxSweepPoints)
+        return Error{"sweep", std::to_string(points) + " points is too many; allowed up to "
+                                  + std::to_string(kMaxSweepPoints) + ", use a larger STEP"};
+    return spec;
+}
+
+Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spec)
+{
+    const FieldSpec *field = findField(spec.field);
+    if (!field || !field->integer)
+        return Error{"sweep", "'" + spec.field + "' is not a numeric scenario field"};
+    std::vector<SweepPoint> points;
+    points.reserve(spec.step > 0 ? static_cast<std::size_t>((spec.to - spec.from) / spec.step + 1) : 64);
+    Scenario trial = s;
+    for (std::int64_t value = spec.from; value <= spec.to; value = spec.step > 0 ? value + spec.step : value * 2) {
+        field->integer(trial) = value;
+        if (auto error = validate(trial)) {
+            error->message += " (at " + spec.field + " = " + std::to_string(value) + ")";
+            return *error;
+        }
+        points.push_back({value, estimate(trial)});
+    }
+    return points;
+}
+
+} // namespace vl

@@ -1,0 +1,44 @@
+#pragma once
+// "What is the most I can fit?" Each answer is exact: it fits, and one more does not.
+
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include "core/estimate.h"
+#include "core/result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+// Search limits: the largest values the solvers try, matching validate()'s ranges.
+inline constexpr std::int64_t kMaxSolveBatch = 1 << 20;
+inline constexpr std::int64_t kMaxSolveSequence = 1 << 24;
+inline constexpr std::int64_t kMaxSolveDataParallel = 1 << 20;
+
+// Each takes a scenario that passed validate(); 0 means no value fits.
+std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity);
+std::int64_t maxSequence(const Scenario &s, Bytes capacity);
+// The fewest data-parallel ranks at the scenario's ZeRO stage (the GPU count is that × TP × PP).
+std::int64_t minDataParallel(const Scenario &s, Bytes capacity);
+
+// A sweep: one integer field from `from` to `to`, in steps of `step` (0: doubling).
+struct SweepSpec {
+    std::string field;
+    std::int64_t from = 1, to = 1, step = 0;
+};
+inline constexpr std::size_t kMaxSweepPoints = 1'000'000;
+
+// "batch=1:64" (doubling) or "seq=512:8192:512"; the error names the part that is wrong.
+Result<SweepSpec> parseSweepSpec(std::string_view text);
+// Every point is validated; the first invalid one is reported with its value.
+struct SweepPoint {
+    std::int64_t value;
+    Breakdown breakdown;
+};
+Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spec);
+
+} // namespace vl

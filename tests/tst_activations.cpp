@@ -1,0 +1,172 @@
+// Activations against Korthikanti et al. 2022 (Table 2) and the article's script.
+
+#include "core/estimate.h"
+
+#include <QTest>
+
+using namespace vl;
+
+namespace {
+
+// GPT-3 175B as Korthikanti et al. evaluate it: s = 2048, b = 1, 16-bit, dropout on.
+Scenario gpt3()
+{
+    Scenario s;
+    s.arch.fixedParams = 0;
+    s.arch.hidden = 12288;
+    s.arch.layers = 96;
+    s.arch.heads = 96;
+    s.arch.kvHeads = 96;
+    s.arch.ffn = 4 * 12288;
+    s.arch.vocab = 50257;
+    s.arch.mlp = MlpKind::Gelu;
+    s.arch.norm = NormKind::LayerNorm;
+    s.arch.linearBias = true;
+    s.arch.tiedEmbeddings = true;
+    s.arch.learnedPositions = 2048;
+    s.sequence = 2048;
+    s.microBatch = 1;
+    s.dropout = true;
+    s.precision = Precision::MixedBf16;
+    return s;
+}
+
+} // namespace
+
+class TestActivations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Per layer: sbh(34 + 5as/h); TP: sbh(10 + 24/t + 5as/(ht)); TP+SP: sbh(34/t + 5as/(ht)).
+    void korthikantiTable2_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("sequence");
+        QTest::addColumn<double>("coefficient"); // of sbh
+        // 5as/h = 5·96·2048/12288 = 80 for GPT-3 at s = 2048.
+        QTest::newRow("no parallelism: 34 + 80") << 1 << false << 1 << 2048 << 114.0;
+        QTest::newRow("batch 4 scales linearly") << 1 << false << 4 << 2048 << 114.0;
+        QTest::newRow("s = 1024 halves the s² share: 34 + 40") << 1 << false << 1 << 1024 << 74.0;
+        QTest::newRow("TP 8: 10 + 24/8 + 80/8") << 8 << false << 1 << 2048 << 23.0;
+        QTest::newRow("TP 8 + SP: 34/8 + 80/8") << 8 << true << 1 << 2048 << 14.25;
+    }
+    void korthikantiTable2()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, batch);
+        QFETCH(int, sequence);
+        QFETCH(double, coefficient);
+        Scenario s = gpt3();
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.microBatch = batch;
+        s.sequence = sequence;
+        const Breakdown b = estimate(s);
+        const double sbh = double(sequence) * batch * double(s.arch.hidden);
+        QCOMPARE(double(b.oneLayerActivations), sbh * coefficient);
+        QCOMPARE(double(b.item(ItemId::LayerActivations)), sbh * coefficient * double(s.arch.layers));
+    }
+
+    void selectiveRecomputationDropsTheSquareTerms()
+    {
+        Scenario s = gpt3();
+        s.recompute = Recompute::Selective;
+        const double sbh = 2048.0 * double(s.arch.hidden);
+        QCOMPARE(double(estimate(s).keptPerLayer), 34.0 * sbh);
+    }
+
+    // The article's script: b = 1, s = 4096, h = 4096, L = 32, × 2 bytes = 1.07 GB. That is
+    // exactly what full recomputation keeps: each layer's 16-bit input.
+    void articleScriptIsFullRecomputation()
+    {
+        Scenario s; // the article's 7B: b = 1, s = 4096, h = 4096, L = 32
+        s.recompute = Recompute::Full;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::LayerActivations), Bytes(1) * 4096 * 4096 * 32 * 2);
+        QCOMPARE(QString::fromStdString(formatBytes(b.item(ItemId::LayerActivations), Units::GB)), QStringLiteral("1.07 GB"));
+        // Plus one layer's full working set while it is recomputed, as its own item.
+        QCOMPARE(b.item(ItemId::RecomputeBuffer), b.oneLayerActivations);
+    }
+
+    void flashAttentionKeepsNoScores()
+    {
+        Scenario s = gpt3();
+        s.flashAttention = true;
+        const Breakdown b = estimate(s);
+        const double sbh = 2048.0 * double(s.arch.hidden);
+        const double lse = 4.0 * double(s.arch.heads) * 2048; // fp32 log-sum-exp per head and token
+        QCOMPARE(double(b.oneLayerActivations), 34.0 * sbh + lse);
+    }
+
+    void llamaStyleLayer()
+    {
+        // No dropout, SwiGLU (3 f-wide tensors), GQA: Q and output a·d wide, K and V g·d wide.
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.flashAttention = true;
+        s.sequence = 8192;
+        const double sb = 8192.0;
+        const double h = 4096, f = 14336, kv = 8 * 128;
+        const double expected = 2 * sb * (4 * h + 2 * h + 2 * kv) + 4.0 * 32 * sb + 2 * sb * 3 * f;
+        QCOMPARE(double(estimate(s).oneLayerActivations), expected);
+    }
+
+    // 8192 tokens × 151,936 vocab in FP32 is 4.64 GiB (memory-model.md).
+    void largeVocabularyLogits()
+    {
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.vocab = 151'936;
+        s.sequence = 8192;
+        s.precision = Precision::Fp32; // logits already FP32: no extra copy
+        const Bytes logits = estimate(s).item(ItemId::Logits);
+        QCOMPARE(logits, Bytes(4) * 8192 * 151'936);
+        QCOMPARE(QString::fromStdString(formatBytes(logits, Units::GiB)), QStringLiteral("4.64 GiB"));
+        s.precision = Precision::MixedBf16; // BF16 logits plus the FP32 copy for the loss
+        QCOMPARE(estimate(s).item(ItemId::Logits), Bytes(6) * 8192 * 151'936);
+    }
+
+    // 1F1B: the first stage holds p micro-batches of its L/p layers = L layers' worth; the
+    // interleaved schedule multiplies that by 1 + (p−1)/(p·v).
+    void pipelineInFlight_data()
+    {
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<double>("layersWorth");
+        QTest::newRow("p=4, full pipeline: L layers") << 4 << 1 << 8 << 96.0;
+        QTest::newRow("p=4, two micro-batches only") << 4 << 1 << 2 << 48.0;
+        QTest::newRow("p=4, v=2: × (1 + 3/8)") << 4 << 2 << 8 << 96.0 * 11.0 / 8.0;
+    }
+    void pipelineInFlight()
+    {
+        QFETCH(int, pp);
+        QFETCH(int, vpp);
+        QFETCH(int, microBatches);
+        QFETCH(double, layersWorth);
+        Scenario s = gpt3();
+        s.pipelineParallel = pp;
+        s.virtualStages = vpp;
+        s.gradAccum = microBatches;
+        s.arch.vocab = 8; // keep the last stage's logits small so the first stage is the heaviest
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 0);
+        QCOMPARE(double(b.item(ItemId::LayerActivations)), double(b.oneLayerActivations) * layersWorth);
+    }
+
+    void frozenLayersSaveNothing()
+    {
+        Scenario s;
+        s.fineTune = FineTune::Freeze;
+        s.trainableLayers = 4;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::LayerActivations), b.oneLayerActivations * 4);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestActivations)
+#include "tst_activations.moc"

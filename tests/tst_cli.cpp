@@ -1,0 +1,193 @@
+// vram-ledger-cli as a process: its JSON contract, exit codes and one-line errors.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home; // an empty user-preset folder, whatever the machine has
+
+    Run cli(const QStringList &args)
+    {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_home.path());
+        env.remove(QStringLiteral("VRAM_LEDGER_PRESETS"));
+        process.setProcessEnvironment(env);
+        process.start(QStringLiteral(VL_CLI), args);
+        if (!process.waitForFinished(60'000))
+            return {};
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+                process.readAllStandardError()};
+    }
+
+    QJsonObject json(const QStringList &args)
+    {
+        const Run run = cli(args + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        if (run.exitCode != 0)
+            qWarning("%s", run.err.constData());
+        return QJsonDocument::fromJson(run.out).object();
+    }
+
+private Q_SLOTS:
+    void defaultIsTheArticleExample()
+    {
+        const QJsonObject o = json({});
+        QCOMPARE(o[QStringLiteral("parameters")][QStringLiteral("total")].toInteger(), 7'000'000'000);
+        const QJsonObject perGpu = o[QStringLiteral("per_gpu")].toObject();
+        QCOMPARE(perGpu[QStringLiteral("parameters")].toInteger(), 14'000'000'000);
+        QCOMPARE(perGpu[QStringLiteral("gradients")].toInteger(), 14'000'000'000);
+        QCOMPARE(perGpu[QStringLiteral("optimizer_states")].toInteger(), 84'000'000'000);
+        qint64 sum = 0;
+        for (const char *c : {"parameters", "gradients", "optimizer_states", "activations", "overhead"})
+            sum += perGpu[QLatin1String(c)].toInteger();
+        QCOMPARE(perGpu[QStringLiteral("total")].toInteger(), sum);
+        QStringList ids;
+        for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
+            ids << item[QStringLiteral("id")].toString();
+        for (const char *id : {"weights", "gradients", "master_weights", "optimizer_moments", "layer_activations",
+                               "embedding_activations", "logits"})
+            QVERIFY2(ids.contains(QLatin1String(id)), id);
+    }
+
+    void itemsExplainThemselves()
+    {
+        const QJsonObject o = json({QStringLiteral("--units"), QStringLiteral("gb")});
+        for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
+            if (item[QStringLiteral("id")] == QStringLiteral("weights"))
+                QCOMPARE(item[QStringLiteral("formula")].toString(), QStringLiteral("7.00e9 params × 2 B = 14.0 GB"));
+    }
+
+    void options_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("model preset") << QStringList{"--model", "llama-2-7b"} << "parameters.total" << qint64(6'738'415'616);
+        QTest::newRow("params with suffix") << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
+        QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
+        QTest::newRow("ZeRO-3 over 64 shards the master copy")
+            << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);
+        QTest::newRow("full recomputation keeps s·b·h·L·2")
+            << QStringList{"--recompute", "full"} << "items.layer_activations" << qint64(1'073'741'824);
+        QTest::newRow("overhead adds a CUDA context")
+            << QStringList{"--overhead", "yes"} << "items.cuda_context" << qint64(400) * 1024 * 1024;
+        QTest::newRow("GPU capacity is what nvidia-smi reports")
+            << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
+        QTest::newRow("offload reports host memory")
+            << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
+    }
+    void options()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, path);
+        QFETCH(qint64, expected);
+        const QJsonObject o = json(args);
+        const QStringList parts = path.split(QLatin1Char('.'));
+        if (parts[0] == QStringLiteral("items")) {
+            qint64 found = -1;
+            for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
+                if (item[QStringLiteral("id")].toString() == parts[1])
+                    found = item[QStringLiteral("bytes")].toInteger();
+            QCOMPARE(found, expected);
+        } else {
+            QCOMPARE(o[parts[0]][parts[1]].toInteger(), expected);
+        }
+    }
+
+    void fitsVerdict()
+    {
+        const QJsonObject gpu = json({QStringLiteral("--gpu"), QStringLiteral("a100-80gb")})[QStringLiteral("gpu")].toObject();
+        QCOMPARE(gpu[QStringLiteral("fits")].toBool(), false); // the article's point: 84 GB alone is over
+        QVERIFY(gpu[QStringLiteral("headroom_bytes")].toInteger() < 0);
+        const QJsonObject sharded = json({"--gpu", "a100-80gb", "--zero", "3", "--dp", "8", "--recompute", "full"})[QStringLiteral("gpu")].toObject();
+        QCOMPARE(sharded[QStringLiteral("fits")].toBool(), true);
+    }
+
+    void solveIsConsistentWithEstimates()
+    {
+        const QStringList base{"--model", "llama-3.1-8b", "--zero", "3", "--dp", "8", "--flash-attention", "yes", "--gpu", "h100-sxm"};
+        const qint64 batch = json(base + QStringList{"--solve", "max-batch"})[QStringLiteral("solve")][QStringLiteral("value")].toInteger();
+        QVERIFY(batch > 0);
+        QCOMPARE(json(base + QStringList{"--batch", QString::number(batch)})[QStringLiteral("gpu")][QStringLiteral("fits")].toBool(), true);
+        QCOMPARE(json(base + QStringList{"--batch", QString::number(batch + 1)})[QStringLiteral("gpu")][QStringLiteral("fits")].toBool(), false);
+    }
+
+    void sweepCsv()
+    {
+        const Run run = cli({"--sweep", "seq=512:4096:512", "--format", "csv", "--gpu", "a100-80gb"});
+        QCOMPARE(run.exitCode, 0);
+        const QList<QByteArray> lines = run.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 8);
+        QVERIFY(lines[0].startsWith("seq,parameters_bytes,"));
+        QVERIFY(lines[1].startsWith("512,14000000000,"));
+    }
+
+    void listings()
+    {
+        const Run models = cli({QStringLiteral("--list-models")});
+        QCOMPARE(models.exitCode, 0);
+        for (const char *id : {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b",
+                               "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-14b",
+                               "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "seed-7b"})
+            QVERIFY2(models.out.contains(id), id);
+        QVERIFY(models.out.contains("6.74e9"));
+        const Run gpus = cli({QStringLiteral("--list-gpus")});
+        QCOMPARE(gpus.exitCode, 0);
+        QVERIFY(gpus.out.contains("h200"));
+    }
+
+    void version()
+    {
+        const Run run = cli({QStringLiteral("--version")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains(VL_VERSION));
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zero batch") << QStringList{"--batch", "0"} << 2 << "--batch: 0 is out of range; allowed 1 to";
+        QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
+        QTest::newRow("unknown precision") << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
+        QTest::newRow("heads not dividing hidden") << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
+        QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
+        QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
+        QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
+        QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
+        QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
+        QTest::newRow("unreadable config") << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
+        QTest::newRow("unreadable scenario") << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";
+        QTest::newRow("unknown-family config") << QStringList{"--config", VL_TEST_DATA "/hf/bert-base.json"} << 2 << "missing num_hidden_layers";
+    }
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        const Run run = cli(args);
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY(run.out.isEmpty());
+        const QString err = QString::fromUtf8(run.err).trimmed();
+        QVERIFY2(err.contains(message), qPrintable(err));
+        QCOMPARE(err.count(QLatin1Char('\n')), 0); // one line
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

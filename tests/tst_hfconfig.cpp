@@ -1,0 +1,73 @@
+// Import of real config.json files from each family (kept in tests/data/hf).
+
+#include "core/hfconfig.h"
+
+#include <QTest>
+
+using namespace vl;
+
+namespace {
+
+std::string sampleText(const QString &name)
+{
+    const auto text = readTextFile(std::string(VL_TEST_DATA "/hf/") + name.toStdString());
+    return text ? *text : std::string();
+}
+
+} // namespace
+
+class TestHfConfig : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void families_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("params");
+        QTest::newRow("GPT-2 keys, n_inner null = 4h") << "gpt2.json" << "gpt2" << qint64(124'439'808);
+        QTest::newRow("Llama-2 with _name_or_path") << "llama-2-7b.json" << "llama-2-7b-hf" << qint64(6'738'415'616);
+        QTest::newRow("Llama-3.1 GQA, untied") << "llama-3.1-8b.json" << "llama" << qint64(8'030'261'248);
+        QTest::newRow("Mixtral MoE keys") << "mixtral-8x7b.json" << "mixtral" << qint64(46'702'792'704);
+        QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json" << "qwen2" << qint64(7'615'616'512);
+        QTest::newRow("Gemma-2 head_dim, four norms, tied") << "gemma-2-9b.json" << "gemma2" << qint64(9'241'705'984);
+    }
+    void families()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, id);
+        QFETCH(qint64, params);
+        const auto model = importHfConfig(sampleText(file), file.toStdString());
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(QString::fromStdString(model->id), id);
+        QCOMPARE(totalParameters(model->arch), params);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown family lists what is missing") << "bert-base.json" << "missing num_hidden_layers, intermediate_size";
+        QTest::newRow("truncated file") << "truncated.json" << "not valid YAML";
+    }
+    void refusals()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const auto model = importHfConfig(sampleText(file), file.toStdString());
+        QVERIFY(!model.ok());
+        QVERIFY2(QString::fromStdString(model.error().describe()).contains(message), model.error().describe().c_str());
+        QVERIFY(QString::fromStdString(model.error().file).endsWith(file));
+    }
+
+    void importedPresetSavesAndReloads()
+    {
+        const auto model = importHfConfig(sampleText(QStringLiteral("qwen2.5-7b.json")), "qwen2.5-7b.json");
+        QVERIFY(model.ok());
+        const auto reloaded = parseModelPreset(modelPresetToYaml(*model), "saved.yaml");
+        QVERIFY(reloaded.ok());
+        QCOMPARE(reloaded->arch, model->arch);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestHfConfig)
+#include "tst_hfconfig.moc"

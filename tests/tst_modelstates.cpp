@@ -1,0 +1,206 @@
+// Parameters, gradients and optimizer states against the article's table, the ZeRO paper's
+// Figure 1, Megatron's 18 bytes per parameter and PEFT's LoRA counts.
+
+#include "core/estimate.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace vl;
+
+namespace {
+
+Scenario withParams(std::int64_t params)
+{
+    Scenario s;
+    s.arch.fixedParams = params;
+    return s;
+}
+
+double decimalGB(Bytes bytes)
+{
+    return static_cast<double>(bytes) / 1e9;
+}
+
+Bytes modelStatesWithoutGather(const Breakdown &b)
+{
+    return b.modelStates() - b.item(ItemId::Zero3GatheredParams);
+}
+
+} // namespace
+
+class TestModelStates : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // The article's table for 7e9 parameters: FP32 28/28/56 = 112 GB; AMP 14/14/56 = 84 GB,
+    // which forgets the FP32 master copy; with it the AMP total is 112 GB again.
+    void articleTable_data()
+    {
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<bool>("master");
+        QTest::addColumn<double>("weightsGB");
+        QTest::addColumn<double>("gradientsGB");
+        QTest::addColumn<double>("optimizerGB");
+        QTest::addColumn<double>("totalGB");
+        QTest::newRow("FP32 column") << QStringLiteral("fp32") << true << 28.0 << 28.0 << 56.0 << 112.0;
+        QTest::newRow("AMP column as printed (no master copy)") << QStringLiteral("mixed-fp16") << false << 14.0 << 14.0 << 56.0 << 84.0;
+        QTest::newRow("AMP with the master copy it warns about") << QStringLiteral("mixed-fp16") << true << 14.0 << 14.0 << 84.0 << 112.0;
+        QTest::newRow("AMP in BF16 is the same size") << QStringLiteral("mixed-bf16") << true << 14.0 << 14.0 << 84.0 << 112.0;
+    }
+    void articleTable()
+    {
+        QFETCH(QString, precision);
+        QFETCH(bool, master);
+        QFETCH(double, weightsGB);
+        QFETCH(double, gradientsGB);
+        QFETCH(double, optimizerGB);
+        QFETCH(double, totalGB);
+        Scenario s = withParams(7'000'000'000);
+        s.precision = *parsePrecision(precision.toStdString());
+        s.masterWeights = master;
+        const Breakdown b = estimate(s);
+        QCOMPARE(decimalGB(b.component(Component::Parameters)), weightsGB);
+        QCOMPARE(decimalGB(b.component(Component::Gradients)), gradientsGB);
+        QCOMPARE(decimalGB(b.component(Component::OptimizerStates)), optimizerGB);
+        QCOMPARE(decimalGB(b.modelStates()), totalGB);
+    }
+
+    // ZeRO paper (Rajbhandari et al. 2019), Figure 1: Ψ = 7.5B, K = 12, N = 64, decimal GB.
+    void zeroPaperFigure1_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<double>("publishedGB");
+        QTest::newRow("baseline 120 GB") << 0 << 120.0;
+        QTest::newRow("P_os 31.4 GB") << 1 << 31.4;
+        QTest::newRow("P_os+g 16.6 GB") << 2 << 16.6;
+        QTest::newRow("P_os+g+p 1.9 GB") << 3 << 1.9;
+    }
+    void zeroPaperFigure1()
+    {
+        QFETCH(int, stage);
+        QFETCH(double, publishedGB);
+        Scenario s = withParams(7'500'000'000);
+        s.zeroStage = stage;
+        s.dataParallel = 64;
+        const double gb = decimalGB(modelStatesWithoutGather(estimate(s)));
+        QVERIFY2(std::fabs(gb - publishedGB) < 0.05, qPrintable(QString::number(gb)));
+    }
+
+    void zero3GathersTheLargestLayer()
+    {
+        Scenario s = withParams(7'500'000'000);
+        s.zeroStage = 3;
+        s.dataParallel = 64;
+        const Breakdown b = estimate(s);
+        QVERIFY(b.has(ItemId::Zero3GatheredParams));
+        // DeepSpeed's estimator: 4 bytes (16-bit weight + gradient) × the largest layer (here V·h).
+        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(4) * s.arch.vocab * s.arch.hidden);
+    }
+
+    // Bytes per parameter in each regime (memory-model.md's table).
+    void bytesPerParameter_data()
+    {
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<QString>("gradDtype");
+        QTest::addColumn<QString>("optimizer");
+        QTest::addColumn<bool>("master");
+        QTest::addColumn<int>("bytes");
+        QTest::newRow("FP32 Adam: 16") << "fp32" << "auto" << "adamw" << true << 16;
+        QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16" << "auto" << "adamw" << true << 16;
+        QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16" << "fp32" << "adamw" << true << 18;
+        QTest::newRow("pure BF16, BF16 moments: 8") << "bf16" << "auto" << "adamw" << true << 8;
+        QTest::newRow("the article's table: 12") << "mixed-fp16" << "auto" << "adamw" << false << 12;
+        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16" << "auto" << "adamw-8bit" << true << 10;
+        QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16" << "auto" << "sgd" << true << 8;
+        QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16" << "auto" << "sgd-momentum" << true << 12;
+        QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16" << "auto" << "lion" << true << 12;
+    }
+    void bytesPerParameter()
+    {
+        QFETCH(QString, precision);
+        QFETCH(QString, gradDtype);
+        QFETCH(QString, optimizer);
+        QFETCH(bool, master);
+        QFETCH(int, bytes);
+        Scenario s = withParams(1'000'000'000);
+        s.precision = *parsePrecision(precision.toStdString());
+        s.gradDtype = *parseGradDtype(gradDtype.toStdString());
+        s.optimizer = *parseOptimizer(optimizer.toStdString());
+        s.masterWeights = master;
+        QCOMPARE(estimate(s).modelStates(), Bytes(bytes) * 1'000'000'000);
+    }
+
+    void adafactorIsFactored()
+    {
+        Scenario adam = withParams(0);
+        adam.arch.fixedParams = 0;
+        Scenario factored = adam;
+        factored.optimizer = Optimizer::Adafactor;
+        const Bytes adamMoments = estimate(adam).item(ItemId::OptimizerMoments);
+        const Bytes adafactor = estimate(factored).item(ItemId::OptimizerMoments);
+        QVERIFY(adafactor > 0);
+        QVERIFY2(adafactor * 100 < adamMoments, "row/column factors are a tiny fraction of Adam's m and v");
+    }
+
+    // PEFT prints "trainable params: 39,976,960" for Llama-2-7B with r = 16 on all linear layers.
+    void loraTrainableCount()
+    {
+        Scenario s;
+        s.arch.fixedParams = 0; // Llama-2-7B's shapes
+        s.fineTune = FineTune::LoRA;
+        s.loraRank = 16;
+        s.loraTargets = LoraAll;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.trainableParams, qint64(39'976'960));
+        // Frozen base weights: no gradients and no optimizer states for them.
+        QCOMPARE(b.item(ItemId::Gradients), Bytes(2) * 39'976'960);
+        QCOMPARE(b.item(ItemId::MasterWeights), Bytes(4) * 39'976'960);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(8) * 39'976'960);
+    }
+
+    void qloraStoresBaseInFourBits()
+    {
+        Scenario lora;
+        lora.arch.fixedParams = 0;
+        lora.fineTune = FineTune::LoRA;
+        Scenario qlora = lora;
+        qlora.fineTune = FineTune::QLoRA;
+        const double loraWeights = static_cast<double>(estimate(lora).item(ItemId::Weights));
+        const double qloraWeights = static_cast<double>(estimate(qlora).item(ItemId::Weights));
+        // Layer matrices at 4.127 bits instead of 16; embeddings stay 16-bit: about 0.3× overall.
+        QVERIFY(qloraWeights < 0.35 * loraWeights);
+        QVERIFY(qloraWeights > 0.25 * loraWeights);
+        QVERIFY(estimate(qlora).total < estimate(lora).total); // never the gpu_poor bug
+    }
+
+    void offloadMovesOptimizerToHost()
+    {
+        Scenario s = withParams(7'000'000'000);
+        s.zeroStage = 2;
+        s.dataParallel = 8;
+        const Breakdown onGpu = estimate(s);
+        s.offload = Offload::Optimizer;
+        const Breakdown offloaded = estimate(s);
+        QCOMPARE(offloaded.item(ItemId::MasterWeights) + offloaded.item(ItemId::OptimizerMoments), Bytes(0));
+        QCOMPARE(offloaded.host, onGpu.item(ItemId::MasterWeights) + onGpu.item(ItemId::OptimizerMoments));
+        QCOMPARE(offloaded.total, onGpu.total - offloaded.host);
+    }
+
+    void tensorAndPipelineParallelSplitTheModel()
+    {
+        Scenario s;
+        s.arch.fixedParams = 0;
+        const Bytes whole = estimate(s).item(ItemId::Weights);
+        s.tensorParallel = 8;
+        const Bytes tp = estimate(s).item(ItemId::Weights);
+        QVERIFY(tp * 8 >= whole && tp * 7 < whole); // norms stay replicated, so a little over 1/8
+        s.tensorParallel = 1;
+        s.pipelineParallel = 4;
+        const Bytes pp = estimate(s).item(ItemId::Weights);
+        QVERIFY(pp * 4 > whole / 2 && pp < whole / 3);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestModelStates)
+#include "tst_modelstates.moc"

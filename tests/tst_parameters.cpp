@@ -1,0 +1,86 @@
+// Parameter counts derived from architectures, pinned to the totals their authors publish.
+
+#include "core/architecture.h"
+#include "core/presets.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace vl;
+
+class TestParameters : public QObject {
+    Q_OBJECT
+private:
+    PresetCatalog m_catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+
+private Q_SLOTS:
+    void builtInPresetsLoadCleanly()
+    {
+        for (const Error &e : m_catalog.skipped)
+            qWarning("%s", e.describe().c_str());
+        QVERIFY(m_catalog.skipped.empty());
+        QVERIFY(m_catalog.models.size() >= 17);
+    }
+
+    void exactPublishedCounts_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("published");
+        // memory-model.md: GPT-2 124,439,808; Llama-2-7B 6,738,415,616; Llama-3-8B 8,030,261,248.
+        QTest::newRow("GPT-2 124M") << QStringLiteral("gpt2") << qint64(124'439'808);
+        QTest::newRow("Llama-2 7B") << QStringLiteral("llama-2-7b") << qint64(6'738'415'616);
+        QTest::newRow("Llama-3.1 8B (GQA, untied, 128k vocab)") << QStringLiteral("llama-3.1-8b") << qint64(8'030'261'248);
+        QTest::newRow("the article's 7B, given directly") << QStringLiteral("seed-7b") << qint64(7'000'000'000);
+    }
+    void exactPublishedCounts()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, published);
+        const ModelPreset *model = m_catalog.findModel(id.toStdString());
+        QVERIFY2(model, qPrintable(id));
+        QCOMPARE(totalParameters(model->arch), published);
+    }
+
+    // Every preset against the total its YAML states. Rounded figures ("7.62B") are within half
+    // a unit of their third significant digit: under 0.07 %, so 0.1 % still tells a wrong shape.
+    void everyPresetMatchesItsPublishedTotal_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const ModelPreset &m : m_catalog.models)
+            QTest::newRow(m.id.c_str()) << QString::fromStdString(m.id);
+    }
+    void everyPresetMatchesItsPublishedTotal()
+    {
+        QFETCH(QString, id);
+        const ModelPreset *m = m_catalog.findModel(id.toStdString());
+        QVERIFY(m);
+        QVERIFY2(m->publishedParams > 0, "every preset states its published total");
+        QVERIFY2(!m->source.empty(), "every preset names its source");
+        const double derived = static_cast<double>(totalParameters(m->arch));
+        const double relative = std::fabs(derived - static_cast<double>(m->publishedParams)) / static_cast<double>(m->publishedParams);
+        QVERIFY2(relative < 1e-3, qPrintable(QStringLiteral("%1: derived %2 vs published %3")
+                                                 .arg(id).arg(derived, 0, 'f', 0).arg(m->publishedParams)));
+    }
+
+    void moeActiveParameters()
+    {
+        // Mixtral 8x7B: 46.70B total, 12.88B active (two of eight experts per token).
+        const ModelPreset *m = m_catalog.findModel("mixtral-8x7b");
+        QVERIFY(m);
+        QCOMPARE(totalParameters(m->arch), qint64(46'702'792'704));
+        QCOMPARE(std::round(static_cast<double>(activeParameters(m->arch)) / 1e7) / 100.0, 12.88);
+    }
+
+    void fixedCountKeepsEmbeddingsReal()
+    {
+        Architecture a; // the article's 7B
+        const ParameterCounts c = countParameters(a);
+        QCOMPARE(c.total(a.layers), qint64(7'000'000'000));
+        QCOMPARE(c.embedding, a.vocab * a.hidden);
+        QCOMPARE(c.head, a.vocab * a.hidden);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestParameters)
+#include "tst_parameters.moc"

@@ -1,0 +1,133 @@
+// Preset loading: built-ins beside the user's own, shadowing, and broken files that are
+// reported (file, line, field) without stopping anything else from loading.
+
+#include "core/presets.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+using namespace vl;
+
+namespace {
+
+void writeFile(const QString &path, const std::string &content)
+{
+    std::ofstream(path.toStdString()) << content;
+}
+
+std::string sample(const std::string &id, std::int64_t hidden)
+{
+    return "schema: 1\nid: " + id + "\nname: Sample\nsource: test\narchitecture:\n  hidden: " + std::to_string(hidden)
+        + "\n  layers: 2\n  heads: 8\n  ffn: 64\n  vocab: 100\n";
+}
+
+} // namespace
+
+class TestPresets : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void gpuTableHasReportedCapacities_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("mib");
+        // memory-model.md: what nvidia-smi reports for each.
+        QTest::newRow("A100 80GB") << "a100-80gb" << qint64(81920);
+        QTest::newRow("H100 SXM") << "h100-sxm" << qint64(81559);
+        QTest::newRow("H200") << "h200" << qint64(143771);
+        QTest::newRow("B200") << "b200" << qint64(183359);
+        QTest::newRow("A100 40GB") << "a100-40gb" << qint64(40960);
+        QTest::newRow("L40S") << "l40s" << qint64(46068);
+        QTest::newRow("A10") << "a10" << qint64(23028);
+        QTest::newRow("L4") << "l4" << qint64(23034);
+        QTest::newRow("T4") << "t4" << qint64(15360);
+    }
+    void gpuTableHasReportedCapacities()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, mib);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const GpuPreset *gpu = catalog.findGpu(id.toStdString());
+        QVERIFY(gpu);
+        QCOMPARE(gpu->capacity, mib * kMiB);
+        QVERIFY(gpu->verified);
+        QVERIFY(!gpu->source.empty());
+    }
+
+    void userPresetsShadowBuiltIns()
+    {
+        QTemporaryDir user;
+        QVERIFY(user.isValid());
+        QDir(user.path()).mkpath(QStringLiteral("models"));
+        writeFile(user.filePath(QStringLiteral("models/gpt2.yaml")), sample("gpt2", 64));
+        writeFile(user.filePath(QStringLiteral("models/mine.yaml")), sample("mine", 128));
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, user.path().toStdString());
+        QVERIFY(catalog.skipped.empty());
+        const ModelPreset *gpt2 = catalog.findModel("gpt2");
+        QVERIFY(gpt2);
+        QVERIFY(gpt2->user);
+        QVERIFY(gpt2->shadowsBuiltin);
+        QCOMPARE(gpt2->arch.hidden, qint64(64));
+        const ModelPreset *mine = catalog.findModel("mine");
+        QVERIFY(mine && mine->user && !mine->shadowsBuiltin);
+    }
+
+    void brokenFilesAreReportedAndSkipped_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("negative layers") << "negative-layers.yaml" << 7 << "architecture.layers" << "-3 is out of range; allowed 1 to 10000";
+        QTest::newRow("misspelt key") << "unknown-key.yaml" << 6 << "architecture.hiden" << "unknown key; allowed keys here: hidden,";
+        QTest::newRow("malformed YAML") << "malformed.yaml" << 3 << "" << "not valid YAML";
+        QTest::newRow("text where a number goes") << "wrong-type.yaml" << 6 << "architecture.hidden" << "'lots' is not a whole number";
+        QTest::newRow("newer schema") << "future-schema.yaml" << 1 << "schema" << "this version reads schema 1 to 1";
+        QTest::newRow("absurdly large") << "absurd.yaml" << 6 << "architecture.hidden" << "out of range";
+    }
+    void brokenFilesAreReportedAndSkipped()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, line);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        QTemporaryDir user;
+        QDir(user.path()).mkpath(QStringLiteral("models"));
+        QVERIFY(QFile::copy(QStringLiteral(VL_TEST_DATA "/broken/") + file, user.filePath(QStringLiteral("models/") + file)));
+        writeFile(user.filePath(QStringLiteral("models/good.yaml")), sample("good", 256));
+
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, user.path().toStdString());
+        QCOMPARE(catalog.skipped.size(), std::size_t(1));
+        const Error &e = catalog.skipped.front();
+        QVERIFY2(QString::fromStdString(e.file).endsWith(file), e.file.c_str());
+        QCOMPARE(e.line, line);
+        QCOMPARE(QString::fromStdString(e.field), field);
+        QVERIFY2(QString::fromStdString(e.message).contains(message), e.describe().c_str());
+        // Everything else still loaded: the user's good file and every built-in.
+        QVERIFY(catalog.findModel("good"));
+        QVERIFY(catalog.findModel("llama-2-7b"));
+    }
+
+    void modelPresetRoundTrips()
+    {
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        for (const ModelPreset &m : catalog.models) {
+            const auto again = parseModelPreset(modelPresetToYaml(m), "roundtrip");
+            QVERIFY2(again.ok(), again.ok() ? "" : again.error().describe().c_str());
+            QCOMPARE(again->arch, m.arch);
+            QCOMPARE(again->publishedParams, m.publishedParams);
+            QCOMPARE(again->id, m.id);
+        }
+    }
+
+    void missingFolderIsNoError()
+    {
+        const PresetCatalog catalog = loadCatalog("/nonexistent/vram-ledger", "/nonexistent/user");
+        QVERIFY(catalog.models.empty());
+        QVERIFY(catalog.skipped.empty());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPresets)
+#include "tst_presets.moc"

@@ -1,0 +1,86 @@
+// Scenario files: every setting round-trips; broken files name file, line and field.
+
+#include "core/scenariofile.h"
+
+#include <QTest>
+
+using namespace vl;
+
+class TestScenarioFile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void roundTrip()
+    {
+        ScenarioDocument doc;
+        doc.modelId = "llama-3.1-70b";
+        Scenario &s = doc.scenario;
+        s.arch.fixedParams = 0;
+        s.arch.kvHeads = 8;
+        s.arch.experts = 8;
+        s.arch.expertsPerToken = 2;
+        s.microBatch = 3;
+        s.sequence = 8192;
+        s.gradAccum = 16;
+        s.precision = Precision::MixedBf16;
+        s.gradDtype = GradDtype::Fp32;
+        s.optimizer = Optimizer::Lion;
+        s.zeroStage = 3;
+        s.dataParallel = 64;
+        s.tensorParallel = 4;
+        s.pipelineParallel = 2;
+        s.virtualStages = 2;
+        s.sequenceParallel = true;
+        s.offload = Offload::OptimizerAndParams;
+        s.recompute = Recompute::Selective;
+        s.flashAttention = true;
+        s.dropout = true;
+        s.fineTune = FineTune::LoRA;
+        s.loraRank = 64;
+        s.loraTargets = LoraQ | LoraV;
+        s.overhead.enabled = true;
+        s.overhead.allocatorPercent = 7;
+        s.overhead.cudaContext = 1343 * kMiB;
+        doc.gpuIds = {"h100-sxm", "rtx-4090"};
+        doc.units = Units::GB;
+        Pin pin{"before", "seed-7b", Scenario{}};
+        doc.pins = {pin};
+
+        const std::string yaml = scenarioDocumentToYaml(doc);
+        const auto back = parseScenarioDocument(yaml, "roundtrip.vramledger.yaml");
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().describe().c_str());
+        QVERIFY(*back == doc);
+    }
+
+    void brokenFiles_data()
+    {
+        QTest::addColumn<QString>("yaml");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("message");
+        const QString arch = QStringLiteral("architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n");
+        QTest::newRow("no schema") << arch << 1 << "schema" << "is required";
+        QTest::newRow("wrong type") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  batch: many\n") << 4 << "training.batch" << "not a whole number";
+        QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n") << 4 << "training.seq" << "allowed 1 to";
+        QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n") << 3 << "trainig" << "unknown key";
+        QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  precision: fp8\n") << 4 << "training.precision" << "fp32|mixed-fp16";
+        QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 1 << "offload" << "choose --zero";
+        QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";
+    }
+    void brokenFiles()
+    {
+        QFETCH(QString, yaml);
+        QFETCH(int, line);
+        QFETCH(QString, field);
+        QFETCH(QString, message);
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "team.vramledger.yaml");
+        QVERIFY(!doc.ok());
+        const Error &e = doc.error();
+        QCOMPARE(QString::fromStdString(e.file), QStringLiteral("team.vramledger.yaml"));
+        QCOMPARE(e.line, line);
+        QCOMPARE(QString::fromStdString(e.field), field);
+        QVERIFY2(QString::fromStdString(e.message).contains(message), e.describe().c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestScenarioFile)
+#include "tst_scenariofile.moc"

@@ -1,0 +1,136 @@
+// The solvers' answers are exact: the answer fits and one more does not.
+
+#include "core/estimate.h"
+#include "core/solve.h"
+
+#include <QTest>
+
+using namespace vl;
+
+namespace {
+
+Scenario llama8b()
+{
+    Scenario s;
+    s.arch.fixedParams = 0;
+    s.arch.kvHeads = 8;
+    s.arch.ffn = 14336;
+    s.arch.vocab = 128256;
+    s.precision = Precision::MixedBf16;
+    s.flashAttention = true;
+    s.sequence = 2048;
+    return s;
+}
+
+bool fits(const Scenario &s, Bytes capacity)
+{
+    return !validate(s) && estimate(s).total <= capacity;
+}
+
+} // namespace
+
+class TestSolvers : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void solvers_data()
+    {
+        QTest::addColumn<int>("zero");
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<qint64>("capacityMiB");
+        QTest::newRow("8B, ZeRO-3 over 8, H100") << 3 << 8 << int(Recompute::None) << qint64(81559);
+        QTest::newRow("8B, ZeRO-2 over 8, full recompute, A100") << 2 << 8 << int(Recompute::Full) << qint64(81920);
+        QTest::newRow("8B, ZeRO-3 over 64, RTX 4090") << 3 << 64 << int(Recompute::Selective) << qint64(24564);
+        QTest::newRow("8B, no sharding, H200") << 0 << 1 << int(Recompute::Full) << qint64(143771);
+    }
+    void solvers()
+    {
+        QFETCH(int, zero);
+        QFETCH(int, dp);
+        QFETCH(int, recompute);
+        QFETCH(qint64, capacityMiB);
+        Scenario s = llama8b();
+        s.zeroStage = zero;
+        s.dataParallel = dp;
+        s.recompute = static_cast<Recompute>(recompute);
+        const Bytes capacity = capacityMiB * kMiB;
+
+        const std::int64_t batch = maxMicroBatch(s, capacity);
+        Scenario at = s;
+        if (batch > 0) {
+            at.microBatch = batch;
+            QVERIFY(fits(at, capacity));
+        }
+        at.microBatch = batch + 1;
+        QVERIFY(!fits(at, capacity));
+
+        const std::int64_t seq = maxSequence(s, capacity);
+        at = s;
+        if (seq > 0) {
+            at.sequence = seq;
+            QVERIFY(fits(at, capacity));
+        }
+        at.sequence = seq + 1;
+        QVERIFY(!fits(at, capacity));
+
+        const std::int64_t ranks = minDataParallel(s, capacity);
+        if (ranks > 0) {
+            at = s;
+            at.dataParallel = ranks;
+            QVERIFY(fits(at, capacity));
+            if (ranks > 1) {
+                at.dataParallel = ranks - 1;
+                QVERIFY(!fits(at, capacity));
+            }
+        } else {
+            QCOMPARE(zero, 0); // only unsharded runs can be beyond any GPU count
+        }
+    }
+
+    void nothingFitsGivesZero()
+    {
+        Scenario s = llama8b();
+        QCOMPARE(maxMicroBatch(s, 1 * kGiB), std::int64_t(0));
+        QCOMPARE(maxSequence(s, 1 * kGiB), std::int64_t(0));
+        QCOMPARE(minDataParallel(s, 1 * kGiB), std::int64_t(0)); // ZeRO 0: more GPUs never help
+    }
+
+    void sweepPointsEqualEstimates()
+    {
+        const auto spec = parseSweepSpec("batch=1:64:3");
+        QVERIFY(spec.ok());
+        const Scenario s = llama8b();
+        const auto points = runSweep(s, *spec);
+        QVERIFY(points.ok());
+        QCOMPARE(points->size(), std::size_t(22));
+        for (const SweepPoint &p : *points) {
+            Scenario at = s;
+            at.microBatch = p.value;
+            QCOMPARE(p.breakdown.total, estimate(at).total);
+        }
+    }
+
+    void sweepSpecErrors_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no equals sign") << "batch" << "is not FIELD=FROM:TO";
+        QTest::newRow("unknown field") << "colour=1:2" << "not a numeric scenario field";
+        QTest::newRow("text field") << "precision=1:2" << "not a numeric scenario field";
+        QTest::newRow("reversed range") << "batch=8:2" << "1 <= FROM <= TO";
+        QTest::newRow("not a number") << "seq=a:9" << "not a whole number";
+        QTest::newRow("too many points") << "seq=1:100000000:1" << "too many";
+    }
+    void sweepSpecErrors()
+    {
+        QFETCH(QString, spec);
+        QFETCH(QString, message);
+        const auto parsed = parseSweepSpec(spec.toStdString());
+        QVERIFY(!parsed.ok());
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(message),
+                 parsed.error().message.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSolvers)
+#include "tst_solvers.moc"
