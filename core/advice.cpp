@@ -1,0 +1,136 @@
+#include "core/advice.h"
+
+#include "core/solve.h"
+
+#include <algorithm>
+
+namespace vl {
+
+std::string_view idString(Lever lever)
+{
+    switch (lever) {
+    case Lever::ZeroSharding: return "zero";
+    case Lever::Recomputation: return "recompute";
+    case Lever::MixedPrecision: return "mixed-precision";
+    case Lever::SmallerBatch: return "smaller-batch";
+    }
+    return "?";
+}
+
+std::optional<Lever> parseLever(std::string_view text)
+{
+    for (Lever lever : kArticleLadder)
+        if (idString(lever) == text)
+            return lever;
+    return std::nullopt;
+}
+
+namespace {
+
+std::string describeChange(Lever lever, const Scenario &before, const Scenario &after)
+{
+    switch (lever) {
+    case Lever::ZeroSharding:
+        return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.dataParallel) + " GPUs";
+    case Lever::Recomputation: return "full activation recomputation";
+    case Lever::MixedPrecision: return "mixed precision (BF16 with an FP32 master copy)";
+    case Lever::SmallerBatch:
+        if (after.microBatch != before.microBatch)
+            return "micro-batch " + std::to_string(after.microBatch) + " × " + std::to_string(after.gradAccum)
+                + " accumulation steps";
+        return "sequence " + std::to_string(after.sequence);
+    }
+    return {};
+}
+
+std::string describeCost(Lever lever, const Scenario &after)
+{
+    switch (lever) {
+    case Lever::ZeroSharding:
+        return after.zeroStage == 3 ? "≈ 1.5× data-parallel communication (parameters gathered every step)"
+                                    : "same communication as data parallelism";
+    case Lever::Recomputation: return "≈ 33 % more compute (one extra forward pass)";
+    case Lever::MixedPrecision: return "no slowdown on GPUs with BF16; FP16 needs loss scaling";
+    case Lever::SmallerBatch: return "same global batch through accumulation, lower GPU utilisation; "
+                                     "a shorter sequence changes what the model learns";
+    }
+    return {};
+}
+
+} // namespace
+
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity)
+{
+    Scenario next = s;
+    switch (lever) {
+    case Lever::ZeroSharding:
+        next.dataParallel = std::max(s.dataParallel, gpus);
+        next.zeroStage = next.dataParallel > 1 ? 3 : s.zeroStage;
+        break;
+    case Lever::Recomputation:
+        next.recompute = Recompute::Full;
+        break;
+    case Lever::MixedPrecision:
+        if (s.precision == Precision::Fp32)
+            next.precision = Precision::MixedBf16;
+        break;
+    case Lever::SmallerBatch:
+        if (s.microBatch > 1) {
+            // The largest micro-batch that fits, keeping the global batch through accumulation.
+            const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, capacity), 1, s.microBatch - 1);
+            const std::int64_t globalBatch = s.microBatch * s.gradAccum;
+            next.microBatch = fitting;
+            next.gradAccum = (globalBatch + fitting - 1) / fitting;
+        } else if (s.sequence > 1) {
+            const std::int64_t fitting = maxSequence(s, capacity);
+            next.sequence = fitting > 0 && fitting < s.sequence ? fitting : s.sequence / 2;
+        }
+        break;
+    }
+    if (next == s || validate(next))
+        return std::nullopt;
+    return next;
+}
+
+std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
+                                           Bytes capacity)
+{
+    std::vector<LadderStep> steps;
+    Scenario current = start;
+    Bytes currentTotal = estimate(start).total;
+    if (currentTotal <= capacity)
+        return steps;
+    for (Lever lever : order) {
+        const auto next = applyLever(current, lever, gpus, capacity);
+        if (!next)
+            continue;
+        const Breakdown b = estimate(*next);
+        steps.push_back({lever, *next, b, currentTotal - b.total, b.total <= capacity,
+                         describeChange(lever, current, *next), describeCost(lever, *next)});
+        current = *next;
+        currentTotal = b.total;
+        if (steps.back().fits)
+            break;
+    }
+    return steps;
+}
+
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity)
+{
+    const Bytes total = estimate(s).total;
+    std::vector<LadderStep> levers;
+    for (Lever lever : kArticleLadder) {
+        const auto next = applyLever(s, lever, gpus, capacity);
+        if (!next)
+            continue;
+        const Breakdown b = estimate(*next);
+        if (b.total < total)
+            levers.push_back({lever, *next, b, total - b.total, b.total <= capacity, describeChange(lever, s, *next),
+                              describeCost(lever, *next)});
+    }
+    std::stable_sort(levers.begin(), levers.end(),
+                     [](const LadderStep &a, const LadderStep &b) { return a.saving > b.saving; });
+    return levers;
+}
+
+} // namespace vl

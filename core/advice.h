@@ -1,0 +1,48 @@
+#pragma once
+// The article's levers, in its order: 1. ZeRO sharding, 2. recomputation (gradient
+// checkpointing), 3. mixed precision, 4. smaller batch or sequence. Each lever changes
+// exactly one thing in a scenario; the ladder applies them one after another.
+
+#include "core/estimate.h"
+#include "core/scenario.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace vl {
+
+enum class Lever { ZeroSharding, Recomputation, MixedPrecision, SmallerBatch };
+inline constexpr std::array<Lever, 4> kArticleLadder{Lever::ZeroSharding, Lever::Recomputation,
+                                                      Lever::MixedPrecision, Lever::SmallerBatch};
+
+std::string_view idString(Lever lever); // "zero", "recompute", "mixed-precision", "smaller-batch"
+std::optional<Lever> parseLever(std::string_view text);
+
+// The scenario with one lever pulled, or nullopt when it is already pulled as far as it goes.
+// `gpus` is how many data-parallel GPUs ZeRO may shard over; `capacity` lets the batch lever
+// pick the largest micro-batch (or sequence) that fits.
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity);
+
+struct LadderStep {
+    Lever lever;
+    Scenario scenario;
+    Breakdown breakdown;
+    Bytes saving;      // versus the step before
+    bool fits;
+    std::string change; // "ZeRO stage 3 over 8 GPUs"
+    std::string cost;   // "≈ 1.5× data-parallel communication"
+};
+
+// Applies `order` from `start`, skipping levers already pulled, stopping at the first step
+// that fits `capacity` (or after the last lever).
+std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
+                                           Bytes capacity);
+
+// Each lever alone from `s`, biggest saving first (levers that save nothing are left out).
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity);
+
+} // namespace vl

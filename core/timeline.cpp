@@ -1,0 +1,48 @@
+#include "core/timeline.h"
+
+#include <algorithm>
+
+namespace vl {
+
+StepTimeline stepTimeline(const Scenario &s)
+{
+    const Breakdown b = estimate(s);
+    StepTimeline t;
+    const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
+    const Bytes overhead = b.component(Component::Overhead);
+    // Resident all step long: the weights (and ZeRO-3's gathered layer), master copy, moments.
+    const Bytes resident = b.component(Component::Parameters) + b.component(Component::OptimizerStates) + overhead;
+    const Bytes layerActivations = b.item(ItemId::LayerActivations);
+    const Bytes gradients = b.component(Component::Gradients);
+    auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
+
+    Bytes inUse = resident;
+    t.points.push_back({StepPhase::Start, 0, inUse});
+    inUse += b.item(ItemId::EmbeddingActivations);
+    for (std::int64_t layer = 1; layer <= layers; ++layer)
+        t.points.push_back({StepPhase::Forward, layer, inUse + share(layerActivations, layer)});
+    const Bytes afterForward = inUse + layerActivations;
+    t.points.push_back({StepPhase::Loss, 0, afterForward + b.item(ItemId::Logits)});
+
+    // Backward frees each layer's activations as it produces that layer's gradients; under full
+    // recomputation the layer's whole working set is rebuilt first.
+    const Bytes recompute = b.item(ItemId::RecomputeBuffer);
+    for (std::int64_t layer = layers; layer >= 1; --layer) {
+        const std::int64_t done = layers - layer + 1;
+        const Bytes held = afterForward - share(layerActivations, done) + share(gradients, done);
+        t.points.push_back({StepPhase::Backward, layer, held + recompute});
+    }
+    t.points.push_back({StepPhase::OptimizerStep, 0, resident + gradients});
+
+    for (std::size_t i = 0; i < t.points.size(); ++i)
+        if (t.points[i].inUse > t.points[t.peakIndex].inUse)
+            t.peakIndex = i;
+    return t;
+}
+
+Bytes requiredBytes(const Scenario &s, const Breakdown &b, FitRule rule)
+{
+    return rule == FitRule::Sum ? b.total : stepTimeline(s).peak();
+}
+
+} // namespace vl

@@ -1,0 +1,33 @@
+#pragma once
+// Memory in use through one training step, on the GPU estimate() reports: forward layer by
+// layer, the loss, backward layer by layer, the optimizer step. The peak — not the sum of
+// all components — is what decides whether a run fits; the sum is an upper bound.
+
+#include "core/estimate.h"
+#include "core/scenario.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace vl {
+
+enum class StepPhase { Start, Forward, Loss, Backward, OptimizerStep };
+
+struct TimelinePoint {
+    StepPhase phase;
+    std::int64_t layer; // the layer just processed (forward 1..L, backward L..1); 0 elsewhere
+    Bytes inUse;
+};
+
+struct StepTimeline {
+    std::vector<TimelinePoint> points;
+    std::size_t peakIndex = 0;
+    Bytes peak() const { return points.empty() ? 0 : points[peakIndex].inUse; }
+};
+
+StepTimeline stepTimeline(const Scenario &s);
+
+enum class FitRule { Sum, Peak }; // Sum: every component at once, as other tools count
+Bytes requiredBytes(const Scenario &s, const Breakdown &b, FitRule rule);
+
+} // namespace vl

@@ -1,0 +1,109 @@
+// The optimization ladder: each step changes exactly one thing, never adds memory, and
+// the ladder stops at the first step that fits.
+
+#include "core/advice.h"
+
+#include <QTest>
+
+using namespace vl;
+
+namespace {
+
+int differingFields(const Scenario &a, const Scenario &b)
+{
+    int n = 0;
+    n += a.zeroStage != b.zeroStage || a.dataParallel != b.dataParallel; // ZeRO over N GPUs is one decision
+    n += a.recompute != b.recompute;
+    n += a.precision != b.precision;
+    n += a.microBatch != b.microBatch || a.gradAccum != b.gradAccum; // same global batch
+    n += a.sequence != b.sequence;
+    n += !(a.arch == b.arch);
+    return n;
+}
+
+Scenario fp32Llama()
+{
+    Scenario s;
+    s.arch.fixedParams = 0;
+    s.precision = Precision::Fp32;
+    s.microBatch = 8;
+    return s;
+}
+
+} // namespace
+
+class TestAdvice : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ladder_data()
+    {
+        QTest::addColumn<qint64>("capacityMiB");
+        QTest::addColumn<int>("gpus");
+        QTest::newRow("A100 80GB, 8 GPUs") << qint64(81920) << 8;
+        QTest::newRow("RTX 4090, 8 GPUs") << qint64(24564) << 8;
+        QTest::newRow("T4, one GPU") << qint64(15360) << 1;
+        QTest::newRow("H200, 64 GPUs") << qint64(143771) << 64;
+    }
+    void ladder()
+    {
+        QFETCH(qint64, capacityMiB);
+        QFETCH(int, gpus);
+        const Bytes capacity = capacityMiB * kMiB;
+        const Scenario start = fp32Llama();
+        const auto steps = optimizationLadder(start, kArticleLadder, gpus, capacity);
+        QVERIFY(!steps.empty());
+        Scenario previous = start;
+        Bytes previousTotal = estimate(start).total;
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const LadderStep &step = steps[i];
+            QCOMPARE(differingFields(previous, step.scenario), 1);
+            QVERIFY(step.breakdown.total <= previousTotal);
+            QCOMPARE(step.saving, previousTotal - step.breakdown.total);
+            QCOMPARE(step.fits, step.breakdown.total <= capacity);
+            QVERIFY(!step.change.empty() && !step.cost.empty());
+            if (i + 1 < steps.size())
+                QVERIFY2(!step.fits, "the ladder stops at the first step that fits");
+            previous = step.scenario;
+            previousTotal = step.breakdown.total;
+        }
+    }
+
+    void articleOrderFirstShardsThenRecomputes()
+    {
+        const auto steps = optimizationLadder(fp32Llama(), kArticleLadder, 8, 1 * kGiB);
+        QVERIFY(steps.size() >= 3);
+        QCOMPARE(steps[0].lever, Lever::ZeroSharding);
+        QCOMPARE(steps[0].scenario.zeroStage, std::int64_t(3));
+        QCOMPARE(steps[1].lever, Lever::Recomputation);
+        QCOMPARE(steps[2].lever, Lever::MixedPrecision);
+    }
+
+    void reorderedAndSkippedSteps()
+    {
+        const std::array order{Lever::MixedPrecision, Lever::SmallerBatch};
+        const auto steps = optimizationLadder(fp32Llama(), order, 8, 1 * kGiB);
+        QVERIFY(!steps.empty());
+        QCOMPARE(steps[0].lever, Lever::MixedPrecision);
+        for (const LadderStep &step : steps)
+            QVERIFY(step.lever != Lever::ZeroSharding && step.lever != Lever::Recomputation);
+    }
+
+    void nothingToDoWhenItFits()
+    {
+        Scenario small;
+        small.arch.fixedParams = 100'000'000;
+        small.sequence = 512;
+        QVERIFY(optimizationLadder(small, kArticleLadder, 8, 80 * kGiB).empty());
+    }
+
+    void leversRankedBySaving()
+    {
+        const auto levers = rankLevers(fp32Llama(), 8, 80 * kGiB);
+        QVERIFY(levers.size() >= 3);
+        for (std::size_t i = 1; i < levers.size(); ++i)
+            QVERIFY(levers[i - 1].saving >= levers[i].saving);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAdvice)
+#include "tst_advice.moc"

@@ -1,0 +1,70 @@
+// The step timeline against the breakdown: its peak never exceeds the sum, its end state is
+// the model states, and the peak sits where the text book says.
+
+#include "core/timeline.h"
+
+#include <QTest>
+
+using namespace vl;
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void shape_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<int>("zero");
+        QTest::addColumn<int>("peakPhase");
+        // Long sequences: the activations dominate, the peak is at the loss (logits on top).
+        QTest::newRow("article 7B, s=4096: peak at the loss") << 1 << int(Recompute::None) << 0 << int(StepPhase::Loss);
+        QTest::newRow("batch 8: peak at the loss") << 8 << int(Recompute::None) << 0 << int(StepPhase::Loss);
+        // Tiny activations: gradients outweigh them, and the peak moves to the end of backward,
+        // when every gradient exists and the last layer is being recomputed.
+        QTest::newRow("full recompute, batch 1: end of backward") << 1 << int(Recompute::Full) << 0 << int(StepPhase::Backward);
+    }
+    void shape()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, recompute);
+        QFETCH(int, zero);
+        QFETCH(int, peakPhase);
+        Scenario s;
+        s.microBatch = batch;
+        s.recompute = static_cast<Recompute>(recompute);
+        s.zeroStage = zero;
+        const Breakdown b = estimate(s);
+        const StepTimeline t = stepTimeline(s);
+        QCOMPARE(int(t.points[t.peakIndex].phase), peakPhase);
+        QVERIFY(t.peak() <= b.total);
+        QCOMPARE(requiredBytes(s, b, FitRule::Peak), t.peak());
+        QCOMPARE(requiredBytes(s, b, FitRule::Sum), b.total);
+        QCOMPARE(t.points.front().phase, StepPhase::Start);
+        QCOMPARE(t.points.back().phase, StepPhase::OptimizerStep);
+        QCOMPARE(t.points.back().inUse, b.modelStates()); // weights + gradients + optimizer states
+        QCOMPARE(qsizetype(t.points.size()), qsizetype(2 * b.layersOnStage + 3));
+    }
+
+    void forwardGrowsBackwardShrinks()
+    {
+        const StepTimeline t = stepTimeline(Scenario{});
+        Bytes last = 0;
+        for (const TimelinePoint &p : t.points) {
+            if (p.phase == StepPhase::Forward)
+                QVERIFY(p.inUse >= last);
+            last = p.inUse;
+        }
+        bool backward = false;
+        for (const TimelinePoint &p : t.points) {
+            if (p.phase != StepPhase::Backward)
+                continue;
+            if (backward)
+                QVERIFY(p.inUse <= last); // activations freed outweigh the 16-bit gradients that appear
+            backward = true;
+            last = p.inUse;
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTimeline)
+#include "tst_timeline.moc"
