@@ -370,7 +370,10 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 text += times(inFlight) + " micro-batches in flight";
             if (interleaved)
                 text += " × (1 + (p−1)/(p·v))";
-            return text + equals(layerBytes, units);
+            text += equals(layerBytes, units);
+            if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1)
+                text += " — the article's b·s·h·L·2 estimate";
+            return text;
         });
         if (s.recompute == Recompute::Full && savingLayers > 0) {
             const Bytes buffer = full.total();

@@ -137,6 +137,19 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
 
 } // namespace
 
+ScenarioDocument articleExampleDocument()
+{
+    ScenarioDocument doc;
+    doc.modelId = "seed-7b";
+    doc.gpuIds = {"a100-80gb"};
+    Scenario fp32;
+    fp32.precision = Precision::Fp32;
+    Scenario asPrinted;
+    asPrinted.masterWeights = false;
+    doc.pins = {Pin{"FP32", "seed-7b", fp32}, Pin{"AMP as printed (no master copy)", "seed-7b", asPrinted}};
+    return doc;
+}
+
 Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<ScenarioDocument> {

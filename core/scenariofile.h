@@ -28,6 +28,11 @@ struct ScenarioDocument {
     bool operator==(const ScenarioDocument &) const = default;
 };
 
+// The first thing a person sees: the article's 7B in mixed precision with Adam, batch 1,
+// sequence 4096, on an A100 80GB — pinned beside its FP32 column and its AMP column as the
+// article printed it (without the FP32 master copy it then warns about).
+ScenarioDocument articleExampleDocument();
+
 Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file);
 std::string scenarioDocumentToYaml(const ScenarioDocument &doc);
 

@@ -31,32 +31,37 @@ std::int64_t largestFitting(std::int64_t limit, Fits &&fits)
     return good;
 }
 
+bool fitsIn(const Scenario &trial, Bytes capacity, FitRule rule)
+{
+    return !validate(trial) && requiredBytes(estimate(trial), rule) <= capacity;
+}
+
 } // namespace
 
-std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity)
+std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule)
 {
     Scenario trial = s;
     return largestFitting(kMaxSolveBatch, [&](std::int64_t batch) {
         trial.microBatch = batch;
-        return !validate(trial) && estimate(trial).total <= capacity;
+        return fitsIn(trial, capacity, rule);
     });
 }
 
-std::int64_t maxSequence(const Scenario &s, Bytes capacity)
+std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
 {
     Scenario trial = s;
     return largestFitting(kMaxSolveSequence, [&](std::int64_t sequence) {
         trial.sequence = sequence;
-        return !validate(trial) && estimate(trial).total <= capacity;
+        return fitsIn(trial, capacity, rule);
     });
 }
 
-std::int64_t minDataParallel(const Scenario &s, Bytes capacity)
+std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule)
 {
     Scenario trial = s;
     auto fits = [&](std::int64_t ranks) {
         trial.dataParallel = ranks;
-        return !validate(trial) && estimate(trial).total <= capacity;
+        return fitsIn(trial, capacity, rule);
     };
     if (fits(1))
         return 1;

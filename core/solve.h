@@ -6,6 +6,7 @@
 
 #include "core/estimate.h"
 #include "core/result.h"
+#include "core/timeline.h"
 
 #include <cstdint>
 #include <string>
@@ -19,11 +20,12 @@ inline constexpr std::int64_t kMaxSolveBatch = 1 << 20;
 inline constexpr std::int64_t kMaxSolveSequence = 1 << 24;
 inline constexpr std::int64_t kMaxSolveDataParallel = 1 << 20;
 
-// Each takes a scenario that passed validate(); 0 means no value fits.
-std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity);
-std::int64_t maxSequence(const Scenario &s, Bytes capacity);
+// Each takes a scenario that passed validate(); 0 means no value fits. `rule` says whether the
+// sum of all components or the step's peak must fit.
+std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
+std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
 // The fewest data-parallel ranks at the scenario's ZeRO stage (the GPU count is that × TP × PP).
-std::int64_t minDataParallel(const Scenario &s, Bytes capacity);
+std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
 
 // A sweep: one integer field from `from` to `to`, in steps of `step` (0: doubling).
 struct SweepSpec {

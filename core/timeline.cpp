@@ -6,8 +6,13 @@ namespace vl {
 
 StepTimeline stepTimeline(const Scenario &s)
 {
-    const Breakdown b = estimate(s);
+    return stepTimeline(estimate(s));
+}
+
+StepTimeline stepTimeline(const Breakdown &b)
+{
     StepTimeline t;
+    t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     const Bytes overhead = b.component(Component::Overhead);
     // Resident all step long: the weights (and ZeRO-3's gathered layer), master copy, moments.
@@ -40,9 +45,9 @@ StepTimeline stepTimeline(const Scenario &s)
     return t;
 }
 
-Bytes requiredBytes(const Scenario &s, const Breakdown &b, FitRule rule)
+Bytes requiredBytes(const Breakdown &b, FitRule rule)
 {
-    return rule == FitRule::Sum ? b.total : stepTimeline(s).peak();
+    return rule == FitRule::Sum ? b.total : stepTimeline(b).peak();
 }
 
 } // namespace vl

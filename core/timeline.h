@@ -26,8 +26,9 @@ struct StepTimeline {
 };
 
 StepTimeline stepTimeline(const Scenario &s);
+StepTimeline stepTimeline(const Breakdown &b); // from an estimate already at hand
 
 enum class FitRule { Sum, Peak }; // Sum: every component at once, as other tools count
-Bytes requiredBytes(const Scenario &s, const Breakdown &b, FitRule rule);
+Bytes requiredBytes(const Breakdown &b, FitRule rule);
 
 } // namespace vl

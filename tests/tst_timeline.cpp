@@ -37,8 +37,8 @@ private Q_SLOTS:
         const StepTimeline t = stepTimeline(s);
         QCOMPARE(int(t.points[t.peakIndex].phase), peakPhase);
         QVERIFY(t.peak() <= b.total);
-        QCOMPARE(requiredBytes(s, b, FitRule::Peak), t.peak());
-        QCOMPARE(requiredBytes(s, b, FitRule::Sum), b.total);
+        QCOMPARE(requiredBytes(b, FitRule::Peak), t.peak());
+        QCOMPARE(requiredBytes(b, FitRule::Sum), b.total);
         QCOMPARE(t.points.front().phase, StepPhase::Start);
         QCOMPARE(t.points.back().phase, StepPhase::OptimizerStep);
         QCOMPARE(t.points.back().inUse, b.modelStates()); // weights + gradients + optimizer states

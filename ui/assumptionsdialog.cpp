@@ -1,0 +1,66 @@
+#include "ui/assumptionsdialog.h"
+
+#include "core/units.h"
+
+#include <QDialogButtonBox>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace vl::ui {
+
+QString assumptionsHtml(const Scenario &s)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const QString optimizerBytes = s.optimizer == Optimizer::AdamW ? (s.precision == Precision::Bf16 ? QStringLiteral("4") : QStringLiteral("8"))
+        : s.optimizer == Optimizer::AdamW8bit                     ? QStringLiteral("2")
+        : s.optimizer == Optimizer::Sgd                           ? QStringLiteral("0")
+        : s.optimizer == Optimizer::Adafactor                     ? QObject::tr("≈ 4·(rows + columns) per matrix")
+                                                                  : (s.precision == Precision::Bf16 ? QStringLiteral("2") : QStringLiteral("4"));
+    QString html = QObject::tr("<h3>Conventions in force</h3><ul>"
+                               "<li>Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.</li>"
+                               "<li>Working weights: <b>%1 B</b> per parameter; gradients: <b>%2 B</b>.</li>"
+                               "<li>FP32 master copy: <b>%3</b>, counted inside the optimizer states (the ZeRO paper's K = 12).</li>"
+                               "<li>Optimizer moments: <b>%4 B</b> per trainable parameter.</li>"
+                               "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
+                               "enumerated as in Korthikanti et al. 2022, Table 2.</li>"
+                               "<li>Logits are kept in the activation dtype plus an FP32 copy for the loss.</li>"
+                               "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
+                               "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
+                               "<li>Overhead: %6.</li>"
+                               "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
+                       .arg(dt.weight)
+                       .arg(dt.gradient)
+                       .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
+                       .arg(optimizerBytes)
+                       .arg(dt.activation)
+                       .arg(s.overhead.enabled
+                                ? QObject::tr("on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU")
+                                      .arg(s.overhead.cudaContext / kMiB)
+                                      .arg(s.overhead.allocatorPercent)
+                                      .arg(s.overhead.commBuffers / kMiB)
+                                : QObject::tr("off — the article's four components only"));
+    html += QObject::tr("<h3>Sources</h3><ul>"
+                        "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.</li>"
+                        "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"
+                        "<li>Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).</li>"
+                        "<li>Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.</li>"
+                        "<li>Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face \"Model training anatomy\".</li>"
+                        "<li>Each model preset names its config.json; each GPU preset its nvidia-smi reading.</li></ul>");
+    return html;
+}
+
+AssumptionsDialog::AssumptionsDialog(const Scenario &s, QWidget *parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Assumptions"));
+    auto *layout = new QVBoxLayout(this);
+    auto *text = new QTextBrowser(this);
+    text->setHtml(assumptionsHtml(s));
+    text->setOpenExternalLinks(true);
+    layout->addWidget(text);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    layout->addWidget(buttons);
+    resize(640, 520);
+}
+
+} // namespace vl::ui

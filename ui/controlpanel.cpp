@@ -1,0 +1,493 @@
+#include "ui/controlpanel.h"
+
+#include "core/architecture.h"
+#include "core/estimate.h"
+#include "ui/ledgermodel.h"
+#include "ui/sliderspin.h"
+#include "ui/theme.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <numeric>
+
+namespace vl::ui {
+
+namespace {
+
+constexpr std::array kPrecisions{Precision::Fp32, Precision::MixedFp16, Precision::MixedBf16, Precision::Bf16};
+
+int hiddenStep(std::int64_t heads)
+{
+    // Hidden size moves in whole heads so heads always divide it.
+    const int h = int(std::max<std::int64_t>(heads, 1));
+    return h * std::max(1, 64 / h);
+}
+
+template <class Enum>
+void setComboData(QComboBox *box, Enum value)
+{
+    const QSignalBlocker block(box);
+    box->setCurrentIndex(box->findData(int(value)));
+}
+
+QSpinBox *spinBox(int minimum, int maximum, QWidget *parent)
+{
+    auto *box = new QSpinBox(parent);
+    box->setRange(minimum, maximum);
+    box->setKeyboardTracking(false);
+    box->setAccelerated(true);
+    return box;
+}
+
+} // namespace
+
+ControlPanel::ControlPanel(LedgerModel &model, QWidget *parent) : QWidget(parent), m_model(model)
+{
+    build();
+    retranslate();
+    syncFromModel();
+    connect(&m_model, &LedgerModel::changed, this, &ControlPanel::syncFromModel);
+}
+
+void ControlPanel::addText(std::function<void()> setText)
+{
+    setText();
+    m_texts.push_back(std::move(setText));
+}
+
+void ControlPanel::build()
+{
+    auto *layout = new QVBoxLayout(this);
+
+    // Model ---------------------------------------------------------------------------------
+    auto *modelGroup = new QGroupBox(this);
+    addText([=, this] { modelGroup->setTitle(tr("Model")); });
+    auto *modelLayout = new QVBoxLayout(modelGroup);
+    m_modelBox = new QComboBox(modelGroup);
+    m_modelBox->setObjectName(QStringLiteral("modelBox"));
+    m_importButton = new QPushButton(modelGroup);
+    addText([=, this] {
+        m_importButton->setText(tr("Import config.json…"));
+        m_importButton->setToolTip(tr("Read a Hugging Face config.json (or drop one on the window) and save it as your own preset."));
+        m_modelBox->setToolTip(tr("Start from a model you know. Editing its shape below makes it a custom model."));
+    });
+    modelLayout->addWidget(m_modelBox);
+    modelLayout->addWidget(m_importButton);
+    connect(m_modelBox, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_modelBox->itemData(index).toString();
+        if (!id.isEmpty())
+            m_model.setModel(id);
+    });
+    connect(m_importButton, &QPushButton::clicked, this, &ControlPanel::importConfigRequested);
+    layout->addWidget(modelGroup);
+
+    // The five sliders ------------------------------------------------------------------------
+    auto *main = new QGroupBox(this);
+    addText([=, this] { main->setTitle(tr("Training step")); });
+    auto *form = new QFormLayout(main);
+    m_batch = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 1, 4096, 1, QString(), main);
+    m_sequence = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 64, 1 << 20, 64, QString(), main);
+    m_hidden = new SliderSpin(SliderSpin::Scale::Linear, 64, 32768, 64, QString(), main);
+    m_layers = new SliderSpin(SliderSpin::Scale::Linear, 1, 256, 1, QString(), main);
+    m_precision = new ChoiceSlider(main);
+    m_batch->setObjectName(QStringLiteral("batch"));
+    m_sequence->setObjectName(QStringLiteral("sequence"));
+    m_hidden->setObjectName(QStringLiteral("hidden"));
+    m_layers->setObjectName(QStringLiteral("layers"));
+    m_precision->setObjectName(QStringLiteral("precision"));
+    auto row = [&](QFormLayout *f, QWidget *field, std::function<QString()> label, std::function<QString()> tip) {
+        auto *l = new QLabel(f->parentWidget());
+        l->setBuddy(field);
+        f->addRow(l, field);
+        addText([=, this] {
+            l->setText(label());
+            l->setToolTip(tip());
+            field->setToolTip(tip());
+        });
+    };
+    row(form, m_batch, [] { return tr("&Batch size"); },
+        [] { return tr("Micro-batch per GPU. Activations grow in proportion to it; parameters, gradients and "
+                       "optimizer states do not. Arrows double and halve; hold Shift for single steps."); });
+    row(form, m_sequence, [] { return tr("&Sequence length"); },
+        [] { return tr("Tokens per sample. Activations grow in proportion to it, and the attention scores with its "
+                       "square unless FlashAttention is on. Hold Shift for fine steps."); });
+    row(form, m_hidden, [] { return tr("&Hidden size"); },
+        [] { return tr("Width h. Parameters grow with h², activations with h. Editing it makes the model custom."); });
+    row(form, m_layers, [] { return tr("&Layers"); },
+        [] { return tr("Transformer layers L. Parameters and activations both grow in proportion."); });
+    row(form, m_precision, [] { return tr("&Precision"); },
+        [] { return tr("FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) "
+                       "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments."); });
+    connect(m_batch, &SliderSpin::valueChanged, this,
+            [this](int v) { edit([](Scenario &s, int x) { s.microBatch = x; }, v); });
+    connect(m_sequence, &SliderSpin::valueChanged, this,
+            [this](int v) { edit([](Scenario &s, int x) { s.sequence = x; }, v); });
+    connect(m_hidden, &SliderSpin::valueChanged, this,
+            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.hidden = x; }, v); });
+    connect(m_layers, &SliderSpin::valueChanged, this,
+            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.layers = x; }, v); });
+    connect(m_precision, &ChoiceSlider::indexChanged, this,
+            [this](int i) { edit([](Scenario &s, int x) { s.precision = kPrecisions[std::size_t(x)]; }, i); });
+    layout->addWidget(main);
+
+    // GPUs ----------------------------------------------------------------------------------------
+    auto *gpuGroup = new QGroupBox(this);
+    addText([=, this] { gpuGroup->setTitle(tr("Compare against GPUs")); });
+    auto *gpuLayout = new QVBoxLayout(gpuGroup);
+    m_gpus = new QListWidget(gpuGroup);
+    m_gpus->setObjectName(QStringLiteral("gpus"));
+    m_gpus->setMinimumHeight(120);
+    for (const GpuPreset &gpu : m_model.catalog().gpus) {
+        auto *item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name),
+                                                                           QString::fromStdString(gpu.label)), m_gpus);
+        item->setData(Qt::UserRole, QString::fromStdString(gpu.id));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(Qt::Unchecked);
+    }
+    addText([=, this] {
+        m_gpus->setToolTip(tr("Each checked GPU draws a capacity line at what nvidia-smi reports, "
+                              "and gets its own verdict."));
+        for (int i = 0; i < m_gpus->count(); ++i) {
+            const GpuPreset *gpu = m_model.catalog().findGpu(m_gpus->item(i)->data(Qt::UserRole).toString().toStdString());
+            if (gpu)
+                m_gpus->item(i)->setToolTip(tr("%1: %2 reported (label %3)%4")
+                                                .arg(QString::fromStdString(gpu->name), bytesText(gpu->capacity, Units::GiB),
+                                                     QString::fromStdString(gpu->label),
+                                                     gpu->verified ? QString() : tr(", capacity not verified")));
+        }
+    });
+    connect(m_gpus, &QListWidget::itemChanged, this, &ControlPanel::emitGpus);
+    gpuLayout->addWidget(m_gpus);
+    layout->addWidget(gpuGroup);
+
+    // Advanced ----------------------------------------------------------------------------------
+    m_advanced = new QGroupBox(this);
+    m_advanced->setCheckable(true);
+    m_advanced->setObjectName(QStringLiteral("advanced"));
+    addText([=, this] {
+        m_advanced->setTitle(tr("Advanced"));
+        m_advanced->setToolTip(tr("Uncheck to fold these away and teach with the five main sliders."));
+    });
+    auto *advancedLayout = new QVBoxLayout(m_advanced);
+    m_advancedBody = new QWidget(m_advanced);
+    advancedLayout->addWidget(m_advancedBody);
+    auto *af = new QFormLayout(m_advancedBody);
+    connect(m_advanced, &QGroupBox::toggled, m_advancedBody, &QWidget::setVisible);
+
+    m_heads = spinBox(1, 1024, m_advancedBody);
+    m_kvHeads = spinBox(1, 1024, m_advancedBody);
+    m_ffn = spinBox(1, 1 << 20, m_advancedBody);
+    m_vocab = spinBox(1, 1 << 22, m_advancedBody);
+    row(af, m_heads, [] { return tr("Attention heads"); },
+        [] { return tr("Heads a. Without FlashAttention each keeps an s×s score matrix: activations grow with a·s²."); });
+    row(af, m_kvHeads, [] { return tr("Key/value heads"); },
+        [] { return tr("GQA: fewer key/value heads shrink the K and V projections and their activations."); });
+    row(af, m_ffn, [] { return tr("MLP size"); },
+        [] { return tr("Intermediate size f: two (GELU) or three (SwiGLU) h×f matrices per layer, and f-wide activations."); });
+    row(af, m_vocab, [] { return tr("Vocabulary"); },
+        [] { return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big logits item."); });
+    connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
+        editArchitecture([](Scenario &s, int x) {
+            s.arch.heads = x;
+            s.arch.kvHeads = std::gcd(s.arch.kvHeads, std::int64_t(x)); // keep the GQA grouping valid
+        }, v);
+    });
+    connect(m_kvHeads, &QSpinBox::valueChanged, this,
+            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.kvHeads = x; }, v); });
+    connect(m_ffn, &QSpinBox::valueChanged, this,
+            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.ffn = x; }, v); });
+    connect(m_vocab, &QSpinBox::valueChanged, this,
+            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.vocab = x; }, v); });
+
+    auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
+        auto *box = new QComboBox(m_advancedBody);
+        for (const auto &entry : entries)
+            box->addItem(entry.second(), entry.first);
+        std::vector<std::function<QString()>> names;
+        for (const auto &entry : entries)
+            names.push_back(entry.second);
+        m_texts.push_back([box, names] {
+            for (int i = 0; i < box->count(); ++i)
+                box->setItemText(i, names[std::size_t(i)]());
+        });
+        return box;
+    };
+    m_optimizer = combo({{int(Optimizer::AdamW), [] { return tr("AdamW (m, v in FP32)"); }},
+                         {int(Optimizer::AdamW8bit), [] { return tr("8-bit AdamW"); }},
+                         {int(Optimizer::Sgd), [] { return tr("SGD"); }},
+                         {int(Optimizer::SgdMomentum), [] { return tr("SGD with momentum"); }},
+                         {int(Optimizer::Lion), [] { return tr("Lion"); }},
+                         {int(Optimizer::Adafactor), [] { return tr("Adafactor"); }}});
+    m_master = new QCheckBox(m_advancedBody);
+    m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Same as weights"); }},
+                         {int(GradDtype::Fp32), [] { return tr("FP32 (Megatron, 18 B/param)"); }},
+                         {int(GradDtype::Bf16), [] { return tr("BF16"); }},
+                         {int(GradDtype::Fp16), [] { return tr("FP16"); }}});
+    row(af, m_optimizer, [] { return tr("Optimizer"); },
+        [] { return tr("Adam keeps two FP32 states per parameter (8 B) — often the largest part of the bill."); });
+    row(af, m_master, [] { return tr("FP32 master copy"); },
+        [] { return tr("Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). "
+                       "The article's 84 GB table leaves it out; uncheck to reproduce that table."); });
+    row(af, m_gradDtype, [] { return tr("Gradient dtype"); },
+        [] { return tr("FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16."); });
+
+    m_zero = combo({{0, [] { return tr("0 — no sharding"); }},
+                    {1, [] { return tr("1 — optimizer states"); }},
+                    {2, [] { return tr("2 — + gradients"); }},
+                    {3, [] { return tr("3 — + parameters"); }}});
+    m_dp = spinBox(1, 1 << 16, m_advancedBody);
+    m_tp = spinBox(1, 64, m_advancedBody);
+    m_pp = spinBox(1, 256, m_advancedBody);
+    m_gradAccum = spinBox(1, 4096, m_advancedBody);
+    m_sp = new QCheckBox(m_advancedBody);
+    m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
+                       {int(Offload::Optimizer), [] { return tr("Optimizer states to CPU"); }},
+                       {int(Offload::OptimizerAndParams), [] { return tr("Optimizer and parameters to CPU"); }}});
+    row(af, m_zero, [] { return tr("ZeRO stage"); },
+        [] { return tr("Shards model states over the data-parallel GPUs: stage 1 the optimizer states, "
+                       "stage 2 also gradients, stage 3 also parameters. The article's first lever."); });
+    row(af, m_dp, [] { return tr("Data-parallel GPUs"); },
+        [] { return tr("N: ZeRO divides the sharded states by N."); });
+    row(af, m_tp, [] { return tr("Tensor parallel"); },
+        [] { return tr("Splits each layer's matrices and most activations over t GPUs."); });
+    row(af, m_pp, [] { return tr("Pipeline stages"); },
+        [] { return tr("Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations."); });
+    row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
+        [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight."); });
+    row(af, m_sp, [] { return tr("Sequence parallel"); },
+        [] { return tr("With tensor parallelism, also splits the norm and dropout activations over t."); });
+    row(af, m_offload, [] { return tr("CPU offload"); },
+        [] { return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory."); });
+
+    m_recompute = combo({{int(Recompute::None), [] { return tr("None"); }},
+                         {int(Recompute::Selective), [] { return tr("Selective (attention)"); }},
+                         {int(Recompute::Full), [] { return tr("Full (gradient checkpointing)"); }}});
+    m_flash = new QCheckBox(m_advancedBody);
+    m_dropout = new QCheckBox(m_advancedBody);
+    row(af, m_recompute, [] { return tr("Recomputation"); },
+        [] { return tr("Full: keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). "
+                       "The article's second lever."); });
+    row(af, m_flash, [] { return tr("FlashAttention"); },
+        [] { return tr("Never stores the s×s attention scores: removes the activation term that grows with s²."); });
+    row(af, m_dropout, [] { return tr("Dropout"); },
+        [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
+
+    m_fineTune = combo({{int(FineTune::Full), [] { return tr("Full training"); }},
+                        {int(FineTune::Freeze), [] { return tr("Freeze all but the top layers"); }},
+                        {int(FineTune::LoRA), [] { return tr("LoRA"); }},
+                        {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
+    m_loraRank = spinBox(1, 4096, m_advancedBody);
+    row(af, m_fineTune, [] { return tr("Fine-tuning"); },
+        [] { return tr("Frozen weights need no gradients or optimizer states; LoRA trains small adapters only."); });
+    row(af, m_loraRank, [] { return tr("LoRA rank"); },
+        [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
+
+    m_overhead = new QCheckBox(m_advancedBody);
+    m_allocator = spinBox(0, 200, m_advancedBody);
+    m_allocator->setSuffix(QStringLiteral(" %"));
+    row(af, m_overhead, [] { return tr("Runtime overhead"); },
+        [] { return tr("Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: "
+                       "what explains most gaps between estimates and nvidia-smi. Off: the article's four parts."); });
+    row(af, m_allocator, [] { return tr("Allocator reserve"); },
+        [] { return tr("Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %)."); });
+
+    auto comboEdit = [this](QComboBox *box, void (*change)(Scenario &, int)) {
+        connect(box, &QComboBox::activated, this, [this, box, change](int i) { edit(change, box->itemData(i).toInt()); });
+    };
+    auto checkEdit = [this](QCheckBox *box, void (*change)(Scenario &, int)) {
+        connect(box, &QCheckBox::toggled, this, [this, change](bool on) { edit(change, on); });
+    };
+    auto spinEdit = [this](QSpinBox *box, void (*change)(Scenario &, int)) {
+        connect(box, &QSpinBox::valueChanged, this, [this, change](int v) { edit(change, v); });
+    };
+    comboEdit(m_optimizer, [](Scenario &s, int v) { s.optimizer = Optimizer(v); });
+    checkEdit(m_master, [](Scenario &s, int v) { s.masterWeights = v; });
+    comboEdit(m_gradDtype, [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
+    comboEdit(m_zero, [](Scenario &s, int v) {
+        s.zeroStage = v;
+        if (v == 0)
+            s.offload = Offload::None;
+        else if (v < 3 && s.offload == Offload::OptimizerAndParams)
+            s.offload = Offload::Optimizer;
+    });
+    spinEdit(m_dp, [](Scenario &s, int v) { s.dataParallel = v; });
+    spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
+    spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
+    spinEdit(m_gradAccum, [](Scenario &s, int v) { s.gradAccum = v; });
+    checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
+    comboEdit(m_offload, [](Scenario &s, int v) {
+        s.offload = Offload(v);
+        if (s.offload == Offload::OptimizerAndParams)
+            s.zeroStage = 3;
+        else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
+            s.zeroStage = 2;
+    });
+    comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
+    checkEdit(m_flash, [](Scenario &s, int v) { s.flashAttention = v; });
+    checkEdit(m_dropout, [](Scenario &s, int v) { s.dropout = v; });
+    comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
+    spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
+    checkEdit(m_overhead, [](Scenario &s, int v) { s.overhead.enabled = v; });
+    spinEdit(m_allocator, [](Scenario &s, int v) { s.overhead.allocatorPercent = v; });
+
+    layout->addWidget(m_advanced);
+    layout->addStretch(1);
+}
+
+void ControlPanel::retranslate()
+{
+    for (const auto &setText : m_texts)
+        setText();
+    m_precision->setChoices({tr("FP32"), tr("Mixed FP16"), tr("Mixed BF16"), tr("Pure BF16")});
+    m_modelBox->clear(); // refilled, in the new language, by syncModelBox()
+}
+
+void ControlPanel::syncModelBox()
+{
+    const QSignalBlocker block(m_modelBox);
+    const auto &models = m_model.catalog().models;
+    const bool hasCustom = m_modelBox->count() > 0 && m_modelBox->itemData(0).toString().isEmpty();
+    // Refill only when the catalog changed: this runs on every slider tick.
+    if (m_modelBox->count() - (hasCustom ? 1 : 0) != int(models.size())) {
+        m_modelBox->clear();
+        for (const ModelPreset &m : models)
+            m_modelBox->addItem(m.user ? tr("%1 (yours)").arg(QString::fromStdString(m.name)) : QString::fromStdString(m.name),
+                                QString::fromStdString(m.id));
+    } else if (hasCustom) {
+        m_modelBox->removeItem(0);
+    }
+    if (const ModelPreset *preset = m_model.modelPreset()) {
+        m_modelBox->setCurrentIndex(m_modelBox->findData(QString::fromStdString(preset->id)));
+        return;
+    }
+    m_modelBox->insertItem(0, tr("Custom (%1 parameters)")
+                                  .arg(QString::fromStdString(formatCount(totalParameters(m_model.scenario().arch)))),
+                           QString());
+    m_modelBox->setCurrentIndex(0);
+}
+
+void ControlPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        syncFromModel(); // the model list's "custom" entry and precision names
+    }
+    QWidget::changeEvent(event);
+}
+
+void ControlPanel::setAdvancedVisible(bool visible)
+{
+    m_advanced->setChecked(visible);
+}
+
+bool ControlPanel::advancedVisible() const
+{
+    return m_advanced->isChecked();
+}
+
+void ControlPanel::edit(void (*change)(Scenario &, int), int value)
+{
+    if (m_syncing)
+        return;
+    Scenario s = m_model.scenario();
+    change(s, value);
+    m_model.setScenario(s);
+    if (validate(s))
+        syncFromModel(); // the value was refused (it would make the scenario invalid): show what holds
+}
+
+void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
+{
+    if (m_syncing)
+        return;
+    Scenario s = m_model.scenario();
+    s.arch.fixedParams = 0; // a reshaped model is counted from its shapes, no longer "7B given"
+    change(s, value);
+    if (s.arch.hidden % s.arch.heads != 0 && s.arch.headDim == 0)
+        s.arch.hidden = (s.arch.hidden / s.arch.heads + 1) * s.arch.heads;
+    m_model.setScenario(s);
+    if (validate(s))
+        syncFromModel();
+}
+
+void ControlPanel::emitGpus()
+{
+    if (m_syncing)
+        return;
+    QStringList ids;
+    for (int i = 0; i < m_gpus->count(); ++i)
+        if (m_gpus->item(i)->checkState() == Qt::Checked)
+            ids << m_gpus->item(i)->data(Qt::UserRole).toString();
+    m_model.setGpuIds(ids);
+}
+
+void ControlPanel::syncFromModel()
+{
+    m_syncing = true;
+    const Scenario &s = m_model.scenario();
+
+    syncModelBox();
+    m_batch->setValue(int(s.microBatch));
+    m_sequence->setValue(int(s.sequence));
+    const int step = hiddenStep(s.arch.heads);
+    m_hidden->setRange(step, (32768 / step) * step);
+    m_hidden->spinBox()->setSingleStep(step);
+    m_hidden->setValue(int(s.arch.hidden));
+    m_layers->setValue(int(s.arch.layers));
+    m_precision->setIndex(int(std::find(kPrecisions.begin(), kPrecisions.end(), s.precision) - kPrecisions.begin()));
+
+    const auto setSpin = [](QSpinBox *box, std::int64_t v) {
+        const QSignalBlocker block(box);
+        box->setValue(int(v));
+    };
+    const auto setCheck = [](QCheckBox *box, bool v) {
+        const QSignalBlocker block(box);
+        box->setChecked(v);
+    };
+    setSpin(m_heads, s.arch.heads);
+    setSpin(m_kvHeads, s.arch.kvHeads);
+    setSpin(m_ffn, s.arch.ffn);
+    setSpin(m_vocab, s.arch.vocab);
+    setComboData(m_optimizer, s.optimizer);
+    setCheck(m_master, s.masterWeights);
+    m_master->setEnabled(s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16);
+    setComboData(m_gradDtype, s.gradDtype);
+    setComboData(m_zero, int(s.zeroStage));
+    setSpin(m_dp, s.dataParallel);
+    setSpin(m_tp, s.tensorParallel);
+    setSpin(m_pp, s.pipelineParallel);
+    setSpin(m_gradAccum, s.gradAccum);
+    setCheck(m_sp, s.sequenceParallel);
+    m_sp->setEnabled(s.tensorParallel > 1);
+    setComboData(m_offload, s.offload);
+    setComboData(m_recompute, s.recompute);
+    setCheck(m_flash, s.flashAttention);
+    setCheck(m_dropout, s.dropout);
+    setComboData(m_fineTune, s.fineTune);
+    setSpin(m_loraRank, s.loraRank);
+    m_loraRank->setEnabled(s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA);
+    setCheck(m_overhead, s.overhead.enabled);
+    setSpin(m_allocator, s.overhead.allocatorPercent);
+    m_allocator->setEnabled(s.overhead.enabled);
+
+    {
+        const QSignalBlocker block(m_gpus);
+        const QStringList chosen = m_model.gpuIds();
+        for (int i = 0; i < m_gpus->count(); ++i)
+            m_gpus->item(i)->setCheckState(chosen.contains(m_gpus->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked
+                                                                                                           : Qt::Unchecked);
+    }
+    m_syncing = false;
+}
+
+} // namespace vl::ui

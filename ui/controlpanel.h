@@ -1,0 +1,99 @@
+#pragma once
+// The controls: a model, the five sliders the design names (batch, sequence, hidden size,
+// layers, precision), the GPUs to compare against, and an "Advanced" group that folds away
+// for teaching. It edits a copy of the scenario and hands it on; it computes nothing.
+
+#include "core/scenario.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QListWidget;
+class QSpinBox;
+class QPushButton;
+
+namespace vl::ui {
+
+class ChoiceSlider;
+class LedgerModel;
+class SliderSpin;
+
+class ControlPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ControlPanel(LedgerModel &model, QWidget *parent = nullptr);
+
+    void setAdvancedVisible(bool visible);
+    bool advancedVisible() const;
+
+    // For tests and presentation: the five named controls.
+    SliderSpin *batchSlider() const { return m_batch; }
+    SliderSpin *sequenceSlider() const { return m_sequence; }
+    SliderSpin *hiddenSlider() const { return m_hidden; }
+    SliderSpin *layersSlider() const { return m_layers; }
+    ChoiceSlider *precisionSlider() const { return m_precision; }
+    QListWidget *gpuList() const { return m_gpus; }
+    QComboBox *modelBox() const { return m_modelBox; }
+
+Q_SIGNALS:
+    void importConfigRequested();
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void build();
+    void retranslate();
+    void syncFromModel();          // the model changed: show it, without echoing edits back
+    void syncModelBox();
+    void edit(void (*change)(Scenario &, int), int value);
+    void editArchitecture(void (*change)(Scenario &, int), int value);
+    void emitGpus();
+
+    LedgerModel &m_model;
+    bool m_syncing = false;
+
+    QComboBox *m_modelBox = nullptr;
+    QPushButton *m_importButton = nullptr;
+    SliderSpin *m_batch = nullptr;
+    SliderSpin *m_sequence = nullptr;
+    SliderSpin *m_hidden = nullptr;
+    SliderSpin *m_layers = nullptr;
+    ChoiceSlider *m_precision = nullptr;
+    QListWidget *m_gpus = nullptr;
+
+    QGroupBox *m_advanced = nullptr;
+    QWidget *m_advancedBody = nullptr;
+    QSpinBox *m_heads = nullptr;
+    QSpinBox *m_kvHeads = nullptr;
+    QSpinBox *m_ffn = nullptr;
+    QSpinBox *m_vocab = nullptr;
+    QComboBox *m_optimizer = nullptr;
+    QCheckBox *m_master = nullptr;
+    QComboBox *m_gradDtype = nullptr;
+    QComboBox *m_zero = nullptr;
+    QSpinBox *m_dp = nullptr;
+    QSpinBox *m_tp = nullptr;
+    QSpinBox *m_pp = nullptr;
+    QSpinBox *m_gradAccum = nullptr;
+    QCheckBox *m_sp = nullptr;
+    QComboBox *m_offload = nullptr;
+    QComboBox *m_recompute = nullptr;
+    QCheckBox *m_flash = nullptr;
+    QCheckBox *m_dropout = nullptr;
+    QComboBox *m_fineTune = nullptr;
+    QSpinBox *m_loraRank = nullptr;
+    QCheckBox *m_overhead = nullptr;
+    QSpinBox *m_allocator = nullptr;
+
+    // Every user-visible text is set by one of these, run again on a language change.
+    std::vector<std::function<void()>> m_texts;
+    void addText(std::function<void()> setText);
+};
+
+} // namespace vl::ui

@@ -1,0 +1,109 @@
+#include "ui/explanationpanel.h"
+
+#include "ui/theme.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace vl::ui {
+
+ExplanationPanel::ExplanationPanel(QWidget *parent)
+    : QWidget(parent), m_tree(new QTreeWidget(this)), m_levers(new QLabel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tree, 1);
+    layout->addWidget(m_levers);
+    m_tree->setObjectName(QStringLiteral("explanation"));
+    m_tree->setColumnCount(3);
+    m_tree->setRootIsDecorated(true);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setMouseTracking(true);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->header()->setStretchLastSection(true);
+    m_levers->setWordWrap(true);
+    m_levers->setTextFormat(Qt::RichText);
+    m_levers->setMargin(4);
+    connect(m_tree, &QTreeWidget::itemEntered, this, [this](QTreeWidgetItem *item) {
+        const QVariant c = item->data(0, Qt::UserRole);
+        Q_EMIT componentHovered(c.isValid() ? std::optional(Component(c.toInt())) : std::nullopt);
+    });
+}
+
+void ExplanationPanel::showAnalysis(const Analysis &analysis, Units units)
+{
+    m_analysis = analysis;
+    m_units = units;
+    render();
+}
+
+void ExplanationPanel::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        render();
+    QWidget::changeEvent(event);
+}
+
+void ExplanationPanel::render()
+{
+    const Breakdown &b = m_analysis.breakdown;
+    m_tree->setHeaderLabels({tr("Component"), tr("Size"), tr("How it is counted")});
+    // Reuse rows: this runs on every slider tick.
+    std::array<QTreeWidgetItem *, kComponentCount> groups{};
+    for (int c = 0; c < kComponentCount; ++c) {
+        QTreeWidgetItem *group = m_tree->topLevelItem(c);
+        if (!group) {
+            group = new QTreeWidgetItem(m_tree);
+            group->setExpanded(true);
+            group->setData(0, Qt::UserRole, c);
+            QFont bold = group->font(0);
+            bold.setBold(true);
+            group->setFont(0, bold);
+            group->setFont(1, bold);
+        }
+        const auto component = Component(c);
+        QPixmap swatch(12, 12);
+        swatch.fill(componentColor(component));
+        group->setIcon(0, QIcon(swatch));
+        group->setText(0, componentName(component));
+        group->setText(1, bytesText(b.component(component), m_units));
+        group->setText(2, b.total > 0 ? tr("%1 % of the total").arg(100.0 * double(b.component(component)) / double(b.total), 0, 'f', 1)
+                                      : QString());
+        group->setHidden(component == Component::Overhead && b.component(component) == 0);
+        groups[std::size_t(c)] = group;
+    }
+    std::array<int, kComponentCount> used{};
+    for (const ExplainedItem &item : m_analysis.items) {
+        const auto c = std::size_t(componentOf(item.id));
+        QTreeWidgetItem *group = groups[c];
+        QTreeWidgetItem *row = used[c] < group->childCount() ? group->child(used[c]) : new QTreeWidgetItem(group);
+        ++used[c];
+        row->setData(0, Qt::UserRole, int(c));
+        row->setText(0, itemName(item.id));
+        row->setText(1, bytesText(item.bytes, m_units));
+        const QString formula = localizedFormula(item.formula);
+        row->setText(2, formula);
+        row->setToolTip(2, formula);
+    }
+    for (std::size_t c = 0; c < groups.size(); ++c)
+        while (groups[c]->childCount() > used[c])
+            delete groups[c]->takeChild(groups[c]->childCount() - 1);
+
+    QString levers = QStringLiteral("<b>%1</b>").arg(tr("What would cut it most (the article's levers):"));
+    if (m_analysis.levers.empty())
+        levers += QStringLiteral("<br>") + tr("Every lever is already pulled.");
+    int rank = 0;
+    for (const LadderStep &step : m_analysis.levers)
+        levers += QStringLiteral("<br>%1. <b>%2</b> — %3: %4 %5")
+                      .arg(++rank)
+                      .arg(leverName(step.lever), leverChange(step),
+                           tr("saves %1").arg(bytesText(step.saving, m_units)),
+                           step.fits ? tr("(then fits)") : QString());
+    m_levers->setText(levers);
+}
+
+} // namespace vl::ui

@@ -1,0 +1,158 @@
+#include "ui/ledgermodel.h"
+
+#include <algorithm>
+
+namespace vl::ui {
+
+LedgerModel::LedgerModel(PresetCatalog catalog, QObject *parent)
+    : QObject(parent), m_catalog(std::move(catalog))
+{
+    setDocument(articleExampleDocument());
+}
+
+const ModelPreset *LedgerModel::modelPreset() const
+{
+    const ModelPreset *preset = m_catalog.findModel(m_document.modelId);
+    return preset && preset->arch == m_document.scenario.arch ? preset : nullptr;
+}
+
+void LedgerModel::setDocument(ScenarioDocument document)
+{
+    m_document = std::move(document);
+    m_options.units = m_document.units;
+    m_gpus.clear();
+    for (const std::string &id : m_document.gpuIds)
+        if (const GpuPreset *gpu = m_catalog.findGpu(id))
+            m_gpus.push_back(*gpu);
+    recompute();
+}
+
+void LedgerModel::setScenario(const Scenario &scenario)
+{
+    if (scenario == m_document.scenario || validate(scenario))
+        return; // controls only offer valid values; an invalid one must never reach the chart
+    m_document.scenario = scenario;
+    recompute();
+}
+
+void LedgerModel::setModel(const QString &presetId)
+{
+    const ModelPreset *preset = m_catalog.findModel(presetId.toStdString());
+    if (!preset)
+        return;
+    Scenario next = m_document.scenario;
+    next.arch = preset->arch;
+    // Keep parallel settings that the new model cannot take from making it invalid.
+    if (next.arch.heads % next.tensorParallel != 0)
+        next.tensorParallel = 1;
+    next.pipelineParallel = std::min(next.pipelineParallel, next.arch.layers);
+    next.trainableLayers = std::min(next.trainableLayers, next.arch.layers);
+    if (validate(next))
+        return;
+    m_document.modelId = preset->id;
+    m_document.scenario = next;
+    recompute();
+}
+
+void LedgerModel::setCustomArchitecture(const Architecture &arch)
+{
+    Scenario next = m_document.scenario;
+    next.arch = arch;
+    setScenario(next);
+}
+
+void LedgerModel::setGpuIds(const QStringList &ids)
+{
+    m_document.gpuIds.clear();
+    m_gpus.clear();
+    for (const QString &id : ids)
+        if (const GpuPreset *gpu = m_catalog.findGpu(id.toStdString())) {
+            m_document.gpuIds.push_back(gpu->id);
+            m_gpus.push_back(*gpu);
+        }
+    recompute();
+}
+
+QStringList LedgerModel::gpuIds() const
+{
+    QStringList ids;
+    for (const std::string &id : m_document.gpuIds)
+        ids << QString::fromStdString(id);
+    return ids;
+}
+
+void LedgerModel::setUnits(Units units)
+{
+    m_document.units = units;
+    m_options.units = units;
+    recompute();
+}
+
+void LedgerModel::setFitRule(FitRule rule)
+{
+    m_options.fitRule = rule;
+    recompute();
+}
+
+void LedgerModel::setBarSet(BarSet bars)
+{
+    m_options.bars = bars;
+    recompute();
+}
+
+void LedgerModel::setLadderOrder(std::vector<Lever> order)
+{
+    m_options.ladderOrder = std::move(order);
+    recompute();
+}
+
+void LedgerModel::pinCurrent(const QString &name)
+{
+    m_document.pins.push_back(Pin{name.toStdString(), m_document.modelId, m_document.scenario});
+    recompute();
+}
+
+void LedgerModel::renamePin(int index, const QString &name)
+{
+    if (index < 0 || index >= int(m_document.pins.size()))
+        return;
+    m_document.pins[std::size_t(index)].name = name.toStdString();
+    recompute();
+}
+
+void LedgerModel::movePin(int index, int offset)
+{
+    const int target = index + offset;
+    if (index < 0 || target < 0 || index >= int(m_document.pins.size()) || target >= int(m_document.pins.size()))
+        return;
+    std::swap(m_document.pins[std::size_t(index)], m_document.pins[std::size_t(target)]);
+    recompute();
+}
+
+void LedgerModel::removePin(int index)
+{
+    if (index < 0 || index >= int(m_document.pins.size()))
+        return;
+    m_document.pins.erase(m_document.pins.begin() + index);
+    recompute();
+}
+
+void LedgerModel::addModel(ModelPreset preset)
+{
+    const std::string id = preset.id;
+    const auto same = std::find_if(m_catalog.models.begin(), m_catalog.models.end(),
+                                   [&](const ModelPreset &m) { return m.id == id; });
+    if (same != m_catalog.models.end())
+        *same = std::move(preset);
+    else
+        m_catalog.models.push_back(std::move(preset));
+    setModel(QString::fromStdString(id));
+}
+
+void LedgerModel::recompute()
+{
+    m_analysis = analyse(m_document, m_gpus, m_options);
+    Q_EMIT changed();
+}
+
+} // namespace vl::ui

@@ -1,0 +1,429 @@
+#include "ui/mainwindow.h"
+
+#include "core/hfconfig.h"
+#include "core/presets.h"
+#include "core/report.h"
+#include "core/scenariofile.h"
+#include "ui/assumptionsdialog.h"
+#include "ui/chartpanel.h"
+#include "ui/controlpanel.h"
+#include "ui/explanationpanel.h"
+#include "ui/exporter.h"
+#include "ui/language.h"
+#include "ui/ledgermodel.h"
+#include "ui/memorychart.h"
+#include "ui/settings.h"
+#include "ui/steptimelineview.h"
+#include "ui/structurediagram.h"
+#include "ui/verdictbar.h"
+
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace vl::ui {
+
+std::optional<View> parseView(const QString &text)
+{
+    if (text == QLatin1String("chart"))
+        return View::Chart;
+    if (text == QLatin1String("diagram"))
+        return View::Diagram;
+    if (text == QLatin1String("timeline"))
+        return View::Timeline;
+    if (text == QLatin1String("all"))
+        return View::All;
+    return std::nullopt;
+}
+
+MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
+    : QMainWindow(parent),
+      m_model(model),
+      m_language(language),
+      m_controls(new ControlPanel(model, this)),
+      m_controlsScroll(new QScrollArea(this)),
+      m_verdict(new VerdictBar(this)),
+      m_tabs(new QTabWidget(this)),
+      m_chartPanel(new ChartPanel(model, this)),
+      m_diagram(new StructureDiagram(this)),
+      m_timeline(new StepTimelineView(this)),
+      m_explanation(new ExplanationPanel(this)),
+      m_centerSplitter(new QSplitter(Qt::Vertical, this)),
+      m_center(new QWidget(this))
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    setAcceptDrops(true);
+    setWindowIcon(QIcon(QStringLiteral(":/icons/vram-ledger.svg")));
+
+    m_controlsScroll->setWidget(m_controls);
+    m_controlsScroll->setWidgetResizable(true);
+    m_controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_controlsScroll->setMinimumWidth(m_controls->sizeHint().width() + 24);
+
+    m_tabs->addTab(m_chartPanel, QString());
+    m_tabs->addTab(m_diagram, QString());
+    m_tabs->addTab(m_timeline, QString());
+    m_centerSplitter->addWidget(m_tabs);
+    m_centerSplitter->addWidget(m_explanation);
+    m_centerSplitter->setStretchFactor(0, 3);
+    m_centerSplitter->setStretchFactor(1, 2);
+    auto *centerLayout = new QVBoxLayout(m_center);
+    centerLayout->setContentsMargins(0, 0, 0, 0);
+    centerLayout->addWidget(m_verdict);
+    centerLayout->addWidget(m_centerSplitter, 1);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_controlsScroll);
+    split->addWidget(m_center);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(1, false);
+    setCentralWidget(split);
+
+    // Hovering a component anywhere highlights it everywhere.
+    auto highlight = [this](std::optional<Component> c) {
+        m_chartPanel->chart()->highlight(c);
+        m_diagram->highlight(c);
+    };
+    connect(m_chartPanel->chart(), &MemoryChart::componentHovered, this, highlight);
+    connect(m_diagram, &StructureDiagram::componentHovered, this, highlight);
+    connect(m_explanation, &ExplanationPanel::componentHovered, this, highlight);
+    connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
+    connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
+
+    createMenus();
+    retranslate();
+    m_controls->setAdvancedVisible(Settings::advancedShown());
+    for (const Error &skipped : m_model.catalog().skipped)
+        statusBar()->showMessage(tr("Skipped a preset file: %1").arg(QString::fromStdString(skipped.describe())));
+    refresh();
+}
+
+void MainWindow::refresh()
+{
+    const Analysis &a = m_model.analysis();
+    m_verdict->showAnalysis(a, m_model.scenario(), m_model.units());
+    m_diagram->showAnalysis(a, m_model.scenario(), m_model.units());
+    m_timeline->showAnalysis(a, m_model.selectedGpus(), m_model.units());
+    m_explanation->showAnalysis(a, m_model.units());
+    const QString file = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
+    setWindowTitle(tr("%1 — VRAM Ledger").arg(file));
+}
+
+void MainWindow::createMenus()
+{
+    auto action = [this](QMenu *menu, std::function<QString()> text, QKeySequence shortcut, auto slot) {
+        QAction *a = menu->addAction(QString());
+        a->setShortcut(shortcut);
+        connect(a, &QAction::triggered, this, slot);
+        m_texts.push_back([a, text] { a->setText(text()); });
+        return a;
+    };
+    auto menu = [this](QMenu *parent, std::function<QString()> title) {
+        QMenu *m = parent ? parent->addMenu(QString()) : menuBar()->addMenu(QString());
+        m_texts.push_back([m, title] { m->setTitle(title()); });
+        return m;
+    };
+
+    QMenu *file = menu(nullptr, [] { return tr("&File"); });
+    action(file, [] { return tr("&Open…"); }, QKeySequence::Open, [this] { openDialog(); });
+    action(file, [] { return tr("&Save"); }, QKeySequence::Save, [this] { save(); });
+    action(file, [] { return tr("Save &As…"); }, QKeySequence::SaveAs, [this] { saveAs(); });
+    file->addSeparator();
+    action(file, [] { return tr("&Import config.json…"); }, QKeySequence(tr("Ctrl+I")), [this] { importConfigDialog(); });
+    action(file, [] { return tr("&Export view…"); }, QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); });
+    action(file, [] { return tr("Copy view as &image"); }, QKeySequence(tr("Ctrl+Shift+C")), [this] { copyImage(); });
+    action(file, [] { return tr("Copy breakdown as &Markdown"); }, QKeySequence(), [this] { copyBreakdown(false); });
+    action(file, [] { return tr("Copy breakdown as &CSV"); }, QKeySequence(), [this] { copyBreakdown(true); });
+    file->addSeparator();
+    action(file, [] { return tr("&Quit"); }, QKeySequence::Quit, [this] { close(); });
+
+    QMenu *view = menu(nullptr, [] { return tr("&View"); });
+    QAction *present = action(view, [] { return tr("&Presentation mode"); }, QKeySequence(Qt::Key_F11),
+                              [this] { setPresentationMode(!m_presenting); });
+    present->setCheckable(true);
+    action(view, [] { return tr("Zoom &in"); }, QKeySequence::ZoomIn, [this] { setZoom(m_zoom * 1.25); });
+    action(view, [] { return tr("Zoom &out"); }, QKeySequence::ZoomOut, [this] { setZoom(m_zoom / 1.25); });
+    action(view, [] { return tr("&Reset zoom"); }, QKeySequence(tr("Ctrl+0")), [this] { setZoom(1.0); });
+    view->addSeparator();
+    QAction *advanced = action(view, [] { return tr("Show &advanced controls"); }, QKeySequence(), [this](bool on) {
+        m_controls->setAdvancedVisible(on);
+        Settings::setAdvancedShown(on);
+    });
+    advanced->setCheckable(true);
+    advanced->setChecked(Settings::advancedShown());
+    QMenu *theme = menu(view, [] { return tr("&Theme"); });
+    auto *themes = new QActionGroup(this);
+    for (Theme t : {Theme::Light, Theme::Dark}) {
+        QAction *a = action(theme, [t] { return t == Theme::Light ? tr("&Light") : tr("&Dark"); }, QKeySequence(),
+                            [this, t] { setTheme(t); });
+        a->setCheckable(true);
+        a->setChecked(Settings::theme() == t);
+        themes->addAction(a);
+    }
+    QMenu *languageMenu = menu(view, [] { return tr("&Language"); });
+    auto *languages = new QActionGroup(this);
+    const QList<std::pair<QString, std::function<QString()>>> names{
+        {QString(), [] { return tr("System default"); }},
+        {QStringLiteral("en"), [] { return QStringLiteral("English"); }},
+        {QStringLiteral("zh_CN"), [] { return QStringLiteral("简体中文"); }}};
+    for (const auto &[code, name] : names) {
+        QAction *a = action(languageMenu, name, QKeySequence(), [this, code = code] {
+            m_language.apply(code);
+            Settings::setLanguage(code);
+        });
+        a->setCheckable(true);
+        a->setChecked(Settings::language() == code);
+        languages->addAction(a);
+    }
+
+    QMenu *help = menu(nullptr, [] { return tr("&Help"); });
+    action(help, [] { return tr("&Assumptions and sources"); }, QKeySequence::HelpContents,
+           [this] { AssumptionsDialog(m_model.scenario(), this).exec(); });
+    action(help, [] { return tr("&About VRAM Ledger"); }, QKeySequence(), [this] {
+        QMessageBox::about(this, tr("About VRAM Ledger"),
+                           tr("<h3>VRAM Ledger %1</h3><p>How much GPU memory a training run takes, where it goes, "
+                              "and what to change when it does not fit.</p><p>Parameters, gradients, optimizer states "
+                              "and activations, each item with its formula.</p>")
+                               .arg(QStringLiteral(VL_VERSION)));
+    });
+}
+
+void MainWindow::retranslate()
+{
+    for (const auto &setText : m_texts)
+        setText();
+    m_tabs->setTabText(0, tr("Chart"));
+    m_tabs->setTabText(1, tr("Structure"));
+    m_tabs->setTabText(2, tr("Step timeline"));
+    m_tabs->setTabToolTip(0, tr("Stacked bars of the four components against your GPUs' capacities."));
+    m_tabs->setTabToolTip(1, tr("One GPU's memory as blocks proportional to their bytes, and the flow of a training step."));
+    m_tabs->setTabToolTip(2, tr("Memory in use through one step: the peak, not the sum, decides whether it fits."));
+    refresh();
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QMainWindow::changeEvent(event);
+}
+
+QWidget *MainWindow::viewWidget(View view) const
+{
+    switch (view) {
+    case View::Chart: return m_chartPanel->chart();
+    case View::Diagram: return m_diagram;
+    case View::Timeline: return m_timeline;
+    case View::All: return m_center;
+    }
+    return m_center;
+}
+
+void MainWindow::showView(View view)
+{
+    if (view == View::Diagram)
+        m_tabs->setCurrentWidget(m_diagram);
+    else if (view == View::Timeline)
+        m_tabs->setCurrentWidget(m_timeline);
+    else
+        m_tabs->setCurrentWidget(m_chartPanel);
+}
+
+void MainWindow::setTheme(Theme theme)
+{
+    applyTheme(*qApp, theme);
+    Settings::setTheme(theme);
+}
+
+void MainWindow::setZoom(double zoom)
+{
+    m_zoom = std::clamp(zoom, 0.5, 4.0);
+    m_chartPanel->chart()->setZoom(m_zoom);
+    m_diagram->setZoom(m_zoom);
+    m_timeline->setZoom(m_zoom);
+}
+
+void MainWindow::setPresentationMode(bool on)
+{
+    m_presenting = on;
+    m_controls->setAdvancedVisible(!on && Settings::advancedShown());
+    m_explanation->setVisible(!on);
+    setZoom(on ? 1.6 : 1.0);
+    if (on)
+        showFullScreen();
+    else
+        showNormal();
+}
+
+void MainWindow::restoreSession()
+{
+    restoreGeometry(Settings::windowGeometry());
+    const QString last = Settings::lastScenario();
+    if (last.isEmpty())
+        return;
+    auto doc = parseScenarioDocument(last.toStdString(), "settings");
+    if (doc)
+        m_model.setDocument(std::move(doc).value());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    Settings::setWindowGeometry(saveGeometry());
+    Settings::setLastScenario(QString::fromStdString(scenarioDocumentToYaml(m_model.document())));
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            reportError(openFile(url.toLocalFile()));
+}
+
+void MainWindow::reportError(const QString &message)
+{
+    if (!message.isEmpty())
+        QMessageBox::warning(this, tr("VRAM Ledger"), message);
+}
+
+QString MainWindow::openFile(const QString &path)
+{
+    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return importConfig(path);
+    const auto text = readTextFile(path.toStdString());
+    if (!text)
+        return QString::fromStdString(text.error().describe());
+    auto doc = parseScenarioDocument(*text, path.toStdString());
+    if (!doc)
+        return QString::fromStdString(doc.error().describe());
+    m_path = path;
+    Settings::setLastDirectory(QFileInfo(path).absolutePath());
+    m_model.setDocument(std::move(doc).value());
+    return {};
+}
+
+QString MainWindow::importConfig(const QString &path)
+{
+    const auto text = readTextFile(path.toStdString());
+    if (!text)
+        return QString::fromStdString(text.error().describe());
+    auto model = importHfConfig(*text, path.toStdString());
+    if (!model)
+        return QString::fromStdString(model.error().describe());
+    // Save it as the user's own preset, next to the built-ins, without replacing an existing file.
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets/models");
+    QDir().mkpath(dir);
+    QString target = dir + QLatin1Char('/') + QString::fromStdString(model->id) + QStringLiteral(".yaml");
+    for (int n = 2; QFile::exists(target); ++n)
+        target = dir + QLatin1Char('/') + QString::fromStdString(model->id) + QStringLiteral("-%1.yaml").arg(n);
+    QSaveFile out(target);
+    const std::string yaml = modelPresetToYaml(*model);
+    if (!out.open(QIODevice::WriteOnly) || out.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !out.commit())
+        return tr("%1: cannot be written (%2)").arg(target, out.errorString());
+    ModelPreset preset = std::move(model).value();
+    preset.user = true;
+    preset.file = target.toStdString();
+    m_model.addModel(std::move(preset));
+    statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(path).fileName(), target), 8000);
+    return {};
+}
+
+QString MainWindow::saveScenario(const QString &path)
+{
+    QSaveFile out(path); // atomic: a crash mid-save never destroys the previous file
+    const std::string yaml = scenarioDocumentToYaml(m_model.document());
+    if (!out.open(QIODevice::WriteOnly) || out.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !out.commit())
+        return tr("%1: cannot be saved (%2)").arg(path, out.errorString());
+    m_path = path;
+    refresh();
+    return {};
+}
+
+void MainWindow::openDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open scenario or config.json"), Settings::lastDirectory(),
+        tr("Scenarios and model configs (*.vramledger.yaml *.yaml *.yml *.json);;All files (*)"));
+    if (!path.isEmpty())
+        reportError(openFile(path));
+}
+
+bool MainWindow::save()
+{
+    if (m_path.isEmpty()) {
+        saveAs();
+        return !m_path.isEmpty();
+    }
+    const QString error = saveScenario(m_path);
+    reportError(error);
+    return error.isEmpty();
+}
+
+void MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), Settings::lastDirectory() + QStringLiteral("/scenario.vramledger.yaml"),
+                                                tr("VRAM Ledger scenarios (*.vramledger.yaml)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".yaml")))
+        path += QStringLiteral(".vramledger.yaml");
+    Settings::setLastDirectory(QFileInfo(path).absolutePath());
+    reportError(saveScenario(path));
+}
+
+void MainWindow::importConfigDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"), Settings::lastDirectory(),
+                                                      tr("Model configs (*.json)"));
+    if (!path.isEmpty())
+        reportError(importConfig(path));
+}
+
+void MainWindow::exportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), Settings::lastDirectory() + QStringLiteral("/vram-ledger.png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart()) : m_tabs->currentWidget();
+    reportError(exportWidget(current, path, 2.0));
+}
+
+void MainWindow::copyImage()
+{
+    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart()) : m_tabs->currentWidget();
+    QApplication::clipboard()->setImage(renderImage(current, 2.0));
+    statusBar()->showMessage(tr("Copied the view as an image"), 4000);
+}
+
+void MainWindow::copyBreakdown(bool csv)
+{
+    const Report report = makeReport(m_model.scenario(), m_model.units(),
+                                      m_model.selectedGpus().empty() ? std::nullopt : std::optional(m_model.selectedGpus().front()));
+    QApplication::clipboard()->setText(QString::fromStdString(renderReport(report, csv ? Format::Csv : Format::Markdown)));
+    statusBar()->showMessage(csv ? tr("Copied the breakdown as CSV") : tr("Copied the breakdown as Markdown"), 4000);
+}
+
+} // namespace vl::ui

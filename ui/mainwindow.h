@@ -1,0 +1,94 @@
+#pragma once
+// The main window: panels composed around one LedgerModel, menus, files, and the headless
+// screenshot and export used by scripts. The panels do the showing; core does the counting.
+
+#include "ui/theme.h"
+
+#include <QMainWindow>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+class QTabWidget;
+class QSplitter;
+class QScrollArea;
+
+namespace vl::ui {
+
+class ChartPanel;
+class ControlPanel;
+class ExplanationPanel;
+class Language;
+class LedgerModel;
+class StepTimelineView;
+class StructureDiagram;
+class VerdictBar;
+
+enum class View { Chart, Diagram, Timeline, All };
+std::optional<View> parseView(const QString &text);
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    MainWindow(LedgerModel &model, Language &language, QWidget *parent = nullptr);
+
+    // Opens a scenario file or imports a config.json; returns an error message, or empty.
+    QString openFile(const QString &path);
+    QString saveScenario(const QString &path);
+    QWidget *viewWidget(View view) const;
+    void showView(View view);
+    void setTheme(Theme theme);
+    void setPresentationMode(bool on);
+    void setZoom(double zoom);
+    void restoreSession(); // window geometry and the last scenario
+
+    ControlPanel *controls() const { return m_controls; }
+    ChartPanel *chartPanel() const { return m_chartPanel; }
+    StructureDiagram *diagram() const { return m_diagram; }
+    StepTimelineView *timeline() const { return m_timeline; }
+    VerdictBar *verdict() const { return m_verdict; }
+    ExplanationPanel *explanation() const { return m_explanation; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createMenus();
+    void retranslate();
+    void refresh();
+    void openDialog();
+    void saveAs();
+    bool save();
+    void importConfigDialog();
+    QString importConfig(const QString &path);
+    void exportDialog();
+    void copyImage();
+    void copyBreakdown(bool csv);
+    void reportError(const QString &message);
+
+    LedgerModel &m_model;
+    Language &m_language;
+    QString m_path; // the scenario file being edited, if any
+    double m_zoom = 1.0;
+    bool m_presenting = false;
+
+    ControlPanel *m_controls;
+    QScrollArea *m_controlsScroll;
+    VerdictBar *m_verdict;
+    QTabWidget *m_tabs;
+    ChartPanel *m_chartPanel;
+    StructureDiagram *m_diagram;
+    StepTimelineView *m_timeline;
+    ExplanationPanel *m_explanation;
+    QSplitter *m_centerSplitter;
+    QWidget *m_center;
+
+    // Every menu and action text is set by one of these, run again on a language change.
+    std::vector<std::function<void()>> m_texts;
+};
+
+} // namespace vl::ui

@@ -1,0 +1,238 @@
+#include "ui/memorychart.h"
+
+#include "ui/theme.h"
+
+#include <QEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace vl::ui {
+
+namespace {
+
+constexpr std::array kStackOrder{Component::Parameters, Component::Gradients, Component::OptimizerStates,
+                                 Component::Activations, Component::Overhead};
+
+} // namespace
+
+MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setObjectName(QStringLiteral("memoryChart"));
+    m_plot->setMinimumSize(360, 260);
+    m_plot->setNoAntialiasingOnDrag(false);
+    m_plot->setAntialiasedElements(QCP::aeAll);
+
+    QCPBars *below = nullptr;
+    for (Component c : kStackOrder) {
+        auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setWidthType(QCPBars::wtPlotCoords);
+        bars->setWidth(0.6);
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        m_bars[std::size_t(c)] = bars;
+    }
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+    recolour();
+}
+
+void MemoryChart::showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units)
+{
+    m_analysis = analysis;
+    m_gpus = gpus;
+    m_units = units;
+    rebuild();
+}
+
+void MemoryChart::rebuild()
+{
+    const int n = int(m_analysis.bars.size());
+    QVector<double> keys(n);
+    std::iota(keys.begin(), keys.end(), 1.0);
+    double highest = 0;
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
+    ticker->clear();
+    for (int i = 0; i < n; ++i) {
+        const Bar &bar = m_analysis.bars[std::size_t(i)];
+        QString label = barLabel(bar);
+        if (!m_gpus.empty())
+            label += bar.required <= m_gpus.front().capacity ? QStringLiteral(" ✓") : QStringLiteral(" ✗");
+        ticker->addTick(keys[i], label);
+        highest = std::max(highest, toUnits(bar.breakdown.total, m_units));
+    }
+    for (Component c : kStackOrder) {
+        QVector<double> values(n);
+        for (int i = 0; i < n; ++i)
+            values[i] = toUnits(m_analysis.bars[std::size_t(i)].breakdown.component(c), m_units);
+        QCPBars *bars = m_bars[std::size_t(c)];
+        bars->setData(keys, values, true);
+        bars->setName(componentName(c));
+        const bool any = std::any_of(values.begin(), values.end(), [](double v) { return v > 0; });
+        if (any)
+            bars->addToLegend();
+        else
+            bars->removeFromLegend();
+    }
+
+    m_plot->clearItems();
+    const QColor text = palette().color(QPalette::WindowText);
+    for (std::size_t i = 0; i < m_gpus.size(); ++i) {
+        const GpuPreset &gpu = m_gpus[i];
+        const double y = toUnits(gpu.capacity, m_units);
+        highest = std::max(highest, y);
+        auto *line = new QCPItemStraightLine(m_plot);
+        line->point1->setCoords(0, y);
+        line->point2->setCoords(1, y);
+        QPen pen(i == 0 ? QColor(0xD5, 0x5E, 0x00) : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
+        line->setPen(pen);
+        auto *label = new QCPItemText(m_plot);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        label->position->setCoords(0.995, y);
+        label->setText(QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)));
+        label->setColor(pen.color());
+        QFont font = m_plot->font();
+        font.setPointSizeF(font.pointSizeF() * m_zoom);
+        label->setFont(font);
+    }
+    m_plot->xAxis->setRange(0.4, n + 0.6);
+    m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
+    m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryChart::recolour()
+{
+    const QPalette p = palette();
+    const QColor text = p.color(QPalette::WindowText);
+    const QColor grid = p.color(QPalette::Mid);
+    m_plot->setBackground(p.brush(QPalette::Base));
+    m_plot->axisRect()->setBackground(p.brush(QPalette::Base));
+    QFont font = m_plot->font();
+    font.setPointSizeF(QWidget::font().pointSizeF() * m_zoom);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(text, m_zoom));
+        axis->setTickPen(QPen(text, m_zoom));
+        axis->setSubTickPen(QPen(text, m_zoom));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+        axis->grid()->setPen(QPen(grid, m_zoom, Qt::DotLine));
+    }
+    m_plot->legend->setBrush(p.brush(QPalette::Base));
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setBorderPen(QPen(grid, m_zoom));
+    m_plot->legend->setFont(font);
+    for (Component c : kStackOrder) {
+        QCPBars *bars = m_bars[std::size_t(c)];
+        QColor fill = componentColor(c);
+        if (c == Component::Overhead)
+            fill.setAlpha(150); // lighter: it is not one of the article's four
+        const bool dimmed = m_highlighted && *m_highlighted != c;
+        if (dimmed)
+            fill.setAlpha(70);
+        bars->setBrush(fill);
+        bars->setPen(QPen(m_highlighted == c ? text : p.color(QPalette::Base), (m_highlighted == c ? 2.0 : 1.0) * m_zoom));
+    }
+    rebuild();
+}
+
+void MemoryChart::highlight(std::optional<Component> component)
+{
+    if (component == m_highlighted)
+        return;
+    m_highlighted = component;
+    recolour();
+}
+
+void MemoryChart::setZoom(double zoom)
+{
+    m_zoom = zoom;
+    recolour();
+}
+
+void MemoryChart::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        recolour();
+    else if (event->type() == QEvent::LanguageChange)
+        rebuild();
+    QWidget::changeEvent(event);
+}
+
+bool MemoryChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::MouseMove)
+        showTooltip(static_cast<QMouseEvent *>(event)->pos());
+    else if (watched == m_plot && event->type() == QEvent::Leave)
+        Q_EMIT componentHovered(std::nullopt);
+    return QWidget::eventFilter(watched, event);
+}
+
+void MemoryChart::showTooltip(QPoint position)
+{
+    const int bar = int(std::lround(m_plot->xAxis->pixelToCoord(position.x()))) - 1;
+    const double y = m_plot->yAxis->pixelToCoord(position.y());
+    if (bar < 0 || bar >= int(m_analysis.bars.size()) || y < 0) {
+        QToolTip::hideText();
+        Q_EMIT componentHovered(std::nullopt);
+        return;
+    }
+    const Breakdown &b = m_analysis.bars[std::size_t(bar)].breakdown;
+    double top = 0;
+    for (Component c : kStackOrder) {
+        top += toUnits(b.component(c), m_units);
+        if (y > top || b.component(c) == 0)
+            continue;
+        QString text = QStringLiteral("<b>%1 — %2</b>").arg(componentName(c), bytesText(b.component(c), m_units));
+        for (int i = 0; i < kItemCount; ++i) {
+            const auto id = static_cast<ItemId>(i);
+            if (componentOf(id) == c && b.has(id) && b.item(id) > 0)
+                text += QStringLiteral("<br>%1: %2").arg(itemName(id), bytesText(b.item(id), m_units));
+        }
+        QToolTip::showText(m_plot->mapToGlobal(position), text, m_plot);
+        Q_EMIT componentHovered(c);
+        return;
+    }
+    QToolTip::showText(m_plot->mapToGlobal(position),
+                       tr("Total: %1").arg(bytesText(b.total, m_units)), m_plot);
+    Q_EMIT componentHovered(std::nullopt);
+}
+
+double MemoryChart::barValue(int bar, Component c) const
+{
+    const auto values = m_bars[std::size_t(c)]->data();
+    return bar < values->size() ? values->at(bar)->value : 0.0;
+}
+
+int MemoryChart::barCount() const
+{
+    return m_bars[0]->data()->size();
+}
+
+QList<double> MemoryChart::capacityLines() const
+{
+    QList<double> values;
+    for (int i = 0; i < m_plot->itemCount(); ++i)
+        if (auto *line = qobject_cast<QCPItemStraightLine *>(m_plot->item(i)))
+            values << line->point1->coords().y();
+    return values;
+}
+
+} // namespace vl::ui

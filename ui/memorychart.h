@@ -1,0 +1,54 @@
+#pragma once
+// The stacked bar chart: one bar per scenario in the comparison, stacked parameters,
+// gradients, optimizer states, activations (+ overhead), with a capacity line for every
+// chosen GPU. QCustomPlot draws it; the numbers come from the Analysis.
+
+#include "core/analysis.h"
+
+#include <QWidget>
+
+#include <array>
+#include <optional>
+
+class QCPBars;
+class QCustomPlot;
+
+namespace vl::ui {
+
+class MemoryChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit MemoryChart(QWidget *parent = nullptr);
+
+    void showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units);
+    void highlight(std::optional<Component> component);
+    void setZoom(double zoom); // presentation: larger fonts and thicker lines, still vector-sharp
+
+    QCustomPlot *plot() const { return m_plot; }
+    // What the chart shows, in chart units, for tests: bar b's value of component c.
+    double barValue(int bar, Component c) const;
+    int barCount() const;
+    QList<double> capacityLines() const;
+
+Q_SIGNALS:
+    void componentHovered(std::optional<Component> component);
+
+protected:
+    void changeEvent(QEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void recolour();
+    void rebuild();
+    void showTooltip(QPoint position);
+
+    QCustomPlot *m_plot;
+    std::array<QCPBars *, kComponentCount> m_bars{};
+    Analysis m_analysis;
+    std::vector<GpuPreset> m_gpus;
+    Units m_units = Units::GiB;
+    std::optional<Component> m_highlighted;
+    double m_zoom = 1.0;
+};
+
+} // namespace vl::ui

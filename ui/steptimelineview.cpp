@@ -1,0 +1,165 @@
+#include "ui/steptimelineview.h"
+
+#include "ui/theme.h"
+
+#include <QEvent>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+namespace vl::ui {
+
+StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    m_plot->setObjectName(QStringLiteral("stepTimeline"));
+    m_plot->setMinimumSize(360, 240);
+    m_plot->setAntialiasedElements(QCP::aeAll);
+    m_graph = m_plot->addGraph();
+    m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    m_plot->xAxis->grid()->setVisible(false);
+}
+
+void StepTimelineView::showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units)
+{
+    m_analysis = analysis;
+    m_gpus = gpus;
+    m_units = units;
+    rebuild();
+}
+
+void StepTimelineView::setZoom(double zoom)
+{
+    m_zoom = zoom;
+    rebuild();
+}
+
+QVector<double> StepTimelineView::plottedValues() const
+{
+    QVector<double> values;
+    for (auto it = m_graph->data()->constBegin(); it != m_graph->data()->constEnd(); ++it)
+        values << it->value;
+    return values;
+}
+
+void StepTimelineView::rebuild()
+{
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    const StepTimeline &t = m_analysis.timeline;
+    const int n = int(t.points.size());
+    QVector<double> keys(n), values(n);
+    double highest = toUnits(m_analysis.breakdown.total, m_units);
+    for (int i = 0; i < n; ++i) {
+        keys[i] = i;
+        values[i] = toUnits(t.points[std::size_t(i)].inUse, m_units);
+    }
+    m_graph->setData(keys, values, true);
+    m_graph->setLineStyle(QCPGraph::lsStepLeft);
+    QColor line = componentColor(Component::Activations).darker(110);
+    m_graph->setPen(QPen(line, 2.0 * m_zoom));
+    line.setAlpha(60);
+    m_graph->setBrush(line);
+    m_graph->setName(tr("In use"));
+
+    // Phase labels: where forward, the loss, backward and the optimizer step begin.
+    auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
+    ticker->clear();
+    StepPhase previous = StepPhase::Start;
+    for (int i = 0; i < n; ++i) {
+        const StepPhase phase = t.points[std::size_t(i)].phase;
+        if (i > 0 && phase == previous)
+            continue;
+        previous = phase;
+        switch (phase) {
+        case StepPhase::Start: ticker->addTick(i, tr("start")); break;
+        case StepPhase::Forward: ticker->addTick(i, tr("forward →")); break;
+        case StepPhase::Loss: ticker->addTick(i, tr("loss")); break;
+        case StepPhase::Backward: ticker->addTick(i, tr("← backward")); break;
+        case StepPhase::OptimizerStep: ticker->addTick(i, tr("optimizer")); break;
+        }
+    }
+
+    m_plot->clearItems();
+    auto hline = [&](double y, const QPen &pen, const QString &label, Qt::Alignment align) {
+        auto *l = new QCPItemStraightLine(m_plot);
+        l->point1->setCoords(0, y);
+        l->point2->setCoords(1, y);
+        l->setPen(pen);
+        auto *tag = new QCPItemText(m_plot);
+        tag->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        tag->position->setCoords(align & Qt::AlignLeft ? 0.01 : 0.99, y);
+        tag->setPositionAlignment(align | Qt::AlignBottom);
+        tag->setText(label);
+        tag->setColor(pen.color());
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * m_zoom);
+        tag->setFont(f);
+    };
+    hline(toUnits(m_analysis.breakdown.total, m_units), QPen(text, 1.2 * m_zoom, Qt::DashLine),
+          tr("sum of all parts %1").arg(bytesText(m_analysis.breakdown.total, m_units)), Qt::AlignLeft);
+    for (const GpuPreset &gpu : m_gpus) {
+        const double y = toUnits(gpu.capacity, m_units);
+        highest = std::max(highest, y);
+        hline(y, QPen(QColor(0xD5, 0x5E, 0x00), 1.4 * m_zoom),
+              QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
+              Qt::AlignRight);
+    }
+    if (n > 0) {
+        const double peak = toUnits(t.peak(), m_units);
+        auto *marker = new QCPItemTracer(m_plot);
+        marker->setGraph(m_graph);
+        marker->setGraphKey(double(t.peakIndex));
+        marker->setStyle(QCPItemTracer::tsCircle);
+        marker->setSize(9 * m_zoom);
+        marker->setPen(QPen(text, 1.5 * m_zoom));
+        marker->setBrush(componentColor(Component::Activations));
+        auto *tag = new QCPItemText(m_plot);
+        tag->position->setCoords(double(t.peakIndex), peak);
+        tag->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        tag->setPadding(QMargins(0, 0, 0, int(8 * m_zoom)));
+        QString why;
+        switch (t.points[t.peakIndex].phase) {
+        case StepPhase::Loss: why = tr("every layer's activations plus the logits"); break;
+        case StepPhase::Forward: why = tr("activations of the forward pass"); break;
+        case StepPhase::Backward: why = tr("gradients appearing while activations are still held"); break;
+        case StepPhase::OptimizerStep: why = tr("all gradients with the optimizer states"); break;
+        case StepPhase::Start: why = tr("the model states alone"); break;
+        }
+        tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_units), why));
+        tag->setColor(text);
+        QFont f = font();
+        f.setPointSizeF(f.pointSizeF() * m_zoom);
+        f.setBold(true);
+        tag->setFont(f);
+    }
+
+    m_plot->setBackground(pal.brush(QPalette::Base));
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * m_zoom);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(text, m_zoom));
+        axis->setTickPen(QPen(text, m_zoom));
+        axis->setSubTickPen(QPen(text, m_zoom));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->setTickLabelFont(f);
+        axis->setLabelFont(f);
+        axis->grid()->setPen(QPen(pal.color(QPalette::Mid), m_zoom, Qt::DotLine));
+    }
+    m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
+    m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
+    m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void StepTimelineView::changeEvent(QEvent *event)
+{
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange)
+        rebuild();
+    QWidget::changeEvent(event);
+}
+
+} // namespace vl::ui

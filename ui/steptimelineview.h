@@ -1,0 +1,37 @@
+#pragma once
+// Memory in use through one training step, layer by layer, with its peak marked beside the
+// sum of all components (the upper bound every other tool reports) and the GPU capacities.
+
+#include "core/analysis.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPGraph;
+
+namespace vl::ui {
+
+class StepTimelineView : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepTimelineView(QWidget *parent = nullptr);
+    void showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units);
+    void setZoom(double zoom);
+    QCustomPlot *plot() const { return m_plot; }
+    // For tests: the plotted values, in chart units.
+    QVector<double> plottedValues() const;
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    void rebuild();
+    QCustomPlot *m_plot;
+    QCPGraph *m_graph;
+    Analysis m_analysis;
+    std::vector<GpuPreset> m_gpus;
+    Units m_units = Units::GiB;
+    double m_zoom = 1.0;
+};
+
+} // namespace vl::ui

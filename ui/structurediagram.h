@@ -1,0 +1,55 @@
+#pragma once
+// One GPU's memory as the article explains it: four blocks whose areas are proportional to
+// their bytes, their items inside, the flow of a training step between them, and what each
+// lever does (ZeRO slices, recomputed activations as outlines, the 16-bit copy beside the
+// FP32 master). Painted from the same Analysis as the chart.
+
+#include "core/analysis.h"
+
+#include <QWidget>
+
+#include <array>
+#include <optional>
+
+namespace vl::ui {
+
+// Where each component's block goes inside `area`: pure geometry, tested against the bytes.
+struct DiagramLayout {
+    std::array<QRectF, kComponentCount> blocks{}; // empty rect: the component is absent
+    double bytesPerSquarePixel = 0;
+};
+DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
+
+class StructureDiagram : public QWidget {
+    Q_OBJECT
+public:
+    explicit StructureDiagram(QWidget *parent = nullptr);
+    void showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units);
+    void highlight(std::optional<Component> component);
+    void setZoom(double zoom);
+    DiagramLayout currentLayout() const;
+
+    QSize sizeHint() const override { return {720, 480}; }
+
+Q_SIGNALS:
+    void componentHovered(std::optional<Component> component);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    QRectF diagramArea() const;
+    void paintBlock(QPainter &p, Component c, const QRectF &rect) const;
+    void paintFlow(QPainter &p) const;
+
+    Analysis m_analysis;
+    Scenario m_scenario;
+    Units m_units = Units::GiB;
+    std::optional<Component> m_highlighted;
+    double m_zoom = 1.0;
+};
+
+} // namespace vl::ui

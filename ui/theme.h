@@ -1,0 +1,35 @@
+#pragma once
+// Colours and names of the memory components, the same in every view, and the light and
+// dark palettes. Qt 6.4 has no colour-scheme API, so the theme is a manual switch.
+
+#include "core/analysis.h"
+#include "core/estimate.h"
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+class QApplication;
+
+namespace vl::ui {
+
+enum class Theme { Light, Dark };
+
+// Okabe–Ito colours: distinguishable for colour-blind viewers, on light and dark backgrounds.
+QColor componentColor(Component c);
+QColor itemColor(ItemId id); // a lighter or darker shade of its component's colour
+
+QString componentName(Component c);
+QString itemName(ItemId id);
+QString leverName(Lever lever);
+QString leverChange(const LadderStep &step); // "ZeRO stage 3 over 8 GPUs", translated
+QString barLabel(const Bar &bar); // "Current", a pin's name, "8 GPUs", "ZeRO 2", "+ recomputation"
+// The formula text core wrote (English), with its words translated for the current language.
+QString localizedFormula(const std::string &formula);
+
+QPalette palette(Theme theme);
+void applyTheme(QApplication &app, Theme theme);
+
+QString bytesText(Bytes bytes, Units units); // core's formatter with translated unit names
+
+} // namespace vl::ui
