@@ -2,8 +2,10 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QLayout>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QPicture>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
@@ -23,28 +25,43 @@ QCustomPlot *plotOf(QWidget *widget)
     return plots.size() == 1 && plots.front()->size() == widget->size() ? plots.front() : nullptr;
 }
 
-// Paints the widget; plots inside it are drawn as vectors (QWidget::render would paste their bitmap).
-void paintWidget(QWidget *widget, QPainter &painter)
+// Paints the widget and its children; plots are drawn as vectors (QWidget::render would
+// paste their cached bitmap).
+void paintWidget(QWidget *widget, QPainter &painter, QPoint offset = {})
 {
-    widget->render(&painter, QPoint(), QRegion(), QWidget::DrawChildren);
-    for (QCustomPlot *plot : widget->findChildren<QCustomPlot *>()) {
-        if (!plot->isVisibleTo(widget))
-            continue;
-        painter.save();
-        painter.translate(plot->mapTo(widget, QPoint(0, 0)));
-        QCPPainter plotPainter(painter.device());
-        plotPainter.setTransform(painter.transform());
-        plotPainter.setMode(QCPPainter::pmVectorized);
-        plotPainter.setMode(QCPPainter::pmNoCaching);
-        plot->toPainter(&plotPainter, plot->width(), plot->height());
-        painter.restore();
+    if (auto *plot = qobject_cast<QCustomPlot *>(widget)) {
+        // The device already has its painter: record the plot as a picture and replay it.
+        QPicture picture;
+        {
+            QCPPainter plotPainter(&picture);
+            plotPainter.setMode(QCPPainter::pmVectorized);
+            plotPainter.setMode(QCPPainter::pmNoCaching);
+            plot->toPainter(&plotPainter, plot->width(), plot->height());
+        }
+        painter.drawPicture(offset, picture);
+        return;
     }
+    widget->render(&painter, offset, QRegion(), QWidget::DrawWindowBackground);
+    for (QObject *child : widget->children()) {
+        auto *w = qobject_cast<QWidget *>(child);
+        if (w && w->isVisibleTo(widget) && !w->isWindow())
+            paintWidget(w, painter, offset + w->pos());
+    }
+}
+
+// A widget never shown (headless export) has not been laid out yet: lay it out now.
+void layOut(QWidget *widget)
+{
+    widget->ensurePolished();
+    if (QLayout *layout = widget->layout())
+        layout->activate();
 }
 
 } // namespace
 
 QImage renderImage(QWidget *widget, double scale)
 {
+    layOut(widget);
     QImage image(widget->size() * scale, QImage::Format_ARGB32);
     image.setDevicePixelRatio(scale);
     image.fill(widget->palette().color(QPalette::Window));
@@ -57,6 +74,7 @@ QImage renderImage(QWidget *widget, double scale)
 QString exportWidget(QWidget *widget, const QString &path, double scale)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    layOut(widget);
     const QSize size = widget->size();
     QSaveFile file(path); // the previous file survives a failed export
     if (!file.open(QIODevice::WriteOnly))

@@ -118,7 +118,8 @@ QString barLabel(const Bar &bar)
 
 QString localizedFormula(const std::string &formula)
 {
-    // The words core's formulas use; numbers, units and symbols stay as they are.
+    // The words core's formulas use; numbers, units and symbols stay as they are. Longer
+    // phrases come before the words they contain.
     static const std::array<std::pair<const char *, const char *>, 28> words{{
         {"the article's b·s·h·L·2 estimate", QT_TRANSLATE_NOOP("vl::formula", "the article's b·s·h·L·2 estimate")},
         {"trainable params", QT_TRANSLATE_NOOP("vl::formula", "trainable params")},
@@ -126,8 +127,8 @@ QString localizedFormula(const std::string &formula)
         {"factor entries", QT_TRANSLATE_NOOP("vl::formula", "factor entries")},
         {"params", QT_TRANSLATE_NOOP("vl::formula", "params")},
         {"FP32 master copy", QT_TRANSLATE_NOOP("vl::formula", "FP32 master copy")},
-        {"Adam m and v", QT_TRANSLATE_NOOP("vl::formula", "Adam m and v")},
         {"8-bit Adam m and v", QT_TRANSLATE_NOOP("vl::formula", "8-bit Adam m and v")},
+        {"Adam m and v", QT_TRANSLATE_NOOP("vl::formula", "Adam m and v")},
         {"plain SGD keeps no state", QT_TRANSLATE_NOOP("vl::formula", "plain SGD keeps no state")},
         {"Lion momentum", QT_TRANSLATE_NOOP("vl::formula", "Lion momentum")},
         {"momentum", QT_TRANSLATE_NOOP("vl::formula", "momentum")},

@@ -1,1170 +1,1168 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AssumptionsDialog</name>
     <message>
         <source>Assumptions</source>
-        <translation type="unfinished"></translation>
+        <translation>假设与约定</translation>
     </message>
 </context>
 <context>
     <name>ChartPanel</name>
     <message>
         <source>&amp;Bars:</source>
-        <translation type="unfinished"></translation>
+        <translation>柱状(&amp;B)：</translation>
     </message>
     <message>
         <source>Pinned scenarios</source>
-        <translation type="unfinished"></translation>
+        <translation>已固定的方案</translation>
     </message>
     <message>
         <source>GPU counts</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 数量</translation>
     </message>
     <message>
         <source>ZeRO stages</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段</translation>
     </message>
     <message>
         <source>Optimization ladder</source>
-        <translation type="unfinished"></translation>
+        <translation>优化阶梯</translation>
     </message>
     <message>
-        <source>What the bars compare: your pinned scenarios beside the current one, the current scenario over 1–64 GPUs or ZeRO stages 0–3, or the article&apos;s levers applied one at a time until it fits the first chosen GPU.</source>
-        <translation type="unfinished"></translation>
+        <source>What the bars compare: your pinned scenarios beside the current one, the current scenario over 1–64 GPUs or ZeRO stages 0–3, or the article's levers applied one at a time until it fits the first chosen GPU.</source>
+        <translation>柱状图比较的内容：已固定的方案与当前方案并列；当前方案在 1–64 张 GPU 或 ZeRO 0–3 阶段下的对比；或按文章的优化顺序逐步施加，直到放得进第一块选中的 GPU。</translation>
     </message>
     <message>
         <source>&amp;Pin current</source>
-        <translation type="unfinished"></translation>
+        <translation>固定当前方案(&amp;P)</translation>
     </message>
     <message>
         <source>Keep the current scenario as a bar to compare against. Right-click a pinned bar to rename, move or remove it.</source>
-        <translation type="unfinished"></translation>
+        <translation>把当前方案保留为一根柱子用于对比。右键点击已固定的柱子可重命名、移动或删除。</translation>
     </message>
     <message>
         <source>&amp;Fits by:</source>
-        <translation type="unfinished"></translation>
+        <translation>判定依据(&amp;F)：</translation>
     </message>
     <message>
         <source>sum of all parts</source>
-        <translation type="unfinished"></translation>
+        <translation>各部分之和</translation>
     </message>
     <message>
         <source>peak of the step</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步峰值</translation>
     </message>
     <message>
         <source>Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at any moment of the step, from the timeline.</source>
-        <translation type="unfinished"></translation>
+        <translation>之和：所有部分同时存在，其他工具都这样算（上界）。峰值：训练步中任一时刻的最大占用，取自时间线。</translation>
     </message>
     <message>
         <source>GiB = 2³⁰ bytes (what nvidia-smi and PyTorch report); GB = 10⁹ bytes (papers, vendor labels).</source>
-        <translation type="unfinished"></translation>
+        <translation>GiB = 2³⁰ 字节（nvidia-smi 和 PyTorch 的单位）；GB = 10⁹ 字节（论文与厂商标称）。</translation>
     </message>
     <message>
         <source>Pin scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>固定方案</translation>
     </message>
     <message>
         <source>Name for this bar:</source>
-        <translation type="unfinished"></translation>
+        <translation>这根柱子的名称：</translation>
     </message>
     <message>
         <source>Pin %1</source>
-        <translation type="unfinished"></translation>
+        <translation>方案 %1</translation>
     </message>
     <message>
         <source>Rename…</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名…</translation>
     </message>
     <message>
         <source>Rename pin</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名方案</translation>
     </message>
     <message>
         <source>Name:</source>
-        <translation type="unfinished"></translation>
+        <translation>名称：</translation>
     </message>
     <message>
         <source>Move left</source>
-        <translation type="unfinished"></translation>
+        <translation>左移</translation>
     </message>
     <message>
         <source>Move right</source>
-        <translation type="unfinished"></translation>
+        <translation>右移</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
 </context>
 <context>
     <name>ControlPanel</name>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Import config.json…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 config.json…</translation>
     </message>
     <message>
         <source>Read a Hugging Face config.json (or drop one on the window) and save it as your own preset.</source>
-        <translation type="unfinished"></translation>
+        <translation>读取 Hugging Face 的 config.json（也可以直接拖到窗口上），并保存为你自己的预设。</translation>
     </message>
     <message>
         <source>Start from a model you know. Editing its shape below makes it a custom model.</source>
-        <translation type="unfinished"></translation>
+        <translation>从熟悉的模型出发。在下面修改它的结构后会变成自定义模型。</translation>
     </message>
     <message>
         <source>Training step</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步</translation>
     </message>
     <message>
         <source>&amp;Batch size</source>
-        <translation type="unfinished"></translation>
+        <translation>批大小(&amp;B)</translation>
     </message>
     <message>
         <source>Micro-batch per GPU. Activations grow in proportion to it; parameters, gradients and optimizer states do not. Arrows double and halve; hold Shift for single steps.</source>
-        <translation type="unfinished"></translation>
+        <translation>每张 GPU 的微批大小。中间激活与它成正比；参数、梯度和优化器状态不受影响。方向键按 2 倍增减；按住 Shift 逐一调整。</translation>
     </message>
     <message>
         <source>&amp;Sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度(&amp;S)</translation>
     </message>
     <message>
         <source>Tokens per sample. Activations grow in proportion to it, and the attention scores with its square unless FlashAttention is on. Hold Shift for fine steps.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个样本的 token 数。中间激活与它成正比；不开 FlashAttention 时，注意力分数随它的平方增长。按住 Shift 细调。</translation>
     </message>
     <message>
         <source>&amp;Hidden size</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏层大小(&amp;H)</translation>
     </message>
     <message>
         <source>Width h. Parameters grow with h², activations with h. Editing it makes the model custom.</source>
-        <translation type="unfinished"></translation>
+        <translation>宽度 h。参数量随 h² 增长，激活随 h 增长。修改后模型变为自定义。</translation>
     </message>
     <message>
         <source>&amp;Layers</source>
-        <translation type="unfinished"></translation>
+        <translation>层数(&amp;L)</translation>
     </message>
     <message>
         <source>Transformer layers L. Parameters and activations both grow in proportion.</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformer 层数 L。参数和激活都与它成正比。</translation>
     </message>
     <message>
         <source>&amp;Precision</source>
-        <translation type="unfinished"></translation>
+        <translation>精度(&amp;P)</translation>
     </message>
     <message>
         <source>FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments.</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32：每个权重和梯度 4 字节。混合精度 FP16/BF16：各 2 字节，另在优化器状态里保留一份 FP32 主副本（4 字节）。纯 BF16：没有主副本，优化器动量也用 BF16。</translation>
     </message>
     <message>
         <source>Compare against GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>对比的 GPU</translation>
     </message>
     <message>
         <source>Each checked GPU draws a capacity line at what nvidia-smi reports, and gets its own verdict.</source>
-        <translation type="unfinished"></translation>
+        <translation>每块勾选的 GPU 会按 nvidia-smi 报告的容量画一条容量线，并给出各自的结论。</translation>
     </message>
     <message>
         <source>%1: %2 reported (label %3)%4</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：实报 %2（标称 %3）%4</translation>
     </message>
     <message>
         <source>, capacity not verified</source>
-        <translation type="unfinished"></translation>
+        <translation>，容量未经核实</translation>
     </message>
     <message>
         <source>Advanced</source>
-        <translation type="unfinished"></translation>
+        <translation>高级</translation>
     </message>
     <message>
         <source>Uncheck to fold these away and teach with the five main sliders.</source>
-        <translation type="unfinished"></translation>
+        <translation>取消勾选可收起这些选项，只用五个主滑块讲解。</translation>
     </message>
     <message>
         <source>Attention heads</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力头数</translation>
     </message>
     <message>
         <source>Heads a. Without FlashAttention each keeps an s×s score matrix: activations grow with a·s².</source>
-        <translation type="unfinished"></translation>
+        <translation>头数 a。不开 FlashAttention 时每个头都保留一个 s×s 的分数矩阵：激活随 a·s² 增长。</translation>
     </message>
     <message>
         <source>Key/value heads</source>
-        <translation type="unfinished"></translation>
+        <translation>键/值头数</translation>
     </message>
     <message>
         <source>GQA: fewer key/value heads shrink the K and V projections and their activations.</source>
-        <translation type="unfinished"></translation>
+        <translation>GQA：更少的键/值头会缩小 K、V 投影及其激活。</translation>
     </message>
     <message>
         <source>MLP size</source>
-        <translation type="unfinished"></translation>
+        <translation>MLP 大小</translation>
     </message>
     <message>
         <source>Intermediate size f: two (GELU) or three (SwiGLU) h×f matrices per layer, and f-wide activations.</source>
-        <translation type="unfinished"></translation>
+        <translation>中间层大小 f：每层两个（GELU）或三个（SwiGLU）h×f 矩阵，以及宽度为 f 的激活。</translation>
     </message>
     <message>
         <source>Vocabulary</source>
-        <translation type="unfinished"></translation>
+        <translation>词表大小</translation>
     </message>
     <message>
         <source>V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big logits item.</source>
-        <translation type="unfinished"></translation>
+        <translation>V：嵌入层和输出头各为 V×h，logits 为 s·b·V——词表越大，logits 这一项越大。</translation>
     </message>
     <message>
         <source>AdamW (m, v in FP32)</source>
-        <translation type="unfinished"></translation>
+        <translation>AdamW（m、v 为 FP32）</translation>
     </message>
     <message>
         <source>8-bit AdamW</source>
-        <translation type="unfinished"></translation>
+        <translation>8 位 AdamW</translation>
     </message>
     <message>
         <source>SGD</source>
-        <translation type="unfinished"></translation>
+        <translation>SGD</translation>
     </message>
     <message>
         <source>SGD with momentum</source>
-        <translation type="unfinished"></translation>
+        <translation>带动量的 SGD</translation>
     </message>
     <message>
         <source>Lion</source>
-        <translation type="unfinished"></translation>
+        <translation>Lion</translation>
     </message>
     <message>
         <source>Adafactor</source>
-        <translation type="unfinished"></translation>
+        <translation>Adafactor</translation>
     </message>
     <message>
         <source>Same as weights</source>
-        <translation type="unfinished"></translation>
+        <translation>与权重相同</translation>
     </message>
     <message>
         <source>FP32 (Megatron, 18 B/param)</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32（Megatron，每参数 18 字节）</translation>
     </message>
     <message>
         <source>BF16</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16</translation>
     </message>
     <message>
         <source>FP16</source>
-        <translation type="unfinished"></translation>
+        <translation>FP16</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>Adam keeps two FP32 states per parameter (8 B) — often the largest part of the bill.</source>
-        <translation type="unfinished"></translation>
+        <translation>Adam 为每个参数保存两个 FP32 状态（8 字节）——往往是账单里最大的一项。</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32 主副本</translation>
     </message>
     <message>
-        <source>Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). The article&apos;s 84 GB table leaves it out; uncheck to reproduce that table.</source>
-        <translation type="unfinished"></translation>
+        <source>Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). The article's 84 GB table leaves it out; uncheck to reproduce that table.</source>
+        <translation>混合精度会为参数更新保留一份 FP32 权重副本（每参数 4 字节）。文章里 84 GB 的表格没算它；取消勾选即可复现那张表。</translation>
     </message>
     <message>
         <source>Gradient dtype</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度数据类型</translation>
     </message>
     <message>
         <source>FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16.</source>
-        <translation type="unfinished"></translation>
+        <translation>用 FP32 累积梯度时，混合精度每个参数占 18 字节而不是 16 字节。</translation>
     </message>
     <message>
         <source>0 — no sharding</source>
-        <translation type="unfinished"></translation>
+        <translation>0 — 不切分</translation>
     </message>
     <message>
         <source>1 — optimizer states</source>
-        <translation type="unfinished"></translation>
+        <translation>1 — 切分优化器状态</translation>
     </message>
     <message>
         <source>2 — + gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>2 — 再切分梯度</translation>
     </message>
     <message>
         <source>3 — + parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>3 — 再切分参数</translation>
     </message>
     <message>
         <source>None</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Optimizer states to CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器状态卸载到 CPU</translation>
     </message>
     <message>
         <source>Optimizer and parameters to CPU</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器状态和参数卸载到 CPU</translation>
     </message>
     <message>
         <source>ZeRO stage</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 阶段</translation>
     </message>
     <message>
-        <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article&apos;s first lever.</source>
-        <translation type="unfinished"></translation>
+        <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article's first lever.</source>
+        <translation>把模型状态切分到数据并行的各张 GPU 上：阶段 1 切优化器状态，阶段 2 再切梯度，阶段 3 再切参数。文章里的第一招。</translation>
     </message>
     <message>
         <source>Data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行 GPU 数</translation>
     </message>
     <message>
         <source>N: ZeRO divides the sharded states by N.</source>
-        <translation type="unfinished"></translation>
+        <translation>N：ZeRO 把被切分的状态除以 N。</translation>
     </message>
     <message>
         <source>Tensor parallel</source>
-        <translation type="unfinished"></translation>
+        <translation>张量并行</translation>
     </message>
     <message>
-        <source>Splits each layer&apos;s matrices and most activations over t GPUs.</source>
-        <translation type="unfinished"></translation>
+        <source>Splits each layer's matrices and most activations over t GPUs.</source>
+        <translation>把每层的矩阵和大部分激活切分到 t 张 GPU 上。</translation>
     </message>
     <message>
         <source>Pipeline stages</source>
-        <translation type="unfinished"></translation>
+        <translation>流水线阶段数</translation>
     </message>
     <message>
         <source>Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个阶段持有 L/p 层；第一个阶段最多保留 p 个微批的激活。</translation>
     </message>
     <message>
         <source>Micro-batches per step</source>
-        <translation type="unfinished"></translation>
+        <translation>每步微批数</translation>
     </message>
     <message>
         <source>Gradient accumulation; with pipelining it decides how many micro-batches are in flight.</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积；在流水线并行中它决定同时在途的微批数。</translation>
     </message>
     <message>
         <source>Sequence parallel</source>
-        <translation type="unfinished"></translation>
+        <translation>序列并行</translation>
     </message>
     <message>
         <source>With tensor parallelism, also splits the norm and dropout activations over t.</source>
-        <translation type="unfinished"></translation>
+        <translation>配合张量并行，把归一化和 dropout 的激活也切分到 t 张 GPU 上。</translation>
     </message>
     <message>
         <source>CPU offload</source>
-        <translation type="unfinished"></translation>
+        <translation>CPU 卸载</translation>
     </message>
     <message>
         <source>ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-Offload 把主副本和动量（也可包括参数）移到主机内存。</translation>
     </message>
     <message>
         <source>Selective (attention)</source>
-        <translation type="unfinished"></translation>
+        <translation>选择性（注意力部分）</translation>
     </message>
     <message>
         <source>Full (gradient checkpointing)</source>
-        <translation type="unfinished"></translation>
+        <translation>完全（梯度检查点）</translation>
     </message>
     <message>
         <source>Recomputation</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算</translation>
     </message>
     <message>
-        <source>Full: keep only each layer&apos;s input and recompute the rest in backward (≈ 33 % more compute). The article&apos;s second lever.</source>
-        <translation type="unfinished"></translation>
+        <source>Full: keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
+        <translation>完全重计算：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
     </message>
     <message>
         <source>FlashAttention</source>
-        <translation type="unfinished"></translation>
+        <translation>FlashAttention</translation>
     </message>
     <message>
         <source>Never stores the s×s attention scores: removes the activation term that grows with s².</source>
-        <translation type="unfinished"></translation>
+        <translation>不保存 s×s 的注意力分数：去掉随 s² 增长的那一项激活。</translation>
     </message>
     <message>
         <source>Dropout</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout</translation>
     </message>
     <message>
         <source>Dropout keeps 1-byte masks for backward; Llama-style training usually has none.</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout 要为反向传播保存 1 字节的掩码；Llama 类训练通常不用 dropout。</translation>
     </message>
     <message>
         <source>Full training</source>
-        <translation type="unfinished"></translation>
+        <translation>全量训练</translation>
     </message>
     <message>
         <source>Freeze all but the top layers</source>
-        <translation type="unfinished"></translation>
+        <translation>只训练顶部几层</translation>
     </message>
     <message>
         <source>LoRA</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA</translation>
     </message>
     <message>
         <source>QLoRA (4-bit base)</source>
-        <translation type="unfinished"></translation>
+        <translation>QLoRA（4 位基座）</translation>
     </message>
     <message>
         <source>Fine-tuning</source>
-        <translation type="unfinished"></translation>
+        <translation>微调方式</translation>
     </message>
     <message>
         <source>Frozen weights need no gradients or optimizer states; LoRA trains small adapters only.</source>
-        <translation type="unfinished"></translation>
+        <translation>冻结的权重不需要梯度和优化器状态；LoRA 只训练小的适配器。</translation>
     </message>
     <message>
         <source>LoRA rank</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 秩</translation>
     </message>
     <message>
         <source>Adapters add r·(in + out) trainable parameters per adapted matrix.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个被适配的矩阵增加 r·(in + out) 个可训练参数。</translation>
     </message>
     <message>
         <source>Runtime overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>运行时开销</translation>
     </message>
     <message>
-        <source>Adds the CUDA context (400 MiB), the caching allocator&apos;s reserve and NCCL buffers: what explains most gaps between estimates and nvidia-smi. Off: the article&apos;s four parts.</source>
-        <translation type="unfinished"></translation>
+        <source>Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: what explains most gaps between estimates and nvidia-smi. Off: the article's four parts.</source>
+        <translation>加上 CUDA 上下文（400 MiB）、缓存分配器的预留和 NCCL 缓冲区：估算与 nvidia-smi 之间的差距大多来自这里。关闭时只算文章的四大块。</translation>
     </message>
     <message>
         <source>Allocator reserve</source>
-        <translation type="unfinished"></translation>
+        <translation>分配器预留</translation>
     </message>
     <message>
         <source>Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %).</source>
-        <translation type="unfinished"></translation>
+        <translation>碎片和缓存块，按已分配内存的比例计（通常 5–30%）。</translation>
     </message>
     <message>
         <source>FP32</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32</translation>
     </message>
     <message>
         <source>Mixed FP16</source>
-        <translation type="unfinished"></translation>
+        <translation>混合 FP16</translation>
     </message>
     <message>
         <source>Mixed BF16</source>
-        <translation type="unfinished"></translation>
+        <translation>混合 BF16</translation>
     </message>
     <message>
         <source>Pure BF16</source>
-        <translation type="unfinished"></translation>
+        <translation>纯 BF16</translation>
     </message>
     <message>
         <source>%1 (yours)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（我的）</translation>
     </message>
     <message>
         <source>Custom (%1 parameters)</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义（%1 参数）</translation>
     </message>
 </context>
 <context>
     <name>ExplanationPanel</name>
     <message>
         <source>Component</source>
-        <translation type="unfinished"></translation>
+        <translation>组成部分</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>How it is counted</source>
-        <translation type="unfinished"></translation>
+        <translation>怎么算的</translation>
     </message>
     <message>
         <source>%1 % of the total</source>
-        <translation type="unfinished"></translation>
+        <translation>占总量 %1%</translation>
     </message>
     <message>
-        <source>What would cut it most (the article&apos;s levers):</source>
-        <translation type="unfinished"></translation>
+        <source>What would cut it most (the article's levers):</source>
+        <translation>哪一招省得最多（按文章的优化手段）：</translation>
     </message>
     <message>
         <source>Every lever is already pulled.</source>
-        <translation type="unfinished"></translation>
+        <translation>所有手段都已用上。</translation>
     </message>
     <message>
         <source>saves %1</source>
-        <translation type="unfinished"></translation>
+        <translation>省 %1</translation>
     </message>
     <message>
         <source>(then fits)</source>
-        <translation type="unfinished"></translation>
+        <translation>（之后放得下）</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Skipped a preset file: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>跳过了一个预设文件：%1</translation>
     </message>
     <message>
         <source>Untitled</source>
-        <translation type="unfinished"></translation>
+        <translation>未命名</translation>
     </message>
     <message>
         <source>%1 — VRAM Ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 显存账本</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Open…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>Save &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>另存为(&amp;A)…</translation>
     </message>
     <message>
         <source>&amp;Import config.json…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 config.json(&amp;I)…</translation>
     </message>
     <message>
         <source>Ctrl+I</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+I</translation>
     </message>
     <message>
         <source>&amp;Export view…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出视图(&amp;E)…</translation>
     </message>
     <message>
         <source>Ctrl+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <source>Copy view as &amp;image</source>
-        <translation type="unfinished"></translation>
+        <translation>复制视图为图片(&amp;I)</translation>
     </message>
     <message>
         <source>Ctrl+Shift+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
         <source>Copy breakdown as &amp;Markdown</source>
-        <translation type="unfinished"></translation>
+        <translation>复制明细为 &amp;Markdown</translation>
     </message>
     <message>
         <source>Copy breakdown as &amp;CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>复制明细为 &amp;CSV</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Presentation mode</source>
-        <translation type="unfinished"></translation>
+        <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
         <source>Zoom &amp;in</source>
-        <translation type="unfinished"></translation>
+        <translation>放大(&amp;I)</translation>
     </message>
     <message>
         <source>Zoom &amp;out</source>
-        <translation type="unfinished"></translation>
+        <translation>缩小(&amp;O)</translation>
     </message>
     <message>
         <source>&amp;Reset zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
         <source>Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <source>Show &amp;advanced controls</source>
-        <translation type="unfinished"></translation>
+        <translation>显示高级选项(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Theme</source>
-        <translation type="unfinished"></translation>
+        <translation>主题(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Light</source>
-        <translation type="unfinished"></translation>
+        <translation>浅色(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Dark</source>
-        <translation type="unfinished"></translation>
+        <translation>深色(&amp;D)</translation>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)</translation>
     </message>
     <message>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;Assumptions and sources</source>
-        <translation type="unfinished"></translation>
+        <translation>假设与出处(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;About VRAM Ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>关于显存账本(&amp;A)</translation>
     </message>
     <message>
         <source>About VRAM Ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>关于显存账本</translation>
     </message>
     <message>
         <source>&lt;h3&gt;VRAM Ledger %1&lt;/h3&gt;&lt;p&gt;How much GPU memory a training run takes, where it goes, and what to change when it does not fit.&lt;/p&gt;&lt;p&gt;Parameters, gradients, optimizer states and activations, each item with its formula.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;显存账本 %1&lt;/h3&gt;&lt;p&gt;一次训练要占多少显存、花在哪里、放不下时该改什么。&lt;/p&gt;&lt;p&gt;参数、梯度、优化器状态和中间激活，每一项都附上公式。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Chart</source>
-        <translation type="unfinished"></translation>
+        <translation>柱状图</translation>
     </message>
     <message>
         <source>Structure</source>
-        <translation type="unfinished"></translation>
+        <translation>结构图</translation>
     </message>
     <message>
         <source>Step timeline</source>
-        <translation type="unfinished"></translation>
+        <translation>训练步时间线</translation>
     </message>
     <message>
-        <source>Stacked bars of the four components against your GPUs&apos; capacities.</source>
-        <translation type="unfinished"></translation>
+        <source>Stacked bars of the four components against your GPUs' capacities.</source>
+        <translation>四大组成部分的堆叠柱状图，对照你的 GPU 容量。</translation>
     </message>
     <message>
-        <source>One GPU&apos;s memory as blocks proportional to their bytes, and the flow of a training step.</source>
-        <translation type="unfinished"></translation>
+        <source>One GPU's memory as blocks proportional to their bytes, and the flow of a training step.</source>
+        <translation>单张 GPU 的显存：方块面积与字节数成正比，并标出一次训练步的流程。</translation>
     </message>
     <message>
         <source>Memory in use through one step: the peak, not the sum, decides whether it fits.</source>
-        <translation type="unfinished"></translation>
+        <translation>一次训练步中的显存占用：决定放不放得下的是峰值，而不是总和。</translation>
     </message>
     <message>
         <source>VRAM Ledger</source>
-        <translation type="unfinished"></translation>
+        <translation>显存账本</translation>
     </message>
     <message>
         <source>%1: cannot be written (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入（%2）</translation>
     </message>
     <message>
         <source>Imported %1 as your preset %2</source>
-        <translation type="unfinished"></translation>
+        <translation>已将 %1 导入为你的预设 %2</translation>
     </message>
     <message>
         <source>%1: cannot be saved (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法保存（%2）</translation>
     </message>
     <message>
         <source>Open scenario or config.json</source>
-        <translation type="unfinished"></translation>
+        <translation>打开方案或 config.json</translation>
     </message>
     <message>
         <source>Scenarios and model configs (*.vramledger.yaml *.yaml *.yml *.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>方案与模型配置 (*.vramledger.yaml *.yaml *.yml *.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Save scenario</source>
-        <translation type="unfinished"></translation>
+        <translation>保存方案</translation>
     </message>
     <message>
         <source>VRAM Ledger scenarios (*.vramledger.yaml)</source>
-        <translation type="unfinished"></translation>
+        <translation>显存账本方案 (*.vramledger.yaml)</translation>
     </message>
     <message>
         <source>Import a Hugging Face config.json</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 Hugging Face 的 config.json</translation>
     </message>
     <message>
         <source>Model configs (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型配置 (*.json)</translation>
     </message>
     <message>
         <source>Export view</source>
-        <translation type="unfinished"></translation>
+        <translation>导出视图</translation>
     </message>
     <message>
         <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Copied the view as an image</source>
-        <translation type="unfinished"></translation>
+        <translation>已把视图复制为图片</translation>
     </message>
     <message>
         <source>Copied the breakdown as CSV</source>
-        <translation type="unfinished"></translation>
+        <translation>已把明细复制为 CSV</translation>
     </message>
     <message>
         <source>Copied the breakdown as Markdown</source>
-        <translation type="unfinished"></translation>
+        <translation>已把明细复制为 Markdown</translation>
     </message>
 </context>
 <context>
     <name>MemoryChart</name>
     <message>
         <source>Memory per GPU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>每张 GPU 的显存（%1）</translation>
     </message>
     <message>
         <source>Total: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>合计：%1</translation>
     </message>
 </context>
 <context>
     <name>QObject</name>
     <message>
         <source>≈ 4·(rows + columns) per matrix</source>
-        <translation type="unfinished"></translation>
+        <translation>每个矩阵约 4·(行数 + 列数)</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated as in Korthikanti et al. 2022, Table 2.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype plus an FP32 copy for the loss.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed&apos;s estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated as in Korthikanti et al. 2022, Table 2.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype plus an FP32 copy for the loss.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量按 Korthikanti 等人 2022 年论文表 2 逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，另加一份供损失计算用的 FP32 副本。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
         <source>kept, 4 B per trainable parameter</source>
-        <translation type="unfinished"></translation>
+        <translation>保留，每个可训练参数 4 字节</translation>
     </message>
     <message>
         <source>not kept</source>
-        <translation type="unfinished"></translation>
+        <translation>不保留</translation>
     </message>
     <message>
         <source>on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>开启——CUDA 上下文 %1 MiB，分配器预留 %2%，多卡时 NCCL 缓冲区 %3 MiB</translation>
     </message>
     <message>
-        <source>off — the article&apos;s four components only</source>
-        <translation type="unfinished"></translation>
+        <source>off — the article's four components only</source>
+        <translation>关闭——只算文章的四大块</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed&apos;s ZeRO estimators, Hugging Face &quot;Model training anatomy&quot;.&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation type="unfinished"></translation>
+        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face "Model training anatomy".&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
         <source>%1: cannot be written (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法写入（%2）</translation>
     </message>
     <message>
         <source>%1: the PNG could not be encoded</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：无法编码 PNG</translation>
     </message>
     <message>
-        <source>%1: unknown format &apos;%2&apos;; use .png, .svg or .pdf</source>
-        <translation type="unfinished"></translation>
+        <source>%1: unknown format '%2'; use .png, .svg or .pdf</source>
+        <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
     </message>
 </context>
 <context>
     <name>StepTimelineView</name>
     <message>
         <source>In use</source>
-        <translation type="unfinished"></translation>
+        <translation>占用</translation>
     </message>
     <message>
         <source>start</source>
-        <translation type="unfinished"></translation>
+        <translation>开始</translation>
     </message>
     <message>
         <source>forward →</source>
-        <translation type="unfinished"></translation>
+        <translation>前向 →</translation>
     </message>
     <message>
         <source>loss</source>
-        <translation type="unfinished"></translation>
+        <translation>损失</translation>
     </message>
     <message>
         <source>← backward</source>
-        <translation type="unfinished"></translation>
+        <translation>← 反向</translation>
     </message>
     <message>
         <source>optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器</translation>
     </message>
     <message>
         <source>sum of all parts %1</source>
-        <translation type="unfinished"></translation>
+        <translation>各部分之和 %1</translation>
     </message>
     <message>
-        <source>every layer&apos;s activations plus the logits</source>
-        <translation type="unfinished"></translation>
+        <source>every layer's activations plus the logits</source>
+        <translation>所有层的激活加上 logits</translation>
     </message>
     <message>
         <source>activations of the forward pass</source>
-        <translation type="unfinished"></translation>
+        <translation>前向传播的激活</translation>
     </message>
     <message>
         <source>gradients appearing while activations are still held</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度已产生而激活尚未释放</translation>
     </message>
     <message>
         <source>all gradients with the optimizer states</source>
-        <translation type="unfinished"></translation>
+        <translation>全部梯度加上优化器状态</translation>
     </message>
     <message>
         <source>the model states alone</source>
-        <translation type="unfinished"></translation>
+        <translation>仅模型状态</translation>
     </message>
     <message>
         <source>peak %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值 %1：%2</translation>
     </message>
     <message>
         <source>In use on this GPU (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>这张 GPU 上的占用（%1）</translation>
     </message>
 </context>
 <context>
     <name>StructureDiagram</name>
     <message>
-        <source>One GPU&apos;s memory: %1 in all (block areas are proportional to bytes)</source>
-        <translation type="unfinished"></translation>
+        <source>One GPU's memory: %1 in all (block areas are proportional to bytes)</source>
+        <translation>单张 GPU 的显存：共 %1（方块面积与字节数成正比）</translation>
     </message>
     <message>
-        <source>ZeRO: this GPU&apos;s 1 of %1 slices</source>
-        <translation type="unfinished"></translation>
+        <source>ZeRO: this GPU's 1 of %1 slices</source>
+        <translation>ZeRO：这张 GPU 只持有 %1 份中的 1 份</translation>
     </message>
     <message>
         <source>dashed: what recomputation avoids keeping</source>
-        <translation type="unfinished"></translation>
+        <translation>虚线：重计算省下不必保存的部分</translation>
     </message>
     <message>
         <source>16-bit working copy (FP32 master in optimizer states)</source>
-        <translation type="unfinished"></translation>
+        <translation>16 位工作副本（FP32 主副本在优化器状态中）</translation>
     </message>
     <message>
         <source>forward reads the parameters, leaves activations</source>
-        <translation type="unfinished"></translation>
+        <translation>前向读取参数，留下激活</translation>
     </message>
     <message>
         <source>backward consumes activations, produces gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>反向消耗激活，产生梯度</translation>
     </message>
     <message>
         <source>optimizer step reads gradients, master copy and moments</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器读取梯度、主副本和动量</translation>
     </message>
     <message>
         <source>…and writes the parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>……并写回参数</translation>
     </message>
 </context>
 <context>
     <name>VerdictBar</name>
     <message>
         <source>peak</source>
-        <translation type="unfinished"></translation>
+        <translation>峰值</translation>
     </message>
     <message>
         <source>sum of all parts</source>
-        <translation type="unfinished"></translation>
+        <translation>各部分之和</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1 per GPU&lt;/b&gt; (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;每张 GPU %1&lt;/b&gt;（%2）</translation>
     </message>
     <message>
-        <source> · the step&apos;s peak is %1</source>
-        <translation type="unfinished"></translation>
+        <source> · the step's peak is %1</source>
+        <translation> · 训练步峰值为 %1</translation>
     </message>
     <message>
         <source> · %1 in CPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation> · CPU 内存中 %1</translation>
     </message>
     <message>
         <source>Choose a GPU to see whether it fits.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一块 GPU，看看放不放得下。</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: fits, %2 to spare</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：放得下，还剩 %2</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;: does not fit, %2 short</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;：放不下，还差 %2</translation>
     </message>
     <message>
         <source>largest batch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最大批大小 %1</translation>
     </message>
     <message>
         <source>not even batch 1</source>
-        <translation type="unfinished"></translation>
+        <translation>批大小为 1 也放不下</translation>
     </message>
     <message>
         <source>longest sequence %1</source>
-        <translation type="unfinished"></translation>
+        <translation>最长序列 %1</translation>
     </message>
     <message>
         <source>fewest GPUs at ZeRO-%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-%1 下最少需要 %2 张 GPU</translation>
     </message>
     <message>
         <source>no GPU count fits at ZeRO-%1</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-%1 下多少张 GPU 都放不下</translation>
     </message>
 </context>
 <context>
     <name>vl::formula</name>
     <message>
-        <source>the article&apos;s b·s·h·L·2 estimate</source>
-        <translation type="unfinished"></translation>
+        <source>the article's b·s·h·L·2 estimate</source>
+        <translation>即文章中 b·s·h·L·2 的估算</translation>
     </message>
     <message>
         <source>trainable params</source>
-        <translation type="unfinished"></translation>
+        <translation>个可训练参数</translation>
     </message>
     <message>
         <source>adapter params</source>
-        <translation type="unfinished"></translation>
+        <translation>个适配器参数</translation>
     </message>
     <message>
         <source>factor entries</source>
-        <translation type="unfinished"></translation>
+        <translation>个因子项</translation>
     </message>
     <message>
         <source>params</source>
-        <translation type="unfinished"></translation>
+        <translation>个参数</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32 主副本</translation>
     </message>
     <message>
         <source>Adam m and v</source>
-        <translation type="unfinished"></translation>
+        <translation>Adam 的 m 和 v</translation>
     </message>
     <message>
         <source>8-bit Adam m and v</source>
-        <translation type="unfinished"></translation>
+        <translation>8 位 Adam 的 m 和 v</translation>
     </message>
     <message>
         <source>plain SGD keeps no state</source>
-        <translation type="unfinished"></translation>
+        <translation>普通 SGD 不保存状态</translation>
     </message>
     <message>
         <source>Lion momentum</source>
-        <translation type="unfinished"></translation>
+        <translation>Lion 动量</translation>
     </message>
     <message>
         <source>momentum</source>
-        <translation type="unfinished"></translation>
+        <translation>动量</translation>
     </message>
     <message>
         <source>Adafactor row/column factors</source>
-        <translation type="unfinished"></translation>
+        <translation>Adafactor 行/列因子</translation>
     </message>
     <message>
         <source>GPUs (ZeRO)</source>
-        <translation type="unfinished"></translation>
+        <translation>张 GPU（ZeRO）</translation>
     </message>
     <message>
         <source>offloaded to CPU memory</source>
-        <translation type="unfinished"></translation>
+        <translation>已卸载到 CPU 内存</translation>
     </message>
     <message>
         <source>largest layer</source>
-        <translation type="unfinished"></translation>
+        <translation>最大的一层</translation>
     </message>
     <message>
         <source>weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重</translation>
     </message>
     <message>
         <source>grads</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>per layer:</source>
-        <translation type="unfinished"></translation>
+        <translation>每层：</translation>
     </message>
     <message>
         <source>inputs &amp; norms</source>
-        <translation type="unfinished"></translation>
+        <translation>输入与归一化</translation>
     </message>
     <message>
         <source>attention scores</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力分数</translation>
     </message>
     <message>
         <source>micro-batches in flight</source>
-        <translation type="unfinished"></translation>
+        <translation>个在途微批</translation>
     </message>
     <message>
         <source>each layer keeps only its input:</source>
-        <translation type="unfinished"></translation>
+        <translation>每层只保留输入：</translation>
     </message>
     <message>
-        <source>one layer&apos;s full activations while it is recomputed</source>
-        <translation type="unfinished"></translation>
+        <source>one layer's full activations while it is recomputed</source>
+        <translation>重算时一层的完整激活</translation>
     </message>
     <message>
         <source>FP32 copy for the loss</source>
-        <translation type="unfinished"></translation>
+        <translation>供损失计算的 FP32 副本</translation>
     </message>
     <message>
         <source>tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>个 token</translation>
     </message>
     <message>
         <source>layers</source>
-        <translation type="unfinished"></translation>
+        <translation>层</translation>
     </message>
     <message>
         <source>hidden</source>
-        <translation type="unfinished"></translation>
+        <translation>隐藏维度</translation>
     </message>
     <message>
         <source>vocab</source>
-        <translation type="unfinished"></translation>
+        <translation>词表</translation>
     </message>
 </context>
 <context>
     <name>vl::ui</name>
     <message>
         <source>Parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>模型参数</translation>
     </message>
     <message>
         <source>Gradients</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度</translation>
     </message>
     <message>
         <source>Optimizer states</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器状态</translation>
     </message>
     <message>
         <source>Activations</source>
-        <translation type="unfinished"></translation>
+        <translation>中间激活</translation>
     </message>
     <message>
         <source>Overhead</source>
-        <translation type="unfinished"></translation>
+        <translation>运行时开销</translation>
     </message>
     <message>
         <source>Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重</translation>
     </message>
     <message>
         <source>LoRA adapters</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 适配器</translation>
     </message>
     <message>
         <source>ZeRO-3 gathered layer</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO-3 聚合的层</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
-        <translation type="unfinished"></translation>
+        <translation>FP32 主副本</translation>
     </message>
     <message>
         <source>Optimizer moments (m, v)</source>
-        <translation type="unfinished"></translation>
+        <translation>优化器动量（m、v）</translation>
     </message>
     <message>
         <source>Layer activations</source>
-        <translation type="unfinished"></translation>
+        <translation>各层激活</translation>
     </message>
     <message>
         <source>Embedding output</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入层输出</translation>
     </message>
     <message>
         <source>Logits (+ FP32 loss copy)</source>
-        <translation type="unfinished"></translation>
+        <translation>logits（含 FP32 损失副本）</translation>
     </message>
     <message>
         <source>Recomputation working set</source>
-        <translation type="unfinished"></translation>
+        <translation>重计算工作集</translation>
     </message>
     <message>
         <source>CUDA context</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 上下文</translation>
     </message>
     <message>
         <source>Allocator reserve</source>
-        <translation type="unfinished"></translation>
+        <translation>分配器预留</translation>
     </message>
     <message>
         <source>Communication buffers</source>
-        <translation type="unfinished"></translation>
+        <translation>通信缓冲区</translation>
     </message>
     <message>
         <source>ZeRO sharding</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO 切分</translation>
     </message>
     <message>
         <source>Gradient checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度检查点</translation>
     </message>
     <message>
         <source>Mixed precision</source>
-        <translation type="unfinished"></translation>
+        <translation>混合精度</translation>
     </message>
     <message>
         <source>Smaller batch or sequence</source>
-        <translation type="unfinished"></translation>
+        <translation>减小批大小或序列长度</translation>
     </message>
     <message>
         <source>ZeRO stage %1 over %2 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %2 张 GPU 上用 ZeRO 阶段 %1</translation>
     </message>
     <message>
         <source>full activation recomputation</source>
-        <translation type="unfinished"></translation>
+        <translation>完全重计算激活</translation>
     </message>
     <message>
         <source>BF16 mixed precision with an FP32 master copy</source>
-        <translation type="unfinished"></translation>
+        <translation>BF16 混合精度（保留 FP32 主副本）</translation>
     </message>
     <message>
         <source>sequence %1</source>
-        <translation type="unfinished"></translation>
+        <translation>序列长度 %1</translation>
     </message>
     <message>
         <source>micro-batch %1 × %2 accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>微批 %1 × 累积 %2 步</translation>
     </message>
     <message>
         <source>Current</source>
-        <translation type="unfinished"></translation>
+        <translation>当前</translation>
     </message>
     <message numerus="yes">
         <source>%n GPU(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-        </translation>
+        <translation>
+            <numerusform>%n 张 GPU</numerusform></translation>
     </message>
     <message>
         <source>ZeRO %1</source>
-        <translation type="unfinished"></translation>
+        <translation>ZeRO %1</translation>
     </message>
     <message>
         <source>+ %1</source>
-        <translation type="unfinished"></translation>
+        <translation>+ %1</translation>
     </message>
 </context>
 </TS>

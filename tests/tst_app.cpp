@@ -1,0 +1,85 @@
+// vram-ledger as a process: headless --screenshot and --export, and its errors.
+
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestApp : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    int run(const QStringList &args, QByteArray *err = nullptr)
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_dir.path());
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(VL_APP), args);
+        if (!p.waitForFinished(120'000))
+            return -1;
+        if (err)
+            *err = p.readAllStandardError();
+        return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    }
+
+private Q_SLOTS:
+    void screenshot_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280×800, English, light") << QStringList{"--size", "1280x800"} << QSize(1280, 800);
+        QTest::newRow("1920×1080, Chinese, dark") << QStringList{"--size", "1920x1080", "--lang", "zh_CN", "--theme", "dark"} << QSize(1920, 1080);
+    }
+    void screenshot()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QSize, size);
+        const QString out = m_dir.filePath(QStringLiteral("shot-%1.png").arg(size.width()));
+        QCOMPARE(run(QStringList{"--screenshot", out} + extra), 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), size);
+    }
+
+    void exportViews_data()
+    {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("chart as SVG") << "chart" << "svg";
+        QTest::newRow("diagram as PDF") << "diagram" << "pdf";
+        QTest::newRow("timeline as PNG") << "timeline" << "png";
+        QTest::newRow("everything as PNG") << "all" << "png";
+    }
+    void exportViews()
+    {
+        QFETCH(QString, view);
+        QFETCH(QString, suffix);
+        const QString out = m_dir.filePath(view + QLatin1Char('.') + suffix);
+        QCOMPARE(run({QStringLiteral("--export"), out, QStringLiteral("--view"), view}), 0);
+        QVERIFY(QFileInfo(out).size() > 1000);
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown view") << QStringList{"--export", "x.png", "--view", "pie"} << 2 << "--view: 'pie' is not allowed";
+        QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "--size", "big"} << 2 << "--size: 'big' is not allowed";
+        QTest::newRow("unknown language") << QStringList{"--screenshot", "x.png", "--lang", "tlh"} << 2 << "--lang: 'tlh' is not allowed";
+        QTest::newRow("missing scenario") << QStringList{"--screenshot", "x.png", "--scenario", "/nonexistent.vramledger.yaml"} << 3 << "cannot be read";
+    }
+    void errors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        QByteArray err;
+        QCOMPARE(run(args, &err), code);
+        QVERIFY2(QString::fromUtf8(err).contains(message), err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestApp)
+#include "tst_app.moc"

@@ -1,0 +1,172 @@
+// The main window end to end: each of the five named sliders drives the chart through core,
+// and the verdict flips when a capacity line is crossed.
+
+#include "core/estimate.h"
+#include "core/solve.h"
+#include "ui/chartpanel.h"
+#include "ui/controlpanel.h"
+#include "ui/language.h"
+#include "ui/ledgermodel.h"
+#include "ui/mainwindow.h"
+#include "ui/memorychart.h"
+#include "ui/sliderspin.h"
+#include "ui/verdictbar.h"
+
+#include <QComboBox>
+#include <QListWidget>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace vl;
+using namespace vl::ui;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<LedgerModel> m_model;
+    std::unique_ptr<Language> m_language;
+    std::unique_ptr<MainWindow> m_window;
+
+    void checkChartMatchesCore()
+    {
+        const MemoryChart *chart = m_window->chartPanel()->chart();
+        const Breakdown b = estimate(m_model->scenario());
+        const int current = chart->barCount() - 1; // the current scenario is the last bar after the pins
+        for (int c = 0; c < kComponentCount; ++c)
+            QCOMPARE(chart->barValue(current, Component(c)), toUnits(b.component(Component(c)), Units::GiB));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // settings and user presets in a throwaway place
+    }
+
+    void init()
+    {
+        m_model = std::make_unique<LedgerModel>(loadCatalog(VL_SOURCE_PRESETS, {}));
+        m_language = std::make_unique<Language>();
+        m_window = std::make_unique<MainWindow>(*m_model, *m_language);
+        m_window->resize(1280, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void firstLaunchShowsTheArticle()
+    {
+        // The article's 7B in mixed precision on an A100 80GB, beside its FP32 and "as printed" columns.
+        QCOMPARE(m_model->scenario().arch.fixedParams, std::int64_t(7'000'000'000));
+        QCOMPARE(m_model->gpuIds(), QStringList{QStringLiteral("a100-80gb")});
+        const MemoryChart *chart = m_window->chartPanel()->chart();
+        QCOMPARE(chart->barCount(), 3);
+        const auto gb = [](double gib) { return gib * double(kGiB) / 1e9; };
+        QCOMPARE(qRound(gb(chart->barValue(0, Component::OptimizerStates))), 56); // FP32: 56 GB of Adam states
+        QCOMPARE(qRound(gb(chart->barValue(1, Component::OptimizerStates))), 56); // AMP as printed: still 56
+        QCOMPARE(qRound(gb(chart->barValue(2, Component::OptimizerStates))), 84); // with the master copy: 84
+        QCOMPARE(chart->capacityLines(), QList<double>{81920.0 / 1024.0});
+        checkChartMatchesCore();
+    }
+
+    void slidersDriveTheChart_data()
+    {
+        QTest::addColumn<QString>("slider");
+        QTest::addColumn<int>("value");
+        QTest::newRow("batch size") << "batch" << 4;
+        QTest::newRow("sequence length") << "sequence" << 1024;
+        QTest::newRow("hidden size") << "hidden" << 2048;
+        QTest::newRow("layers") << "layers" << 12;
+        QTest::newRow("precision: FP32") << "precision" << 0;
+        QTest::newRow("precision: pure BF16") << "precision" << 3;
+    }
+    void slidersDriveTheChart()
+    {
+        QFETCH(QString, slider);
+        QFETCH(int, value);
+        ControlPanel *controls = m_window->controls();
+        const Scenario before = m_model->scenario();
+        if (slider == QLatin1String("precision")) {
+            controls->precisionSlider()->slider()->setValue(value); // as a drag or arrow key would
+        } else {
+            SliderSpin *s = slider == QLatin1String("batch")      ? controls->batchSlider()
+                          : slider == QLatin1String("sequence") ? controls->sequenceSlider()
+                          : slider == QLatin1String("hidden")   ? controls->hiddenSlider()
+                                                                 : controls->layersSlider();
+            s->spinBox()->setValue(value);
+        }
+        const Scenario &after = m_model->scenario();
+        QVERIFY(!(after == before));
+        if (slider == QLatin1String("batch"))
+            QCOMPARE(after.microBatch, std::int64_t(value));
+        else if (slider == QLatin1String("sequence"))
+            QCOMPARE(after.sequence, std::int64_t(value));
+        else if (slider == QLatin1String("hidden"))
+            QCOMPARE(after.arch.hidden, std::int64_t(value));
+        else if (slider == QLatin1String("layers"))
+            QCOMPARE(after.arch.layers, std::int64_t(value));
+        else
+            QCOMPARE(int(after.precision), value);
+        checkChartMatchesCore();
+    }
+
+    void batchSliderMovesInPowersOfTwo()
+    {
+        QSlider *slider = m_window->controls()->batchSlider()->slider();
+        slider->setValue(slider->value() + slider->singleStep());
+        QCOMPARE(m_model->scenario().microBatch, std::int64_t(2));
+        slider->setValue(slider->value() + slider->singleStep());
+        QCOMPARE(m_model->scenario().microBatch, std::int64_t(4));
+    }
+
+    void verdictFlipsAtTheCapacityLine()
+    {
+        Scenario s = m_model->scenario();
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.flashAttention = true;
+        m_model->setScenario(s);
+        const Bytes a100 = 81920 * kMiB;
+        const std::int64_t largest = maxMicroBatch(m_model->scenario(), a100);
+        QVERIFY(largest >= 1 && largest < 4096);
+        SliderSpin *batch = m_window->controls()->batchSlider();
+        batch->spinBox()->setValue(int(largest));
+        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral(": fits")), qPrintable(m_window->verdict()->text()));
+        QVERIFY(m_window->verdict()->text().contains(QStringLiteral("largest batch %1").arg(largest)));
+        batch->spinBox()->setValue(int(largest + 1));
+        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral("does not fit")), qPrintable(m_window->verdict()->text()));
+        checkChartMatchesCore();
+    }
+
+    void checkingAGpuAddsItsCapacityLine()
+    {
+        QListWidget *gpus = m_window->controls()->gpuList();
+        for (int i = 0; i < gpus->count(); ++i)
+            if (gpus->item(i)->data(Qt::UserRole).toString() == QLatin1String("rtx-4090"))
+                gpus->item(i)->setCheckState(Qt::Checked);
+        QCOMPARE(m_model->gpuIds().size(), 2);
+        QCOMPARE(m_window->chartPanel()->chart()->capacityLines().size(), 2);
+        QVERIFY(m_window->chartPanel()->chart()->capacityLines().contains(24564.0 / 1024.0));
+    }
+
+    void choosingAModelPreset()
+    {
+        m_model->setModel(QStringLiteral("llama-3.1-8b"));
+        QCOMPARE(totalParameters(m_model->scenario().arch), std::int64_t(8'030'261'248));
+        QCOMPARE(m_window->controls()->hiddenSlider()->value(), 4096);
+        QCOMPARE(m_window->controls()->modelBox()->currentData().toString(), QStringLiteral("llama-3.1-8b"));
+        // Reshaping it makes the model custom, counted from its shapes.
+        m_window->controls()->layersSlider()->spinBox()->setValue(16);
+        QVERIFY(m_window->controls()->modelBox()->currentData().toString().isEmpty());
+        checkChartMatchesCore();
+    }
+
+    void cleanup()
+    {
+        m_window.reset();
+        m_language.reset();
+        m_model.reset();
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

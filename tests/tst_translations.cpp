@@ -1,0 +1,81 @@
+// Every user-visible string has a Simplified Chinese translation: lupdate extracts the strings
+// from the sources as they are now, and each must be translated in the .ts we ship.
+
+#include <QDir>
+#include <QDomDocument>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTranslator>
+
+namespace {
+
+// (context, source) → translation, for every message in a .ts file.
+QHash<QString, QString> messages(const QString &path, QStringList *unfinished = nullptr)
+{
+    QHash<QString, QString> out;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return out;
+    QDomDocument doc;
+    if (!doc.setContent(&file))
+        return out;
+    const QDomNodeList contexts = doc.elementsByTagName(QStringLiteral("context"));
+    for (int i = 0; i < contexts.size(); ++i) {
+        const QDomElement context = contexts.at(i).toElement();
+        const QString name = context.firstChildElement(QStringLiteral("name")).text();
+        for (QDomElement m = context.firstChildElement(QStringLiteral("message")); !m.isNull();
+             m = m.nextSiblingElement(QStringLiteral("message"))) {
+            const QString source = m.firstChildElement(QStringLiteral("source")).text();
+            const QDomElement translation = m.firstChildElement(QStringLiteral("translation"));
+            QString text = translation.text();
+            if (m.attribute(QStringLiteral("numerus")) == QLatin1String("yes"))
+                text = translation.firstChildElement(QStringLiteral("numerusform")).text();
+            out.insert(name + QLatin1Char('|') + source, text);
+            if (unfinished && (translation.attribute(QStringLiteral("type")) == QLatin1String("unfinished") || text.isEmpty()))
+                *unfinished << name + QStringLiteral(": ") + source;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestTranslations : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyStringIsTranslated()
+    {
+        const QString shipped = QStringLiteral(VL_SOURCE_DIR "/resources/translations/vram-ledger_zh_CN.ts");
+        QStringList unfinished;
+        const auto ours = messages(shipped, &unfinished);
+        QVERIFY(!ours.isEmpty());
+        QVERIFY2(unfinished.isEmpty(), qPrintable(unfinished.join(QLatin1Char('\n'))));
+
+        QTemporaryDir dir;
+        const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
+        QProcess lupdate;
+        lupdate.start(QStringLiteral(VL_LUPDATE), {QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/app"),
+                                                  QStringLiteral("-ts"), fresh, QStringLiteral("-silent")});
+        QVERIFY(lupdate.waitForFinished(120'000));
+        QCOMPARE(lupdate.exitCode(), 0);
+        const auto current = messages(fresh);
+        QVERIFY(current.size() > 100);
+        QStringList missing;
+        for (auto it = current.cbegin(); it != current.cend(); ++it)
+            if (ours.value(it.key()).isEmpty())
+                missing << it.key();
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("untranslated in zh_CN:\n") + missing.join(QLatin1Char('\n'))));
+    }
+
+    void embeddedCatalogueLoads()
+    {
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
+        QCOMPARE(translator.translate("vl::ui", "Optimizer states"), QStringLiteral("优化器状态"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTranslations)
+#include "tst_translations.moc"

@@ -1,0 +1,124 @@
+// The structure diagram and the step timeline against core: block areas proportional to
+// bytes, colours where the blocks are, the timeline's points and peak.
+
+#include "core/analysis.h"
+#include "ui/steptimelineview.h"
+#include "ui/structurediagram.h"
+#include "ui/theme.h"
+
+#include <QImage>
+#include <QTest>
+
+#include <cmath>
+
+using namespace vl;
+using namespace vl::ui;
+
+namespace {
+
+ScenarioDocument scenario(const QString &name)
+{
+    const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+    ScenarioDocument doc;
+    Scenario &s = doc.scenario;
+    if (name == QLatin1String("article")) {
+        doc = articleExampleDocument();
+    } else if (name == QLatin1String("70b-zero3-64")) {
+        s.arch = catalog.findModel("llama-3.1-70b")->arch;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 3;
+        s.dataParallel = 64;
+        s.recompute = Recompute::Full;
+        s.flashAttention = true;
+        doc.gpuIds = {"h100-sxm"};
+    } else {
+        s.arch = catalog.findModel("gpt2")->arch;
+        s.sequence = 1024;
+        s.microBatch = 8;
+        s.dropout = true;
+        doc.gpuIds = {"rtx-4090"};
+    }
+    return doc;
+}
+
+} // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void diagram_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("the article's 7B on one A100") << "article";
+        QTest::newRow("Llama-3.1-70B, ZeRO-3 over 64") << "70b-zero3-64";
+        QTest::newRow("GPT-2 on a laptop-class GPU") << "gpt2";
+    }
+    void diagram()
+    {
+        QFETCH(QString, name);
+        const ScenarioDocument doc = scenario(name);
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const Breakdown &b = a.breakdown;
+
+        // Areas are proportional to bytes: each block's area, in bytes, is its component within a pixel.
+        const DiagramLayout layout = layoutDiagram(QRectF(0, 0, 900, 600), b);
+        QVERIFY(layout.bytesPerSquarePixel > 0);
+        for (int c = 0; c < 4; ++c) {
+            const QRectF r = layout.blocks[std::size_t(c)];
+            const double expectedArea = double(b.component(Component(c))) / layout.bytesPerSquarePixel;
+            QVERIFY2(std::fabs(r.width() * r.height() - expectedArea) <= r.width() + 1,
+                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(c).arg(r.width() * r.height()).arg(expectedArea)));
+            QCOMPARE(r.width(), r.height());
+        }
+
+        // Painted: at each visible block's centre is its component's colour.
+        StructureDiagram diagram;
+        diagram.resize(900, 600);
+        diagram.showAnalysis(a, doc.scenario, Units::GiB);
+        const QImage image = diagram.grab().toImage();
+        const DiagramLayout shown = diagram.currentLayout();
+        for (int c = 0; c < 4; ++c) {
+            const QRectF r = shown.blocks[std::size_t(c)];
+            if (r.width() < 12)
+                continue;
+            const QColor pixel = image.pixelColor(r.center().toPoint());
+            const int hueGap = std::abs(pixel.hslHue() - componentColor(Component(c)).hslHue());
+            QVERIFY2(std::min(hueGap, 360 - hueGap) <= 12,
+                     qPrintable(QStringLiteral("component %1: %2 at the centre").arg(c).arg(pixel.name())));
+        }
+    }
+
+    void smallBlocksStayLabelled()
+    {
+        // ZeRO paper scale: a 1.9 GB slice next to a much bigger block is still drawn and named.
+        const ScenarioDocument doc = scenario(QStringLiteral("70b-zero3-64"));
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        StructureDiagram diagram;
+        diagram.resize(720, 480);
+        diagram.showAnalysis(a, doc.scenario, Units::GiB);
+        for (int c = 0; c < 4; ++c)
+            QVERIFY(!diagram.currentLayout().blocks[std::size_t(c)].isEmpty());
+    }
+
+    void timelineEqualsCore_data() { diagram_data(); }
+    void timelineEqualsCore()
+    {
+        QFETCH(QString, name);
+        const ScenarioDocument doc = scenario(name);
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        StepTimelineView view;
+        view.showAnalysis(a, {}, Units::GiB);
+        const QVector<double> values = view.plottedValues();
+        QCOMPARE(values.size(), qsizetype(a.timeline.points.size()));
+        double peak = 0;
+        for (int i = 0; i < values.size(); ++i) {
+            QCOMPARE(values[i], toUnits(a.timeline.points[std::size_t(i)].inUse, Units::GiB));
+            peak = std::max(peak, values[i]);
+        }
+        QCOMPARE(peak, toUnits(a.timeline.peak(), Units::GiB));
+        QCOMPARE(values.back(), toUnits(a.breakdown.modelStates(), Units::GiB));
+    }
+};
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"
