@@ -75,34 +75,34 @@ int main(int argc, char *argv[])
     const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
     if (!scaleOk || scale < 0.25 || scale > 8)
         return fail(InvalidInput, QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
-    const auto view = vl::ui::parseView(parser.value(viewOpt));
+    const auto view = vl::parseView(parser.value(viewOpt));
     if (!view)
         return fail(InvalidInput, QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline or all").arg(parser.value(viewOpt)));
-    vl::ui::Theme theme = vl::ui::Settings::theme();
+    vl::Theme theme = vl::Settings::theme();
     if (parser.isSet(themeOpt)) {
         const QString t = parser.value(themeOpt);
         if (t != QLatin1String("light") && t != QLatin1String("dark"))
             return fail(InvalidInput, QStringLiteral("--theme: '%1' is not allowed; use light or dark").arg(t));
-        theme = t == QLatin1String("dark") ? vl::ui::Theme::Dark : vl::ui::Theme::Light;
+        theme = t == QLatin1String("dark") ? vl::Theme::Dark : vl::Theme::Light;
     }
-    const QString languageCode = parser.isSet(langOpt) ? parser.value(langOpt) : vl::ui::Settings::language();
-    if (!languageCode.isEmpty() && !vl::ui::Language::available().contains(languageCode))
+    const QString languageCode = parser.isSet(langOpt) ? parser.value(langOpt) : vl::Settings::language();
+    if (!languageCode.isEmpty() && !vl::Language::available().contains(languageCode))
         return fail(InvalidInput, QStringLiteral("--lang: '%1' is not allowed; use one of %2")
-                                      .arg(languageCode, vl::ui::Language::available().join(QStringLiteral(", "))));
+                                      .arg(languageCode, vl::Language::available().join(QStringLiteral(", "))));
 
-    vl::ui::applyTheme(app, theme);
-    vl::ui::Language language(&app);
+    vl::applyTheme(app, theme);
+    vl::Language language(&app);
     language.apply(languageCode);
 
     const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets");
-    vl::ui::LedgerModel model(vl::loadCatalog(
+    vl::LedgerModel model(vl::loadCatalog(
         vl::builtinPresetDir(QCoreApplication::applicationDirPath().toStdString(), qEnvironmentVariable("VRAM_LEDGER_PRESETS").toStdString()),
         userPresets.toStdString()));
-    model.setUnits(vl::ui::Settings::units());
-    model.setFitRule(vl::ui::Settings::fitRule());
-    model.setBarSet(vl::ui::Settings::barSet());
+    model.setUnits(vl::Settings::units());
+    model.setFitRule(vl::Settings::fitRule());
+    model.setBarSet(vl::Settings::barSet());
 
-    vl::ui::MainWindow window(model, language);
+    vl::MainWindow window(model, language);
     QString file = parser.value(scenarioOpt);
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().first();
@@ -126,7 +126,7 @@ int main(int argc, char *argv[])
                 return fail(UnreadableFile, QStringLiteral("%1: cannot be written").arg(parser.value(screenshotOpt)));
         }
         if (parser.isSet(exportOpt)) {
-            const QString error = vl::ui::exportWidget(window.viewWidget(*view), parser.value(exportOpt), scale);
+            const QString error = vl::exportWidget(window.viewWidget(*view), parser.value(exportOpt), scale);
             if (!error.isEmpty())
                 return fail(UnreadableFile, error);
         }

@@ -13,7 +13,6 @@
 #include <QTest>
 
 using namespace vl;
-using namespace vl::ui;
 
 class TestExport : public QObject {
     Q_OBJECT

@@ -20,7 +20,6 @@
 #include <QTest>
 
 using namespace vl;
-using namespace vl::ui;
 
 class TestMainWindow : public QObject {
     Q_OBJECT

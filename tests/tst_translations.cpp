@@ -1,6 +1,9 @@
 // Every user-visible string has a Simplified Chinese translation: lupdate extracts the strings
 // from the sources as they are now, and each must be translated in the .ts we ship.
 
+#include "ui/controlpanel.h"
+#include "ui/verdictbar.h"
+
 #include <QDir>
 #include <QDomDocument>
 #include <QFile>
@@ -56,7 +59,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
         QProcess lupdate;
-        lupdate.start(QStringLiteral(VL_LUPDATE), {QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/app"),
+        lupdate.start(QStringLiteral(VL_LUPDATE), {QStringLiteral("-I"), QStringLiteral(VL_SOURCE_DIR),
+                                                  QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/app"),
                                                   QStringLiteral("-ts"), fresh, QStringLiteral("-silent")});
         QVERIFY(lupdate.waitForFinished(120'000));
         QCOMPARE(lupdate.exitCode(), 0);
@@ -74,6 +78,9 @@ private Q_SLOTS:
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCOMPARE(translator.translate("vl::ui", "Optimizer states"), QStringLiteral("优化器状态"));
+        // Contexts must be what tr() asks for at run time: the class name with its namespace.
+        QCOMPARE(translator.translate(vl::ControlPanel::staticMetaObject.className(), "Model"), QStringLiteral("模型"));
+        QCOMPARE(translator.translate(vl::VerdictBar::staticMetaObject.className(), "peak"), QStringLiteral("峰值"));
     }
 };
 

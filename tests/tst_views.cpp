@@ -12,7 +12,6 @@
 #include <cmath>
 
 using namespace vl;
-using namespace vl::ui;
 
 namespace {
 

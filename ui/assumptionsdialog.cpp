@@ -6,7 +6,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
-namespace vl::ui {
+namespace vl {
 
 QString assumptionsHtml(const Scenario &s)
 {
@@ -63,4 +63,4 @@ AssumptionsDialog::AssumptionsDialog(const Scenario &s, QWidget *parent) : QDial
     resize(640, 520);
 }
 
-} // namespace vl::ui
+} // namespace vl

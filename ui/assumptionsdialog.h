@@ -6,7 +6,7 @@
 
 #include <QDialog>
 
-namespace vl::ui {
+namespace vl {
 
 QString assumptionsHtml(const Scenario &s);
 
@@ -16,4 +16,4 @@ public:
     AssumptionsDialog(const Scenario &s, QWidget *parent = nullptr);
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -17,7 +17,7 @@
 
 #include <qcustomplot.h>
 
-namespace vl::ui {
+namespace vl {
 
 ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
     : QWidget(parent),
@@ -145,4 +145,4 @@ void ChartPanel::showPinMenu(const QPoint &position)
     menu.exec(m_chart->plot()->mapToGlobal(position));
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -8,7 +8,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 
-namespace vl::ui {
+namespace vl {
 
 class LedgerModel;
 class MemoryChart;
@@ -37,4 +37,4 @@ private:
     QLabel *m_fitLabel;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -20,7 +20,7 @@
 
 #include <numeric>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -75,6 +75,8 @@ void ControlPanel::build()
     auto *modelLayout = new QVBoxLayout(modelGroup);
     m_modelBox = new QComboBox(modelGroup);
     m_modelBox->setObjectName(QStringLiteral("modelBox"));
+    m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_modelBox->setMinimumContentsLength(16);
     m_importButton = new QPushButton(modelGroup);
     addText([=, this] {
         m_importButton->setText(tr("Import config.json…"));
@@ -211,6 +213,8 @@ void ControlPanel::build()
 
     auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
         auto *box = new QComboBox(m_advancedBody);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(12); // long choices elide instead of widening the panel
         for (const auto &entry : entries)
             box->addItem(entry.second(), entry.first);
         std::vector<std::function<QString()>> names;
@@ -490,4 +494,4 @@ void ControlPanel::syncFromModel()
     m_syncing = false;
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -17,7 +17,7 @@ class QListWidget;
 class QSpinBox;
 class QPushButton;
 
-namespace vl::ui {
+namespace vl {
 
 class ChoiceSlider;
 class LedgerModel;
@@ -96,4 +96,4 @@ private:
     void addText(std::function<void()> setText);
 };
 
-} // namespace vl::ui
+} // namespace vl

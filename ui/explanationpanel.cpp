@@ -8,7 +8,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-namespace vl::ui {
+namespace vl {
 
 ExplanationPanel::ExplanationPanel(QWidget *parent)
     : QWidget(parent), m_tree(new QTreeWidget(this)), m_levers(new QLabel(this))
@@ -106,4 +106,4 @@ void ExplanationPanel::render()
     m_levers->setText(levers);
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -11,7 +11,7 @@
 class QLabel;
 class QTreeWidget;
 
-namespace vl::ui {
+namespace vl {
 
 class ExplanationPanel : public QWidget {
     Q_OBJECT
@@ -34,4 +34,4 @@ private:
     Units m_units = Units::GiB;
 };
 
-} // namespace vl::ui
+} // namespace vl

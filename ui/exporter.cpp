@@ -12,7 +12,7 @@
 
 #include <qcustomplot.h>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -112,4 +112,4 @@ QString exportWidget(QWidget *widget, const QString &path, double scale)
     return {};
 }
 
-} // namespace vl::ui
+} // namespace vl

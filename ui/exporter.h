@@ -8,7 +8,7 @@ class QCustomPlot;
 class QImage;
 class QWidget;
 
-namespace vl::ui {
+namespace vl {
 
 // Returns an empty string on success, else what went wrong (naming the file).
 QString exportWidget(QWidget *widget, const QString &path, double scale = 1.0);
@@ -16,4 +16,4 @@ QString exportWidget(QWidget *widget, const QString &path, double scale = 1.0);
 // The widget as an image, e.g. for the clipboard.
 QImage renderImage(QWidget *widget, double scale = 1.0);
 
-} // namespace vl::ui
+} // namespace vl

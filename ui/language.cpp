@@ -6,7 +6,7 @@
 #include <QLocale>
 #include <QTranslator>
 
-namespace vl::ui {
+namespace vl {
 
 Language::Language(QObject *parent) : QObject(parent), m_ours(new QTranslator(this)), m_qt(new QTranslator(this))
 {
@@ -36,4 +36,4 @@ void Language::apply(const QString &code)
         QCoreApplication::installTranslator(m_qt);
 }
 
-} // namespace vl::ui
+} // namespace vl

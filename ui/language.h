@@ -7,7 +7,7 @@
 
 class QTranslator;
 
-namespace vl::ui {
+namespace vl {
 
 class Language : public QObject {
     Q_OBJECT
@@ -24,4 +24,4 @@ private:
     QString m_code;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -2,12 +2,16 @@
 
 #include <algorithm>
 
-namespace vl::ui {
+namespace vl {
 
 LedgerModel::LedgerModel(PresetCatalog catalog, QObject *parent)
     : QObject(parent), m_catalog(std::move(catalog))
 {
-    setDocument(articleExampleDocument());
+    ScenarioDocument first = articleExampleDocument();
+    // The pins of the first launch are ours to name, in the reader's language.
+    first.pins[0].name = tr("FP32").toStdString();
+    first.pins[1].name = tr("AMP as printed (no master copy)").toStdString();
+    setDocument(std::move(first));
 }
 
 const ModelPreset *LedgerModel::modelPreset() const
@@ -155,4 +159,4 @@ void LedgerModel::recompute()
     Q_EMIT changed();
 }
 
-} // namespace vl::ui
+} // namespace vl

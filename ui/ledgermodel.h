@@ -10,7 +10,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace vl::ui {
+namespace vl {
 
 class LedgerModel : public QObject {
     Q_OBJECT
@@ -60,4 +60,4 @@ private:
     Analysis m_analysis;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -37,7 +37,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-namespace vl::ui {
+namespace vl {
 
 std::optional<View> parseView(const QString &text)
 {
@@ -74,7 +74,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     m_controlsScroll->setWidget(m_controls);
     m_controlsScroll->setWidgetResizable(true);
     m_controlsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_controlsScroll->setMinimumWidth(m_controls->sizeHint().width() + 24);
+    m_controlsScroll->setMinimumWidth(m_controls->minimumSizeHint().width() + 24);
 
     m_tabs->addTab(m_chartPanel, QString());
     m_tabs->addTab(m_diagram, QString());
@@ -93,6 +93,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     split->addWidget(m_center);
     split->setStretchFactor(1, 1);
     split->setCollapsible(1, false);
+    split->setSizes({m_controlsScroll->minimumWidth(), 1000}); // the views get the room
     setCentralWidget(split);
 
     // Hovering a component anywhere highlights it everywhere.
@@ -426,4 +427,4 @@ void MainWindow::copyBreakdown(bool csv)
     statusBar()->showMessage(csv ? tr("Copied the breakdown as CSV") : tr("Copied the breakdown as Markdown"), 4000);
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -14,7 +14,7 @@ class QTabWidget;
 class QSplitter;
 class QScrollArea;
 
-namespace vl::ui {
+namespace vl {
 
 class ChartPanel;
 class ControlPanel;
@@ -91,4 +91,4 @@ private:
     std::vector<std::function<void()>> m_texts;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -41,8 +41,13 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomP
         below = bars;
         m_bars[std::size_t(c)] = bars;
     }
+    // The legend as one row above the plot, where it never hides a bar.
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->setMouseTracking(true);
@@ -106,6 +111,8 @@ void MemoryChart::rebuild()
         label->position->setCoords(0.995, y);
         label->setText(QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)));
         label->setColor(pen.color());
+        label->setBrush(palette().base());
+        label->setPadding(QMargins(4, 1, 4, 1));
         QFont font = m_plot->font();
         font.setPointSizeF(font.pointSizeF() * m_zoom);
         label->setFont(font);
@@ -235,4 +242,4 @@ QList<double> MemoryChart::capacityLines() const
     return values;
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -13,7 +13,7 @@
 class QCPBars;
 class QCustomPlot;
 
-namespace vl::ui {
+namespace vl {
 
 class MemoryChart : public QWidget {
     Q_OBJECT
@@ -51,4 +51,4 @@ private:
     double m_zoom = 1.0;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -3,7 +3,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -62,4 +62,4 @@ QString Settings::lastDirectory()
 
 void Settings::setLastDirectory(const QString &directory) { kDirectory.set(directory); }
 
-} // namespace vl::ui
+} // namespace vl

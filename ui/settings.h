@@ -9,7 +9,7 @@
 #include <QString>
 #include <QStringList>
 
-namespace vl::ui {
+namespace vl {
 
 class Settings {
 public:
@@ -38,4 +38,4 @@ public:
     static void setLastDirectory(const QString &directory);
 };
 
-} // namespace vl::ui
+} // namespace vl

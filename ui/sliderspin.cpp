@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -55,7 +55,8 @@ SliderSpin::SliderSpin(Scale scale, int minimum, int maximum, int step, const QS
     m_spin->setSingleStep(step);
     m_spin->setAccelerated(true);
     m_spin->setKeyboardTracking(false);
-    m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("00000000")) + 24);
+    m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 28);
+    m_slider->setMinimumWidth(90);
     setRange(minimum, maximum);
     connect(m_slider, &QSlider::valueChanged, this, &SliderSpin::onSliderMoved);
     connect(m_spin, &QSpinBox::valueChanged, this, &SliderSpin::onSpinChanged);
@@ -169,4 +170,4 @@ void ChoiceSlider::setIndex(int index)
     m_label->setText(m_names.value(index));
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -8,7 +8,7 @@ class QLabel;
 class QSlider;
 class QSpinBox;
 
-namespace vl::ui {
+namespace vl {
 
 class SliderSpin : public QWidget {
     Q_OBJECT
@@ -57,4 +57,4 @@ private:
     QLabel *m_label;
 };
 
-} // namespace vl::ui
+} // namespace vl

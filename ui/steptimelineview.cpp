@@ -7,7 +7,7 @@
 
 #include <qcustomplot.h>
 
-namespace vl::ui {
+namespace vl {
 
 StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
@@ -162,4 +162,4 @@ void StepTimelineView::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-} // namespace vl::ui
+} // namespace vl

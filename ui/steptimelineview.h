@@ -9,7 +9,7 @@
 class QCustomPlot;
 class QCPGraph;
 
-namespace vl::ui {
+namespace vl {
 
 class StepTimelineView : public QWidget {
     Q_OBJECT
@@ -34,4 +34,4 @@ private:
     double m_zoom = 1.0;
 };
 
-} // namespace vl::ui
+} // namespace vl

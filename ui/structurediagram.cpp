@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace vl::ui {
+namespace vl {
 
 namespace {
 
@@ -294,4 +294,4 @@ void StructureDiagram::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-} // namespace vl::ui
+} // namespace vl

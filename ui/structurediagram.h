@@ -11,7 +11,7 @@
 #include <array>
 #include <optional>
 
-namespace vl::ui {
+namespace vl {
 
 // Where each component's block goes inside `area`: pure geometry, tested against the bytes.
 struct DiagramLayout {
@@ -52,4 +52,4 @@ private:
     double m_zoom = 1.0;
 };
 
-} // namespace vl::ui
+} // namespace vl

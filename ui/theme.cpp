@@ -13,7 +13,7 @@
 #include <memory>
 #include <utility>
 
-namespace vl::ui {
+namespace vl {
 
 QColor componentColor(Component c)
 {
@@ -203,4 +203,4 @@ QString bytesText(Bytes bytes, Units units)
     return QString::fromStdString(vl::formatBytes(bytes, units));
 }
 
-} // namespace vl::ui
+} // namespace vl

@@ -11,7 +11,7 @@
 
 class QApplication;
 
-namespace vl::ui {
+namespace vl {
 
 enum class Theme { Light, Dark };
 
@@ -32,4 +32,4 @@ void applyTheme(QApplication &app, Theme theme);
 
 QString bytesText(Bytes bytes, Units units); // core's formatter with translated unit names
 
-} // namespace vl::ui
+} // namespace vl

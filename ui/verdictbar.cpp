@@ -4,7 +4,7 @@
 
 #include <QEvent>
 
-namespace vl::ui {
+namespace vl {
 
 VerdictBar::VerdictBar(QWidget *parent) : QLabel(parent)
 {
@@ -65,4 +65,4 @@ void VerdictBar::render()
     setText(html);
 }
 
-} // namespace vl::ui
+} // namespace vl

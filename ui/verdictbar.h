@@ -5,7 +5,7 @@
 
 #include <QLabel>
 
-namespace vl::ui {
+namespace vl {
 
 class VerdictBar : public QLabel {
     Q_OBJECT
@@ -23,4 +23,4 @@ private:
     Units m_units = Units::GiB;
 };
 
-} // namespace vl::ui
+} // namespace vl

@@ -1,14 +1,57 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>AssumptionsDialog</name>
+    <name>QObject</name>
+    <message>
+        <source>≈ 4·(rows + columns) per matrix</source>
+        <translation>每个矩阵约 4·(行数 + 列数)</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated as in Korthikanti et al. 2022, Table 2.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype plus an FP32 copy for the loss.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量按 Korthikanti 等人 2022 年论文表 2 逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，另加一份供损失计算用的 FP32 副本。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>kept, 4 B per trainable parameter</source>
+        <translation>保留，每个可训练参数 4 字节</translation>
+    </message>
+    <message>
+        <source>not kept</source>
+        <translation>不保留</translation>
+    </message>
+    <message>
+        <source>on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU</source>
+        <translation>开启——CUDA 上下文 %1 MiB，分配器预留 %2%，多卡时 NCCL 缓冲区 %3 MiB</translation>
+    </message>
+    <message>
+        <source>off — the article's four components only</source>
+        <translation>关闭——只算文章的四大块</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face "Model training anatomy".&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <source>%1: the PNG could not be encoded</source>
+        <translation>%1：无法编码 PNG</translation>
+    </message>
+    <message>
+        <source>%1: unknown format '%2'; use .png, .svg or .pdf</source>
+        <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
+    </message>
+</context>
+<context>
+    <name>vl::AssumptionsDialog</name>
     <message>
         <source>Assumptions</source>
         <translation>假设与约定</translation>
     </message>
 </context>
 <context>
-    <name>ChartPanel</name>
+    <name>vl::ChartPanel</name>
     <message>
         <source>&amp;Bars:</source>
         <translation>柱状(&amp;B)：</translation>
@@ -99,7 +142,7 @@
     </message>
 </context>
 <context>
-    <name>ControlPanel</name>
+    <name>vl::ControlPanel</name>
     <message>
         <source>Model</source>
         <translation>模型</translation>
@@ -470,7 +513,7 @@
     </message>
 </context>
 <context>
-    <name>ExplanationPanel</name>
+    <name>vl::ExplanationPanel</name>
     <message>
         <source>Component</source>
         <translation>组成部分</translation>
@@ -505,7 +548,18 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>vl::LedgerModel</name>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>AMP as printed (no master copy)</source>
+        <translation>文章中的 AMP（未计主副本）</translation>
+    </message>
+</context>
+<context>
+    <name>vl::MainWindow</name>
     <message>
         <source>Skipped a preset file: %1</source>
         <translation>跳过了一个预设文件：%1</translation>
@@ -724,7 +778,7 @@
     </message>
 </context>
 <context>
-    <name>MemoryChart</name>
+    <name>vl::MemoryChart</name>
     <message>
         <source>Memory per GPU (%1)</source>
         <translation>每张 GPU 的显存（%1）</translation>
@@ -735,50 +789,7 @@
     </message>
 </context>
 <context>
-    <name>QObject</name>
-    <message>
-        <source>≈ 4·(rows + columns) per matrix</source>
-        <translation>每个矩阵约 4·(行数 + 列数)</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated as in Korthikanti et al. 2022, Table 2.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype plus an FP32 copy for the loss.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量按 Korthikanti 等人 2022 年论文表 2 逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，另加一份供损失计算用的 FP32 副本。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
-        <source>kept, 4 B per trainable parameter</source>
-        <translation>保留，每个可训练参数 4 字节</translation>
-    </message>
-    <message>
-        <source>not kept</source>
-        <translation>不保留</translation>
-    </message>
-    <message>
-        <source>on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU</source>
-        <translation>开启——CUDA 上下文 %1 MiB，分配器预留 %2%，多卡时 NCCL 缓冲区 %3 MiB</translation>
-    </message>
-    <message>
-        <source>off — the article's four components only</source>
-        <translation>关闭——只算文章的四大块</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face "Model training anatomy".&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
-        <source>%1: cannot be written (%2)</source>
-        <translation>%1：无法写入（%2）</translation>
-    </message>
-    <message>
-        <source>%1: the PNG could not be encoded</source>
-        <translation>%1：无法编码 PNG</translation>
-    </message>
-    <message>
-        <source>%1: unknown format '%2'; use .png, .svg or .pdf</source>
-        <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
-    </message>
-</context>
-<context>
-    <name>StepTimelineView</name>
+    <name>vl::StepTimelineView</name>
     <message>
         <source>In use</source>
         <translation>占用</translation>
@@ -837,7 +848,7 @@
     </message>
 </context>
 <context>
-    <name>StructureDiagram</name>
+    <name>vl::StructureDiagram</name>
     <message>
         <source>One GPU's memory: %1 in all (block areas are proportional to bytes)</source>
         <translation>单张 GPU 的显存：共 %1（方块面积与字节数成正比）</translation>
@@ -872,7 +883,7 @@
     </message>
 </context>
 <context>
-    <name>VerdictBar</name>
+    <name>vl::VerdictBar</name>
     <message>
         <source>peak</source>
         <translation>峰值</translation>
@@ -953,12 +964,12 @@
         <translation>FP32 主副本</translation>
     </message>
     <message>
-        <source>Adam m and v</source>
-        <translation>Adam 的 m 和 v</translation>
-    </message>
-    <message>
         <source>8-bit Adam m and v</source>
         <translation>8 位 Adam 的 m 和 v</translation>
+    </message>
+    <message>
+        <source>Adam m and v</source>
+        <translation>Adam 的 m 和 v</translation>
     </message>
     <message>
         <source>plain SGD keeps no state</source>
