@@ -64,22 +64,23 @@ void StepTimelineView::rebuild()
     m_graph->setBrush(line);
     m_graph->setName(tr("In use"));
 
-    // Phase labels: where forward, the loss, backward and the optimizer step begin.
+    // Phase labels at the middle of each phase, so neighbours never overlap.
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
-    StepPhase previous = StepPhase::Start;
-    for (int i = 0; i < n; ++i) {
+    for (int i = 0; i < n;) {
         const StepPhase phase = t.points[std::size_t(i)].phase;
-        if (i > 0 && phase == previous)
-            continue;
-        previous = phase;
+        int j = i;
+        while (j + 1 < n && t.points[std::size_t(j + 1)].phase == phase)
+            ++j;
+        const double middle = (i + j) / 2.0;
         switch (phase) {
-        case StepPhase::Start: ticker->addTick(i, tr("start")); break;
-        case StepPhase::Forward: ticker->addTick(i, tr("forward →")); break;
-        case StepPhase::Loss: ticker->addTick(i, tr("loss")); break;
-        case StepPhase::Backward: ticker->addTick(i, tr("← backward")); break;
-        case StepPhase::OptimizerStep: ticker->addTick(i, tr("optimizer")); break;
+        case StepPhase::Start: break; // the axis' left end says it
+        case StepPhase::Forward: ticker->addTick(middle, tr("forward →")); break;
+        case StepPhase::Loss: ticker->addTick(middle, tr("loss")); break;
+        case StepPhase::Backward: ticker->addTick(middle, tr("← backward")); break;
+        case StepPhase::OptimizerStep: ticker->addTick(middle, tr("optimizer")); break;
         }
+        i = j + 1;
     }
 
     m_plot->clearItems();

@@ -15,16 +15,22 @@ namespace vl {
 
 namespace {
 
-// The article's cycle: parameters → (forward) → activations → (backward) → gradients →
-// (optimizer step, with its states) → parameters. Quadrants in reading order.
-constexpr std::array kQuadrantOf{0, 3, 2, 1, -1}; // by Component: P top-left, G bottom-right, O bottom-left, A top-right
+// The order of one training step: parameters → (forward) → activations → (backward) →
+// gradients → (optimizer step) → optimizer states → (update) → parameters. Overhead, not
+// part of the cycle, stands last when present.
+constexpr std::array kFlowOrder{Component::Parameters, Component::Activations, Component::Gradients,
+                                Component::OptimizerStates, Component::Overhead};
 
 constexpr double kMinSide = 10.0; // the smallest block still drawn as a block
 
-QRectF quadrant(const QRectF &area, int index)
+// Bytes the activations would take without recomputation: the saved layers at full size.
+Bytes activationsWithoutRecompute(const Breakdown &b)
 {
-    const double w = area.width() / 2, h = area.height() / 2;
-    return QRectF(area.left() + (index % 2) * w, area.top() + (index / 2) * h, w, h);
+    if (b.keptPerLayer <= 0)
+        return b.component(Component::Activations);
+    const double layers = double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations) / double(b.keptPerLayer);
+    return b.component(Component::Activations) - b.item(ItemId::LayerActivations) - b.item(ItemId::RecomputeBuffer)
+        + Bytes(layers);
 }
 
 } // namespace
@@ -32,29 +38,24 @@ QRectF quadrant(const QRectF &area, int index)
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
 {
     DiagramLayout layout;
-    // Room for each block: its quadrant less space for the label and the flow arrows.
-    const double cell = std::min(area.width(), area.height()) / 2;
-    const double maxSide = std::max(1.0, cell * 0.62);
+    const int cells = b.component(Component::Overhead) > 0 ? 5 : 4;
+    const double cellWidth = area.width() / cells;
+    const double maxSide = std::max(1.0, std::min(cellWidth * 0.78, area.height()));
     Bytes largest = 0;
-    for (int c = 0; c < 4; ++c)
-        largest = std::max(largest, b.component(Component(c)));
+    for (Component c : kFlowOrder)
+        largest = std::max(largest, b.component(c));
     if (largest <= 0)
         return layout;
     layout.bytesPerSquarePixel = double(largest) / (maxSide * maxSide);
-    for (int c = 0; c < 4; ++c) {
-        const Bytes bytes = b.component(Component(c));
+    layout.baseline = area.top() + maxSide;
+    layout.cellWidth = cellWidth;
+    for (int i = 0; i < cells; ++i) {
+        const Bytes bytes = b.component(kFlowOrder[std::size_t(i)]);
         if (bytes <= 0)
             continue;
         const double side = std::sqrt(double(bytes) / layout.bytesPerSquarePixel);
-        const QRectF q = quadrant(area, kQuadrantOf[std::size_t(c)]);
-        layout.blocks[std::size_t(c)] = QRectF(q.center().x() - side / 2, q.center().y() - side / 2, side, side);
-    }
-    if (b.component(Component::Overhead) > 0) {
-        // Overhead is not one of the four: a strip along the bottom, its area to the same scale.
-        const double area_ = double(b.component(Component::Overhead)) / layout.bytesPerSquarePixel;
-        const double width = area.width() * 0.5;
-        layout.blocks[std::size_t(Component::Overhead)] =
-            QRectF(area.center().x() - width / 2, area.bottom() - 2, width, std::max(2.0, area_ / width));
+        const double centre = area.left() + cellWidth * (i + 0.5);
+        layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - side / 2, layout.baseline - side, side, side);
     }
     return layout;
 }
@@ -91,9 +92,10 @@ void StructureDiagram::setZoom(double zoom)
 
 QRectF StructureDiagram::diagramArea() const
 {
-    const double title = fontMetrics().height() * 2.2 * m_zoom;
-    const double overhead = m_analysis.breakdown.component(Component::Overhead) > 0 ? fontMetrics().height() * 2.5 * m_zoom : 0;
-    return QRectF(rect()).adjusted(8, title, -8, -8 - overhead);
+    const double line = fontMetrics().height() * m_zoom;
+    // Above the blocks: the title and the labelled flow arrows; below: the labels and the
+    // arrow that closes the loop.
+    return QRectF(rect()).adjusted(8, line * 5.2, -8, -line * 6.2);
 }
 
 DiagramLayout StructureDiagram::currentLayout() const
@@ -108,48 +110,50 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     p.fillRect(rect(), palette().base());
     QFont font = p.font();
     font.setPointSizeF(font.pointSizeF() * m_zoom);
-    p.setFont(font);
-    const Breakdown &b = m_analysis.breakdown;
-    const QColor text = palette().color(QPalette::Text);
-
     QFont titleFont = font;
     titleFont.setBold(true);
     p.setFont(titleFont);
-    p.setPen(text);
-    p.drawText(QRectF(8, 4, width() - 16, fontMetrics().height() * 2 * m_zoom), Qt::AlignLeft | Qt::AlignVCenter,
+    p.setPen(palette().color(QPalette::Text));
+    p.drawText(QRectF(8, 4, width() - 16, p.fontMetrics().height() * 1.6), Qt::AlignLeft | Qt::AlignVCenter,
                tr("One GPU's memory: %1 in all (block areas are proportional to bytes)")
-                   .arg(bytesText(b.total, m_units)));
+                   .arg(bytesText(m_analysis.breakdown.total, m_units)));
     p.setFont(font);
 
     const DiagramLayout layout = currentLayout();
-    paintFlow(p);
+    if (layout.bytesPerSquarePixel <= 0)
+        return;
+    paintFlow(p, layout);
     for (int c = 0; c < kComponentCount; ++c)
         if (!layout.blocks[std::size_t(c)].isEmpty())
-            paintBlock(p, Component(c), layout.blocks[std::size_t(c)]);
+            paintBlock(p, Component(c), layout);
 }
 
-void StructureDiagram::paintBlock(QPainter &p, Component c, const QRectF &rect) const
+void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const
 {
+    const QRectF rect = layout.blocks[std::size_t(c)];
     const Breakdown &b = m_analysis.breakdown;
     const QColor text = palette().color(QPalette::Text);
     const QColor base = palette().color(QPalette::Base);
     const bool dim = m_highlighted && *m_highlighted != c;
-    const QRectF solid = rect.width() < kMinSide && c != Component::Overhead
-        ? QRectF(rect.center() - QPointF(kMinSide, kMinSide) / 2, QSizeF(kMinSide, kMinSide))
+    const QRectF solid = rect.width() < kMinSide
+        ? QRectF(rect.center().x() - kMinSide / 2, rect.bottom() - kMinSide, kMinSide, kMinSide)
         : rect;
+    const double cellLeft = rect.center().x() - layout.cellWidth / 2;
+    QStringList notes;
 
-    // Levers drawn as ghosts behind the block: what recomputation saved (outline of the
-    // activations it would otherwise keep), what ZeRO moved to other GPUs (N slices).
-    p.save();
-    if (c == Component::Activations && m_scenario.recompute != Recompute::None && b.keptPerLayer > 0) {
-        const double ratio = double(b.oneLayerActivations) / double(b.keptPerLayer);
-        const double side = std::min(rect.width() * std::sqrt(std::max(1.0, ratio)), rect.width() * 3);
-        const QRectF ghost(rect.center().x() - side / 2, rect.center().y() - side / 2, side, side);
+    // Recomputation drawn as an outline: what the activations would be without it.
+    if (c == Component::Activations && m_scenario.recompute != Recompute::None) {
+        const Bytes without = activationsWithoutRecompute(b);
+        const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel);
+        const double limit = std::min(layout.cellWidth * 0.95, layout.baseline - diagramArea().top() + solid.height());
+        const QRectF ghost(rect.center().x() - std::min(side, limit) / 2, rect.bottom() - std::min(side, limit),
+                           std::min(side, limit), std::min(side, limit));
         p.setPen(QPen(componentColor(c), 1.2 * m_zoom, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
-        p.drawRect(ghost.intersected(QRectF(this->rect())));
+        p.drawRect(ghost);
+        notes << (side > limit ? tr("dashed: %1 without recomputation (not to scale)") : tr("dashed: %1 without recomputation"))
+                     .arg(bytesText(without, m_units));
     }
-    p.restore();
 
     // Items as slices, top to bottom, each with its share of the height.
     const Bytes total = b.component(c);
@@ -165,18 +169,18 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const QRectF &rect) 
         const QRectF slice(solid.left(), y, solid.width(), h);
         p.fillRect(slice, fill);
         if (id == ItemId::LayerActivations && b.layersOnStage > 1 && h / double(b.layersOnStage) >= 3.0) {
-            // One slab per layer, as the article says activations pile up layer by layer.
+            // One slab per layer: activations pile up layer by layer, as the article says.
             p.setPen(QPen(base, 0.6));
             for (std::int64_t l = 1; l < b.layersOnStage; ++l) {
                 const double ly = y + h * double(l) / double(b.layersOnStage);
                 p.drawLine(QPointF(slice.left(), ly), QPointF(slice.right(), ly));
             }
         }
-        if (h >= p.fontMetrics().height() * 1.1 && solid.width() > 90 * m_zoom) {
+        const QString label = QStringLiteral("%1 %2").arg(itemName(id), bytesText(b.item(id), m_units));
+        if (h >= p.fontMetrics().height() * 1.1 && slice.width() >= 70 * m_zoom) {
             p.setPen(Qt::white);
             p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(QStringLiteral("%1 %2").arg(itemName(id), bytesText(b.item(id), m_units)),
-                                                  Qt::ElideRight, int(slice.width() - 8)));
+                       p.fontMetrics().elidedText(label, Qt::ElideMiddle, int(slice.width() - 8)));
         }
         y += h;
     }
@@ -192,69 +196,81 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const QRectF &rect) 
     double labelTop = solid.bottom() + 3;
     if (sharded) {
         const int slices = int(std::min<std::int64_t>(m_scenario.dataParallel, 64));
-        const double stripWidth = std::max(solid.width(), 80.0 * m_zoom);
-        const QRectF strip(solid.center().x() - stripWidth / 2, labelTop, stripWidth, 7 * m_zoom);
+        const double stripWidth = std::min(layout.cellWidth * 0.9, std::max(solid.width(), 90.0 * m_zoom));
+        const QRectF strip(rect.center().x() - stripWidth / 2, labelTop, stripWidth, 7 * m_zoom);
         p.setPen(QPen(componentColor(c), 0.8));
         for (int i = 0; i < slices; ++i) {
-            const QRectF s(strip.left() + strip.width() * i / slices, strip.top(), strip.width() / slices, strip.height());
+            const QRectF slot(strip.left() + strip.width() * i / slices, strip.top(), strip.width() / slices, strip.height());
             p.setBrush(i == 0 ? QBrush(componentColor(c)) : QBrush(Qt::NoBrush));
-            p.drawRect(s);
+            p.drawRect(slot);
         }
         labelTop = strip.bottom() + 2;
+        notes << tr("ZeRO: this GPU holds 1 of %1 slices").arg(m_scenario.dataParallel);
     }
+    if (c == Component::Parameters && dtypeBytes(m_scenario).master > 0)
+        notes << tr("16-bit working copy; the FP32 master is in the optimizer states");
 
-    // The label always outside, so a 1.9 GB slice beside a 120 GB block is still named.
-    QString label = QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_units));
-    if (sharded)
-        label += QStringLiteral("\n") + tr("ZeRO: this GPU's 1 of %1 slices").arg(m_scenario.dataParallel);
-    if (c == Component::Activations && m_scenario.recompute == Recompute::Full)
-        label += QStringLiteral("\n") + tr("dashed: what recomputation avoids keeping");
-    if (c == Component::Parameters && b.has(ItemId::Weights) && dtypeBytes(m_scenario).master > 0)
-        label += QStringLiteral("\n") + tr("16-bit working copy (FP32 master in optimizer states)");
+    // The label is always outside the block, so a 1.9 GB slice beside a 120 GB block is still named.
+    QFont bold = p.font();
+    bold.setBold(true);
+    p.setFont(bold);
     p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text);
-    const double labelWidth = std::max(solid.width(), 220.0 * m_zoom);
-    p.drawText(QRectF(solid.center().x() - labelWidth / 2, labelTop, labelWidth, p.fontMetrics().height() * 4),
-               Qt::AlignHCenter | Qt::AlignTop, label);
+    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6, p.fontMetrics().height() * 1.2);
+    p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop,
+               QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_units)));
+    QFont normal = bold;
+    normal.setBold(false);
+    normal.setPointSizeF(normal.pointSizeF() * 0.9);
+    p.setFont(normal);
+    p.drawText(QRectF(labelBox.left(), labelBox.bottom(), labelBox.width(), p.fontMetrics().height() * 4),
+               Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char('\n')));
+    QFont restore = QWidget::font();
+    restore.setPointSizeF(restore.pointSizeF() * m_zoom);
+    p.setFont(restore);
 }
 
-void StructureDiagram::paintFlow(QPainter &p) const
+void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
 {
-    const QRectF area = diagramArea();
     const QColor ink = palette().color(QPalette::PlaceholderText);
+    const double line = p.fontMetrics().height();
     p.save();
     p.setPen(QPen(ink, 1.5 * m_zoom));
-    auto arrow = [&](QPointF from, QPointF to, const QString &label) {
-        p.drawLine(from, to);
-        const QPointF d = to - from;
-        const double len = std::hypot(d.x(), d.y());
-        if (len < 1)
-            return;
-        const QPointF u = d / len, n(-u.y(), u.x());
-        const double s = 8 * m_zoom;
-        QPainterPath head;
-        head.moveTo(to);
-        head.lineTo(to - u * s + n * s * 0.5);
-        head.lineTo(to - u * s - n * s * 0.5);
-        head.closeSubpath();
-        p.fillPath(head, ink);
-        const QPointF mid = (from + to) / 2;
-        const QRectF box(mid.x() - 110 * m_zoom, mid.y() - p.fontMetrics().height() * 1.2, 220 * m_zoom,
-                         p.fontMetrics().height() * 2.4);
-        p.drawText(box, Qt::AlignCenter | Qt::TextWordWrap, label);
+    auto head = [&](QPointF tip, QPointF direction) {
+        const QPointF n(-direction.y(), direction.x());
+        const double s = 7 * m_zoom;
+        QPainterPath path;
+        path.moveTo(tip);
+        path.lineTo(tip - direction * s + n * s * 0.5);
+        path.lineTo(tip - direction * s - n * s * 0.5);
+        path.closeSubpath();
+        p.fillPath(path, ink);
     };
-    const QRectF pq = quadrant(area, 0), aq = quadrant(area, 1), oq = quadrant(area, 2), gq = quadrant(area, 3);
-    const double inset = 0.2;
-    arrow({pq.right() - pq.width() * inset, pq.top() + pq.height() * 0.2},
-          {aq.left() + aq.width() * inset, aq.top() + aq.height() * 0.2},
-          tr("forward reads the parameters, leaves activations"));
-    arrow({aq.right() - aq.width() * 0.12, aq.bottom() - aq.height() * 0.1},
-          {gq.right() - gq.width() * 0.12, gq.top() + gq.height() * 0.1},
-          tr("backward consumes activations, produces gradients"));
-    arrow({gq.left() + gq.width() * inset, gq.bottom() - gq.height() * 0.2},
-          {oq.right() - oq.width() * inset, oq.bottom() - oq.height() * 0.2},
-          tr("optimizer step reads gradients, master copy and moments"));
-    arrow({oq.left() + oq.width() * 0.12, oq.top() + oq.height() * 0.1},
-          {pq.left() + pq.width() * 0.12, pq.bottom() - pq.height() * 0.1}, tr("…and writes the parameters"));
+    const QRectF area = diagramArea();
+    const double arrowY = area.top() - line * 0.6;
+    const QStringList steps{tr("forward: reads the parameters, leaves activations"),
+                            tr("backward: consumes activations, produces gradients"),
+                            tr("optimizer step: reads gradients, master copy and moments")};
+    for (int i = 0; i < 3; ++i) {
+        const double from = area.left() + layout.cellWidth * (i + 0.5) + 10;
+        const double to = area.left() + layout.cellWidth * (i + 1.5) - 10;
+        p.drawLine(QPointF(from, arrowY), QPointF(to, arrowY));
+        head(QPointF(to, arrowY), QPointF(1, 0));
+        p.drawText(QRectF(from, arrowY - line * 3.1, to - from, line * 3), Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
+                   steps[i]);
+    }
+    // The loop closes under the labels: the update writes the parameters.
+    const double loopY = std::min(height() - line * 1.2, layout.baseline + line * 6.0);
+    const double first = area.left() + layout.cellWidth * 0.5, last = area.left() + layout.cellWidth * 3.5;
+    const double rise = loopY - line * 0.8;
+    QPainterPath loop;
+    loop.moveTo(last, rise);
+    loop.lineTo(last, loopY);
+    loop.lineTo(first, loopY);
+    loop.lineTo(first, rise);
+    p.drawPath(loop);
+    head(QPointF(first, rise), QPointF(0, -1));
+    p.drawText(QRectF(first, loopY - line * 1.1, last - first, line), Qt::AlignHCenter | Qt::AlignBottom,
+               tr("the update writes new parameters, and the next step begins"));
     p.restore();
 }
 

@@ -17,6 +17,8 @@ namespace vl {
 struct DiagramLayout {
     std::array<QRectF, kComponentCount> blocks{}; // empty rect: the component is absent
     double bytesPerSquarePixel = 0;
+    double baseline = 0;  // the blocks stand on it, in the order of a training step
+    double cellWidth = 0;
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 
@@ -42,8 +44,8 @@ protected:
 
 private:
     QRectF diagramArea() const;
-    void paintBlock(QPainter &p, Component c, const QRectF &rect) const;
-    void paintFlow(QPainter &p) const;
+    void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
+    void paintFlow(QPainter &p, const DiagramLayout &layout) const;
 
     Analysis m_analysis;
     Scenario m_scenario;

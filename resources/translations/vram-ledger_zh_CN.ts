@@ -795,10 +795,6 @@
         <translation>占用</translation>
     </message>
     <message>
-        <source>start</source>
-        <translation>开始</translation>
-    </message>
-    <message>
         <source>forward →</source>
         <translation>前向 →</translation>
     </message>
@@ -854,32 +850,36 @@
         <translation>单张 GPU 的显存：共 %1（方块面积与字节数成正比）</translation>
     </message>
     <message>
-        <source>ZeRO: this GPU's 1 of %1 slices</source>
+        <source>dashed: %1 without recomputation (not to scale)</source>
+        <translation>虚线：不重计算时为 %1（未按比例）</translation>
+    </message>
+    <message>
+        <source>dashed: %1 without recomputation</source>
+        <translation>虚线：不重计算时为 %1</translation>
+    </message>
+    <message>
+        <source>ZeRO: this GPU holds 1 of %1 slices</source>
         <translation>ZeRO：这张 GPU 只持有 %1 份中的 1 份</translation>
     </message>
     <message>
-        <source>dashed: what recomputation avoids keeping</source>
-        <translation>虚线：重计算省下不必保存的部分</translation>
+        <source>16-bit working copy; the FP32 master is in the optimizer states</source>
+        <translation>16 位工作副本；FP32 主副本在优化器状态中</translation>
     </message>
     <message>
-        <source>16-bit working copy (FP32 master in optimizer states)</source>
-        <translation>16 位工作副本（FP32 主副本在优化器状态中）</translation>
+        <source>forward: reads the parameters, leaves activations</source>
+        <translation>前向：读取参数，留下激活</translation>
     </message>
     <message>
-        <source>forward reads the parameters, leaves activations</source>
-        <translation>前向读取参数，留下激活</translation>
+        <source>backward: consumes activations, produces gradients</source>
+        <translation>反向：消耗激活，产生梯度</translation>
     </message>
     <message>
-        <source>backward consumes activations, produces gradients</source>
-        <translation>反向消耗激活，产生梯度</translation>
+        <source>optimizer step: reads gradients, master copy and moments</source>
+        <translation>优化器更新：读取梯度、主副本和动量</translation>
     </message>
     <message>
-        <source>optimizer step reads gradients, master copy and moments</source>
-        <translation>优化器读取梯度、主副本和动量</translation>
-    </message>
-    <message>
-        <source>…and writes the parameters</source>
-        <translation>……并写回参数</translation>
+        <source>the update writes new parameters, and the next step begins</source>
+        <translation>更新写回新参数，开始下一步</translation>
     </message>
 </context>
 <context>
