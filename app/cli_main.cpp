@@ -1,6 +1,7 @@
 // vram-ledger-cli: the estimation core on the command line, for scripts, CI and tests.
 // Exit codes: 0 success, 2 invalid input (one line on stderr naming the option), 3 unreadable file.
 
+#include "core/advice.h"
 #include "core/fields.h"
 #include "core/hfconfig.h"
 #include "core/presets.h"
@@ -93,12 +94,15 @@ int main(int argc, char *argv[])
     const QCommandLineOption gpuOpt(QStringLiteral("gpu"), QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."), QStringLiteral("ID"));
     const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("max-batch|max-seq|min-gpus"));
     const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling)."), QStringLiteral("FIELD=FROM:TO[:STEP]"));
+    const QCommandLineOption ladderOpt(QStringLiteral("ladder"), QStringLiteral("Apply the article's levers one at a time until it fits --gpu."));
+    const QCommandLineOption ladderOrderOpt(QStringLiteral("ladder-order"), QStringLiteral("The levers to try, in order: a comma list of zero, recompute, mixed-precision, smaller-batch (default: the article's order)."), QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
+    const QCommandLineOption ladderGpusOpt(QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."), QStringLiteral("N"), QStringLiteral("8"));
     const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("gib|gb"), QStringLiteral("gib"));
     const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format."), QStringLiteral("table|json|markdown|csv"), QStringLiteral("table"));
     const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
     const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
     const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
-    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &unitsOpt,
+    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &unitsOpt,
                                &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
         parser.addOption(*option);
     for (const vl::FieldSpec &field : vl::scenarioFields())
@@ -188,6 +192,25 @@ int main(int argc, char *argv[])
         if (!points)
             fail(invalid(points.error()));
         std::fputs(vl::renderSweep(spec->field, *points, *units, gpu, *format).c_str(), stdout);
+        return Success;
+    }
+
+    if (parser.isSet(ladderOpt)) {
+        if (!gpu)
+            fail({InvalidInput, "--ladder: needs a GPU to fit; add --gpu ID"});
+        std::vector<vl::Lever> order;
+        for (const QString &word : parser.value(ladderOrderOpt).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const auto lever = vl::parseLever(text(word.trimmed()));
+            if (!lever)
+                fail({InvalidInput, "--ladder-order: '" + text(word) + "' is not a lever; use zero, recompute, mixed-precision or smaller-batch"});
+            order.push_back(*lever);
+        }
+        const auto gpus = vl::parseCount(text(parser.value(ladderGpusOpt)));
+        if (!gpus || *gpus < 1 || *gpus > vl::kMaxSolveDataParallel)
+            fail({InvalidInput, "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use 1 to 1048576"});
+        const std::int64_t shardOver = scenario.dataParallel > 1 ? scenario.dataParallel : *gpus;
+        const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity);
+        std::fputs(vl::renderLadder(vl::estimate(scenario), steps, *gpu, *units, *format).c_str(), stdout);
         return Success;
     }
 

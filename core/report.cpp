@@ -272,6 +272,37 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
     return renderRows(rows, format);
 }
 
+std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu, Units units,
+                         Format format)
+{
+    if (format == Format::Json) {
+        std::string out = "{\"gpu\": " + jsonString(gpu.id) + ", \"capacity_bytes\": " + std::to_string(gpu.capacity)
+            + ", \"start_bytes\": " + std::to_string(start.total) + ", \"steps\": [\n";
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const LadderStep &s = steps[i];
+            out += "  {\"lever\": " + jsonString(idString(s.lever)) + ", \"change\": " + jsonString(s.change)
+                + ", \"total_bytes\": " + std::to_string(s.breakdown.total) + ", \"saving_bytes\": "
+                + std::to_string(s.saving) + ", \"fits\": " + (s.fits ? "true" : "false") + ", \"cost\": "
+                + jsonString(s.cost) + "}" + (i + 1 < steps.size() ? "," : "") + "\n";
+        }
+        return out + "]}\n";
+    }
+    const bool exact = format == Format::Csv;
+    auto size = [&](Bytes b) { return exact ? std::to_string(b) : formatBytes(b, units); };
+    std::vector<std::vector<std::string>> rows{{"step", "change", exact ? "total_bytes" : "total",
+                                                exact ? "saving_bytes" : "saving", "fits " + gpu.id, "cost"}};
+    rows.push_back({"0", "start", size(start.total), size(0), start.total <= gpu.capacity ? "yes" : "no", ""});
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const LadderStep &s = steps[i];
+        rows.push_back({std::to_string(i + 1), s.change, size(s.breakdown.total), size(s.saving), s.fits ? "yes" : "no",
+                         s.cost});
+    }
+    std::string out = renderRows(rows, format);
+    if (format != Format::Csv && !steps.empty() && !steps.back().fits)
+        out += "\nEven with every lever pulled it does not fit " + gpu.name + ".\n";
+    return out;
+}
+
 std::string renderModelList(const PresetCatalog &catalog, Format format)
 {
     if (format == Format::Json) {

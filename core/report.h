@@ -2,6 +2,7 @@
 // Text renderings of an estimate — table, Markdown, CSV and JSON — shared by the CLI and the
 // GUI's "copy as Markdown/CSV". JSON carries integer bytes; the others format in `units`.
 
+#include "core/advice.h"
 #include "core/estimate.h"
 #include "core/presets.h"
 #include "core/solve.h"
@@ -39,6 +40,10 @@ std::string renderReport(const Report &report, Format format);
 
 std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &points, Units units,
                         std::optional<GpuPreset> gpu, Format format);
+
+// The optimization ladder: the starting scenario, then each step with its saving and cost.
+std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu, Units units,
+                         Format format);
 
 std::string renderModelList(const PresetCatalog &catalog, Format format);
 std::string renderGpuList(const PresetCatalog &catalog, Units units, Format format);

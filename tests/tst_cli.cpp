@@ -136,6 +136,28 @@ private Q_SLOTS:
         QVERIFY(lines[1].startsWith("512,14000000000,"));
     }
 
+    void ladder()
+    {
+        const Run run = cli({"--precision", "fp32", "--batch", "8", "--gpu", "a100-80gb", "--ladder", "--format", "json"});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        const QJsonArray steps = o[QStringLiteral("steps")].toArray();
+        QVERIFY(!steps.isEmpty());
+        qint64 previous = o[QStringLiteral("start_bytes")].toInteger();
+        for (const QJsonValue &step : steps) {
+            const qint64 total = step[QStringLiteral("total_bytes")].toInteger();
+            QVERIFY(total <= previous); // no step ever adds memory
+            QCOMPARE(step[QStringLiteral("saving_bytes")].toInteger(), previous - total);
+            previous = total;
+        }
+        QCOMPARE(steps.last()[QStringLiteral("fits")].toBool(), true);
+        QCOMPARE(steps.first()[QStringLiteral("lever")].toString(), QStringLiteral("zero")); // the article's first lever
+        // Reordered: recomputation first.
+        const Run reordered = cli({"--precision", "fp32", "--gpu", "a100-80gb", "--ladder", "--ladder-order", "recompute,zero", "--format", "json"});
+        QCOMPARE(QJsonDocument::fromJson(reordered.out).object()[QStringLiteral("steps")].toArray().first()[QStringLiteral("lever")].toString(),
+                 QStringLiteral("recompute"));
+    }
+
     void listings()
     {
         const Run models = cli({QStringLiteral("--list-models")});
@@ -170,6 +192,8 @@ private Q_SLOTS:
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
+        QTest::newRow("ladder without GPU") << QStringList{"--ladder"} << 2 << "--ladder: needs a GPU";
+        QTest::newRow("unknown lever") << QStringList{"--gpu", "h100-sxm", "--ladder", "--ladder-order", "zero,magic"} << 2 << "--ladder-order: 'magic' is not a lever";
         QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
         QTest::newRow("unreadable config") << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
         QTest::newRow("unreadable scenario") << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";

@@ -36,8 +36,11 @@ int hiddenStep(std::int64_t heads)
 template <class Enum>
 void setComboData(QComboBox *box, Enum value)
 {
+    const int index = box->findData(int(value));
+    if (index == box->currentIndex())
+        return;
     const QSignalBlocker block(box);
-    box->setCurrentIndex(box->findData(int(value)));
+    box->setCurrentIndex(index);
 }
 
 QSpinBox *spinBox(int minimum, int maximum, QWidget *parent)
@@ -445,16 +448,21 @@ void ControlPanel::syncFromModel()
     m_sequence->setValue(int(s.sequence));
     const int step = hiddenStep(s.arch.heads);
     m_hidden->setRange(step, (32768 / step) * step);
-    m_hidden->spinBox()->setSingleStep(step);
+    if (m_hidden->spinBox()->singleStep() != step)
+        m_hidden->spinBox()->setSingleStep(step);
     m_hidden->setValue(int(s.arch.hidden));
     m_layers->setValue(int(s.arch.layers));
     m_precision->setIndex(int(std::find(kPrecisions.begin(), kPrecisions.end(), s.precision) - kPrecisions.begin()));
 
     const auto setSpin = [](QSpinBox *box, std::int64_t v) {
+        if (box->value() == int(v))
+            return;
         const QSignalBlocker block(box);
         box->setValue(int(v));
     };
     const auto setCheck = [](QCheckBox *box, bool v) {
+        if (box->isChecked() == v)
+            return;
         const QSignalBlocker block(box);
         box->setChecked(v);
     };

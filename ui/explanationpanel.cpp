@@ -1,5 +1,6 @@
 #include "ui/explanationpanel.h"
 
+#include "ui/richlabel.h"
 #include "ui/theme.h"
 
 #include <QEvent>
@@ -11,7 +12,7 @@
 namespace vl {
 
 ExplanationPanel::ExplanationPanel(QWidget *parent)
-    : QWidget(parent), m_tree(new QTreeWidget(this)), m_levers(new QLabel(this))
+    : QWidget(parent), m_tree(new QTreeWidget(this)), m_levers(new RichLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -22,12 +23,12 @@ ExplanationPanel::ExplanationPanel(QWidget *parent)
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setMouseTracking(true);
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_tree->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_tree->setTextElideMode(Qt::ElideNone); // eliding measures every formula on every repaint
+    // Column widths are fitted when rows come or go, not on every slider tick (fitting
+    // measures every row).
+    m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_tree->header()->setStretchLastSection(true);
-    m_levers->setWordWrap(true);
-    m_levers->setTextFormat(Qt::RichText);
-    m_levers->setMargin(4);
+    m_levers->setLines(5); // a heading and the four levers
     connect(m_tree, &QTreeWidget::itemEntered, this, [this](QTreeWidgetItem *item) {
         const QVariant c = item->data(0, Qt::UserRole);
         Q_EMIT componentHovered(c.isValid() ? std::optional(Component(c.toInt())) : std::nullopt);
@@ -51,7 +52,12 @@ void ExplanationPanel::changeEvent(QEvent *event)
 void ExplanationPanel::render()
 {
     const Breakdown &b = m_analysis.breakdown;
-    m_tree->setHeaderLabels({tr("Component"), tr("Size"), tr("How it is counted")});
+    const QStringList headers{tr("Component"), tr("Size"), tr("How it is counted")};
+    if (m_tree->headerItem()->text(0) != headers[0])
+        m_tree->setHeaderLabels(headers);
+    int rowsBefore = 0;
+    for (int c = 0; c < m_tree->topLevelItemCount(); ++c)
+        rowsBefore += 1 + m_tree->topLevelItem(c)->childCount();
     // Reuse rows: this runs on every slider tick.
     std::array<QTreeWidgetItem *, kComponentCount> groups{};
     for (int c = 0; c < kComponentCount; ++c) {
@@ -92,6 +98,13 @@ void ExplanationPanel::render()
     for (std::size_t c = 0; c < groups.size(); ++c)
         while (groups[c]->childCount() > used[c])
             delete groups[c]->takeChild(groups[c]->childCount() - 1);
+    int rowsAfter = 0;
+    for (int c = 0; c < m_tree->topLevelItemCount(); ++c)
+        rowsAfter += 1 + m_tree->topLevelItem(c)->childCount();
+    if (rowsAfter != rowsBefore) {
+        m_tree->resizeColumnToContents(0);
+        m_tree->resizeColumnToContents(1);
+    }
 
     QString levers = QStringLiteral("<b>%1</b>").arg(tr("What would cut it most (the article's levers):"));
     if (m_analysis.levers.empty())
@@ -103,7 +116,8 @@ void ExplanationPanel::render()
                       .arg(leverName(step.lever), leverChange(step),
                            tr("saves %1").arg(bytesText(step.saving, m_units)),
                            step.fits ? tr("(then fits)") : QString());
-    m_levers->setText(levers);
+    if (levers != m_levers->text())
+        m_levers->setText(levers);
 }
 
 } // namespace vl

@@ -8,10 +8,11 @@
 
 #include <optional>
 
-class QLabel;
 class QTreeWidget;
 
 namespace vl {
+
+class RichLabel;
 
 class ExplanationPanel : public QWidget {
     Q_OBJECT
@@ -29,7 +30,7 @@ protected:
 private:
     void render();
     QTreeWidget *m_tree;
-    QLabel *m_levers;
+    RichLabel *m_levers;
     Analysis m_analysis;
     Units m_units = Units::GiB;
 };

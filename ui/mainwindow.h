@@ -5,6 +5,7 @@
 #include "ui/theme.h"
 
 #include <QMainWindow>
+#include <QTimer>
 
 #include <functional>
 #include <optional>
@@ -85,6 +86,7 @@ private:
     StepTimelineView *m_timeline;
     ExplanationPanel *m_explanation;
     QSplitter *m_centerSplitter;
+    QTimer m_explanationTimer;
     QWidget *m_center;
 
     // Every menu and action text is set by one of these, run again on a language change.

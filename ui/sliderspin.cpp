@@ -70,6 +70,8 @@ int SliderSpin::value() const
 
 void SliderSpin::setRange(int minimum, int maximum)
 {
+    if (minimum == m_spin->minimum() && maximum == m_spin->maximum())
+        return; // a new range re-lays the window out: only when it really changes
     const QSignalBlocker blockSpin(m_spin), blockSlider(m_slider);
     m_spin->setRange(minimum, maximum);
     m_slider->setRange(positionFor(minimum), positionFor(maximum));
@@ -80,6 +82,8 @@ void SliderSpin::setRange(int minimum, int maximum)
 
 void SliderSpin::setValue(int value)
 {
+    if (value == m_spin->value())
+        return;
     const QSignalBlocker blockSpin(m_spin), blockSlider(m_slider);
     m_spin->setValue(value);
     m_slider->setValue(positionFor(m_spin->value()));

@@ -3,16 +3,20 @@
 #include "ui/theme.h"
 
 #include <QEvent>
+#include <QPainter>
 
 namespace vl {
 
-VerdictBar::VerdictBar(QWidget *parent) : QLabel(parent)
+namespace {
+
+constexpr int kMargin = 6;
+
+} // namespace
+
+VerdictBar::VerdictBar(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("verdict"));
-    setTextFormat(Qt::RichText);
-    setWordWrap(true);
-    setTextInteractionFlags(Qt::TextSelectableByMouse);
-    setMargin(6);
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // a longer line never re-lays the window out
 }
 
 void VerdictBar::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)
@@ -23,46 +27,88 @@ void VerdictBar::showAnalysis(const Analysis &analysis, const Scenario &scenario
     render();
 }
 
+QString VerdictBar::text() const
+{
+    QStringList lines;
+    for (const Line &line : m_lines) {
+        QString plain;
+        for (const Run &run : line)
+            plain += run.text;
+        lines << plain;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+QSize VerdictBar::sizeHint() const
+{
+    return {100, int(std::max<qsizetype>(2, m_lines.size())) * fontMetrics().lineSpacing() + 2 * kMargin};
+}
+
 void VerdictBar::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::LanguageChange)
         render();
-    QLabel::changeEvent(event);
+    QWidget::changeEvent(event);
 }
 
 void VerdictBar::render()
 {
     const Analysis &a = m_analysis;
-    const QString rule = a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts");
-    QString html = tr("<b>%1 per GPU</b> (%2)").arg(bytesText(a.required, m_units), rule);
+    const qsizetype linesBefore = m_lines.size();
+    m_lines.clear();
+    Line summary{{tr("%1 per GPU").arg(bytesText(a.required, m_units)), true, {}},
+                 {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
     if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
-        html += tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_units));
+        summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_units)), false, {}});
     if (a.breakdown.host > 0)
-        html += tr(" · %1 in CPU memory").arg(bytesText(a.breakdown.host, m_units));
+        summary.append({tr(" · %1 in CPU memory").arg(bytesText(a.breakdown.host, m_units)), false, {}});
+    m_lines.append(summary);
     if (a.verdicts.empty())
-        html += QStringLiteral("<br>") + tr("Choose a GPU to see whether it fits.");
-    const QString good = componentColor(Component::Gradients).name();
-    const QString bad = QColor(0xD5, 0x5E, 0x00).name();
+        m_lines.append(Line{{tr("Choose a GPU to see whether it fits."), false, {}}});
+
+    const QColor good = componentColor(Component::Gradients);
+    const QColor bad(0xD5, 0x5E, 0x00);
     for (const GpuVerdict &v : a.verdicts) {
-        const QString name = QString::fromStdString(v.gpu.name).toHtmlEscaped();
-        html += QStringLiteral("<br>");
-        if (v.fits())
-            html += QStringLiteral("<span style='color:%1'>✓</span> ").arg(good)
-                + tr("<b>%1</b>: fits, %2 to spare").arg(name, bytesText(v.headroom, m_units));
-        else
-            html += QStringLiteral("<span style='color:%1'>✗</span> ").arg(bad)
-                + tr("<b>%1</b>: does not fit, %2 short").arg(name, bytesText(-v.headroom, m_units));
-        html += QStringLiteral(" · ");
-        html += v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1");
+        Line line;
+        line.append({v.fits() ? QStringLiteral("✓ ") : QStringLiteral("✗ "), true, v.fits() ? good : bad});
+        line.append({QString::fromStdString(v.gpu.name), true, {}});
+        line.append({v.fits() ? tr(": fits, %1 to spare").arg(bytesText(v.headroom, m_units))
+                              : tr(": does not fit, %1 short").arg(bytesText(-v.headroom, m_units)),
+                     false, v.fits() ? QColor() : bad});
+        QString details = QStringLiteral(" · ");
+        details += v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1");
         if (v.maxSequence > 0)
-            html += QStringLiteral(" · ") + tr("longest sequence %1").arg(v.maxSequence);
-        html += QStringLiteral(" · ");
-        if (v.minDataParallel > 0)
-            html += tr("fewest GPUs at ZeRO-%1: %2").arg(m_scenario.zeroStage).arg(v.minGpus);
-        else
-            html += tr("no GPU count fits at ZeRO-%1").arg(m_scenario.zeroStage);
+            details += QStringLiteral(" · ") + tr("longest sequence %1").arg(v.maxSequence);
+        details += QStringLiteral(" · ");
+        details += v.minDataParallel > 0 ? tr("fewest GPUs at ZeRO-%1: %2").arg(m_scenario.zeroStage).arg(v.minGpus)
+                                         : tr("no GPU count fits at ZeRO-%1").arg(m_scenario.zeroStage);
+        line.append({details, false, {}});
+        m_lines.append(line);
     }
-    setText(html);
+    if (m_lines.size() != linesBefore)
+        setFixedHeight(sizeHint().height());
+    update();
+}
+
+void VerdictBar::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    const QFont normal = font();
+    QFont bold = normal;
+    bold.setBold(true);
+    const QColor text = palette().color(QPalette::WindowText);
+    double y = kMargin;
+    for (const Line &line : m_lines) {
+        double x = kMargin;
+        for (const Run &run : line) {
+            p.setFont(run.bold ? bold : normal);
+            p.setPen(run.color.isValid() ? run.color : text);
+            const QFontMetricsF metrics(p.font());
+            p.drawText(QPointF(x, y + metrics.ascent()), run.text);
+            x += metrics.horizontalAdvance(run.text);
+        }
+        y += fontMetrics().lineSpacing();
+    }
 }
 
 } // namespace vl

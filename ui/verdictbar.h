@@ -1,23 +1,38 @@
 #pragma once
-// One line per chosen GPU: fits or not, by how much, and the solvers' answers.
+// One line per chosen GPU: fits or not, by how much, and the solvers' answers. Painted
+// directly (a rich-text label would lay a text document out again on every slider tick).
 
 #include "core/analysis.h"
 
-#include <QLabel>
+#include <QColor>
+#include <QWidget>
 
 namespace vl {
 
-class VerdictBar : public QLabel {
+class VerdictBar : public QWidget {
     Q_OBJECT
 public:
     explicit VerdictBar(QWidget *parent = nullptr);
     void showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units);
+    QString text() const; // every line, plain, for tests and the clipboard
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return sizeHint(); }
 
 protected:
+    void paintEvent(QPaintEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
+    struct Run {
+        QString text;
+        bool bold = false;
+        QColor color; // invalid: the palette's text colour
+    };
+    using Line = QList<Run>;
     void render();
+
+    QList<Line> m_lines;
     Analysis m_analysis;
     Scenario m_scenario;
     Units m_units = Units::GiB;

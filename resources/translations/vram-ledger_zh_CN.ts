@@ -893,10 +893,6 @@
         <translation>各部分之和</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1 per GPU&lt;/b&gt; (%2)</source>
-        <translation>&lt;b&gt;每张 GPU %1&lt;/b&gt;（%2）</translation>
-    </message>
-    <message>
         <source> · the step's peak is %1</source>
         <translation> · 训练步峰值为 %1</translation>
     </message>
@@ -907,14 +903,6 @@
     <message>
         <source>Choose a GPU to see whether it fits.</source>
         <translation>选择一块 GPU，看看放不放得下。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: fits, %2 to spare</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：放得下，还剩 %2</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;: does not fit, %2 short</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;：放不下，还差 %2</translation>
     </message>
     <message>
         <source>largest batch %1</source>
@@ -935,6 +923,18 @@
     <message>
         <source>no GPU count fits at ZeRO-%1</source>
         <translation>ZeRO-%1 下多少张 GPU 都放不下</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每张 GPU %1</translation>
+    </message>
+    <message>
+        <source>: fits, %1 to spare</source>
+        <translation>：放得下，还剩 %1</translation>
+    </message>
+    <message>
+        <source>: does not fit, %1 short</source>
+        <translation>：放不下，还差 %1</translation>
     </message>
 </context>
 <context>
