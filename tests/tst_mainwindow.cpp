@@ -5,6 +5,8 @@
 #include "core/solve.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
+#include "ui/explanationpanel.h"
+#include "ui/theme.h"
 #include "ui/language.h"
 #include "ui/ledgermodel.h"
 #include "ui/mainwindow.h"
@@ -16,6 +18,7 @@
 #include <QListWidget>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTreeWidget>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -157,6 +160,21 @@ private Q_SLOTS:
         m_window->controls()->layersSlider()->spinBox()->setValue(16);
         QVERIFY(m_window->controls()->modelBox()->currentData().toString().isEmpty());
         checkChartMatchesCore();
+    }
+
+    void explanationEndsOnTheLastState()
+    {
+        QTreeWidget *tree = m_window->explanation()->tree();
+        SliderSpin *batch = m_window->controls()->batchSlider();
+        auto activationsText = [&] {
+            return vl::bytesText(estimate(m_model->scenario()).component(Component::Activations), Units::GiB);
+        };
+        QTest::qWait(300);             // nothing changed for a while...
+        batch->spinBox()->setValue(2); // ...so the next change shows at once
+        QCOMPARE(tree->topLevelItem(int(Component::Activations))->text(1), activationsText());
+        for (int b : {4, 8, 16}) // a drag: coalesced, but it must end on the last value
+            batch->spinBox()->setValue(b);
+        QTRY_COMPARE(tree->topLevelItem(int(Component::Activations))->text(1), activationsText());
     }
 
     void cleanup()

@@ -37,6 +37,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace vl {
 
 std::optional<View> parseView(const QString &text)
@@ -108,16 +110,18 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
     m_explanationTimer.setSingleShot(true);
     m_explanationTimer.setInterval(60);
-    connect(&m_explanationTimer, &QTimer::timeout, this,
-            [this] { m_explanation->showAnalysis(m_model.analysis(), m_model.units()); });
+    connect(&m_explanationTimer, &QTimer::timeout, this, [this] {
+        if (!std::exchange(m_explanationStale, false))
+            return;
+        m_explanation->showAnalysis(m_model.analysis(), m_model.units());
+        m_explanationTimer.start();
+    });
 
     createMenus();
     retranslate();
-    m_explanation->showAnalysis(m_model.analysis(), m_model.units());
     m_controls->setAdvancedVisible(Settings::advancedShown());
     for (const Error &skipped : m_model.catalog().skipped)
         statusBar()->showMessage(tr("Skipped a preset file: %1").arg(QString::fromStdString(skipped.describe())));
-    refresh();
 }
 
 void MainWindow::refresh()
@@ -126,10 +130,15 @@ void MainWindow::refresh()
     m_verdict->showAnalysis(a, m_model.scenario(), m_model.units());
     m_diagram->showAnalysis(a, m_model.scenario(), m_model.units());
     m_timeline->showAnalysis(a, m_model.selectedGpus(), m_model.units());
-    // The pictures follow every slider tick; the long formula text follows at ~16 Hz while a
-    // slider moves, and exactly once it stops (shaping all that text takes longer than a frame).
-    if (!m_explanationTimer.isActive())
+    // The pictures follow every slider tick. The long formula text follows the first change at
+    // once, then at most every 60 ms while a slider keeps moving, and always ends on the last
+    // state (shaping all that text takes longer than a frame).
+    if (m_explanationTimer.isActive()) {
+        m_explanationStale = true;
+    } else {
+        m_explanation->showAnalysis(a, m_model.units());
         m_explanationTimer.start();
+    }
     const QString file = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
     setWindowTitle(tr("%1 — VRAM Ledger").arg(file));
 }

@@ -87,6 +87,7 @@ private:
     ExplanationPanel *m_explanation;
     QSplitter *m_centerSplitter;
     QTimer m_explanationTimer;
+    bool m_explanationStale = false;
     QWidget *m_center;
 
     // Every menu and action text is set by one of these, run again on a language change.
