@@ -119,6 +119,7 @@ int main(int argc, char *argv[])
         window.resize(size);
         window.showView(*view);
         window.show();
+        window.settle();
         QApplication::processEvents(); // layout, then the plots' queued replots
         QApplication::processEvents();
         if (parser.isSet(screenshotOpt)) {

@@ -42,6 +42,19 @@ private Q_SLOTS:
         QCOMPARE(image.size(), size);
     }
 
+    void screenshotShowsTheOpenedScenario()
+    {
+        // Regression: the explanation table must show the scenario opened, not the first launch's.
+        QCOMPARE(run({QStringLiteral("--scenario"), QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/llama-3.1-70b-zero3-64.vramledger.yaml"),
+                      QStringLiteral("--export"), m_dir.filePath(QStringLiteral("all.svg")), QStringLiteral("--view"), QStringLiteral("all")}),
+                 0);
+        QFile svg(m_dir.filePath(QStringLiteral("all.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray text = svg.readAll();
+        QVERIFY2(text.contains("7.06e10"), "the 70B model's parameter count is in the explanation");
+        QVERIFY(!text.contains("7.00e9"));
+    }
+
     void exportViews_data()
     {
         QTest::addColumn<QString>("view");

@@ -143,6 +143,13 @@ void MainWindow::refresh()
     setWindowTitle(tr("%1 — VRAM Ledger").arg(file));
 }
 
+void MainWindow::settle()
+{
+    m_explanationTimer.stop();
+    m_explanationStale = false;
+    m_explanation->showAnalysis(m_model.analysis(), m_model.units());
+}
+
 void MainWindow::createMenus()
 {
     auto action = [this](QMenu *menu, std::function<QString()> text, QKeySequence shortcut, auto slot) {

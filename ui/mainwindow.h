@@ -43,6 +43,7 @@ public:
     void setPresentationMode(bool on);
     void setZoom(double zoom);
     void restoreSession(); // window geometry and the last scenario
+    void settle();         // applies updates held back while sliders move, before a capture
 
     ControlPanel *controls() const { return m_controls; }
     ChartPanel *chartPanel() const { return m_chartPanel; }
