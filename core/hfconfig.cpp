@@ -39,12 +39,10 @@ std::string slug(std::string text)
 Result<ModelPreset> importHfConfig(std::string_view json, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<ModelPreset> {
-        auto parsed = YamlReader::parse(json, file);
-        if (!parsed)
-            return parsed.error();
-        YamlReader r(*parsed, file);
-        if (auto e = r.requireMap())
-            return *e;
+        auto opened = YamlReader::openMapping(json, file);
+        if (!opened)
+            return opened.error();
+        YamlReader r = *opened;
 
         std::string modelType, nameOrPath;
         r.string("model_type", modelType);

@@ -132,12 +132,10 @@ std::optional<Error> readSchema(YamlReader &r)
 Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<ModelPreset> {
-        auto parsed = YamlReader::parse(yaml, file);
-        if (!parsed)
-            return parsed.error();
-        YamlReader r(*parsed, file);
-        if (auto e = r.requireMap())
-            return *e;
+        auto opened = YamlReader::openMapping(yaml, file);
+        if (!opened)
+            return opened.error();
+        YamlReader r = *opened;
         if (auto e = r.rejectUnknown({"schema", "id", "name", "family", "source", "published_params", "architecture"}))
             return *e;
         ModelPreset m;
@@ -180,17 +178,15 @@ std::string modelPresetToYaml(const ModelPreset &m)
 Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<std::vector<GpuPreset>> {
-        auto parsed = YamlReader::parse(yaml, file);
-        if (!parsed)
-            return parsed.error();
-        YamlReader r(*parsed, file);
-        if (auto e = r.requireMap())
-            return *e;
+        auto opened = YamlReader::openMapping(yaml, file);
+        if (!opened)
+            return opened.error();
+        YamlReader r = *opened;
         if (auto e = r.rejectUnknown({"schema", "gpus"}))
             return *e;
         if (auto e = readSchema(r))
             return *e;
-        const YAML::Node list = (*parsed)["gpus"];
+        const YAML::Node list = r.node()["gpus"];
         if (!list.IsSequence())
             return r.errorAt("gpus", "expected a list of GPUs");
         std::vector<GpuPreset> gpus;

@@ -153,12 +153,10 @@ ScenarioDocument articleExampleDocument()
 Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<ScenarioDocument> {
-        auto parsed = YamlReader::parse(yaml, file);
-        if (!parsed)
-            return parsed.error();
-        YamlReader r(*parsed, file);
-        if (auto e = r.requireMap())
-            return *e;
+        auto opened = YamlReader::openMapping(yaml, file);
+        if (!opened)
+            return opened.error();
+        YamlReader r = *opened;
         if (auto e = r.rejectUnknown({"schema", "model", "architecture", "training", "parallel", "finetune", "overhead",
                                       "gpus", "display", "pins"}))
             return *e;

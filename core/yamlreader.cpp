@@ -21,6 +21,17 @@ Result<YAML::Node> YamlReader::parse(std::string_view text, const std::string &f
     }
 }
 
+Result<YamlReader> YamlReader::openMapping(std::string_view text, const std::string &file)
+{
+    auto parsed = parse(text, file);
+    if (!parsed)
+        return parsed.error();
+    YamlReader reader(*parsed, file);
+    if (auto e = reader.requireMap())
+        return *e;
+    return reader;
+}
+
 std::string YamlReader::pathOf(const char *key) const
 {
     return m_path.empty() ? std::string(key) : m_path + '.' + key;

@@ -35,6 +35,8 @@ public:
 
     // Parses text; a syntax error comes back with yaml-cpp's line.
     static Result<YAML::Node> parse(std::string_view text, const std::string &file);
+    // Parses text that must be a mapping at the top, as every file of ours is.
+    static Result<YamlReader> openMapping(std::string_view text, const std::string &file);
 
     bool has(const char *key) const;
     std::optional<Error> requireMap() const;

@@ -110,12 +110,13 @@ void ExplanationPanel::render()
     if (m_analysis.levers.empty())
         levers += QStringLiteral("<br>") + tr("Every lever is already pulled.");
     int rank = 0;
+    const bool fitsAlready = !m_analysis.verdicts.empty() && m_analysis.verdicts.front().fits();
     for (const LadderStep &step : m_analysis.levers)
         levers += QStringLiteral("<br>%1. <b>%2</b> — %3: %4 %5")
                       .arg(++rank)
                       .arg(leverName(step.lever), leverChange(step),
                            tr("saves %1").arg(bytesText(step.saving, m_units)),
-                           step.fits ? tr("(then fits)") : QString());
+                           step.fits && !fitsAlready ? tr("(then fits)") : QString());
     if (levers != m_levers->text())
         m_levers->setText(levers);
 }

@@ -1,5 +1,6 @@
 #include "ui/memorychart.h"
 
+#include "ui/plotstyle.h"
 #include "ui/theme.h"
 
 #include <QEvent>
@@ -97,27 +98,17 @@ void MemoryChart::rebuild()
 
     m_plot->clearItems();
     const QColor text = palette().color(QPalette::WindowText);
+    QFont labelFont = m_plot->font();
+    labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
     for (std::size_t i = 0; i < m_gpus.size(); ++i) {
         const GpuPreset &gpu = m_gpus[i];
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
-        auto *line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(0, y);
-        line->point2->setCoords(1, y);
-        QPen pen(i == 0 ? QColor(0xD5, 0x5E, 0x00) : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
-        line->setPen(pen);
-        auto *label = new QCPItemText(m_plot);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        label->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        label->position->setCoords(0.995, y);
-        label->setText(QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)));
-        label->setColor(pen.color());
-        label->setBrush(palette().base());
-        label->setPadding(QMargins(4, 1, 4, 1));
-        QFont font = m_plot->font();
-        font.setPointSizeF(font.pointSizeF() * m_zoom);
-        label->setFont(font);
+        // The first GPU is the one the ladder aims at: solid; the others dashed.
+        const QPen pen(i == 0 ? QColor(0xD5, 0x5E, 0x00) : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
+        addHorizontalLine(m_plot, y, pen,
+                          QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
+                          LabelSide::Right, labelFont, palette().base());
     }
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
@@ -130,20 +121,9 @@ void MemoryChart::recolour()
     const QPalette p = palette();
     const QColor text = p.color(QPalette::WindowText);
     const QColor grid = p.color(QPalette::Mid);
-    m_plot->setBackground(p.brush(QPalette::Base));
-    m_plot->axisRect()->setBackground(p.brush(QPalette::Base));
-    QFont font = m_plot->font();
-    font.setPointSizeF(QWidget::font().pointSizeF() * m_zoom);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text, m_zoom));
-        axis->setTickPen(QPen(text, m_zoom));
-        axis->setSubTickPen(QPen(text, m_zoom));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->setTickLabelFont(font);
-        axis->setLabelFont(font);
-        axis->grid()->setPen(QPen(grid, m_zoom, Qt::DotLine));
-    }
+    stylePlot(m_plot, p, QWidget::font(), m_zoom);
+    QFont font = QWidget::font();
+    font.setPointSizeF(font.pointSizeF() * m_zoom);
     m_plot->legend->setBrush(p.brush(QPalette::Base));
     m_plot->legend->setTextColor(text);
     m_plot->legend->setBorderPen(QPen(grid, m_zoom));

@@ -1,5 +1,6 @@
 #include "ui/steptimelineview.h"
 
+#include "ui/plotstyle.h"
 #include "ui/theme.h"
 
 #include <QEvent>
@@ -84,29 +85,17 @@ void StepTimelineView::rebuild()
     }
 
     m_plot->clearItems();
-    auto hline = [&](double y, const QPen &pen, const QString &label, Qt::Alignment align) {
-        auto *l = new QCPItemStraightLine(m_plot);
-        l->point1->setCoords(0, y);
-        l->point2->setCoords(1, y);
-        l->setPen(pen);
-        auto *tag = new QCPItemText(m_plot);
-        tag->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        tag->position->setCoords(align & Qt::AlignLeft ? 0.01 : 0.99, y);
-        tag->setPositionAlignment(align | Qt::AlignBottom);
-        tag->setText(label);
-        tag->setColor(pen.color());
-        QFont f = font();
-        f.setPointSizeF(f.pointSizeF() * m_zoom);
-        tag->setFont(f);
-    };
-    hline(toUnits(m_analysis.breakdown.total, m_units), QPen(text, 1.2 * m_zoom, Qt::DashLine),
-          tr("sum of all parts %1").arg(bytesText(m_analysis.breakdown.total, m_units)), Qt::AlignLeft);
+    QFont labelFont = font();
+    labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
+    addHorizontalLine(m_plot, toUnits(m_analysis.breakdown.total, m_units), QPen(text, 1.2 * m_zoom, Qt::DashLine),
+                      tr("sum of all parts %1").arg(bytesText(m_analysis.breakdown.total, m_units)), LabelSide::Left,
+                      labelFont, pal.base());
     for (const GpuPreset &gpu : m_gpus) {
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
-        hline(y, QPen(QColor(0xD5, 0x5E, 0x00), 1.4 * m_zoom),
-              QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
-              Qt::AlignRight);
+        addHorizontalLine(m_plot, y, QPen(QColor(0xD5, 0x5E, 0x00), 1.4 * m_zoom),
+                          QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
+                          LabelSide::Right, labelFont, pal.base());
     }
     if (n > 0) {
         const double peak = toUnits(t.peak(), m_units);
@@ -137,19 +126,7 @@ void StepTimelineView::rebuild()
         tag->setFont(f);
     }
 
-    m_plot->setBackground(pal.brush(QPalette::Base));
-    QFont f = font();
-    f.setPointSizeF(f.pointSizeF() * m_zoom);
-    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
-        axis->setBasePen(QPen(text, m_zoom));
-        axis->setTickPen(QPen(text, m_zoom));
-        axis->setSubTickPen(QPen(text, m_zoom));
-        axis->setTickLabelColor(text);
-        axis->setLabelColor(text);
-        axis->setTickLabelFont(f);
-        axis->setLabelFont(f);
-        axis->grid()->setPen(QPen(pal.color(QPalette::Mid), m_zoom, Qt::DotLine));
-    }
+    stylePlot(m_plot, pal, font(), m_zoom);
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));

@@ -1,0 +1,47 @@
+#include "ui/plotstyle.h"
+
+#include <QPalette>
+
+#include <qcustomplot.h>
+
+namespace vl {
+
+void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, double zoom)
+{
+    const QColor text = palette.color(QPalette::WindowText);
+    QFont scaled = font;
+    scaled.setPointSizeF(font.pointSizeF() * zoom);
+    plot->setBackground(palette.brush(QPalette::Base));
+    plot->axisRect()->setBackground(palette.brush(QPalette::Base));
+    for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
+        axis->setBasePen(QPen(text, zoom));
+        axis->setTickPen(QPen(text, zoom));
+        axis->setSubTickPen(QPen(text, zoom));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->setTickLabelFont(scaled);
+        axis->setLabelFont(scaled);
+        axis->grid()->setPen(QPen(palette.color(QPalette::Mid), zoom, Qt::DotLine));
+    }
+}
+
+void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
+                       const QFont &font, const QBrush &labelBackground)
+{
+    auto *line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(0, y);
+    line->point2->setCoords(1, y);
+    line->setPen(pen);
+    auto *tag = new QCPItemText(plot);
+    tag->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    tag->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    tag->position->setCoords(side == LabelSide::Left ? 0.005 : 0.995, y);
+    tag->setPositionAlignment((side == LabelSide::Left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
+    tag->setText(label);
+    tag->setColor(pen.color());
+    tag->setFont(font);
+    tag->setBrush(labelBackground);
+    tag->setPadding(QMargins(4, 1, 4, 1));
+}
+
+} // namespace vl

@@ -1,0 +1,19 @@
+#pragma once
+// What the chart and the timeline draw alike: axes in the palette's colours at a zoom, and a
+// labelled horizontal capacity line. QCustomPlot does not follow the palette by itself.
+
+#include <QPen>
+#include <QString>
+
+class QCustomPlot;
+class QPalette;
+
+namespace vl {
+
+void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, double zoom);
+
+enum class LabelSide { Left, Right };
+void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
+                       const QFont &font, const QBrush &labelBackground);
+
+} // namespace vl
