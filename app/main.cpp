@@ -44,7 +44,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Open a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
     const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QStringLiteral("Render the window off screen to a PNG and exit."), QStringLiteral("OUT.png"));
     const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Export a view to PNG, SVG or PDF and exit."), QStringLiteral("OUT"));
-    const QCommandLineOption viewOpt(QStringLiteral("view"), QStringLiteral("The view to export: chart, diagram, timeline or all."), QStringLiteral("VIEW"), QStringLiteral("chart"));
+    const QCommandLineOption viewOpt(QStringLiteral("view"), QStringLiteral("The view to export: chart, diagram, timeline, sweep or all."), QStringLiteral("VIEW"), QStringLiteral("chart"));
     const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Window size for --screenshot and --export."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("Pixel scale of PNG exports (2 for crisp slides)."), QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("CODE"));
@@ -77,7 +77,7 @@ int main(int argc, char *argv[])
         return fail(InvalidInput, QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
     const auto view = vl::parseView(parser.value(viewOpt));
     if (!view)
-        return fail(InvalidInput, QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline or all").arg(parser.value(viewOpt)));
+        return fail(InvalidInput, QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline, sweep or all").arg(parser.value(viewOpt)));
     vl::Theme theme = vl::Settings::theme();
     if (parser.isSet(themeOpt)) {
         const QString t = parser.value(themeOpt);

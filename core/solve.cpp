@@ -140,4 +140,28 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
     return points;
 }
 
+std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &spec,
+                                          const std::vector<SweepPoint> &points, Bytes capacity)
+{
+    const FieldSpec *field = findField(spec.field);
+    if (!field || !field->integer)
+        return std::nullopt;
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const bool before = points[i - 1].breakdown.total <= capacity;
+        if ((points[i].breakdown.total <= capacity) == before)
+            continue;
+        // Bisect between the two points for the last value still on the first one's side.
+        Scenario trial = s;
+        std::int64_t same = points[i - 1].value, other = points[i].value;
+        while (other - same > 1) {
+            const std::int64_t mid = same + (other - same) / 2;
+            field->integer(trial) = mid;
+            const bool valid = !validate(trial);
+            (valid && (estimate(trial).total <= capacity) == before ? same : other) = mid;
+        }
+        return same;
+    }
+    return std::nullopt;
+}
+
 } // namespace vl

@@ -9,6 +9,7 @@
 #include "core/timeline.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,5 +43,12 @@ struct SweepPoint {
     Breakdown breakdown;
 };
 Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spec);
+
+// Where a sweep crosses `capacity`: the exact boundary x, found by bisection between the
+// sweep's points, such that x and x + 1 fall on different sides of the capacity (memory
+// grows with batch, sequence, hidden size; it falls with GPU count). nullopt: no crossing
+// inside the swept range.
+std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &spec,
+                                          const std::vector<SweepPoint> &points, Bytes capacity);
 
 } // namespace vl

@@ -3,6 +3,8 @@
 #include "core/estimate.h"
 #include "core/solve.h"
 
+#include "core/fields.h"
+
 #include <QTest>
 
 using namespace vl;
@@ -108,6 +110,40 @@ private Q_SLOTS:
             at.microBatch = p.value;
             QCOMPARE(p.breakdown.total, estimate(at).total);
         }
+    }
+
+    void sweepCrossing_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<int>("zero");
+        QTest::newRow("batch, coarse doubling steps") << "batch=1:1024" << 3;
+        QTest::newRow("sequence in steps of 4096") << "seq=512:262144:4096" << 3;
+        QTest::newRow("GPU count: memory falls as it grows") << "dp=1:64" << 3;
+    }
+    void sweepCrossing()
+    {
+        QFETCH(QString, spec);
+        QFETCH(int, zero);
+        Scenario s = llama8b();
+        s.zeroStage = zero;
+        s.dataParallel = 8;
+        const Bytes capacity = 81559 * kMiB;
+        const auto parsed = parseSweepSpec(spec.toStdString());
+        QVERIFY(parsed.ok());
+        const auto points = runSweep(s, *parsed);
+        QVERIFY(points.ok());
+        const auto boundary = vl::sweepCrossing(s, *parsed, *points, capacity);
+        QVERIFY2(boundary, "the sweep crosses the H100's capacity");
+        // The curve crosses the capacity between boundary and boundary + 1, exactly.
+        const FieldSpec *field = findField(parsed->field);
+        Scenario at = s, next = s;
+        field->integer(at) = *boundary;
+        field->integer(next) = *boundary + 1;
+        QVERIFY((estimate(at).total <= capacity) != (estimate(next).total <= capacity));
+        if (parsed->field == "batch")
+            QCOMPARE(*boundary, maxMicroBatch(s, capacity)); // the solver agrees
+        if (parsed->field == "dp")
+            QCOMPARE(*boundary + 1, minDataParallel(s, capacity));
     }
 
     void sweepSpecErrors_data()

@@ -2,7 +2,10 @@
 // bytes, colours where the blocks are, the timeline's points and peak.
 
 #include "core/analysis.h"
+#include "core/fields.h"
+#include "ui/ledgermodel.h"
 #include "ui/steptimelineview.h"
+#include "ui/sweepview.h"
 #include "ui/structurediagram.h"
 #include "ui/theme.h"
 
@@ -97,6 +100,38 @@ private Q_SLOTS:
         diagram.showAnalysis(a, doc.scenario, Units::GiB);
         for (int c = 0; c < 4; ++c)
             QVERIFY(!diagram.currentLayout().blocks[std::size_t(c)].isEmpty());
+    }
+
+    void sweepViewEqualsCore_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::newRow("batch") << "batch";
+        QTest::newRow("sequence") << "seq";
+        QTest::newRow("GPU count") << "dp";
+    }
+    void sweepViewEqualsCore()
+    {
+        QFETCH(QString, field);
+        LedgerModel model(loadCatalog(VL_SOURCE_PRESETS, {}));
+        model.setDocument(scenario(QStringLiteral("70b-zero3-64")));
+        SweepView view(model);
+        view.resize(900, 600);
+        view.setField(field);
+        QVERIFY(!view.points().empty());
+        const FieldSpec *spec = findField(field.toStdString());
+        for (const SweepPoint &p : view.points()) {
+            Scenario at = model.scenario();
+            spec->integer(at) = p.value;
+            QCOMPARE(p.breakdown.total, estimate(at).total);
+        }
+        QVERIFY(view.crossing());
+        const Bytes h100 = model.selectedGpus().front().capacity;
+        if (field == QLatin1String("batch"))
+            QCOMPARE(*view.crossing(), maxMicroBatch(model.scenario(), h100));
+        else if (field == QLatin1String("seq"))
+            QCOMPARE(*view.crossing(), maxSequence(model.scenario(), h100));
+        else
+            QCOMPARE(*view.crossing() + 1, minDataParallel(model.scenario(), h100));
     }
 
     void timelineEqualsCore_data() { diagram_data(); }

@@ -15,6 +15,7 @@
 #include "ui/settings.h"
 #include "ui/steptimelineview.h"
 #include "ui/structurediagram.h"
+#include "ui/sweepview.h"
 #include "ui/verdictbar.h"
 
 #include <QActionGroup>
@@ -49,6 +50,8 @@ std::optional<View> parseView(const QString &text)
         return View::Diagram;
     if (text == QLatin1String("timeline"))
         return View::Timeline;
+    if (text == QLatin1String("sweep"))
+        return View::Sweep;
     if (text == QLatin1String("all"))
         return View::All;
     return std::nullopt;
@@ -65,6 +68,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
       m_chartPanel(new ChartPanel(model, this)),
       m_diagram(new StructureDiagram(this)),
       m_timeline(new StepTimelineView(this)),
+      m_sweep(new SweepView(model, this)),
       m_explanation(new ExplanationPanel(this)),
       m_centerSplitter(new QSplitter(Qt::Vertical, this)),
       m_center(new QWidget(this))
@@ -81,6 +85,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     m_tabs->addTab(m_chartPanel, QString());
     m_tabs->addTab(m_diagram, QString());
     m_tabs->addTab(m_timeline, QString());
+    m_tabs->addTab(m_sweep, QString());
     m_centerSplitter->addWidget(m_tabs);
     m_centerSplitter->addWidget(m_explanation);
     m_centerSplitter->setStretchFactor(0, 3);
@@ -239,6 +244,8 @@ void MainWindow::retranslate()
     m_tabs->setTabToolTip(0, tr("Stacked bars of the four components against your GPUs' capacities."));
     m_tabs->setTabToolTip(1, tr("One GPU's memory as blocks proportional to their bytes, and the flow of a training step."));
     m_tabs->setTabToolTip(2, tr("Memory in use through one step: the peak, not the sum, decides whether it fits."));
+    m_tabs->setTabText(3, tr("Sweep"));
+    m_tabs->setTabToolTip(3, tr("Memory against batch, sequence, GPU count or hidden size, and where it stops fitting."));
     refresh();
 }
 
@@ -255,6 +262,7 @@ QWidget *MainWindow::viewWidget(View view) const
     case View::Chart: return m_chartPanel->chart();
     case View::Diagram: return m_diagram;
     case View::Timeline: return m_timeline;
+    case View::Sweep: return m_sweep;
     case View::All: return m_center;
     }
     return m_center;
@@ -266,6 +274,8 @@ void MainWindow::showView(View view)
         m_tabs->setCurrentWidget(m_diagram);
     else if (view == View::Timeline)
         m_tabs->setCurrentWidget(m_timeline);
+    else if (view == View::Sweep)
+        m_tabs->setCurrentWidget(m_sweep);
     else
         m_tabs->setCurrentWidget(m_chartPanel);
 }
@@ -282,6 +292,7 @@ void MainWindow::setZoom(double zoom)
     m_chartPanel->chart()->setZoom(m_zoom);
     m_diagram->setZoom(m_zoom);
     m_timeline->setZoom(m_zoom);
+    m_sweep->setZoom(m_zoom);
 }
 
 void MainWindow::setPresentationMode(bool on)

@@ -24,9 +24,10 @@ class Language;
 class LedgerModel;
 class StepTimelineView;
 class StructureDiagram;
+class SweepView;
 class VerdictBar;
 
-enum class View { Chart, Diagram, Timeline, All };
+enum class View { Chart, Diagram, Timeline, Sweep, All };
 std::optional<View> parseView(const QString &text);
 
 class MainWindow : public QMainWindow {
@@ -49,6 +50,7 @@ public:
     ChartPanel *chartPanel() const { return m_chartPanel; }
     StructureDiagram *diagram() const { return m_diagram; }
     StepTimelineView *timeline() const { return m_timeline; }
+    SweepView *sweep() const { return m_sweep; }
     VerdictBar *verdict() const { return m_verdict; }
     ExplanationPanel *explanation() const { return m_explanation; }
 
@@ -85,6 +87,7 @@ private:
     ChartPanel *m_chartPanel;
     StructureDiagram *m_diagram;
     StepTimelineView *m_timeline;
+    SweepView *m_sweep;
     ExplanationPanel *m_explanation;
     QSplitter *m_centerSplitter;
     QTimer m_explanationTimer;

@@ -776,6 +776,14 @@
         <source>Copied the breakdown as Markdown</source>
         <translation>已把明细复制为 Markdown</translation>
     </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Memory against batch, sequence, GPU count or hidden size, and where it stops fitting.</source>
+        <translation>显存随批大小、序列长度、GPU 数或隐藏层大小的变化，以及从哪里开始放不下。</translation>
+    </message>
 </context>
 <context>
     <name>vl::MemoryChart</name>
@@ -880,6 +888,57 @@
     <message>
         <source>the update writes new parameters, and the next step begins</source>
         <translation>更新写回新参数，开始下一步</translation>
+    </message>
+</context>
+<context>
+    <name>vl::SweepView</name>
+    <message>
+        <source>Memory against:</source>
+        <translation>显存随之变化：</translation>
+    </message>
+    <message>
+        <source>batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>data-parallel GPUs</source>
+        <translation>数据并行 GPU 数</translation>
+    </message>
+    <message>
+        <source>hidden size</source>
+        <translation>隐藏层大小</translation>
+    </message>
+    <message>
+        <source>Logarithmic axis</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <source>Everything else stays as it is. Without FlashAttention the sequence curve bends upward: the attention scores grow with its square.</source>
+        <translation>其他设置保持不变。不开 FlashAttention 时，序列长度曲线会向上弯：注意力分数随其平方增长。</translation>
+    </message>
+    <message>
+        <source>Fits %1 up to %2 = %3</source>
+        <translation>%1 放得下，直到%2 = %3</translation>
+    </message>
+    <message>
+        <source>Fits %1 from %2 = %3</source>
+        <translation>%1 放得下，从%2 = %3 起</translation>
+    </message>
+    <message>
+        <source>Choose a GPU to mark where it stops fitting.</source>
+        <translation>选择一块 GPU，标出从哪里开始放不下。</translation>
+    </message>
+    <message>
+        <source>No crossing with %1 in this range.</source>
+        <translation>在此范围内与 %1 没有交点。</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (%1)</source>
+        <translation>每张 GPU 的显存（%1）</translation>
     </message>
 </context>
 <context>

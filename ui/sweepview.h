@@ -1,0 +1,52 @@
+#pragma once
+// Memory against one setting — batch, sequence, GPU count or hidden size — as stacked areas
+// per component, with the chosen GPUs' capacity lines and the exact crossing point marked.
+
+#include "core/solve.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QLabel;
+
+namespace vl {
+
+class LedgerModel;
+
+class SweepView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SweepView(LedgerModel &model, QWidget *parent = nullptr);
+    void setZoom(double zoom);
+    void setField(const QString &field); // "batch", "seq", "dp", "hidden"
+
+    QCustomPlot *plot() const { return m_plot; }
+    // For tests: the swept points and the crossing drawn (against the first chosen GPU).
+    const std::vector<SweepPoint> &points() const { return m_points; }
+    std::optional<std::int64_t> crossing() const { return m_crossing; }
+
+protected:
+    void showEvent(QShowEvent *event) override;
+    void changeEvent(QEvent *event) override;
+
+private:
+    SweepSpec currentSpec() const;
+    void refresh();
+    void retranslate();
+
+    LedgerModel &m_model;
+    QCustomPlot *m_plot;
+    QComboBox *m_field;
+    QCheckBox *m_log;
+    QLabel *m_fieldLabel;
+    QLabel *m_answer;
+    std::vector<SweepPoint> m_points;
+    std::optional<std::int64_t> m_crossing;
+    double m_zoom = 1.0;
+};
+
+} // namespace vl
