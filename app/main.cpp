@@ -49,7 +49,8 @@ int main(int argc, char *argv[])
     const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("Pixel scale of PNG exports (2 for crisp slides)."), QStringLiteral("N"), QStringLiteral("1"));
     const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("CODE"));
     const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."), QStringLiteral("THEME"));
-    for (const auto *o : {&scenarioOpt, &screenshotOpt, &exportOpt, &viewOpt, &sizeOpt, &scaleOpt, &langOpt, &themeOpt})
+    const QCommandLineOption presentOpt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (large type, five sliders)."));
+    for (const auto *o : {&scenarioOpt, &screenshotOpt, &exportOpt, &viewOpt, &sizeOpt, &scaleOpt, &langOpt, &themeOpt, &presentOpt})
         parser.addOption(*o);
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A scenario file or config.json to open."), QStringLiteral("[file]"));
     parser.process(app);
@@ -114,6 +115,8 @@ int main(int argc, char *argv[])
         window.restoreSession();
     }
 
+    if (parser.isSet(presentOpt))
+        window.setPresentationMode(true, !headless);
     if (headless) {
         window.setAttribute(Qt::WA_DontShowOnScreen);
         window.resize(size);

@@ -187,7 +187,10 @@ void ControlPanel::build()
     m_advancedBody = new QWidget(m_advanced);
     advancedLayout->addWidget(m_advancedBody);
     auto *af = new QFormLayout(m_advancedBody);
-    connect(m_advanced, &QGroupBox::toggled, m_advancedBody, &QWidget::setVisible);
+    connect(m_advanced, &QGroupBox::toggled, this, [this](bool open) {
+        m_advancedBody->setVisible(open);
+        m_advanced->setFlat(!open); // folded: just the title, no empty frame
+    });
 
     m_heads = spinBox(1, 1024, m_advancedBody);
     m_kvHeads = spinBox(1, 1024, m_advancedBody);

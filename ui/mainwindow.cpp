@@ -295,12 +295,19 @@ void MainWindow::setZoom(double zoom)
     m_sweep->setZoom(m_zoom);
 }
 
-void MainWindow::setPresentationMode(bool on)
+void MainWindow::setPresentationMode(bool on, bool fullScreen)
 {
     m_presenting = on;
     m_controls->setAdvancedVisible(!on && Settings::advancedShown());
     m_explanation->setVisible(!on);
+    QFont large = QApplication::font();
+    if (on)
+        large.setPointSizeF(large.pointSizeF() * 1.35);
+    m_controls->setFont(large); // the five sliders readable from the back of the room
+    m_verdict->setFont(large);
     setZoom(on ? 1.6 : 1.0);
+    if (!fullScreen)
+        return;
     if (on)
         showFullScreen();
     else

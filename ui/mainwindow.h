@@ -41,7 +41,7 @@ public:
     QWidget *viewWidget(View view) const;
     void showView(View view);
     void setTheme(Theme theme);
-    void setPresentationMode(bool on);
+    void setPresentationMode(bool on, bool fullScreen = true);
     void setZoom(double zoom);
     void restoreSession(); // window geometry and the last scenario
     void settle();         // applies updates held back while sliders move, before a capture
