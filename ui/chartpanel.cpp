@@ -6,6 +6,9 @@
 #include "ui/theme.h"
 
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QListWidget>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -27,6 +30,7 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
       m_fitRule(new QComboBox(this)),
       m_units(new QComboBox(this)),
       m_pin(new QPushButton(this)),
+      m_ladderOrder(new QPushButton(this)),
       m_barsLabel(new QLabel(this)),
       m_fitLabel(new QLabel(this))
 {
@@ -38,6 +42,7 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
     toolbar->addWidget(m_barsLabel);
     toolbar->addWidget(m_bars);
     toolbar->addWidget(m_pin);
+    toolbar->addWidget(m_ladderOrder);
     toolbar->addStretch(1);
     toolbar->addWidget(m_fitLabel);
     toolbar->addWidget(m_fitRule);
@@ -69,6 +74,7 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
         Settings::setUnits(Units(i));
     });
     connect(m_pin, &QPushButton::clicked, this, &ChartPanel::pinCurrent);
+    connect(m_ladderOrder, &QPushButton::clicked, this, &ChartPanel::editLadderOrder);
     connect(&m_model, &LedgerModel::changed, this, [this] {
         for (QComboBox *box : {m_bars, m_fitRule, m_units}) {
             const QSignalBlocker block(box);
@@ -76,8 +82,10 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
                                  : box == m_fitRule ? int(m_model.options().fitRule)
                                                     : int(m_model.units()));
         }
+        m_ladderOrder->setVisible(m_model.options().bars == BarSet::Ladder);
         m_chart->showAnalysis(m_model.analysis(), m_model.selectedGpus(), m_model.units());
     });
+    m_ladderOrder->setVisible(m_model.options().bars == BarSet::Ladder);
     m_chart->plot()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_chart->plot(), &QWidget::customContextMenuRequested, this, &ChartPanel::showPinMenu);
     m_chart->showAnalysis(m_model.analysis(), m_model.selectedGpus(), m_model.units());
@@ -96,6 +104,8 @@ void ChartPanel::retranslate()
     m_pin->setText(tr("&Pin current"));
     m_pin->setToolTip(tr("Keep the current scenario as a bar to compare against. Right-click a pinned bar to rename, "
                          "move or remove it."));
+    m_ladderOrder->setText(tr("Levers…"));
+    m_ladderOrder->setToolTip(tr("Choose which of the article's levers the ladder tries, and in which order."));
     m_fitLabel->setText(tr("&Fits by:"));
     m_fitRule->setItemText(0, tr("sum of all parts"));
     m_fitRule->setItemText(1, tr("peak of the step"));
@@ -121,6 +131,50 @@ void ChartPanel::pinCurrent()
     m_model.pinCurrent(name.trimmed());
     if (m_model.options().bars != BarSet::Pins)
         m_model.setBarSet(BarSet::Pins);
+}
+
+void ChartPanel::editLadderOrder()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Optimization ladder"));
+    auto *layout = new QVBoxLayout(&dialog);
+    auto *hint = new QLabel(tr("Checked levers are tried from the top down, one at a time, until the scenario fits "
+                               "the first chosen GPU. Drag to reorder."), &dialog);
+    hint->setWordWrap(true);
+    auto *list = new QListWidget(&dialog);
+    list->setDragDropMode(QAbstractItemView::InternalMove);
+    const std::vector<Lever> &current = m_model.options().ladderOrder;
+    std::vector<Lever> shown = current;
+    for (Lever lever : kArticleLadder)
+        if (std::find(shown.begin(), shown.end(), lever) == shown.end())
+            shown.push_back(lever);
+    const auto addLever = [list](Lever lever, bool checked) {
+        auto *item = new QListWidgetItem(leverName(lever), list);
+        item->setData(Qt::UserRole, int(lever));
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    };
+    for (Lever lever : shown)
+        addLever(lever, std::find(current.begin(), current.end(), lever) != current.end());
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults,
+                                         &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, &dialog, [list, addLever] {
+        list->clear();
+        for (Lever lever : kArticleLadder)
+            addLever(lever, true);
+    });
+    layout->addWidget(hint);
+    layout->addWidget(list);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    std::vector<Lever> order;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            order.push_back(Lever(list->item(i)->data(Qt::UserRole).toInt()));
+    m_model.setLadderOrder(std::move(order));
 }
 
 void ChartPanel::showPinMenu(const QPoint &position)

@@ -19,6 +19,7 @@ public:
     explicit ChartPanel(LedgerModel &model, QWidget *parent = nullptr);
     MemoryChart *chart() const { return m_chart; }
     void pinCurrent(); // asks for a name
+    void editLadderOrder(); // which of the article's levers to try, in which order
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -33,6 +34,7 @@ private:
     QComboBox *m_fitRule;
     QComboBox *m_units;
     QPushButton *m_pin;
+    QPushButton *m_ladderOrder;
     QLabel *m_barsLabel;
     QLabel *m_fitLabel;
 };

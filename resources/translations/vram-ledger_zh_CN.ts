@@ -140,6 +140,18 @@
         <source>Remove</source>
         <translation>删除</translation>
     </message>
+    <message>
+        <source>Levers…</source>
+        <translation>优化手段…</translation>
+    </message>
+    <message>
+        <source>Choose which of the article's levers the ladder tries, and in which order.</source>
+        <translation>选择优化阶梯要尝试文章中的哪些手段，以及顺序。</translation>
+    </message>
+    <message>
+        <source>Checked levers are tried from the top down, one at a time, until the scenario fits the first chosen GPU. Drag to reorder.</source>
+        <translation>勾选的手段从上到下逐一尝试，直到方案放得进第一块选中的 GPU。拖动可调整顺序。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ControlPanel</name>
