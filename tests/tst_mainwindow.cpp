@@ -162,6 +162,25 @@ private Q_SLOTS:
         checkChartMatchesCore();
     }
 
+    void ladderBarsFollowTheChosenLevers()
+    {
+        m_model->setBarSet(BarSet::Ladder);
+        const MemoryChart *chart = m_window->chartPanel()->chart();
+        const auto &bars = m_model->analysis().bars;
+        QVERIFY(bars.size() >= 2);
+        QCOMPARE(chart->barCount(), int(bars.size()));
+        QCOMPARE(Lever(bars[1].value), Lever::ZeroSharding); // the article's order
+        for (std::size_t i = 1; i < bars.size(); ++i) // no step adds memory; the bars show core's numbers
+            QVERIFY(bars[i].breakdown.total <= bars[i - 1].breakdown.total);
+        m_model->setLadderOrder({Lever::Recomputation, Lever::SmallerBatch}); // skip two, reorder
+        const auto &reordered = m_model->analysis().bars;
+        QCOMPARE(Lever(reordered[1].value), Lever::Recomputation);
+        for (std::size_t i = 1; i < reordered.size(); ++i)
+            QVERIFY(Lever(reordered[i].value) != Lever::ZeroSharding);
+        QCOMPARE(chart->barValue(1, Component::Activations),
+                 toUnits(reordered[1].breakdown.component(Component::Activations), Units::GiB));
+    }
+
     void explanationEndsOnTheLastState()
     {
         QTreeWidget *tree = m_window->explanation()->tree();
