@@ -1,0 +1,74 @@
+// The numeric path allocates nothing: estimate() and the solvers run on every slider tick
+// and thousands of times per sweep. Counted with a replaced global operator new.
+
+#include "core/estimate.h"
+#include "core/solve.h"
+
+#include <QTest>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void *operator new(std::size_t size)
+{
+    ++g_allocations;
+    if (void *p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+void operator delete(void *p) noexcept { std::free(p); }
+void operator delete(void *p, std::size_t) noexcept { std::free(p); }
+
+using namespace vl;
+
+class TestNoAlloc : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void numericPathAllocatesNothing_data()
+    {
+        QTest::addColumn<int>("variant");
+        QTest::newRow("the article's 7B") << 0;
+        QTest::newRow("ZeRO-3, pipeline, full recompute, overhead") << 1;
+        QTest::newRow("QLoRA with Adafactor, tensor + sequence parallel") << 2;
+    }
+    void numericPathAllocatesNothing()
+    {
+        QFETCH(int, variant);
+        Scenario s;
+        if (variant == 1) {
+            s.arch.fixedParams = 0;
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.pipelineParallel = 4;
+            s.virtualStages = 2;
+            s.gradAccum = 8;
+            s.recompute = Recompute::Full;
+            s.overhead.enabled = true;
+        } else if (variant == 2) {
+            s.arch.fixedParams = 0;
+            s.fineTune = FineTune::QLoRA;
+            s.optimizer = Optimizer::Adafactor;
+            s.tensorParallel = 4;
+            s.sequenceParallel = true;
+        }
+        QVERIFY(!validate(s));
+        const long before = g_allocations.load();
+        Bytes sum = 0;
+        for (int i = 0; i < 100; ++i) {
+            s.microBatch = 1 + i % 8;
+            sum += estimate(s).total;
+        }
+        sum += maxMicroBatch(s, 80 * kGiB) + maxSequence(s, 80 * kGiB) + minDataParallel(s, 24 * kGiB);
+        const long allocations = g_allocations.load() - before;
+        QVERIFY(sum > 0);
+        QCOMPARE(allocations, 0L);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNoAlloc)
+#include "tst_noalloc.moc"
