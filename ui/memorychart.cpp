@@ -113,7 +113,8 @@ void MemoryChart::rebuild()
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
     m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (m_plot->isVisible()) // a plot on a hidden tab is drawn when it is shown
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void MemoryChart::recolour()
@@ -154,6 +155,12 @@ void MemoryChart::setZoom(double zoom)
 {
     m_zoom = zoom;
     recolour();
+}
+
+void MemoryChart::showEvent(QShowEvent *event)
+{
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    QWidget::showEvent(event);
 }
 
 void MemoryChart::changeEvent(QEvent *event)

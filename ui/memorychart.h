@@ -34,6 +34,7 @@ Q_SIGNALS:
     void componentHovered(std::optional<Component> component);
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 

@@ -130,7 +130,14 @@ void StepTimelineView::rebuild()
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    if (m_plot->isVisible()) // a plot on a hidden tab is drawn when it is shown
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void StepTimelineView::showEvent(QShowEvent *event)
+{
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    QWidget::showEvent(event);
 }
 
 void StepTimelineView::changeEvent(QEvent *event)

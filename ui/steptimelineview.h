@@ -22,6 +22,7 @@ public:
     QVector<double> plottedValues() const;
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:

@@ -204,7 +204,8 @@ void SweepView::refresh()
     }
     m_plot->yAxis->setRange(0, top);
     m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(units).data())));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (m_plot->isVisible())
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace vl
