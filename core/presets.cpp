@@ -220,6 +220,31 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
     });
 }
 
+std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus)
+{
+    YAML::Emitter out;
+    out << YAML::BeginMap << YAML::Key << "schema" << YAML::Value << kSchemaVersion;
+    out << YAML::Key << "gpus" << YAML::Value << YAML::BeginSeq;
+    for (const GpuPreset &g : gpus) {
+        out << YAML::BeginMap;
+        out << YAML::Key << "id" << YAML::Value << g.id;
+        out << YAML::Key << "name" << YAML::Value << g.name;
+        if (!g.vendor.empty())
+            out << YAML::Key << "vendor" << YAML::Value << g.vendor;
+        out << YAML::Key << "label" << YAML::Value << g.label;
+        out << YAML::Key << "capacity_mib" << YAML::Value << g.capacity / kMiB;
+        if (g.bandwidthGBs > 0)
+            out << YAML::Key << "bandwidth_gbs" << YAML::Value << g.bandwidthGBs;
+        out << YAML::Key << "bf16" << YAML::Value << g.bf16;
+        out << YAML::Key << "fp8" << YAML::Value << g.fp8;
+        out << YAML::Key << "verified" << YAML::Value << g.verified;
+        out << YAML::Key << "source" << YAML::Value << g.source;
+        out << YAML::EndMap;
+    }
+    out << YAML::EndSeq << YAML::EndMap;
+    return std::string(out.c_str()) + '\n';
+}
+
 namespace {
 
 std::vector<fs::path> yamlFilesIn(const fs::path &dir)

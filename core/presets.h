@@ -57,6 +57,7 @@ struct PresetCatalog {
 Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &file);
 Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std::string &file);
 std::string modelPresetToYaml(const ModelPreset &preset);
+std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus); // a user's own GPUs file
 
 // Reads <dir>/models/*.yaml and <dir>/gpus/*.yaml from the built-in folder, then the user's;
 // a bad file is listed in `skipped` and never stops the others. Either folder may be missing.

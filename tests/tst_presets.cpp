@@ -121,6 +121,19 @@ private Q_SLOTS:
         }
     }
 
+    void gpuPresetsRoundTrip()
+    {
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const auto again = parseGpuPresets(gpuPresetsToYaml(catalog.gpus), "roundtrip.yaml");
+        QVERIFY2(again.ok(), again.ok() ? "" : again.error().describe().c_str());
+        QCOMPARE(again->size(), catalog.gpus.size());
+        for (std::size_t i = 0; i < again->size(); ++i) {
+            QCOMPARE((*again)[i].id, catalog.gpus[i].id);
+            QCOMPARE((*again)[i].capacity, catalog.gpus[i].capacity);
+            QCOMPARE((*again)[i].verified, catalog.gpus[i].verified);
+        }
+    }
+
     void missingFolderIsNoError()
     {
         const PresetCatalog catalog = loadCatalog("/nonexistent/vram-ledger", "/nonexistent/user");

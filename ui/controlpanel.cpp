@@ -152,27 +152,18 @@ void ControlPanel::build()
     m_gpus = new QListWidget(gpuGroup);
     m_gpus->setObjectName(QStringLiteral("gpus"));
     m_gpus->setMinimumHeight(120);
-    for (const GpuPreset &gpu : m_model.catalog().gpus) {
-        auto *item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name),
-                                                                           QString::fromStdString(gpu.label)), m_gpus);
-        item->setData(Qt::UserRole, QString::fromStdString(gpu.id));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Unchecked);
-    }
+    m_customGpu = new QPushButton(gpuGroup);
     addText([=, this] {
         m_gpus->setToolTip(tr("Each checked GPU draws a capacity line at what nvidia-smi reports, "
                               "and gets its own verdict."));
-        for (int i = 0; i < m_gpus->count(); ++i) {
-            const GpuPreset *gpu = m_model.catalog().findGpu(m_gpus->item(i)->data(Qt::UserRole).toString().toStdString());
-            if (gpu)
-                m_gpus->item(i)->setToolTip(tr("%1: %2 reported (label %3)%4")
-                                                .arg(QString::fromStdString(gpu->name), bytesText(gpu->capacity, Units::GiB),
-                                                     QString::fromStdString(gpu->label),
-                                                     gpu->verified ? QString() : tr(", capacity not verified")));
-        }
+        m_customGpu->setText(tr("Custom GPU…"));
+        m_customGpu->setToolTip(tr("Add a GPU of any capacity; it is saved with your own presets."));
+        m_gpus->clear(); // refilled, with tooltips in the new language, by syncGpuList()
     });
     connect(m_gpus, &QListWidget::itemChanged, this, &ControlPanel::emitGpus);
+    connect(m_customGpu, &QPushButton::clicked, this, &ControlPanel::customGpuRequested);
     gpuLayout->addWidget(m_gpus);
+    gpuLayout->addWidget(m_customGpu);
     layout->addWidget(gpuGroup);
 
     // Advanced ----------------------------------------------------------------------------------
@@ -362,6 +353,31 @@ void ControlPanel::retranslate()
     m_modelBox->clear(); // refilled, in the new language, by syncModelBox()
 }
 
+void ControlPanel::syncGpuList()
+{
+    const QSignalBlocker block(m_gpus);
+    const auto &gpus = m_model.catalog().gpus;
+    if (m_gpus->count() != int(gpus.size())) { // the catalog grew (a custom GPU) or the language changed
+        m_gpus->clear();
+        for (const GpuPreset &gpu : gpus) {
+            auto *item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name),
+                                                                               QString::fromStdString(gpu.label)), m_gpus);
+            item->setData(Qt::UserRole, QString::fromStdString(gpu.id));
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setToolTip(tr("%1: %2 reported (label %3)%4")
+                                 .arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, Units::GiB),
+                                      QString::fromStdString(gpu.label),
+                                      gpu.verified ? QString() : tr(", capacity not verified")));
+        }
+    }
+    const QStringList chosen = m_model.gpuIds();
+    for (int i = 0; i < m_gpus->count(); ++i) {
+        const Qt::CheckState state = chosen.contains(m_gpus->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked;
+        if (m_gpus->item(i)->checkState() != state)
+            m_gpus->item(i)->setCheckState(state);
+    }
+}
+
 void ControlPanel::syncModelBox()
 {
     const QSignalBlocker block(m_modelBox);
@@ -495,13 +511,7 @@ void ControlPanel::syncFromModel()
     setSpin(m_allocator, s.overhead.allocatorPercent);
     m_allocator->setEnabled(s.overhead.enabled);
 
-    {
-        const QSignalBlocker block(m_gpus);
-        const QStringList chosen = m_model.gpuIds();
-        for (int i = 0; i < m_gpus->count(); ++i)
-            m_gpus->item(i)->setCheckState(chosen.contains(m_gpus->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked
-                                                                                                           : Qt::Unchecked);
-    }
+    syncGpuList();
     m_syncing = false;
 }
 

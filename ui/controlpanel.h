@@ -42,6 +42,7 @@ public:
 
 Q_SIGNALS:
     void importConfigRequested();
+    void customGpuRequested();
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -51,6 +52,7 @@ private:
     void retranslate();
     void syncFromModel();          // the model changed: show it, without echoing edits back
     void syncModelBox();
+    void syncGpuList();
     void edit(void (*change)(Scenario &, int), int value);
     void editArchitecture(void (*change)(Scenario &, int), int value);
     void emitGpus();
@@ -66,6 +68,7 @@ private:
     SliderSpin *m_layers = nullptr;
     ChoiceSlider *m_precision = nullptr;
     QListWidget *m_gpus = nullptr;
+    QPushButton *m_customGpu = nullptr;
 
     QGroupBox *m_advanced = nullptr;
     QWidget *m_advancedBody = nullptr;

@@ -153,6 +153,21 @@ void LedgerModel::addModel(ModelPreset preset)
     setModel(QString::fromStdString(id));
 }
 
+void LedgerModel::addGpu(GpuPreset gpu)
+{
+    const std::string id = gpu.id;
+    const auto same = std::find_if(m_catalog.gpus.begin(), m_catalog.gpus.end(),
+                                   [&](const GpuPreset &g) { return g.id == id; });
+    if (same != m_catalog.gpus.end())
+        *same = std::move(gpu);
+    else
+        m_catalog.gpus.push_back(std::move(gpu));
+    QStringList ids = gpuIds();
+    ids.removeAll(QString::fromStdString(id));
+    ids << QString::fromStdString(id);
+    setGpuIds(ids);
+}
+
 void LedgerModel::recompute()
 {
     m_analysis = analyse(m_document, m_gpus, m_options);

@@ -45,6 +45,8 @@ public:
 
     // Adds a model (imported config.json) to the catalog and selects it.
     void addModel(ModelPreset preset);
+    // Adds (or replaces) a GPU in the catalog and checks it.
+    void addGpu(GpuPreset gpu);
 
 Q_SIGNALS:
     // Something changed and analysis() was recomputed.

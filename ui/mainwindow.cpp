@@ -16,6 +16,7 @@
 #include "ui/steptimelineview.h"
 #include "ui/structurediagram.h"
 #include "ui/sweepview.h"
+#include "ui/userpresets.h"
 #include "ui/verdictbar.h"
 
 #include <QActionGroup>
@@ -27,6 +28,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -112,6 +114,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(m_diagram, &StructureDiagram::componentHovered, this, highlight);
     connect(m_explanation, &ExplanationPanel::componentHovered, this, highlight);
     connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
+    connect(m_controls, &ControlPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
     connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
     m_explanationTimer.setSingleShot(true);
     m_explanationTimer.setInterval(60);
@@ -376,15 +379,9 @@ QString MainWindow::importConfig(const QString &path)
     if (!model)
         return QString::fromStdString(model.error().describe());
     // Save it as the user's own preset, next to the built-ins, without replacing an existing file.
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets/models");
-    QDir().mkpath(dir);
-    QString target = dir + QLatin1Char('/') + QString::fromStdString(model->id) + QStringLiteral(".yaml");
-    for (int n = 2; QFile::exists(target); ++n)
-        target = dir + QLatin1Char('/') + QString::fromStdString(model->id) + QStringLiteral("-%1.yaml").arg(n);
-    QSaveFile out(target);
-    const std::string yaml = modelPresetToYaml(*model);
-    if (!out.open(QIODevice::WriteOnly) || out.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !out.commit())
-        return tr("%1: cannot be written (%2)").arg(target, out.errorString());
+    QString target;
+    if (const QString error = saveUserModel(*model, &target); !error.isEmpty())
+        return error;
     ModelPreset preset = std::move(model).value();
     preset.user = true;
     preset.file = target.toStdString();
@@ -434,6 +431,35 @@ void MainWindow::saveAs()
         path += QStringLiteral(".vramledger.yaml");
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
     reportError(saveScenario(path));
+}
+
+void MainWindow::addCustomGpu()
+{
+    bool ok = false;
+    const QString name = QInputDialog::getText(this, tr("Custom GPU"), tr("Name:"), QLineEdit::Normal, tr("My GPU"), &ok).trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    const double gib = QInputDialog::getDouble(this, tr("Custom GPU"),
+                                               tr("Memory as the driver reports it (GiB; nvidia-smi's MiB ÷ 1024):"),
+                                               24.0, 1.0, 16384.0, 2, &ok);
+    if (!ok)
+        return;
+    GpuPreset gpu;
+    QString id;
+    for (const QChar c : name.toLower())
+        id += c.isLetterOrNumber() ? c : QLatin1Char('-');
+    gpu.id = "custom-" + id.toStdString();
+    gpu.name = name.toStdString();
+    gpu.label = QStringLiteral("%1 GiB").arg(gib).toStdString();
+    gpu.capacity = Bytes(std::llround(gib * double(kGiB) / double(kMiB))) * kMiB;
+    gpu.verified = false;
+    gpu.source = "entered by the user";
+    if (const QString error = saveUserGpu(gpu); !error.isEmpty()) {
+        reportError(error);
+        return;
+    }
+    gpu.user = true;
+    m_model.addGpu(gpu);
 }
 
 void MainWindow::importConfigDialog()

@@ -68,6 +68,7 @@ private:
     void saveAs();
     bool save();
     void importConfigDialog();
+    void addCustomGpu();
     QString importConfig(const QString &path);
     void exportDialog();
     void copyImage();

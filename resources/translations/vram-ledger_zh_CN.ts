@@ -523,6 +523,14 @@
         <source>Custom (%1 parameters)</source>
         <translation>自定义（%1 参数）</translation>
     </message>
+    <message>
+        <source>Custom GPU…</source>
+        <translation>自定义 GPU…</translation>
+    </message>
+    <message>
+        <source>Add a GPU of any capacity; it is saved with your own presets.</source>
+        <translation>添加任意容量的 GPU；它会保存在你自己的预设中。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -733,10 +741,6 @@
         <translation>显存账本</translation>
     </message>
     <message>
-        <source>%1: cannot be written (%2)</source>
-        <translation>%1：无法写入（%2）</translation>
-    </message>
-    <message>
         <source>Imported %1 as your preset %2</source>
         <translation>已将 %1 导入为你的预设 %2</translation>
     </message>
@@ -795,6 +799,22 @@
     <message>
         <source>Memory against batch, sequence, GPU count or hidden size, and where it stops fitting.</source>
         <translation>显存随批大小、序列长度、GPU 数或隐藏层大小的变化，以及从哪里开始放不下。</translation>
+    </message>
+    <message>
+        <source>Custom GPU</source>
+        <translation>自定义 GPU</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>My GPU</source>
+        <translation>我的 GPU</translation>
+    </message>
+    <message>
+        <source>Memory as the driver reports it (GiB; nvidia-smi's MiB ÷ 1024):</source>
+        <translation>驱动报告的显存（GiB；即 nvidia-smi 的 MiB ÷ 1024）：</translation>
     </message>
 </context>
 <context>
@@ -1245,6 +1265,10 @@
     <message>
         <source>+ %1</source>
         <translation>+ %1</translation>
+    </message>
+    <message>
+        <source>%1: cannot be written (%2)</source>
+        <translation>%1：无法写入（%2）</translation>
     </message>
 </context>
 </TS>
