@@ -142,6 +142,8 @@ private Q_SLOTS:
     void checkingAGpuAddsItsCapacityLine()
     {
         QListWidget *gpus = m_window->controls()->gpuList();
+        for (int i = 0; i < gpus->count(); ++i) // every GPU shows a check box, checked or not
+            QVERIFY(gpus->item(i)->data(Qt::CheckStateRole).isValid());
         for (int i = 0; i < gpus->count(); ++i)
             if (gpus->item(i)->data(Qt::UserRole).toString() == QLatin1String("rtx-4090"))
                 gpus->item(i)->setCheckState(Qt::Checked);

@@ -357,13 +357,15 @@ void ControlPanel::syncGpuList()
 {
     const QSignalBlocker block(m_gpus);
     const auto &gpus = m_model.catalog().gpus;
-    if (m_gpus->count() != int(gpus.size())) { // the catalog grew (a custom GPU) or the language changed
+    const bool rebuild = m_gpus->count() != int(gpus.size());
+    if (rebuild) { // the catalog grew (a custom GPU) or the language changed
         m_gpus->clear();
         for (const GpuPreset &gpu : gpus) {
             auto *item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name),
                                                                                QString::fromStdString(gpu.label)), m_gpus);
             item->setData(Qt::UserRole, QString::fromStdString(gpu.id));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Unchecked); // without a state Qt draws no box at all
             item->setToolTip(tr("%1: %2 reported (label %3)%4")
                                  .arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, Units::GiB),
                                       QString::fromStdString(gpu.label),
@@ -371,11 +373,17 @@ void ControlPanel::syncGpuList()
         }
     }
     const QStringList chosen = m_model.gpuIds();
+    QListWidgetItem *firstChosen = nullptr;
     for (int i = 0; i < m_gpus->count(); ++i) {
-        const Qt::CheckState state = chosen.contains(m_gpus->item(i)->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked;
-        if (m_gpus->item(i)->checkState() != state)
-            m_gpus->item(i)->setCheckState(state);
+        QListWidgetItem *item = m_gpus->item(i);
+        const Qt::CheckState state = chosen.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked;
+        if (item->checkState() != state)
+            item->setCheckState(state);
+        if (state == Qt::Checked && !firstChosen)
+            firstChosen = item;
     }
+    if (rebuild && firstChosen)
+        m_gpus->scrollToItem(firstChosen, QAbstractItemView::PositionAtCenter); // show what is chosen
 }
 
 void ControlPanel::syncModelBox()
