@@ -120,6 +120,7 @@ void StepTimelineView::rebuild()
         }
         tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_units), why));
         tag->setColor(text);
+        tag->setBrush(pal.base()); // readable where it crosses the sum line
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * m_zoom);
         f.setBold(true);
