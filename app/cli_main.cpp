@@ -62,14 +62,8 @@ std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const 
         const std::string suffix = s.text;
         if (spec.size() > suffix.size() && spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
             const auto amount = vl::parseCount(spec.substr(0, spec.size() - suffix.size()));
-            if (amount && *amount > 0 && *amount < (std::int64_t(1) << 40) / 1024) {
-                vl::GpuPreset custom;
-                custom.id = spec;
-                custom.name = "Custom " + spec;
-                custom.label = spec;
-                custom.capacity = *amount * s.unit;
-                return custom;
-            }
+            if (amount && *amount > 0 && *amount < (std::int64_t(1) << 40) / 1024)
+                return vl::customGpu(spec, *amount * s.unit);
         }
     }
     return std::nullopt;

@@ -3,7 +3,6 @@
 #include "core/yamlreader.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace vl {
 
@@ -15,24 +14,6 @@ struct KeyNames {
 };
 constexpr KeyNames kGpt2Keys{"n_embd", "n_layer", "n_head", "n_inner", "n_positions"};
 constexpr KeyNames kLlamaKeys{"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", ""};
-
-std::string slug(std::string text)
-{
-    const auto slash = text.find_last_of('/');
-    if (slash != std::string::npos)
-        text = text.substr(slash + 1);
-    std::string out;
-    for (char c : text) {
-        const auto u = static_cast<unsigned char>(c);
-        if (std::isalnum(u) || c == '.')
-            out += static_cast<char>(std::tolower(u));
-        else if (!out.empty() && out.back() != '-')
-            out += '-';
-    }
-    while (!out.empty() && out.back() == '-')
-        out.pop_back();
-    return out;
-}
 
 } // namespace
 
@@ -112,7 +93,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.headDim = 0; // the default; keep presets minimal
 
         m.family = modelType.empty() ? (gpt2Style ? "gpt2" : "llama") : modelType;
-        m.id = slug(nameOrPath.empty() ? m.family : nameOrPath);
+        m.id = slugify(nameOrPath.empty() ? m.family : nameOrPath);
         if (m.id.empty())
             m.id = "imported";
         m.name = nameOrPath.empty() ? m.family : nameOrPath;

@@ -3,6 +3,7 @@
 #include "core/scenario.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -218,6 +219,36 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
         }
         return gpus;
     });
+}
+
+GpuPreset customGpu(const std::string &name, Bytes capacity)
+{
+    GpuPreset gpu;
+    gpu.id = "custom-" + slugify(name);
+    gpu.name = name;
+    gpu.label = formatBytes(capacity, Units::GiB);
+    gpu.capacity = capacity;
+    gpu.verified = false;
+    gpu.source = "entered by the user";
+    return gpu;
+}
+
+std::string slugify(std::string_view text)
+{
+    const auto slash = text.find_last_of('/');
+    if (slash != std::string_view::npos)
+        text = text.substr(slash + 1);
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || c == '.')
+            out += static_cast<char>(std::tolower(u));
+        else if (!out.empty() && out.back() != '-')
+            out += '-';
+    }
+    while (!out.empty() && out.back() == '-')
+        out.pop_back();
+    return out;
 }
 
 std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus)

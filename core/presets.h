@@ -59,6 +59,13 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
 std::string modelPresetToYaml(const ModelPreset &preset);
 std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus); // a user's own GPUs file
 
+// A GPU described by a name and its capacity alone (no source vouches for it): the CLI's
+// "--gpu 80GB" and the GUI's custom GPUs. Its id is "custom-" and the name as a slug.
+GpuPreset customGpu(const std::string &name, Bytes capacity);
+
+// "meta-llama/Llama-2-7b-hf" -> "llama-2-7b-hf": lower case, letters, digits, '.', '-'.
+std::string slugify(std::string_view text);
+
 // Reads <dir>/models/*.yaml and <dir>/gpus/*.yaml from the built-in folder, then the user's;
 // a bad file is listed in `skipped` and never stops the others. Either folder may be missing.
 PresetCatalog loadCatalog(const std::filesystem::path &builtinDir, const std::filesystem::path &userDir);

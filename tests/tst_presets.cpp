@@ -134,6 +134,30 @@ private Q_SLOTS:
         }
     }
 
+    void slugs_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("slug");
+        QTest::newRow("Hub path") << "meta-llama/Llama-2-7b-hf" << "llama-2-7b-hf";
+        QTest::newRow("spaces and symbols") << "My  GPU (lab #2)" << "my-gpu-lab-2";
+        QTest::newRow("dots kept") << "Qwen2.5-7B" << "qwen2.5-7b";
+    }
+    void slugs()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, slug);
+        QCOMPARE(QString::fromStdString(slugify(text.toStdString())), slug);
+    }
+
+    void customGpuIsMarkedUnverified()
+    {
+        const GpuPreset gpu = customGpu("80GB", 80 * kGB);
+        QCOMPARE(QString::fromStdString(gpu.id), QStringLiteral("custom-80gb"));
+        QCOMPARE(gpu.capacity, 80 * kGB);
+        QVERIFY(!gpu.verified);
+        QCOMPARE(QString::fromStdString(gpu.label), QStringLiteral("74.5 GiB"));
+    }
+
     void missingFolderIsNoError()
     {
         const PresetCatalog catalog = loadCatalog("/nonexistent/vram-ledger", "/nonexistent/user");

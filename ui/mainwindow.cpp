@@ -444,16 +444,7 @@ void MainWindow::addCustomGpu()
                                                24.0, 1.0, 16384.0, 2, &ok);
     if (!ok)
         return;
-    GpuPreset gpu;
-    QString id;
-    for (const QChar c : name.toLower())
-        id += c.isLetterOrNumber() ? c : QLatin1Char('-');
-    gpu.id = "custom-" + id.toStdString();
-    gpu.name = name.toStdString();
-    gpu.label = QStringLiteral("%1 GiB").arg(gib).toStdString();
-    gpu.capacity = Bytes(std::llround(gib * double(kGiB) / double(kMiB))) * kMiB;
-    gpu.verified = false;
-    gpu.source = "entered by the user";
+    GpuPreset gpu = customGpu(name.toStdString(), Bytes(std::llround(gib * double(kGiB) / double(kMiB))) * kMiB);
     if (const QString error = saveUserGpu(gpu); !error.isEmpty()) {
         reportError(error);
         return;
