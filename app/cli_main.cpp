@@ -74,6 +74,9 @@ std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const 
 int main(int argc, char *argv[])
 {
     QCoreApplication app(argc, argv);
+    // The same identity as vram-ledger (app/main.cpp): both read the user's presets from
+    // one app-data folder.
+    QCoreApplication::setOrganizationName(QStringLiteral("vram-ledger"));
     QCoreApplication::setApplicationName(QStringLiteral("vram-ledger"));
     QCoreApplication::setApplicationVersion(QStringLiteral(VL_VERSION));
 

@@ -31,6 +31,7 @@ int fail(int code, const QString &message)
 int main(int argc, char *argv[])
 {
     QApplication app(argc, argv);
+    // The same identity as vram-ledger-cli: one app-data folder for the user's presets.
     QApplication::setOrganizationName(QStringLiteral("vram-ledger"));
     QApplication::setApplicationName(QStringLiteral("vram-ledger"));
     QApplication::setApplicationDisplayName(QStringLiteral("VRAM Ledger"));

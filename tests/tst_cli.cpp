@@ -3,6 +3,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -170,6 +172,21 @@ private Q_SLOTS:
         const Run gpus = cli({QStringLiteral("--list-gpus")});
         QCOMPARE(gpus.exitCode, 0);
         QVERIFY(gpus.out.contains("h200"));
+    }
+
+    void readsTheUsersPresets()
+    {
+        // Where the GUI saves imports and custom GPUs: <XDG_DATA_HOME>/vram-ledger/vram-ledger/presets.
+        const QString dir = m_home.path() + QStringLiteral("/vram-ledger/vram-ledger/presets/gpus");
+        QVERIFY(QDir().mkpath(dir));
+        QFile file(dir + QStringLiteral("/custom.yaml"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("schema: 1\ngpus:\n  - {id: custom-lab, name: Lab GPU, label: 40 GiB, capacity_mib: 40960, verified: false, source: me}\n");
+        file.close();
+        const Run run = cli({QStringLiteral("--list-gpus")});
+        file.remove();
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("custom-lab"), run.err.constData());
     }
 
     void version()
