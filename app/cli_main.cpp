@@ -89,13 +89,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption configOpt(QStringLiteral("config"), QStringLiteral("Start from a Hugging Face config.json or a model preset YAML."), QStringLiteral("FILE"));
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Start from a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
     const QCommandLineOption gpuOpt(QStringLiteral("gpu"), QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."), QStringLiteral("ID"));
-    const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("max-batch|max-seq|min-gpus"));
-    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling)."), QStringLiteral("FIELD=FROM:TO[:STEP]"));
+    const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("QUESTION"));
+    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling), e.g. seq=512:8192:512."), QStringLiteral("SPEC"));
     const QCommandLineOption ladderOpt(QStringLiteral("ladder"), QStringLiteral("Apply the article's levers one at a time until it fits --gpu."));
     const QCommandLineOption ladderOrderOpt(QStringLiteral("ladder-order"), QStringLiteral("The levers to try, in order: a comma list of zero, recompute, mixed-precision, smaller-batch (default: the article's order)."), QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
     const QCommandLineOption ladderGpusOpt(QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."), QStringLiteral("N"), QStringLiteral("8"));
-    const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("gib|gb"), QStringLiteral("gib"));
-    const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format."), QStringLiteral("table|json|markdown|csv"), QStringLiteral("table"));
+    const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("UNITS"), QStringLiteral("gib"));
+    const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format: table, json, markdown or csv."), QStringLiteral("FORMAT"), QStringLiteral("table"));
     const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
     const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
     const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
