@@ -73,6 +73,14 @@ private Q_SLOTS:
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("untranslated in zh_CN:\n") + missing.join(QLatin1Char('\n'))));
     }
 
+    void englishPluralForms()
+    {
+        QTranslator english;
+        QVERIFY(english.load(QStringLiteral(":/i18n/vram-ledger_en.qm")));
+        QCOMPARE(english.translate("vl::ui", "%n GPU(s)", nullptr, 1), QStringLiteral("%n GPU"));
+        QCOMPARE(english.translate("vl::ui", "%n GPU(s)", nullptr, 8), QStringLiteral("%n GPUs"));
+    }
+
     void embeddedCatalogueLoads()
     {
         QTranslator translator;

@@ -29,6 +29,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -128,8 +129,16 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     createMenus();
     retranslate();
     m_controls->setAdvancedVisible(Settings::advancedShown());
-    for (const Error &skipped : m_model.catalog().skipped)
-        statusBar()->showMessage(tr("Skipped a preset file: %1").arg(QString::fromStdString(skipped.describe())));
+    // Preset files that failed to load: named in the status bar, every one in its tooltip.
+    const auto &skipped = m_model.catalog().skipped;
+    if (!skipped.empty()) {
+        QStringList all;
+        for (const Error &e : skipped)
+            all << QString::fromStdString(e.describe());
+        auto *notice = new QLabel(tr("%n preset file(s) skipped: %1", nullptr, int(skipped.size())).arg(all.front()), this);
+        notice->setToolTip(all.join(QLatin1Char('\n')));
+        statusBar()->addWidget(notice, 1);
+    }
 }
 
 void MainWindow::refresh()

@@ -581,10 +581,6 @@
 <context>
     <name>vl::MainWindow</name>
     <message>
-        <source>Skipped a preset file: %1</source>
-        <translation>跳过了一个预设文件：%1</translation>
-    </message>
-    <message>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -815,6 +811,11 @@
     <message>
         <source>Memory as the driver reports it (GiB; nvidia-smi's MiB ÷ 1024):</source>
         <translation>驱动报告的显存（GiB；即 nvidia-smi 的 MiB ÷ 1024）：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n preset file(s) skipped: %1</source>
+        <translation>
+            <numerusform>跳过了 %n 个预设文件：%1</numerusform></translation>
     </message>
 </context>
 <context>
