@@ -223,7 +223,7 @@ void ControlPanel::build()
         });
         return box;
     };
-    m_optimizer = combo({{int(Optimizer::AdamW), [] { return tr("AdamW (m, v in FP32)"); }},
+    m_optimizer = combo({{int(Optimizer::AdamW), [] { return tr("AdamW"); }},
                          {int(Optimizer::AdamW8bit), [] { return tr("8-bit AdamW"); }},
                          {int(Optimizer::Sgd), [] { return tr("SGD"); }},
                          {int(Optimizer::SgdMomentum), [] { return tr("SGD with momentum"); }},
@@ -231,7 +231,7 @@ void ControlPanel::build()
                          {int(Optimizer::Adafactor), [] { return tr("Adafactor"); }}});
     m_master = new QCheckBox(m_advancedBody);
     m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Same as weights"); }},
-                         {int(GradDtype::Fp32), [] { return tr("FP32 (Megatron, 18 B/param)"); }},
+                         {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
                          {int(GradDtype::Bf16), [] { return tr("BF16"); }},
                          {int(GradDtype::Fp16), [] { return tr("FP16"); }}});
     row(af, m_optimizer, [] { return tr("Optimizer"); },
@@ -252,8 +252,8 @@ void ControlPanel::build()
     m_gradAccum = spinBox(1, 4096, m_advancedBody);
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
-                       {int(Offload::Optimizer), [] { return tr("Optimizer states to CPU"); }},
-                       {int(Offload::OptimizerAndParams), [] { return tr("Optimizer and parameters to CPU"); }}});
+                       {int(Offload::Optimizer), [] { return tr("Optimizer states"); }},
+                       {int(Offload::OptimizerAndParams), [] { return tr("Optimizer + parameters"); }}});
     row(af, m_zero, [] { return tr("ZeRO stage"); },
         [] { return tr("Shards model states over the data-parallel GPUs: stage 1 the optimizer states, "
                        "stage 2 also gradients, stage 3 also parameters. The article's first lever."); });
@@ -271,25 +271,27 @@ void ControlPanel::build()
         [] { return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory."); });
 
     m_recompute = combo({{int(Recompute::None), [] { return tr("None"); }},
-                         {int(Recompute::Selective), [] { return tr("Selective (attention)"); }},
-                         {int(Recompute::Full), [] { return tr("Full (gradient checkpointing)"); }}});
+                         {int(Recompute::Selective), [] { return tr("Selective"); }},
+                         {int(Recompute::Full), [] { return tr("Full"); }}});
     m_flash = new QCheckBox(m_advancedBody);
     m_dropout = new QCheckBox(m_advancedBody);
     row(af, m_recompute, [] { return tr("Recomputation"); },
-        [] { return tr("Full: keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). "
-                       "The article's second lever."); });
+        [] { return tr("Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each "
+                       "layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
     row(af, m_flash, [] { return tr("FlashAttention"); },
         [] { return tr("Never stores the s×s attention scores: removes the activation term that grows with s²."); });
     row(af, m_dropout, [] { return tr("Dropout"); },
         [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
 
     m_fineTune = combo({{int(FineTune::Full), [] { return tr("Full training"); }},
-                        {int(FineTune::Freeze), [] { return tr("Freeze all but the top layers"); }},
+                        {int(FineTune::Freeze), [] { return tr("Freeze lower layers"); }},
                         {int(FineTune::LoRA), [] { return tr("LoRA"); }},
                         {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
     m_loraRank = spinBox(1, 4096, m_advancedBody);
     row(af, m_fineTune, [] { return tr("Fine-tuning"); },
-        [] { return tr("Frozen weights need no gradients or optimizer states; LoRA trains small adapters only."); });
+        [] { return tr("Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and "
+                       "the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores "
+                       "the base in 4 bits."); });
     row(af, m_loraRank, [] { return tr("LoRA rank"); },
         [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
 

@@ -272,10 +272,6 @@
         <translation>V：嵌入层和输出头各为 V×h，logits 为 s·b·V——词表越大，logits 这一项越大。</translation>
     </message>
     <message>
-        <source>AdamW (m, v in FP32)</source>
-        <translation>AdamW（m、v 为 FP32）</translation>
-    </message>
-    <message>
         <source>8-bit AdamW</source>
         <translation>8 位 AdamW</translation>
     </message>
@@ -298,10 +294,6 @@
     <message>
         <source>Same as weights</source>
         <translation>与权重相同</translation>
-    </message>
-    <message>
-        <source>FP32 (Megatron, 18 B/param)</source>
-        <translation>FP32（Megatron，每参数 18 字节）</translation>
     </message>
     <message>
         <source>BF16</source>
@@ -354,14 +346,6 @@
     <message>
         <source>None</source>
         <translation>无</translation>
-    </message>
-    <message>
-        <source>Optimizer states to CPU</source>
-        <translation>优化器状态卸载到 CPU</translation>
-    </message>
-    <message>
-        <source>Optimizer and parameters to CPU</source>
-        <translation>优化器状态和参数卸载到 CPU</translation>
     </message>
     <message>
         <source>ZeRO stage</source>
@@ -420,20 +404,8 @@
         <translation>ZeRO-Offload 把主副本和动量（也可包括参数）移到主机内存。</translation>
     </message>
     <message>
-        <source>Selective (attention)</source>
-        <translation>选择性（注意力部分）</translation>
-    </message>
-    <message>
-        <source>Full (gradient checkpointing)</source>
-        <translation>完全（梯度检查点）</translation>
-    </message>
-    <message>
         <source>Recomputation</source>
         <translation>重计算</translation>
-    </message>
-    <message>
-        <source>Full: keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
-        <translation>完全重计算：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
     </message>
     <message>
         <source>FlashAttention</source>
@@ -456,10 +428,6 @@
         <translation>全量训练</translation>
     </message>
     <message>
-        <source>Freeze all but the top layers</source>
-        <translation>只训练顶部几层</translation>
-    </message>
-    <message>
         <source>LoRA</source>
         <translation>LoRA</translation>
     </message>
@@ -470,10 +438,6 @@
     <message>
         <source>Fine-tuning</source>
         <translation>微调方式</translation>
-    </message>
-    <message>
-        <source>Frozen weights need no gradients or optimizer states; LoRA trains small adapters only.</source>
-        <translation>冻结的权重不需要梯度和优化器状态；LoRA 只训练小的适配器。</translation>
     </message>
     <message>
         <source>LoRA rank</source>
@@ -530,6 +494,42 @@
     <message>
         <source>Add a GPU of any capacity; it is saved with your own presets.</source>
         <translation>添加任意容量的 GPU；它会保存在你自己的预设中。</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>FP32 (18 B/param)</source>
+        <translation>FP32（每参数 18 字节）</translation>
+    </message>
+    <message>
+        <source>Optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Optimizer + parameters</source>
+        <translation>优化器状态 + 参数</translation>
+    </message>
+    <message>
+        <source>Selective</source>
+        <translation>选择性重计算</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>完全重计算</translation>
+    </message>
+    <message>
+        <source>Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
+        <translation>选择性：只重算注意力分数。完全重计算（梯度检查点）：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
+    </message>
+    <message>
+        <source>Freeze lower layers</source>
+        <translation>冻结底部各层</translation>
+    </message>
+    <message>
+        <source>Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores the base in 4 bits.</source>
+        <translation>冻结的权重不需要梯度和优化器状态。冻结：只训练顶部几层，下面冻结的层不保存激活。LoRA 只训练小的适配器；QLoRA 还把基座权重存为 4 位。</translation>
     </message>
 </context>
 <context>
