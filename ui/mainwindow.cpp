@@ -34,6 +34,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -328,7 +329,12 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
 
 void MainWindow::restoreSession()
 {
-    restoreGeometry(Settings::windowGeometry());
+    if (!restoreGeometry(Settings::windowGeometry())) {
+        // First launch: most of the screen, up to a size where every view has room.
+        const QRect available = screen()->availableGeometry();
+        resize(QSize(1600, 1000).boundedTo(available.size() * 0.9));
+        move(available.center() - rect().center());
+    }
     const QString last = Settings::lastScenario();
     if (last.isEmpty())
         return;
