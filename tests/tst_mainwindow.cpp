@@ -198,6 +198,19 @@ private Q_SLOTS:
         QTRY_COMPARE(tree->topLevelItem(int(Component::Activations))->text(1), activationsText());
     }
 
+    void userPresetsAreMarked()
+    {
+        PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        ModelPreset mine = *catalog.findModel("gpt2");
+        mine.user = true;
+        mine.shadowsBuiltin = true;
+        m_model->addModel(mine); // as a user file with a built-in's id loads
+        const QComboBox *box = m_window->controls()->modelBox();
+        const int index = box->findData(QStringLiteral("gpt2"));
+        QVERIFY(index >= 0);
+        QVERIFY2(box->itemText(index).contains(QStringLiteral("replaces the built-in")), qPrintable(box->itemText(index)));
+    }
+
     void cleanup()
     {
         m_window.reset();

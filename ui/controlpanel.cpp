@@ -359,7 +359,7 @@ void ControlPanel::syncGpuList()
 {
     const QSignalBlocker block(m_gpus);
     const auto &gpus = m_model.catalog().gpus;
-    const bool rebuild = m_gpus->count() != int(gpus.size());
+    const bool rebuild = m_gpus->count() != int(gpus.size()) || m_shownRevision != m_model.catalogRevision();
     if (rebuild) { // the catalog grew (a custom GPU) or the language changed
         m_gpus->clear();
         for (const GpuPreset &gpu : gpus) {
@@ -393,12 +393,17 @@ void ControlPanel::syncModelBox()
     const QSignalBlocker block(m_modelBox);
     const auto &models = m_model.catalog().models;
     const bool hasCustom = m_modelBox->count() > 0 && m_modelBox->itemData(0).toString().isEmpty();
-    // Refill only when the catalog changed: this runs on every slider tick.
-    if (m_modelBox->count() - (hasCustom ? 1 : 0) != int(models.size())) {
+    // Refill only when the catalog changed or the language did: this runs on every slider tick.
+    if (m_modelBox->count() - (hasCustom ? 1 : 0) != int(models.size()) || m_shownRevision != m_model.catalogRevision()) {
         m_modelBox->clear();
-        for (const ModelPreset &m : models)
-            m_modelBox->addItem(m.user ? tr("%1 (yours)").arg(QString::fromStdString(m.name)) : QString::fromStdString(m.name),
+        for (const ModelPreset &m : models) {
+            const QString name = QString::fromStdString(m.name);
+            m_modelBox->addItem(m.shadowsBuiltin ? tr("%1 (yours, replaces the built-in)").arg(name)
+                                : m.user         ? tr("%1 (yours)").arg(name)
+                                                 : name,
                                 QString::fromStdString(m.id));
+            m_modelBox->setItemData(m_modelBox->count() - 1, QString::fromStdString(m.source), Qt::ToolTipRole);
+        }
     } else if (hasCustom) {
         m_modelBox->removeItem(0);
     }
@@ -522,6 +527,7 @@ void ControlPanel::syncFromModel()
     m_allocator->setEnabled(s.overhead.enabled);
 
     syncGpuList();
+    m_shownRevision = m_model.catalogRevision();
     m_syncing = false;
 }
 

@@ -59,6 +59,7 @@ private:
 
     LedgerModel &m_model;
     bool m_syncing = false;
+    int m_shownRevision = -1; // the catalog revision the model and GPU lists show
 
     QComboBox *m_modelBox = nullptr;
     QPushButton *m_importButton = nullptr;

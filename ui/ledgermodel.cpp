@@ -150,6 +150,7 @@ void LedgerModel::addModel(ModelPreset preset)
         *same = std::move(preset);
     else
         m_catalog.models.push_back(std::move(preset));
+    ++m_catalogRevision;
     setModel(QString::fromStdString(id));
 }
 
@@ -162,6 +163,7 @@ void LedgerModel::addGpu(GpuPreset gpu)
         *same = std::move(gpu);
     else
         m_catalog.gpus.push_back(std::move(gpu));
+    ++m_catalogRevision;
     QStringList ids = gpuIds();
     ids.removeAll(QString::fromStdString(id));
     ids << QString::fromStdString(id);

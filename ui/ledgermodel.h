@@ -18,6 +18,7 @@ public:
     explicit LedgerModel(PresetCatalog catalog, QObject *parent = nullptr);
 
     const PresetCatalog &catalog() const { return m_catalog; }
+    int catalogRevision() const { return m_catalogRevision; } // changes whenever a preset is added or replaced
     const ScenarioDocument &document() const { return m_document; }
     const Scenario &scenario() const { return m_document.scenario; }
     const Analysis &analysis() const { return m_analysis; }
@@ -56,6 +57,7 @@ private:
     void recompute();
 
     PresetCatalog m_catalog;
+    int m_catalogRevision = 0;
     ScenarioDocument m_document;
     AnalysisOptions m_options;
     std::vector<GpuPreset> m_gpus;

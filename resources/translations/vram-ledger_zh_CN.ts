@@ -531,6 +531,10 @@
         <source>Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores the base in 4 bits.</source>
         <translation>冻结的权重不需要梯度和优化器状态。冻结：只训练顶部几层，下面冻结的层不保存激活。LoRA 只训练小的适配器；QLoRA 还把基座权重存为 4 位。</translation>
     </message>
+    <message>
+        <source>%1 (yours, replaces the built-in)</source>
+        <translation>%1（我的，替代内置预设）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
