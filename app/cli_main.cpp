@@ -57,15 +57,8 @@ std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const 
 {
     if (const vl::GpuPreset *gpu = catalog.findGpu(spec))
         return *gpu;
-    struct Suffix { const char *text; vl::Bytes unit; };
-    for (const Suffix &s : {Suffix{"GiB", vl::kGiB}, Suffix{"MiB", vl::kMiB}, Suffix{"GB", vl::kGB}}) {
-        const std::string suffix = s.text;
-        if (spec.size() > suffix.size() && spec.compare(spec.size() - suffix.size(), suffix.size(), suffix) == 0) {
-            const auto amount = vl::parseCount(spec.substr(0, spec.size() - suffix.size()));
-            if (amount && *amount > 0 && *amount < (std::int64_t(1) << 40) / 1024)
-                return vl::customGpu(spec, *amount * s.unit);
-        }
-    }
+    if (const auto capacity = vl::parseSize(spec))
+        return vl::customGpu(spec, *capacity);
     return std::nullopt;
 }
 

@@ -77,6 +77,12 @@ std::int64_t activeParameters(const Architecture &a)
     return c.activePerLayer * a.layers + c.embedding + c.head + c.finalNorm;
 }
 
+std::int64_t hiddenStep(std::int64_t heads, std::int64_t atLeast)
+{
+    const std::int64_t h = std::max<std::int64_t>(heads, 1);
+    return h * std::max<std::int64_t>(1, atLeast / h);
+}
+
 const char *toString(MlpKind kind)
 {
     return kind == MlpKind::Gated ? "swiglu" : "gelu";

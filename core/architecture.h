@@ -55,6 +55,10 @@ ParameterCounts countParameters(const Architecture &arch);
 std::int64_t totalParameters(const Architecture &arch);
 std::int64_t activeParameters(const Architecture &arch);
 
+// The step in which hidden size can move, at least `atLeast`, so that the heads always
+// divide it: a whole number of heads.
+std::int64_t hiddenStep(std::int64_t heads, std::int64_t atLeast);
+
 const char *toString(MlpKind kind);
 const char *toString(NormKind kind);
 

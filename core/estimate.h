@@ -20,6 +20,9 @@ namespace vl {
 
 enum class Component { Parameters, Gradients, OptimizerStates, Activations, Overhead };
 inline constexpr int kComponentCount = 5;
+// Bottom to top in every stacked view; the article's four first.
+inline constexpr std::array<Component, kComponentCount> kComponents{
+    Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations, Component::Overhead};
 
 enum class ItemId {
     Weights,

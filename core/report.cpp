@@ -10,9 +10,6 @@ namespace vl {
 
 namespace {
 
-constexpr std::array kComponents = {Component::Parameters, Component::Gradients, Component::OptimizerStates,
-                                    Component::Activations, Component::Overhead};
-
 std::string jsonString(std::string_view text)
 {
     std::string out = "\"";

@@ -107,6 +107,27 @@ std::optional<std::int64_t> parseCount(std::string_view text)
     return static_cast<std::int64_t>(std::llround(scaled));
 }
 
+std::optional<Bytes> parseSize(std::string_view text)
+{
+    struct Suffix {
+        std::string_view text;
+        Bytes unit;
+    };
+    for (const Suffix &s : {Suffix{"GiB", kGiB}, Suffix{"MiB", kMiB}, Suffix{"GB", kGB}}) {
+        if (text.size() <= s.text.size() || !text.ends_with(s.text))
+            continue;
+        const std::string_view number = text.substr(0, text.size() - s.text.size());
+        double amount = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), amount);
+        const double bytes = amount * static_cast<double>(s.unit);
+        if (error != std::errc() || end != number.data() + number.size() || !(bytes >= 1.0)
+            || bytes > static_cast<double>(Bytes(1) << 50))
+            return std::nullopt;
+        return static_cast<Bytes>(std::llround(bytes)); // sizes need not be whole: "23.988GB"
+    }
+    return std::nullopt;
+}
+
 std::optional<Units> parseUnits(std::string_view text)
 {
     if (text == "gib" || text == "GiB")

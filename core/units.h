@@ -32,4 +32,8 @@ std::optional<std::int64_t> parseCount(std::string_view text);
 
 std::optional<Units> parseUnits(std::string_view text);
 
+// "80GB", "23.988GB", "24GiB", "81920MiB" -> bytes (a number, then GB, GiB or MiB);
+// nullopt when malformed, not positive, or over 1 PiB.
+std::optional<Bytes> parseSize(std::string_view text);
+
 } // namespace vl

@@ -72,6 +72,25 @@ private Q_SLOTS:
         QCOMPARE(std::round(static_cast<double>(activeParameters(m->arch)) / 1e7) / 100.0, 12.88);
     }
 
+    void hiddenStepKeepsHeadsDividing_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("atLeast");
+        QTest::addColumn<int>("step");
+        QTest::newRow("Llama: 32 heads, 64") << 32 << 64 << 64;
+        QTest::newRow("GPT-2: 12 heads, 64") << 12 << 64 << 60;
+        QTest::newRow("GPT-2 XL: 25 heads, 64") << 25 << 64 << 50;
+        QTest::newRow("more heads than the step") << 128 << 64 << 128;
+    }
+    void hiddenStepKeepsHeadsDividing()
+    {
+        QFETCH(int, heads);
+        QFETCH(int, atLeast);
+        QFETCH(int, step);
+        QCOMPARE(hiddenStep(heads, atLeast), std::int64_t(step));
+        QCOMPARE(hiddenStep(heads, atLeast) % heads, std::int64_t(0));
+    }
+
     void fixedCountKeepsEmbeddingsReal()
     {
         Architecture a; // the article's 7B

@@ -59,6 +59,32 @@ private Q_SLOTS:
             QCOMPARE(*parsed, expected);
     }
 
+    void parseSize_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<qint64>("bytes"); // -1: refused
+        QTest::newRow("decimal GB") << "80GB" << qint64(80) * kGB;
+        QTest::newRow("binary GiB") << "24GiB" << qint64(24) * kGiB;
+        QTest::newRow("nvidia-smi MiB") << "81920MiB" << qint64(81920) * kMiB;
+        QTest::newRow("fractional: RTX 4090 as reported") << "23.988GB" << qint64(23'988'000'000);
+        QTest::newRow("fractional GiB") << "1.5GiB" << qint64(3) * kGiB / 2;
+        QTest::newRow("NaN") << "nanGB" << qint64(-1);
+        QTest::newRow("negative") << "-8GB" << qint64(-1);
+        QTest::newRow("no unit") << "80" << qint64(-1);
+        QTest::newRow("zero") << "0GB" << qint64(-1);
+        QTest::newRow("absurd") << "99999999GiB" << qint64(-1);
+        QTest::newRow("unit only") << "GB" << qint64(-1);
+    }
+    void parseSize()
+    {
+        QFETCH(QString, text);
+        QFETCH(qint64, bytes);
+        const auto parsed = vl::parseSize(text.toStdString());
+        QCOMPARE(parsed.has_value(), bytes >= 0);
+        if (parsed)
+            QCOMPARE(*parsed, bytes);
+    }
+
     void formatCount_data()
     {
         QTest::addColumn<qint64>("count");

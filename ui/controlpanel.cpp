@@ -26,13 +26,6 @@ namespace {
 
 constexpr std::array kPrecisions{Precision::Fp32, Precision::MixedFp16, Precision::MixedBf16, Precision::Bf16};
 
-int hiddenStep(std::int64_t heads)
-{
-    // Hidden size moves in whole heads so heads always divide it.
-    const int h = int(std::max<std::int64_t>(heads, 1));
-    return h * std::max(1, 64 / h);
-}
-
 template <class Enum>
 void setComboData(QComboBox *box, Enum value)
 {
@@ -454,7 +447,7 @@ void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
     Scenario s = m_model.scenario();
     s.arch.fixedParams = 0; // a reshaped model is counted from its shapes, no longer "7B given"
     change(s, value);
-    if (s.arch.hidden % s.arch.heads != 0 && s.arch.headDim == 0)
+    if (s.arch.hidden % s.arch.heads != 0 && s.arch.headDim == 0) // a typed value between steps
         s.arch.hidden = (s.arch.hidden / s.arch.heads + 1) * s.arch.heads;
     m_model.setScenario(s);
     if (validate(s))
@@ -480,7 +473,7 @@ void ControlPanel::syncFromModel()
     syncModelBox();
     m_batch->setValue(int(s.microBatch));
     m_sequence->setValue(int(s.sequence));
-    const int step = hiddenStep(s.arch.heads);
+    const int step = int(hiddenStep(s.arch.heads, 64));
     m_hidden->setRange(step, (32768 / step) * step);
     if (m_hidden->spinBox()->singleStep() != step)
         m_hidden->spinBox()->setSingleStep(step);

@@ -25,7 +25,6 @@ QStringList Language::available()
 
 void Language::apply(const QString &code)
 {
-    m_code = code;
     QCoreApplication::removeTranslator(m_ours);
     QCoreApplication::removeTranslator(m_qt);
     const QLocale locale = code.isEmpty() ? QLocale::system() : QLocale(code);

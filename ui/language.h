@@ -15,13 +15,11 @@ public:
     explicit Language(QObject *parent = nullptr);
     // Installs the translators for `code` ("en", "zh_CN", or "" for the system locale).
     void apply(const QString &code);
-    QString current() const { return m_code; }
     static QStringList available(); // codes with a translation, "en" first
 
 private:
     QTranslator *m_ours;
     QTranslator *m_qt;
-    QString m_code;
 };
 
 } // namespace vl

@@ -58,13 +58,6 @@ void LedgerModel::setModel(const QString &presetId)
     recompute();
 }
 
-void LedgerModel::setCustomArchitecture(const Architecture &arch)
-{
-    Scenario next = m_document.scenario;
-    next.arch = arch;
-    setScenario(next);
-}
-
 void LedgerModel::setGpuIds(const QStringList &ids)
 {
     m_document.gpuIds.clear();

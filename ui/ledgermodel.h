@@ -31,7 +31,6 @@ public:
     void setDocument(ScenarioDocument document);
     void setScenario(const Scenario &scenario);
     void setModel(const QString &presetId);
-    void setCustomArchitecture(const Architecture &arch);
     void setGpuIds(const QStringList &ids);
     QStringList gpuIds() const;
     void setUnits(Units units);

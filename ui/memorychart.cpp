@@ -15,13 +15,6 @@
 
 namespace vl {
 
-namespace {
-
-constexpr std::array kStackOrder{Component::Parameters, Component::Gradients, Component::OptimizerStates,
-                                 Component::Activations, Component::Overhead};
-
-} // namespace
-
 MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -35,7 +28,7 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomP
     m_plot->setPlottingHint(QCP::phImmediateRefresh, false);
 
     QCPBars *below = nullptr;
-    for (Component c : kStackOrder) {
+    for (Component c : kComponents) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         bars->setWidthType(QCPBars::wtPlotCoords);
         bars->setWidth(0.6);
@@ -82,7 +75,7 @@ void MemoryChart::rebuild()
         ticker->addTick(keys[i], label);
         highest = std::max(highest, toUnits(bar.breakdown.total, m_units));
     }
-    for (Component c : kStackOrder) {
+    for (Component c : kComponents) {
         QVector<double> values(n);
         for (int i = 0; i < n; ++i)
             values[i] = toUnits(m_analysis.bars[std::size_t(i)].breakdown.component(c), m_units);
@@ -105,7 +98,7 @@ void MemoryChart::rebuild()
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
         // The first GPU is the one the ladder aims at: solid; the others dashed.
-        const QPen pen(i == 0 ? QColor(0xD5, 0x5E, 0x00) : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
+        const QPen pen(i == 0 ? capacityColor() : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
         addHorizontalLine(m_plot, y, pen,
                           QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
                           LabelSide::Right, labelFont, palette().base());
@@ -129,7 +122,7 @@ void MemoryChart::recolour()
     m_plot->legend->setTextColor(text);
     m_plot->legend->setBorderPen(QPen(grid, m_zoom));
     m_plot->legend->setFont(font);
-    for (Component c : kStackOrder) {
+    for (Component c : kComponents) {
         QCPBars *bars = m_bars[std::size_t(c)];
         QColor fill = componentColor(c);
         if (c == Component::Overhead)
@@ -192,7 +185,7 @@ void MemoryChart::showTooltip(QPoint position)
     }
     const Breakdown &b = m_analysis.bars[std::size_t(bar)].breakdown;
     double top = 0;
-    for (Component c : kStackOrder) {
+    for (Component c : kComponents) {
         top += toUnits(b.component(c), m_units);
         if (y > top || b.component(c) == 0)
             continue;

@@ -162,11 +162,6 @@ void ChoiceSlider::setChoices(const QStringList &names)
     m_label->setText(m_names.value(m_slider->value()));
 }
 
-int ChoiceSlider::index() const
-{
-    return m_slider->value();
-}
-
 void ChoiceSlider::setIndex(int index)
 {
     const QSignalBlocker block(m_slider);

@@ -44,7 +44,6 @@ class ChoiceSlider : public QWidget {
 public:
     explicit ChoiceSlider(QWidget *parent = nullptr);
     void setChoices(const QStringList &names);
-    int index() const;
     void setIndex(int index); // silent
     QSlider *slider() const { return m_slider; }
 

@@ -93,7 +93,7 @@ void StepTimelineView::rebuild()
     for (const GpuPreset &gpu : m_gpus) {
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
-        addHorizontalLine(m_plot, y, QPen(QColor(0xD5, 0x5E, 0x00), 1.4 * m_zoom),
+        addHorizontalLine(m_plot, y, QPen(capacityColor(), 1.4 * m_zoom),
                           QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
                           LabelSide::Right, labelFont, pal.base());
     }

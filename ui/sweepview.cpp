@@ -16,13 +16,6 @@
 
 namespace vl {
 
-namespace {
-
-constexpr std::array kStackOrder{Component::Parameters, Component::Gradients, Component::OptimizerStates,
-                                 Component::Activations, Component::Overhead};
-
-} // namespace
-
 SweepView::SweepView(LedgerModel &model, QWidget *parent)
     : QWidget(parent),
       m_model(model),
@@ -49,7 +42,7 @@ SweepView::SweepView(LedgerModel &model, QWidget *parent)
     m_plot->setMinimumSize(360, 240);
     m_plot->legend->setVisible(true);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    for (std::size_t i = 0; i < kStackOrder.size(); ++i) {
+    for (std::size_t i = 0; i < kComponents.size(); ++i) {
         QCPGraph *graph = m_plot->addGraph();
         if (i > 0)
             graph->setChannelFillGraph(m_plot->graph(int(i - 1)));
@@ -111,7 +104,7 @@ SweepSpec SweepView::currentSpec() const
     if (field == "dp")
         return {field, 1, 512, 1};
     if (field == "hidden") {
-        const std::int64_t step = s.arch.heads * std::max<std::int64_t>(1, 128 / s.arch.heads);
+        const std::int64_t step = hiddenStep(s.arch.heads, 128);
         return {field, step, std::max<std::int64_t>(step, 32768 / step * step), step};
     }
     return {field, 1, 512, 1};
@@ -132,8 +125,8 @@ void SweepView::refresh()
     for (int i = 0; i < n; ++i)
         keys[i] = double(m_points[std::size_t(i)].value);
     double highest = 0;
-    for (std::size_t g = 0; g < kStackOrder.size(); ++g) {
-        const Component c = kStackOrder[g];
+    for (std::size_t g = 0; g < kComponents.size(); ++g) {
+        const Component c = kComponents[g];
         for (int i = 0; i < n; ++i)
             stacked[i] += toUnits(m_points[std::size_t(i)].breakdown.component(c), units);
         QCPGraph *graph = m_plot->graph(int(g));
@@ -162,7 +155,7 @@ void SweepView::refresh()
         const double y = toUnits(gpus[i].capacity, units);
         highest = std::max(highest, y);
         addHorizontalLine(m_plot, y,
-                          QPen(i == 0 ? QColor(0xD5, 0x5E, 0x00) : pal.color(QPalette::WindowText), 1.5 * m_zoom,
+                          QPen(i == 0 ? capacityColor() : pal.color(QPalette::WindowText), 1.5 * m_zoom,
                                i == 0 ? Qt::SolidLine : Qt::DashLine),
                           QStringLiteral("%1 · %2").arg(QString::fromStdString(gpus[i].name), bytesText(gpus[i].capacity, units)),
                           LabelSide::Right, labelFont, pal.base());
@@ -172,7 +165,7 @@ void SweepView::refresh()
         auto *line = new QCPItemStraightLine(m_plot);
         line->point1->setCoords(double(*m_crossing), 0);
         line->point2->setCoords(double(*m_crossing), 1);
-        line->setPen(QPen(QColor(0xD5, 0x5E, 0x00), 1.5 * m_zoom, Qt::DotLine));
+        line->setPen(QPen(capacityColor(), 1.5 * m_zoom, Qt::DotLine));
         const bool growing = spec.field != "dp";
         m_answer->setText(growing ? tr("Fits %1 up to %2 = %3").arg(QString::fromStdString(gpus.front().name), fieldName).arg(*m_crossing)
                                   : tr("Fits %1 from %2 = %3").arg(QString::fromStdString(gpus.front().name), fieldName).arg(*m_crossing + 1));

@@ -27,6 +27,11 @@ QColor componentColor(Component c)
     return Qt::gray;
 }
 
+QColor capacityColor()
+{
+    return QColor(0xD5, 0x5E, 0x00); // Okabe–Ito vermillion: apart from every component colour
+}
+
 QColor itemColor(ItemId id)
 {
     const QColor base = componentColor(componentOf(id));

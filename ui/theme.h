@@ -18,6 +18,7 @@ enum class Theme { Light, Dark };
 // Okabe–Ito colours: distinguishable for colour-blind viewers, on light and dark backgrounds.
 QColor componentColor(Component c);
 QColor itemColor(ItemId id); // a lighter or darker shade of its component's colour
+QColor capacityColor();      // the first chosen GPU's line, and anything that does not fit
 
 QString componentName(Component c);
 QString itemName(ItemId id);
@@ -30,6 +31,6 @@ QString localizedFormula(const std::string &formula);
 QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
 
-QString bytesText(Bytes bytes, Units units); // core's formatter with translated unit names
+QString bytesText(Bytes bytes, Units units); // core's formatter, as a QString
 
 } // namespace vl
