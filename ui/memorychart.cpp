@@ -1,5 +1,6 @@
 #include "ui/memorychart.h"
 
+#include "ui/opaqueplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -15,12 +16,11 @@
 
 namespace vl {
 
-MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new OpaquePlot(QStringLiteral("memoryChart"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setObjectName(QStringLiteral("memoryChart"));
     m_plot->setMinimumSize(360, 260);
     // Bars, grid and axes are axis-aligned: antialiasing them costs a frame and buys nothing.
     m_plot->setAntialiasedElements(QCP::aeNone);

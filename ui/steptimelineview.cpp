@@ -1,5 +1,6 @@
 #include "ui/steptimelineview.h"
 
+#include "ui/opaqueplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -10,12 +11,11 @@
 
 namespace vl {
 
-StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new OpaquePlot(QStringLiteral("stepTimeline"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    m_plot->setObjectName(QStringLiteral("stepTimeline"));
     m_plot->setMinimumSize(360, 240);
     m_plot->setAntialiasedElements(QCP::aeAll);
     m_graph = m_plot->addGraph();

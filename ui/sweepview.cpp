@@ -2,6 +2,7 @@
 
 #include "core/estimate.h"
 #include "ui/ledgermodel.h"
+#include "ui/opaqueplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -19,7 +20,7 @@ namespace vl {
 SweepView::SweepView(LedgerModel &model, QWidget *parent)
     : QWidget(parent),
       m_model(model),
-      m_plot(new QCustomPlot(this)),
+      m_plot(new OpaquePlot(QStringLiteral("sweepPlot"), this)),
       m_field(new QComboBox(this)),
       m_log(new QCheckBox(this)),
       m_fieldLabel(new QLabel(this)),
