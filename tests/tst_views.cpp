@@ -4,6 +4,7 @@
 #include "core/analysis.h"
 #include "core/fields.h"
 #include "ui/ledgermodel.h"
+#include "ui/memorychart.h"
 #include "ui/steptimelineview.h"
 #include "ui/sweepview.h"
 #include "ui/structurediagram.h"
@@ -11,6 +12,8 @@
 
 #include <QImage>
 #include <QTest>
+
+#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -88,6 +91,39 @@ private Q_SLOTS:
             QVERIFY2(std::min(hueGap, 360 - hueGap) <= 12,
                      qPrintable(QStringLiteral("component %1: %2 at the centre").arg(c).arg(pixel.name())));
         }
+    }
+
+    void chartPaintsBarsOverTheBackground_data()
+    {
+        QTest::addColumn<Theme>("theme");
+        QTest::newRow("light") << Theme::Light;
+        QTest::newRow("dark") << Theme::Dark;
+    }
+    void chartPaintsBarsOverTheBackground()
+    {
+        // The chart paints itself straight onto the window (no paint buffer): what reaches
+        // the screen must be the bars in their colours, over the theme's background.
+        QFETCH(Theme, theme);
+        const ScenarioDocument doc = scenario(QStringLiteral("article"));
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        MemoryChart chart;
+        chart.setPalette(palette(theme));
+        chart.resize(900, 600);
+        chart.showAnalysis(a, {}, Units::GiB);
+        const QImage image = chart.grab().toImage(); // lays the plot out as it paints
+        QCustomPlot *plot = chart.plot();
+        const int bar = chart.barCount() - 1;
+        const double x = plot->xAxis->coordToPixel(bar + 1);
+        double below = 0;
+        for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates,
+                            Component::Activations}) {
+            const double value = chart.barValue(bar, c);
+            const QPoint centre(int(x), int(plot->yAxis->coordToPixel(below + value / 2)));
+            below += value;
+            QCOMPARE(image.pixelColor(centre).rgb(), componentColor(c).rgb());
+        }
+        const QPoint aboveTheBar(int(x), int(plot->yAxis->coordToPixel(below)) - 12);
+        QCOMPARE(image.pixelColor(aboveTheBar).rgb(), palette(theme).color(QPalette::Base).rgb());
     }
 
     void smallBlocksStayLabelled()

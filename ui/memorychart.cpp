@@ -1,6 +1,6 @@
 #include "ui/memorychart.h"
 
-#include "ui/opaqueplot.h"
+#include "ui/directplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -16,7 +16,7 @@
 
 namespace vl {
 
-MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new OpaquePlot(QStringLiteral("memoryChart"), this))
+MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("memoryChart"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -25,7 +25,6 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new OpaquePl
     // Bars, grid and axes are axis-aligned: antialiasing them costs a frame and buys nothing.
     m_plot->setAntialiasedElements(QCP::aeNone);
     m_plot->setAntialiasedElement(QCP::aeItems, true); // the capacity labels
-    m_plot->setPlottingHint(QCP::phImmediateRefresh, false);
 
     QCPBars *below = nullptr;
     for (Component c : kComponents) {
@@ -106,8 +105,7 @@ void MemoryChart::rebuild()
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
     m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
-    if (m_plot->isVisible()) // a plot on a hidden tab is drawn when it is shown
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->redraw();
 }
 
 void MemoryChart::recolour()
@@ -148,12 +146,6 @@ void MemoryChart::setZoom(double zoom)
 {
     m_zoom = zoom;
     recolour();
-}
-
-void MemoryChart::showEvent(QShowEvent *event)
-{
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    QWidget::showEvent(event);
 }
 
 void MemoryChart::changeEvent(QEvent *event)

@@ -4,6 +4,7 @@
 // chosen GPU. QCustomPlot draws it; the numbers come from the Analysis.
 
 #include "core/analysis.h"
+#include "ui/directplot.h"
 
 #include <QWidget>
 
@@ -11,7 +12,6 @@
 #include <optional>
 
 class QCPBars;
-class QCustomPlot;
 
 namespace vl {
 
@@ -34,7 +34,6 @@ Q_SIGNALS:
     void componentHovered(std::optional<Component> component);
 
 protected:
-    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
@@ -43,7 +42,7 @@ private:
     void rebuild();
     void showTooltip(QPoint position);
 
-    QCustomPlot *m_plot;
+    DirectPlot *m_plot;
     std::array<QCPBars *, kComponentCount> m_bars{};
     Analysis m_analysis;
     std::vector<GpuPreset> m_gpus;

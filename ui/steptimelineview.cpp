@@ -1,6 +1,6 @@
 #include "ui/steptimelineview.h"
 
-#include "ui/opaqueplot.h"
+#include "ui/directplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -11,7 +11,7 @@
 
 namespace vl {
 
-StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new OpaquePlot(QStringLiteral("stepTimeline"), this))
+StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("stepTimeline"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -131,14 +131,7 @@ void StepTimelineView::rebuild()
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
-    if (m_plot->isVisible()) // a plot on a hidden tab is drawn when it is shown
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void StepTimelineView::showEvent(QShowEvent *event)
-{
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-    QWidget::showEvent(event);
+    m_plot->redraw();
 }
 
 void StepTimelineView::changeEvent(QEvent *event)

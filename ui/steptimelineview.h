@@ -3,10 +3,10 @@
 // sum of all components (the upper bound every other tool reports) and the GPU capacities.
 
 #include "core/analysis.h"
+#include "ui/directplot.h"
 
 #include <QWidget>
 
-class QCustomPlot;
 class QCPGraph;
 
 namespace vl {
@@ -22,12 +22,11 @@ public:
     QVector<double> plottedValues() const;
 
 protected:
-    void showEvent(QShowEvent *event) override;
     void changeEvent(QEvent *event) override;
 
 private:
     void rebuild();
-    QCustomPlot *m_plot;
+    DirectPlot *m_plot;
     QCPGraph *m_graph;
     Analysis m_analysis;
     std::vector<GpuPreset> m_gpus;

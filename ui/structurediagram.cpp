@@ -65,7 +65,8 @@ StructureDiagram::StructureDiagram(QWidget *parent) : QWidget(parent)
     setObjectName(QStringLiteral("structureDiagram"));
     setMouseTracking(true);
     setMinimumSize(360, 260);
-    setAutoFillBackground(false);
+    // paintEvent fills every pixel: Qt need not paint the tab page underneath first.
+    setAttribute(Qt::WA_OpaquePaintEvent);
 }
 
 void StructureDiagram::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)

@@ -2,7 +2,7 @@
 
 #include "core/estimate.h"
 #include "ui/ledgermodel.h"
-#include "ui/opaqueplot.h"
+#include "ui/directplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -20,7 +20,7 @@ namespace vl {
 SweepView::SweepView(LedgerModel &model, QWidget *parent)
     : QWidget(parent),
       m_model(model),
-      m_plot(new OpaquePlot(QStringLiteral("sweepPlot"), this)),
+      m_plot(new DirectPlot(QStringLiteral("sweepPlot"), this)),
       m_field(new QComboBox(this)),
       m_log(new QCheckBox(this)),
       m_fieldLabel(new QLabel(this)),
@@ -198,8 +198,7 @@ void SweepView::refresh()
     }
     m_plot->yAxis->setRange(0, top);
     m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(units).data())));
-    if (m_plot->isVisible())
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_plot->redraw();
 }
 
 } // namespace vl

@@ -3,6 +3,7 @@
 // per component, with the chosen GPUs' capacity lines and the exact crossing point marked.
 
 #include "core/solve.h"
+#include "ui/directplot.h"
 
 #include <QWidget>
 
@@ -10,7 +11,6 @@
 
 class QCheckBox;
 class QComboBox;
-class QCustomPlot;
 class QLabel;
 
 namespace vl {
@@ -39,7 +39,7 @@ private:
     void retranslate();
 
     LedgerModel &m_model;
-    QCustomPlot *m_plot;
+    DirectPlot *m_plot;
     QComboBox *m_field;
     QCheckBox *m_log;
     QLabel *m_fieldLabel;
