@@ -128,7 +128,7 @@ void MemoryChart::recolour()
         const bool dimmed = m_highlighted && *m_highlighted != c;
         if (dimmed)
             fill.setAlpha(70);
-        bars->setBrush(fill);
+        bars->setBrush(seenOver(fill, p.color(QPalette::Base)));
         bars->setPen(QPen(m_highlighted == c ? text : p.color(QPalette::Base), (m_highlighted == c ? 2.0 : 1.0) * m_zoom));
     }
     rebuild();

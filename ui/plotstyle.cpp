@@ -28,6 +28,14 @@ void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, do
     }
 }
 
+QCPLayer *areaLayer(QCustomPlot *plot)
+{
+    const QString name = QStringLiteral("areas");
+    if (!plot->layer(name))
+        plot->addLayer(name, plot->layer(QStringLiteral("grid")), QCustomPlot::limBelow);
+    return plot->layer(name);
+}
+
 void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
                        const QFont &font, const QBrush &labelBackground)
 {

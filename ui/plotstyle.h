@@ -5,12 +5,17 @@
 #include <QPen>
 #include <QString>
 
+class QCPLayer;
 class QCustomPlot;
 class QPalette;
 
 namespace vl {
 
 void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, double zoom);
+
+// A layer under the grid, for filled areas: they can be opaque (see seenOver) and the grid
+// still shows across them.
+QCPLayer *areaLayer(QCustomPlot *plot);
 
 enum class LabelSide { Left, Right };
 void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,

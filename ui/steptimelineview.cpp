@@ -19,6 +19,7 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     m_plot->setMinimumSize(360, 240);
     m_plot->setAntialiasedElements(QCP::aeAll);
     m_graph = m_plot->addGraph();
+    m_graph->setLayer(areaLayer(m_plot));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
 }
@@ -62,7 +63,7 @@ void StepTimelineView::rebuild()
     QColor line = componentColor(Component::Activations).darker(110);
     m_graph->setPen(QPen(line, 2.0 * m_zoom));
     line.setAlpha(60);
-    m_graph->setBrush(line);
+    m_graph->setBrush(seenOver(line, pal.color(QPalette::Base)));
     m_graph->setName(tr("In use"));
 
     // Phase labels at the middle of each phase, so neighbours never overlap.

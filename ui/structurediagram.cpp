@@ -7,6 +7,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolTip>
+#include <QVarLengthArray>
 
 #include <algorithm>
 #include <cmath>
@@ -106,8 +107,9 @@ DiagramLayout StructureDiagram::currentLayout() const
 
 void StructureDiagram::paintEvent(QPaintEvent *)
 {
+    // No antialiasing for the blocks: they are axis-aligned, and antialiased fills and outlines
+    // of fractional rectangles cost several times more. paintFlow turns it on for its arrows.
     QPainter p(this);
-    p.setRenderHint(QPainter::Antialiasing);
     p.fillRect(rect(), palette().base());
     QFont font = p.font();
     font.setPointSizeF(font.pointSizeF() * m_zoom);
@@ -171,11 +173,15 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         p.fillRect(slice, fill);
         if (id == ItemId::LayerActivations && b.layersOnStage > 1 && h / double(b.layersOnStage) >= 3.0) {
             // One slab per layer: activations pile up layer by layer, as the article says.
-            p.setPen(QPen(base, 0.6));
+            QVarLengthArray<QLineF, 128> slabs;
             for (std::int64_t l = 1; l < b.layersOnStage; ++l) {
                 const double ly = y + h * double(l) / double(b.layersOnStage);
-                p.drawLine(QPointF(slice.left(), ly), QPointF(slice.right(), ly));
+                slabs.append(QLineF(slice.left(), ly, slice.right(), ly));
             }
+            QColor seam = base;
+            seam.setAlphaF(0.45f); // faint: the slabs must not drown the slice's label
+            p.setPen(QPen(seenOver(seam, fill), 0)); // a hairline, in a solid colour
+            p.drawLines(slabs.constData(), int(slabs.size()));
         }
         const QString label = QStringLiteral("%1 %2").arg(itemName(id), bytesText(b.item(id), m_units));
         if (h >= p.fontMetrics().height() * 1.1 && slice.width() >= 70 * m_zoom) {
@@ -235,6 +241,7 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
     const QColor ink = palette().color(QPalette::PlaceholderText);
     const double line = p.fontMetrics().height();
     p.save();
+    p.setRenderHint(QPainter::Antialiasing);
     p.setPen(QPen(ink, 1.5 * m_zoom));
     auto head = [&](QPointF tip, QPointF direction) {
         const QPointF n(-direction.y(), direction.x());

@@ -45,6 +45,7 @@ SweepView::SweepView(LedgerModel &model, QWidget *parent)
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
     for (std::size_t i = 0; i < kComponents.size(); ++i) {
         QCPGraph *graph = m_plot->addGraph();
+        graph->setLayer(areaLayer(m_plot));
         if (i > 0)
             graph->setChannelFillGraph(m_plot->graph(int(i - 1)));
     }
@@ -136,7 +137,7 @@ void SweepView::refresh()
         QColor fill = componentColor(c);
         graph->setPen(QPen(fill.darker(115), 1.2 * m_zoom));
         fill.setAlpha(c == Component::Overhead ? 110 : 190);
-        graph->setBrush(fill);
+        graph->setBrush(seenOver(fill, palette().color(QPalette::Base)));
         const bool any = std::any_of(m_points.begin(), m_points.end(),
                                      [c](const SweepPoint &p) { return p.breakdown.component(c) > 0; });
         graph->setVisible(any);

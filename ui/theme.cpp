@@ -32,6 +32,15 @@ QColor capacityColor()
     return QColor(0xD5, 0x5E, 0x00); // Okabe–Ito vermillion: apart from every component colour
 }
 
+QColor seenOver(const QColor &translucent, const QColor &background)
+{
+    const double a = translucent.alphaF();
+    auto mix = [a](double top, double below) { return a * top + (1 - a) * below; };
+    return QColor::fromRgbF(float(mix(translucent.redF(), background.redF())),
+                            float(mix(translucent.greenF(), background.greenF())),
+                            float(mix(translucent.blueF(), background.blueF())));
+}
+
 QColor itemColor(ItemId id)
 {
     const QColor base = componentColor(componentOf(id));

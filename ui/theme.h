@@ -19,6 +19,9 @@ enum class Theme { Light, Dark };
 QColor componentColor(Component c);
 QColor itemColor(ItemId id); // a lighter or darker shade of its component's colour
 QColor capacityColor();      // the first chosen GPU's line, and anything that does not fit
+// The solid colour a translucent one shows over a background. Filling large areas with it
+// looks the same and rasterises several times faster (no blending with what is underneath).
+QColor seenOver(const QColor &translucent, const QColor &background);
 
 QString componentName(Component c);
 QString itemName(ItemId id);

@@ -30,6 +30,8 @@
 #include <cstdio>
 #include <memory>
 #include <vector>
+#include <map>
+#include <QPaintEvent>
 
 namespace {
 
@@ -56,6 +58,23 @@ double percentile(std::vector<double> v, double p)
     return latencies;
 }
 
+struct PaintTimer : QObject {
+    std::map<QString, std::pair<int, double>> stats;
+    bool inside = false;
+    bool eventFilter(QObject *o, QEvent *ev) override {
+        if (ev->type() == QEvent::Paint && !inside) {
+            QString key = QString::fromLatin1(o->metaObject()->className()) + QLatin1Char('/') + o->objectName();
+            QElapsedTimer t; t.start();
+            inside = true;
+            o->event(ev);
+            inside = false;
+            auto &c = stats[key];
+            c.first++; c.second += double(t.nsecsElapsed()) / 1e6;
+            return true;
+        }
+        return false;
+    }
+};
 // Counts the paint events a widget receives.
 class PaintCounter : public QObject
 {
@@ -112,7 +131,13 @@ int main(int argc, char *argv[])
         view->show();
     }
     QApplication::processEvents();
+    PaintTimer counter;
+    if (qEnvironmentVariableIsSet("PAINTTIMES")) app.installEventFilter(&counter);
     const std::vector<double> latencies = timeSliderChanges(*sequence, changes);
+    app.removeEventFilter(&counter);
+    double sum = 0;
+    for (auto &[k, v] : counter.stats) { sum += v.second / changes; if (v.second / changes > 0.01) fprintf(stderr, "%-50s %5.2f per change %6.3f ms per change\n", qPrintable(k), double(v.first)/changes, v.second/changes); }
+    fprintf(stderr, "paint events total %.3f ms per change\n", sum);
 
     chartPaints.count = 0;
     QElapsedTimer timer;
