@@ -23,8 +23,8 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPl
     layout->addWidget(m_plot);
     m_plot->setMinimumSize(360, 260);
     // Bars, grid and axes are axis-aligned: antialiasing them costs a frame and buys nothing.
-    m_plot->setAntialiasedElements(QCP::aeNone);
-    m_plot->setAntialiasedElement(QCP::aeItems, true); // the capacity labels
+    // Items choose for themselves (labels yes, the straight capacity lines no).
+    m_plot->setNotAntialiasedElements(~QCP::AntialiasedElements(QCP::aeItems));
 
     QCPBars *below = nullptr;
     for (Component c : kComponents) {

@@ -43,6 +43,7 @@ void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QStri
     line->point1->setCoords(0, y);
     line->point2->setCoords(1, y);
     line->setPen(pen);
+    line->setAntialiased(false); // exactly horizontal: antialiasing would only blur it
     auto *tag = new QCPItemText(plot);
     tag->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     tag->position->setTypeY(QCPItemPosition::ptPlotCoords);

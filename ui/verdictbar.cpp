@@ -17,6 +17,7 @@ VerdictBar::VerdictBar(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("verdict"));
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed); // a longer line never re-lays the window out
+    setAutoFillBackground(true); // opaque: Qt need not repaint the window underneath each time
 }
 
 void VerdictBar::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)
