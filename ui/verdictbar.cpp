@@ -47,7 +47,7 @@ QSize VerdictBar::sizeHint() const
 
 void VerdictBar::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
         render();
     QWidget::changeEvent(event);
 }
@@ -68,7 +68,7 @@ void VerdictBar::render()
         m_lines.append(Line{{tr("Choose a GPU to see whether it fits."), false, {}}});
 
     const QColor good = componentColor(Component::Gradients);
-    const QColor bad(0xD5, 0x5E, 0x00);
+    const QColor bad = capacityColor();
     for (const GpuVerdict &v : a.verdicts) {
         Line line;
         line.append({v.fits() ? QStringLiteral("✓ ") : QStringLiteral("✗ "), true, v.fits() ? good : bad});
@@ -86,6 +86,14 @@ void VerdictBar::render()
         line.append({details, false, {}});
         m_lines.append(line);
     }
+    QFont bold = font();
+    bold.setBold(true);
+    for (Line &line : m_lines)
+        for (Run &run : line) {
+            run.shaped.setText(run.text);
+            run.shaped.setTextFormat(Qt::PlainText);
+            run.shaped.prepare(QTransform(), run.bold ? bold : font());
+        }
     if (m_lines.size() != linesBefore)
         setFixedHeight(sizeHint().height());
     update();
@@ -94,19 +102,17 @@ void VerdictBar::render()
 void VerdictBar::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    const QFont normal = font();
-    QFont bold = normal;
+    QFont bold = font();
     bold.setBold(true);
     const QColor text = palette().color(QPalette::WindowText);
     double y = kMargin;
     for (const Line &line : m_lines) {
         double x = kMargin;
         for (const Run &run : line) {
-            p.setFont(run.bold ? bold : normal);
+            p.setFont(run.bold ? bold : font());
             p.setPen(run.color.isValid() ? run.color : text);
-            const QFontMetricsF metrics(p.font());
-            p.drawText(QPointF(x, y + metrics.ascent()), run.text);
-            x += metrics.horizontalAdvance(run.text);
+            p.drawStaticText(QPointF(x, y), run.shaped);
+            x += run.shaped.size().width();
         }
         y += fontMetrics().lineSpacing();
     }

@@ -1,10 +1,12 @@
 #pragma once
 // One line per chosen GPU: fits or not, by how much, and the solvers' answers. Painted
-// directly (a rich-text label would lay a text document out again on every slider tick).
+// directly (a rich-text label would lay a text document out again on every slider tick),
+// each run of text shaped once per change, when it is set.
 
 #include "core/analysis.h"
 
 #include <QColor>
+#include <QStaticText>
 #include <QWidget>
 
 namespace vl {
@@ -28,6 +30,7 @@ private:
         QString text;
         bool bold = false;
         QColor color; // invalid: the palette's text colour
+        QStaticText shaped = {};
     };
     using Line = QList<Run>;
     void render();
