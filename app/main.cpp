@@ -124,7 +124,7 @@ int main(int argc, char *argv[])
         window.showView(*view);
         window.show();
         window.settle();
-        QApplication::processEvents(); // layout, then the plots' queued replots
+        QApplication::processEvents(); // layout, then what it queued
         QApplication::processEvents();
         if (parser.isSet(screenshotOpt)) {
             if (!window.grab().save(parser.value(screenshotOpt), "PNG"))

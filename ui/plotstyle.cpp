@@ -11,7 +11,8 @@ void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, do
     const QColor text = palette.color(QPalette::WindowText);
     QFont scaled = font;
     scaled.setPointSizeF(font.pointSizeF() * zoom);
-    // Solid (OpaquePlot relies on it); the axis rect needs no fill of its own on top.
+    // DirectPlot fills with it under an opaque widget: it must be solid. The axis rect
+    // needs no fill of its own on top.
     plot->setBackground(QBrush(palette.color(QPalette::Base)));
     for (QCPAxis *axis : {plot->xAxis, plot->yAxis}) {
         axis->setBasePen(QPen(text, zoom));
