@@ -11,6 +11,7 @@
 #include "ui/theme.h"
 
 #include <QImage>
+#include <QPainter>
 #include <QTest>
 
 #include <qcustomplot.h>
@@ -124,6 +125,32 @@ private Q_SLOTS:
         }
         const QPoint aboveTheBar(int(x), int(plot->yAxis->coordToPixel(below)) - 12);
         QCOMPARE(image.pixelColor(aboveTheBar).rgb(), palette(theme).color(QPalette::Base).rgb());
+    }
+
+    void solidFillLooksLikeTheTranslucentOne_data()
+    {
+        QTest::addColumn<QColor>("translucent");
+        QTest::addColumn<QColor>("background");
+        QTest::newRow("timeline area, light") << QColor(204, 121, 167, 60) << palette(Theme::Light).color(QPalette::Base);
+        QTest::newRow("timeline area, dark") << QColor(204, 121, 167, 60) << palette(Theme::Dark).color(QPalette::Base);
+        QTest::newRow("sweep band, dark") << QColor(230, 159, 0, 190) << palette(Theme::Dark).color(QPalette::Base);
+        QTest::newRow("opaque stays itself") << QColor(0, 114, 178) << QColor(Qt::white);
+    }
+    void solidFillLooksLikeTheTranslucentOne()
+    {
+        // Areas are painted in seenOver's solid colour because it is cheaper: it must be the
+        // colour Qt showed when it blended the translucent one over the background.
+        QFETCH(QColor, translucent);
+        QFETCH(QColor, background);
+        QImage blended(4, 4, QImage::Format_RGB32);
+        blended.fill(background);
+        QPainter(&blended).fillRect(blended.rect(), translucent);
+        const QColor shown = blended.pixelColor(1, 1);
+        const QColor solid = seenOver(translucent, background);
+        QCOMPARE(solid.alpha(), 255);
+        for (auto channel : {&QColor::red, &QColor::green, &QColor::blue})
+            QVERIFY2(std::abs((solid.*channel)() - (shown.*channel)()) <= 1,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(solid.name(), shown.name())));
     }
 
     void smallBlocksStayLabelled()

@@ -1,6 +1,5 @@
 #include "ui/steptimelineview.h"
 
-#include "ui/directplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 

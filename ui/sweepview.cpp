@@ -2,7 +2,6 @@
 
 #include "core/estimate.h"
 #include "ui/ledgermodel.h"
-#include "ui/directplot.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
