@@ -85,31 +85,28 @@ protected:
     }
 };
 
-// Times every widget's paint events: delivers each one itself, inside a timer.
-class PaintTimer : public QObject
+// An application that can time every widget's paint events, filters and all, per widget.
+class PaintTimingApplication : public QApplication
 {
 public:
+    using QApplication::QApplication;
+    bool timing = false;
     std::map<QString, double> msByWidget;
 
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
+    bool notify(QObject *receiver, QEvent *event) override
     {
-        if (event->type() != QEvent::Paint || m_delivering)
-            return false;
+        if (!timing || event->type() != QEvent::Paint)
+            return QApplication::notify(receiver, event);
         QElapsedTimer timer;
         timer.start();
-        m_delivering = true;
-        watched->event(event);
-        m_delivering = false;
-        const QString name = watched->objectName();
-        const QString key = QString::fromLatin1(watched->metaObject()->className())
-            + (name.isEmpty() ? QString() : QLatin1Char(' ') + name);
-        msByWidget[key] += double(timer.nsecsElapsed()) / 1e6;
-        return true;
+        const bool handled = QApplication::notify(receiver, event);
+        QString name = receiver->objectName();
+        if (name.startsWith(QLatin1String("qt_")) && receiver->parent()) // a scroll area's viewport
+            name = QString::fromLatin1(receiver->parent()->metaObject()->className()) + QLatin1Char(' ') + name;
+        msByWidget[QString::fromLatin1(receiver->metaObject()->className()) + (name.isEmpty() ? QString() : QLatin1Char(' ') + name)] +=
+            double(timer.nsecsElapsed()) / 1e6;
+        return handled;
     }
-
-private:
-    bool m_delivering = false;
 };
 
 } // namespace
@@ -117,7 +114,7 @@ private:
 int main(int argc, char *argv[])
 {
     qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    PaintTimingApplication app(argc, argv);
     QCommandLineParser parser;
     const QCommandLineOption changesOption(QStringLiteral("changes"),
                                            QStringLiteral("Slider changes to time (fewer under a profiler)."),
@@ -167,12 +164,11 @@ int main(int argc, char *argv[])
     report[QStringLiteral("slider_to_tab_redrawn")] = perTab;
 
     if (parser.isSet(breakdownOption)) {
-        PaintTimer paints;
-        app.installEventFilter(&paints);
+        app.timing = true;
         timeSliderChanges(sequence, changes);
-        app.removeEventFilter(&paints);
+        app.timing = false;
         QJsonObject breakdown;
-        for (const auto &[widget, ms] : paints.msByWidget)
+        for (const auto &[widget, ms] : app.msByWidget)
             if (ms / changes >= 0.005)
                 breakdown[widget] = rounded(ms / changes);
         report[QStringLiteral("paint_ms_per_change")] = breakdown;
