@@ -11,8 +11,7 @@
 
 namespace vl {
 
-class DirectPlot : public QCustomPlot
-{
+class DirectPlot : public QCustomPlot {
     Q_OBJECT
 public:
     explicit DirectPlot(const QString &objectName, QWidget *parent = nullptr);

@@ -71,8 +71,7 @@ QJsonObject medianAndP99(const std::vector<double> &latencies)
 }
 
 // Counts the paint events one widget receives.
-class PaintCounter : public QObject
-{
+class PaintCounter : public QObject {
 public:
     explicit PaintCounter(QWidget *widget) { widget->installEventFilter(this); }
     int count = 0;
@@ -86,8 +85,7 @@ protected:
 };
 
 // An application that can time every widget's paint events, filters and all, per widget.
-class PaintTimingApplication : public QApplication
-{
+class PaintTimingApplication : public QApplication {
 public:
     using QApplication::QApplication;
     bool timing = false;
