@@ -83,6 +83,14 @@ std::int64_t hiddenStep(std::int64_t heads, std::int64_t atLeast)
     return h * std::max<std::int64_t>(1, atLeast / h);
 }
 
+std::int64_t headsDividingHidden(const Architecture &arch)
+{
+    const std::int64_t heads = std::max<std::int64_t>(arch.heads, 1);
+    if (arch.headDim > 0 || arch.hidden % heads == 0)
+        return arch.hidden;
+    return (arch.hidden / heads + 1) * heads;
+}
+
 const char *toString(MlpKind kind)
 {
     return kind == MlpKind::Gated ? "swiglu" : "gelu";

@@ -91,6 +91,31 @@ private Q_SLOTS:
         QCOMPARE(hiddenStep(heads, atLeast) % heads, std::int64_t(0));
     }
 
+    void hiddenRoundsUpToWholeHeads_data()
+    {
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("headDim");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("already divides: kept") << 4096 << 32 << 0 << 4096;
+        QTest::newRow("typed between steps: next multiple up") << 4100 << 32 << 0 << 4128;
+        QTest::newRow("GPT-2's 12 heads") << 770 << 12 << 0 << 780;
+        QTest::newRow("fixed head_dim: hidden kept") << 3584 << 28 << 128 << 3584;
+        QTest::newRow("fixed head_dim, not divisible: kept") << 4100 << 32 << 128 << 4100;
+    }
+    void hiddenRoundsUpToWholeHeads()
+    {
+        QFETCH(int, hidden);
+        QFETCH(int, heads);
+        QFETCH(int, headDim);
+        QFETCH(int, expected);
+        Architecture a;
+        a.hidden = hidden;
+        a.heads = heads;
+        a.headDim = headDim;
+        QCOMPARE(headsDividingHidden(a), std::int64_t(expected));
+    }
+
     void fixedCountKeepsEmbeddingsReal()
     {
         Architecture a; // the article's 7B

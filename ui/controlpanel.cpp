@@ -447,8 +447,7 @@ void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
     Scenario s = m_model.scenario();
     s.arch.fixedParams = 0; // a reshaped model is counted from its shapes, no longer "7B given"
     change(s, value);
-    if (s.arch.hidden % s.arch.heads != 0 && s.arch.headDim == 0) // a typed value between steps
-        s.arch.hidden = (s.arch.hidden / s.arch.heads + 1) * s.arch.heads;
+    s.arch.hidden = headsDividingHidden(s.arch); // a value typed between steps
     m_model.setScenario(s);
     if (validate(s))
         syncFromModel();
