@@ -9,6 +9,7 @@
 #include "ui/sweepview.h"
 #include "ui/structurediagram.h"
 #include "ui/theme.h"
+#include "ui/verdictbar.h"
 
 #include <QImage>
 #include <QPainter>
@@ -151,6 +152,31 @@ private Q_SLOTS:
         for (auto channel : {&QColor::red, &QColor::green, &QColor::blue})
             QVERIFY2(std::abs((solid.*channel)() - (shown.*channel)()) <= 1,
                      qPrintable(QStringLiteral("%1 vs %2").arg(solid.name(), shown.name())));
+    }
+
+    void verdictGrowsWithItsFont_data()
+    {
+        QTest::addColumn<double>("zoom");
+        QTest::newRow("as is") << 1.0;
+        QTest::newRow("presentation, 1.5×") << 1.5;
+        QTest::newRow("presentation, 2×") << 2.0;
+    }
+    void verdictGrowsWithItsFont()
+    {
+        // Found by looking: in presentation mode the second line lost its descenders, the
+        // bar kept the height of the smaller font.
+        QFETCH(double, zoom);
+        const ScenarioDocument doc = scenario(QStringLiteral("article"));
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        VerdictBar bar;
+        bar.showAnalysis(a, doc.scenario, Units::GiB);
+        QFont font = bar.font();
+        font.setPointSizeF(font.pointSizeF() * zoom);
+        bar.setFont(font);
+        const int lines = int(bar.text().count(QLatin1Char('\n'))) + 1;
+        QVERIFY(lines >= 2);
+        QVERIFY2(bar.height() >= lines * QFontMetrics(font).lineSpacing(),
+                 qPrintable(QStringLiteral("%1 px for %2 lines of %3 px").arg(bar.height()).arg(lines).arg(QFontMetrics(font).lineSpacing())));
     }
 
     void smallBlocksStayLabelled()

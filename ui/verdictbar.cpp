@@ -55,7 +55,6 @@ void VerdictBar::changeEvent(QEvent *event)
 void VerdictBar::render()
 {
     const Analysis &a = m_analysis;
-    const qsizetype linesBefore = m_lines.size();
     m_lines.clear();
     Line summary{{tr("%1 per GPU").arg(bytesText(a.required, m_units)), true, {}},
                  {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
@@ -86,24 +85,27 @@ void VerdictBar::render()
         line.append({details, false, {}});
         m_lines.append(line);
     }
-    QFont bold = font();
-    bold.setBold(true);
-    for (Line &line : m_lines)
-        for (Run &run : line) {
-            run.shaped.setText(run.text);
-            run.shaped.setTextFormat(Qt::PlainText);
-            run.shaped.prepare(QTransform(), run.bold ? bold : font());
-        }
-    if (m_lines.size() != linesBefore)
-        setFixedHeight(sizeHint().height());
+    m_shaped = false;
+    // Grows or shrinks with the number of lines and the font (presentation mode); the same
+    // height again is a no-op, so a slider tick never re-lays the window out.
+    setFixedHeight(sizeHint().height());
     update();
 }
 
 void VerdictBar::paintEvent(QPaintEvent *)
 {
-    QPainter p(this);
     QFont bold = font();
     bold.setBold(true);
+    if (!m_shaped) { // once per change that gets painted, not per change: bursts shape once
+        for (Line &line : m_lines)
+            for (Run &run : line) {
+                run.shaped.setText(run.text);
+                run.shaped.setTextFormat(Qt::PlainText);
+                run.shaped.prepare(QTransform(), run.bold ? bold : font());
+            }
+        m_shaped = true;
+    }
+    QPainter p(this);
     const QColor text = palette().color(QPalette::WindowText);
     double y = kMargin;
     for (const Line &line : m_lines) {

@@ -1,7 +1,7 @@
 #pragma once
 // One line per chosen GPU: fits or not, by how much, and the solvers' answers. Painted
 // directly (a rich-text label would lay a text document out again on every slider tick),
-// each run of text shaped once per change, when it is set.
+// each run of text shaped once per painted change (a paint without a change reuses it).
 
 #include "core/analysis.h"
 
@@ -36,6 +36,7 @@ private:
     void render();
 
     QList<Line> m_lines;
+    bool m_shaped = false; // the runs' QStaticText match their text and the font
     Analysis m_analysis;
     Scenario m_scenario;
     Units m_units = Units::GiB;
