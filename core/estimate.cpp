@@ -572,6 +572,16 @@ Breakdown estimate(const Scenario &s)
     return b;
 }
 
+Bytes activationsWithoutRecompute(const Breakdown &b)
+{
+    if (b.keptPerLayer <= 0)
+        return b.component(Component::Activations);
+    const double fullLayers =
+        double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations) / double(b.keptPerLayer);
+    return b.component(Component::Activations) - b.item(ItemId::LayerActivations) - b.item(ItemId::RecomputeBuffer)
+        + Bytes(std::llround(fullLayers));
+}
+
 Result<Breakdown> validatedEstimate(const Scenario &s)
 {
     if (auto error = validate(s))

@@ -81,6 +81,10 @@ std::optional<Error> validate(const Scenario &s);
 
 // Assumes validate(s) passed; call validatedEstimate() when that is not known.
 Breakdown estimate(const Scenario &s);
+
+// The activations this step would hold without recomputation: every saved layer at its full
+// size and no recomputation working set (the diagram draws it as a dashed outline).
+Bytes activationsWithoutRecompute(const Breakdown &b);
 Result<Breakdown> validatedEstimate(const Scenario &s);
 
 // The same numbers as estimate(), with a formula per present item, in component order.

@@ -158,6 +158,30 @@ private Q_SLOTS:
         QCOMPARE(double(b.item(ItemId::LayerActivations)), double(b.oneLayerActivations) * layersWorth);
     }
 
+    void withoutRecomputeIsTheEstimateWithout_data()
+    {
+        QTest::addColumn<QString>("recompute");
+        QTest::addColumn<int>("batch");
+        QTest::newRow("full recomputation") << "full" << 1;
+        QTest::newRow("full recomputation, batch 8") << "full" << 8;
+        QTest::newRow("selective recomputation") << "selective" << 2;
+        QTest::newRow("none: unchanged") << "none" << 4;
+    }
+    void withoutRecomputeIsTheEstimateWithout()
+    {
+        // The diagram's dashed outline must be what the step would really hold without it.
+        QFETCH(QString, recompute);
+        QFETCH(int, batch);
+        Scenario s; // the article's 7B
+        s.microBatch = batch;
+        s.recompute = recompute == QLatin1String("full") ? Recompute::Full
+            : recompute == QLatin1String("selective")    ? Recompute::Selective
+                                                         : Recompute::None;
+        Scenario none = s;
+        none.recompute = Recompute::None;
+        QCOMPARE(activationsWithoutRecompute(estimate(s)), estimate(none).component(Component::Activations));
+    }
+
     void frozenLayersSaveNothing()
     {
         Scenario s;

@@ -24,16 +24,6 @@ constexpr std::array kFlowOrder{Component::Parameters, Component::Activations, C
 
 constexpr double kMinSide = 10.0; // the smallest block still drawn as a block
 
-// Bytes the activations would take without recomputation: the saved layers at full size.
-Bytes activationsWithoutRecompute(const Breakdown &b)
-{
-    if (b.keptPerLayer <= 0)
-        return b.component(Component::Activations);
-    const double layers = double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations) / double(b.keptPerLayer);
-    return b.component(Component::Activations) - b.item(ItemId::LayerActivations) - b.item(ItemId::RecomputeBuffer)
-        + Bytes(layers);
-}
-
 } // namespace
 
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
