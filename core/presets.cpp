@@ -23,6 +23,34 @@ const GpuPreset *PresetCatalog::findGpu(std::string_view id) const
     return it == gpus.end() ? nullptr : &*it;
 }
 
+namespace {
+
+template <class Preset>
+void replaceOrAppend(std::vector<Preset> &list, Preset preset)
+{
+    preset.user = true;
+    const auto same = std::find_if(list.begin(), list.end(), [&](const Preset &p) { return p.id == preset.id; });
+    if (same == list.end()) {
+        preset.shadowsBuiltin = false;
+        list.push_back(std::move(preset));
+        return;
+    }
+    preset.shadowsBuiltin = !same->user || same->shadowsBuiltin;
+    *same = std::move(preset);
+}
+
+} // namespace
+
+void PresetCatalog::addUserPreset(ModelPreset preset)
+{
+    replaceOrAppend(models, std::move(preset));
+}
+
+void PresetCatalog::addUserPreset(GpuPreset gpu)
+{
+    replaceOrAppend(gpus, std::move(gpu));
+}
+
 fs::path builtinPresetDir(const fs::path &executableDir, const std::string &override)
 {
     if (!override.empty())

@@ -52,6 +52,11 @@ struct PresetCatalog {
 
     const ModelPreset *findModel(std::string_view id) const;
     const GpuPreset *findGpu(std::string_view id) const;
+
+    // A preset the user saved while the program runs (an import, a custom GPU): marked as the
+    // user's, it replaces one with the same id, and says so when that one is built in.
+    void addUserPreset(ModelPreset preset);
+    void addUserPreset(GpuPreset gpu);
 };
 
 Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &file);

@@ -202,9 +202,7 @@ private Q_SLOTS:
     {
         PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
         ModelPreset mine = *catalog.findModel("gpt2");
-        mine.user = true;
-        mine.shadowsBuiltin = true;
-        m_model->addModel(mine); // as a user file with a built-in's id loads
+        m_model->addModel(mine); // an import with a built-in's id: the catalog marks it
         const QComboBox *box = m_window->controls()->modelBox();
         const int index = box->findData(QStringLiteral("gpt2"));
         QVERIFY(index >= 0);

@@ -73,6 +73,43 @@ private Q_SLOTS:
         QVERIFY(mine && mine->user && !mine->shadowsBuiltin);
     }
 
+    void presetsAddedWhileRunning_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<bool>("shadows");
+        QTest::newRow("a new id is appended") << "my-import" << false;
+        QTest::newRow("a built-in's id replaces it, marked") << "gpt2" << true;
+    }
+    void presetsAddedWhileRunning()
+    {
+        QFETCH(QString, id);
+        QFETCH(bool, shadows);
+        PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const std::size_t before = catalog.models.size();
+        ModelPreset preset = catalog.models.front();
+        preset.id = id.toStdString();
+        preset.arch.hidden = 96;
+        catalog.addUserPreset(preset);
+        QCOMPARE(catalog.models.size(), before + (shadows ? 0 : 1));
+        const ModelPreset *added = catalog.findModel(preset.id);
+        QVERIFY(added && added->user);
+        QCOMPARE(added->shadowsBuiltin, shadows);
+        QCOMPARE(added->arch.hidden, qint64(96));
+        // Saved again: still the user's, still replacing the built-in if it did.
+        preset.arch.hidden = 128;
+        catalog.addUserPreset(preset);
+        QCOMPARE(catalog.models.size(), before + (shadows ? 0 : 1));
+        QCOMPARE(catalog.findModel(preset.id)->shadowsBuiltin, shadows);
+        QCOMPARE(catalog.findModel(preset.id)->arch.hidden, qint64(128));
+
+        GpuPreset gpu = customGpu("Lab card", 24 * kGiB);
+        catalog.addUserPreset(gpu);
+        catalog.addUserPreset(gpu);
+        QVERIFY(catalog.findGpu(gpu.id)->user);
+        QCOMPARE(std::count_if(catalog.gpus.begin(), catalog.gpus.end(), [&](const GpuPreset &g) { return g.id == gpu.id; }),
+                 std::ptrdiff_t(1));
+    }
+
     void brokenFilesAreReportedAndSkipped_data()
     {
         QTest::addColumn<QString>("file");

@@ -136,30 +136,20 @@ void LedgerModel::removePin(int index)
 
 void LedgerModel::addModel(ModelPreset preset)
 {
-    const std::string id = preset.id;
-    const auto same = std::find_if(m_catalog.models.begin(), m_catalog.models.end(),
-                                   [&](const ModelPreset &m) { return m.id == id; });
-    if (same != m_catalog.models.end())
-        *same = std::move(preset);
-    else
-        m_catalog.models.push_back(std::move(preset));
+    const QString id = QString::fromStdString(preset.id);
+    m_catalog.addUserPreset(std::move(preset));
     ++m_catalogRevision;
-    setModel(QString::fromStdString(id));
+    setModel(id);
 }
 
 void LedgerModel::addGpu(GpuPreset gpu)
 {
-    const std::string id = gpu.id;
-    const auto same = std::find_if(m_catalog.gpus.begin(), m_catalog.gpus.end(),
-                                   [&](const GpuPreset &g) { return g.id == id; });
-    if (same != m_catalog.gpus.end())
-        *same = std::move(gpu);
-    else
-        m_catalog.gpus.push_back(std::move(gpu));
+    const QString id = QString::fromStdString(gpu.id);
+    m_catalog.addUserPreset(std::move(gpu));
     ++m_catalogRevision;
     QStringList ids = gpuIds();
-    ids.removeAll(QString::fromStdString(id));
-    ids << QString::fromStdString(id);
+    ids.removeAll(id);
+    ids << id;
     setGpuIds(ids);
 }
 

@@ -398,7 +398,6 @@ QString MainWindow::importConfig(const QString &path)
     if (const QString error = saveUserModel(*model, &target); !error.isEmpty())
         return error;
     ModelPreset preset = std::move(model).value();
-    preset.user = true;
     preset.file = target.toStdString();
     m_model.addModel(std::move(preset));
     statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(path).fileName(), target), 8000);
@@ -464,8 +463,7 @@ void MainWindow::addCustomGpu()
         reportError(error);
         return;
     }
-    gpu.user = true;
-    m_model.addGpu(gpu);
+    m_model.addGpu(std::move(gpu));
 }
 
 void MainWindow::importConfigDialog()
