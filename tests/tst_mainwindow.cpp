@@ -20,6 +20,7 @@
 #include <QSpinBox>
 #include <QTreeWidget>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace vl;
@@ -196,6 +197,19 @@ private Q_SLOTS:
         for (int b : {4, 8, 16}) // a drag: coalesced, but it must end on the last value
             batch->spinBox()->setValue(b);
         QTRY_COMPARE(tree->topLevelItem(int(Component::Activations))->text(1), activationsText());
+    }
+
+    void titleNamesTheSavedFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("plan.vramledger.yaml"));
+        QVERIFY(m_window->saveScenario(path).isEmpty());
+        QVERIFY2(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")), qPrintable(m_window->windowTitle()));
+        m_window->controls()->sequenceSlider()->spinBox()->setValue(1024); // a change keeps the title
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")));
+        QVERIFY(m_window->openFile(path).isEmpty());
+        QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")));
     }
 
     void userPresetsAreMarked()

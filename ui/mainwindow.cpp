@@ -157,6 +157,16 @@ void MainWindow::refresh()
         m_explanation->showAnalysis(a, m_model.units());
         m_explanationTimer.start();
     }
+}
+
+void MainWindow::setPath(const QString &path)
+{
+    m_path = path;
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
     const QString file = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
     setWindowTitle(tr("%1 — VRAM Ledger").arg(file));
 }
@@ -259,6 +269,7 @@ void MainWindow::retranslate()
     m_tabs->setTabToolTip(2, tr("Memory in use through one step: the peak, not the sum, decides whether it fits."));
     m_tabs->setTabText(3, tr("Sweep"));
     m_tabs->setTabToolTip(3, tr("Memory against batch, sequence, GPU count or hidden size, and where it stops fitting."));
+    updateTitle();
     refresh();
 }
 
@@ -379,7 +390,7 @@ QString MainWindow::openFile(const QString &path)
     auto doc = parseScenarioDocument(*text, path.toStdString());
     if (!doc)
         return QString::fromStdString(doc.error().describe());
-    m_path = path;
+    setPath(path);
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
     m_model.setDocument(std::move(doc).value());
     return {};
@@ -410,8 +421,7 @@ QString MainWindow::saveScenario(const QString &path)
     const std::string yaml = scenarioDocumentToYaml(m_model.document());
     if (!out.open(QIODevice::WriteOnly) || out.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !out.commit())
         return tr("%1: cannot be saved (%2)").arg(path, out.errorString());
-    m_path = path;
-    refresh();
+    setPath(path);
     return {};
 }
 

@@ -64,6 +64,8 @@ private:
     void createMenus();
     void retranslate();
     void refresh();
+    void setPath(const QString &path); // the scenario file shown in the title
+    void updateTitle();
     void openDialog();
     void saveAs();
     bool save();
