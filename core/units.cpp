@@ -107,6 +107,11 @@ std::optional<std::int64_t> parseCount(std::string_view text)
     return static_cast<std::int64_t>(std::llround(scaled));
 }
 
+Bytes wholeMiBOfGiB(double gib)
+{
+    return Bytes(std::llround(gib * double(kGiB / kMiB))) * kMiB;
+}
+
 std::optional<Bytes> parseSize(std::string_view text)
 {
     struct Suffix {

@@ -36,4 +36,8 @@ std::optional<Units> parseUnits(std::string_view text);
 // nullopt when malformed, not positive, or over 1 PiB.
 std::optional<Bytes> parseSize(std::string_view text);
 
+// A capacity given in GiB the way nvidia-smi's MiB ÷ 1024 reads: rounded to whole MiB, which
+// is what the driver counts in.
+Bytes wholeMiBOfGiB(double gib);
+
 } // namespace vl

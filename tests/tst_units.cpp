@@ -85,6 +85,22 @@ private Q_SLOTS:
             QCOMPARE(*parsed, bytes);
     }
 
+    void wholeMiBOfGiB_data()
+    {
+        QTest::addColumn<double>("gib");
+        QTest::addColumn<qint64>("mib");
+        QTest::newRow("24 GiB") << 24.0 << qint64(24576);
+        QTest::newRow("A100 80GB: 81920 MiB") << 80.0 << qint64(81920);
+        QTest::newRow("RTX 4090: 23.99 GiB is 24566 MiB") << 23.99 << qint64(24566);
+        QTest::newRow("H100 NVL: 93.58 GiB is 95826 MiB") << 93.58 << qint64(95826);
+    }
+    void wholeMiBOfGiB()
+    {
+        QFETCH(double, gib);
+        QFETCH(qint64, mib);
+        QCOMPARE(vl::wholeMiBOfGiB(gib), mib * vl::kMiB);
+    }
+
     void formatCount_data()
     {
         QTest::addColumn<qint64>("count");

@@ -468,7 +468,7 @@ void MainWindow::addCustomGpu()
                                                24.0, 1.0, 16384.0, 2, &ok);
     if (!ok)
         return;
-    GpuPreset gpu = customGpu(name.toStdString(), Bytes(std::llround(gib * double(kGiB) / double(kMiB))) * kMiB);
+    GpuPreset gpu = customGpu(name.toStdString(), wholeMiBOfGiB(gib));
     if (const QString error = saveUserGpu(gpu); !error.isEmpty()) {
         reportError(error);
         return;
