@@ -83,6 +83,12 @@ std::int64_t hiddenStep(std::int64_t heads, std::int64_t atLeast)
     return h * std::max<std::int64_t>(1, atLeast / h);
 }
 
+std::int64_t largestHidden(std::int64_t step)
+{
+    const std::int64_t s = std::max<std::int64_t>(step, 1);
+    return std::max(s, kLargestHidden / s * s);
+}
+
 std::int64_t headsDividingHidden(const Architecture &arch)
 {
     const std::int64_t heads = std::max<std::int64_t>(arch.heads, 1);

@@ -58,6 +58,9 @@ std::int64_t activeParameters(const Architecture &arch);
 // The step in which hidden size can move, at least `atLeast`, so that the heads always
 // divide it: a whole number of heads.
 std::int64_t hiddenStep(std::int64_t heads, std::int64_t atLeast);
+// The largest hidden size the sliders and sweeps offer, in whole steps (at least one step).
+inline constexpr std::int64_t kLargestHidden = 32768;
+std::int64_t largestHidden(std::int64_t step);
 // A hidden size the heads divide: arch.hidden itself, or the next one up. A model that
 // fixes head_dim keeps its hidden size as it is (the heads need not divide it).
 std::int64_t headsDividingHidden(const Architecture &arch);

@@ -89,6 +89,10 @@ private Q_SLOTS:
         QFETCH(int, step);
         QCOMPARE(hiddenStep(heads, atLeast), std::int64_t(step));
         QCOMPARE(hiddenStep(heads, atLeast) % heads, std::int64_t(0));
+        // The largest offered size is whole steps, within the limit.
+        const std::int64_t largest = largestHidden(step);
+        QCOMPARE(largest % step, std::int64_t(0));
+        QVERIFY(largest <= kLargestHidden && largest + step > kLargestHidden);
     }
 
     void hiddenRoundsUpToWholeHeads_data()

@@ -95,7 +95,7 @@ void ControlPanel::build()
     auto *form = new QFormLayout(main);
     m_batch = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 1, 4096, 1, QString(), main);
     m_sequence = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 64, 1 << 20, 64, QString(), main);
-    m_hidden = new SliderSpin(SliderSpin::Scale::Linear, 64, 32768, 64, QString(), main);
+    m_hidden = new SliderSpin(SliderSpin::Scale::Linear, 64, int(kLargestHidden), 64, QString(), main);
     m_layers = new SliderSpin(SliderSpin::Scale::Linear, 1, 256, 1, QString(), main);
     m_precision = new ChoiceSlider(main);
     m_batch->setObjectName(QStringLiteral("batch"));
@@ -473,7 +473,7 @@ void ControlPanel::syncFromModel()
     m_batch->setValue(int(s.microBatch));
     m_sequence->setValue(int(s.sequence));
     const int step = int(hiddenStep(s.arch.heads, 64));
-    m_hidden->setRange(step, (32768 / step) * step);
+    m_hidden->setRange(step, int(largestHidden(step)));
     if (m_hidden->spinBox()->singleStep() != step)
         m_hidden->spinBox()->setSingleStep(step);
     m_hidden->setValue(int(s.arch.hidden));

@@ -106,7 +106,7 @@ SweepSpec SweepView::currentSpec() const
         return {field, 1, 512, 1};
     if (field == "hidden") {
         const std::int64_t step = hiddenStep(s.arch.heads, 128);
-        return {field, step, std::max<std::int64_t>(step, 32768 / step * step), step};
+        return {field, step, largestHidden(step), step};
     }
     return {field, 1, 512, 1};
 }
