@@ -98,7 +98,7 @@ void MemoryChart::rebuild()
         // The first GPU is the one the ladder aims at: solid; the others dashed.
         const QPen pen(i == 0 ? capacityColor() : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
         addHorizontalLine(m_plot, y, pen,
-                          QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
+                          capacityLabel(gpu, m_units),
                           LabelSide::Right, labelFont, palette().base());
     }
     m_plot->xAxis->setRange(0.4, n + 0.6);

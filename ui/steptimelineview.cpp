@@ -97,7 +97,7 @@ void StepTimelineView::rebuild()
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
         addHorizontalLine(m_plot, y, QPen(capacityColor(), 1.4 * m_zoom),
-                          QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, m_units)),
+                          capacityLabel(gpu, m_units),
                           LabelSide::Right, labelFont, pal.base());
     }
     if (n > 0) {

@@ -158,7 +158,7 @@ void SweepView::refresh()
         addHorizontalLine(m_plot, y,
                           QPen(i == 0 ? capacityColor() : pal.color(QPalette::WindowText), 1.5 * m_zoom,
                                i == 0 ? Qt::SolidLine : Qt::DashLine),
-                          QStringLiteral("%1 · %2").arg(QString::fromStdString(gpus[i].name), bytesText(gpus[i].capacity, units)),
+                          capacityLabel(gpus[i], units),
                           LabelSide::Right, labelFont, pal.base());
     }
     const QString fieldName = m_field->currentText();

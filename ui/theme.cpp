@@ -217,4 +217,9 @@ QString bytesText(Bytes bytes, Units units)
     return QString::fromStdString(vl::formatBytes(bytes, units));
 }
 
+QString capacityLabel(const GpuPreset &gpu, Units units)
+{
+    return QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, units));
+}
+
 } // namespace vl

@@ -4,6 +4,7 @@
 
 #include "core/analysis.h"
 #include "core/estimate.h"
+#include "core/presets.h"
 
 #include <QColor>
 #include <QPalette>
@@ -35,5 +36,6 @@ QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
 
 QString bytesText(Bytes bytes, Units units); // core's formatter, as a QString
+QString capacityLabel(const GpuPreset &gpu, Units units); // "NVIDIA H100 SXM 80GB · 80.0 GiB"
 
 } // namespace vl
