@@ -18,6 +18,8 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
+    {ItemId::WeightCasts, "weight_casts"},
+    {ItemId::HeadActivations, "head_activations"},
     {ItemId::CudaContext, "cuda_context"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
@@ -103,9 +105,23 @@ struct ActivationParts {
     Bytes total() const { return inputs + attention + scores + mlp; }
 };
 
+// A list of saved tensors with room for the longest one; fills without allocating.
+struct TensorList {
+    std::array<SavedTensor, 48> items{};
+    int count = 0;
+    Bytes total = 0;
+    void add(std::string_view name, Bytes bytes)
+    {
+        if (bytes > 0 && count < int(items.size())) {
+            items[count++] = {name, bytes};
+            total += bytes;
+        }
+    }
+};
+
 // Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
 // One layer, one micro-batch, on one tensor-parallel rank.
-ActivationParts layerActivations(const Scenario &s, Recompute recompute)
+ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
 {
     const Architecture &a = s.arch;
     const std::int64_t e = dtypeBytes(s).activation;
@@ -132,6 +148,158 @@ ActivationParts layerActivations(const Scenario &s, Recompute recompute)
     const std::int64_t mlpTensors = a.mlp == MlpKind::Gated ? 3 : 2;
     p.mlp = mlpTensors * e * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
     return p;
+}
+
+// The base weights train (full fine-tuning, or the trainable top layers under freeze).
+bool baseTrains(const Scenario &s)
+{
+    return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
+}
+
+bool loraOn(const Scenario &s, unsigned bit)
+{
+    return (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) && (s.loraTargets & bit);
+}
+
+// The input of one group of projections that read the same tensor (q, k, v; gate, up; o; down),
+// as autograd keeps it. An nn.Linear whose weight trains saves its input; a frozen one does not
+// (mm's derivative needs the input only for the weight's gradient), except bitsandbytes'
+// MatMul4Bit, which saves it whenever it needs an input gradient (bitsandbytes/autograd/
+// _functions.py, MatMul4Bit.forward). PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward)
+// runs lora_A on dropout(x): without dropout lora_A saves x itself; with it, each adapter keeps
+// its own 1-byte mask and dropped copy. Under autocast an FP32 input is cast to 16 bits by
+// every linear separately, and each cast is what that linear saves.
+// `keptAnyway`: the input is saved by another op already (flash attention's output).
+void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
+                      bool fp32Input, bool keptAnyway = false)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const bool baseSaves = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    const bool castEach = dt.autocast && fp32Input;
+    bool shared = false;
+    for (unsigned bit : group) {
+        const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;
+        if (castEach) {
+            if (baseSaves)
+                out.add("16-bit cast of the input, saved by the projection", 2 * tokens * width);
+            if (loraReadsInput)
+                out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
+        } else {
+            shared = shared || baseSaves || loraReadsInput;
+        }
+        if (loraOn(s, bit) && s.loraDropout) {
+            out.add("LoRA dropout mask (1 B)", tokens * width);
+            out.add("LoRA dropout output, saved by LoRA A", dt.activation * tokens * width);
+        }
+        if (loraOn(s, bit))
+            out.add("LoRA A output (rank r), saved by LoRA B", dt.activation * tokens * s.loraRank);
+    }
+    if (shared && !keptAnyway)
+        out.add("projection input", dt.activation * tokens * width);
+}
+
+// LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
+// mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
+// rsqrt saves its result; the product with the weight saves the normalized tensor only when the
+// weight trains.
+void rmsNorm(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t stream = dt.autocast ? 4 : dt.activation;
+    out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
+    out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
+    if (baseTrains(s))
+        out.add("RMSNorm normalized input, saved by × weight", stream * tokens * s.arch.hidden);
+}
+
+// Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
+// LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
+// FP32, cast back) or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) * up_proj(x)).
+// Pinned tensor by tensor to PyTorch's autograd by tests/oracle (eager; flash is CUDA-only).
+void huggingFaceLayer(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t q = a.heads * d;
+    if (s.recompute == Recompute::Full) {
+        // torch.utils.checkpoint around each LlamaDecoderLayer keeps only the layer's input.
+        out.add("layer input, kept by the checkpoint", (dt.autocast ? 4 : e) * tokens * a.hidden);
+        return;
+    }
+    rmsNorm(s, out);
+    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
+    if (s.flashAttention) {
+        // flash_attn_func saves q, k, v (K and V not repeated), its output and the FP32 log-sum-exp.
+        out.add("query after rotary", e * tokens * q);
+        out.add("key after rotary (KV heads)", e * tokens * a.kvHeads * d);
+        out.add("value (KV heads)", e * tokens * a.kvHeads * d);
+        out.add("attention output, saved by the kernel and o_proj", e * tokens * q);
+        out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
+        projectionInputs(s, out, {LoraO}, q, false, true);
+    } else {
+        out.add("query after rotary", e * tokens * q);
+        out.add("key after rotary, repeated to every head", e * tokens * q);
+        out.add("value, repeated to every head", e * tokens * q);
+        const std::int64_t scores = a.heads * s.sequence * tokens;
+        out.add("attention probabilities (softmax in FP32)", 4 * scores);
+        if (e < 4)
+            out.add("attention probabilities cast back to 16 bits", e * scores);
+        projectionInputs(s, out, {LoraO}, q, false);
+    }
+    rmsNorm(s, out);
+    projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
+    out.add("gate_proj output, saved by SiLU", e * tokens * a.ffn);
+    out.add("SiLU output, saved by × up", e * tokens * a.ffn);
+    out.add("up_proj output, saved by × SiLU", e * tokens * a.ffn);
+    projectionInputs(s, out, {LoraDown}, a.ffn, false);
+}
+
+// Outside the layers, Hugging Face: the token ids the embedding saves, the final LlamaRMSNorm,
+// the LM head's input and what the loss saves (loss/loss_utils.py ForCausalLMLoss:
+// logits.float(), cross_entropy = log_softmax, which saves its FP32 result, and nll_loss,
+// which saves the shifted labels).
+void huggingFaceOutside(const Scenario &s, TensorList &out)
+{
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    if (baseTrains(s))
+        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    rmsNorm(s, out);
+    const DtypeBytes dt = dtypeBytes(s);
+    if (baseTrains(s))
+        out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
+                (dt.autocast ? 2 : dt.activation) * tokens * s.arch.hidden);
+    out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
+    out.add("shifted labels (int64), saved by the loss", 8 * tokens);
+}
+
+TensorList layerTensors(const Scenario &s)
+{
+    TensorList list;
+    if (s.implementation == Implementation::HuggingFace) {
+        huggingFaceLayer(s, list);
+        return list;
+    }
+    const ActivationParts p = megatronLayer(s, s.recompute);
+    list.add("inputs and norms", p.inputs);
+    list.add("Q, K, V and output-projection input", p.attention);
+    list.add("attention scores (a·s²·b)", p.scores);
+    list.add("MLP", p.mlp);
+    return list;
+}
+
+Bytes layerBytes(const Scenario &s, Recompute recompute)
+{
+    if (s.implementation == Implementation::HuggingFace) {
+        Scenario withRecompute = s;
+        withRecompute.recompute = recompute;
+        return layerTensors(withRecompute).total;
+    }
+    return megatronLayer(s, recompute).total();
 }
 
 // Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
@@ -344,49 +512,77 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         // A frozen layer below every trainable one needs nothing saved for backward.
         const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
 
-        const ActivationParts full = layerActivations(s, Recompute::None);
-        const ActivationParts kept = layerActivations(s, s.recompute);
-        b.oneLayerActivations = full.total();
-        b.keptPerLayer = kept.total();
+        const bool huggingFace = s.implementation == Implementation::HuggingFace;
+        const TensorList kept = layerTensors(s);
+        b.oneLayerActivations = layerBytes(s, Recompute::None);
+        b.keptPerLayer = kept.total;
 
-        Bytes layerBytes = kept.total() * savingLayers * inFlight;
+        Bytes layerTotal = kept.total * savingLayers * inFlight;
         const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
         if (interleaved) // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v)
-            layerBytes = layerBytes * (p * s.virtualStages + p - 1) / (p * s.virtualStages);
-        sink.add(ItemId::LayerActivations, layerBytes, [&] {
+            layerTotal = layerTotal * (p * s.virtualStages + p - 1) / (p * s.virtualStages);
+        sink.add(ItemId::LayerActivations, layerTotal, [&] {
             std::string text;
             if (s.recompute == Recompute::Full) {
-                text = "each layer keeps only its input: s·b·h × " + std::to_string(e) + " B = "
-                    + formatBytes(kept.total(), units) + "/layer";
+                text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
+                    + " B = " + formatBytes(kept.total, units) + "/layer";
             } else {
-                text = "per layer: inputs & norms " + formatBytes(kept.inputs, units) + " + Q/K/V/out "
-                    + formatBytes(kept.attention, units);
-                if (kept.scores > 0)
-                    text += " + attention scores (a·s²·b) " + formatBytes(kept.scores, units);
-                text += " + MLP " + formatBytes(kept.mlp, units) + " = " + formatBytes(kept.total(), units);
+                text = huggingFace ? "per layer (Hugging Face code):" : "per layer:";
+                for (int i = 0; i < kept.count; ++i)
+                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
+                        + formatBytes(kept.items[i].bytes, units);
+                text += " = " + formatBytes(kept.total, units);
             }
             text += times(savingLayers) + " layers";
             if (inFlight > 1)
                 text += times(inFlight) + " micro-batches in flight";
             if (interleaved)
                 text += " × (1 + (p−1)/(p·v))";
-            text += equals(layerBytes, units);
-            if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1)
+            text += equals(layerTotal, units);
+            if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
                 text += " — the article's b·s·h·L·2 estimate";
             return text;
         });
         if (s.recompute == Recompute::Full && savingLayers > 0) {
-            const Bytes buffer = full.total();
+            const Bytes buffer = b.oneLayerActivations;
             sink.add(ItemId::RecomputeBuffer, buffer, [&] {
                 return "one layer's full activations while it is recomputed" + equals(buffer, units);
             });
         }
-        if (firstStage && s.fineTune != FineTune::Freeze) {
+        if (dt.autocast && s.fineTune != FineTune::QLoRA) {
+            // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
+            // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
+            // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
+            // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
+            const std::int64_t qkvBias = a.qkvBias ? (a.heads + 2 * a.kvHeads) * a.effectiveHeadDim() : 0;
+            const std::int64_t perLayer = ceilDiv(counts.perLayerMatrices + qkvBias, t);
+            const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
+            const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
+            const std::int64_t head = lastStage ? ceilDiv(a.vocab * a.hidden, t) : 0;
+            const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
+            sink.add(ItemId::WeightCasts, casts, [&] {
+                return "16-bit casts of the FP32 weights, kept for backward: (" + formatCount(perLayer) + " × "
+                    + std::to_string(castLayers) + " layers" + (adapters ? " + " + formatCount(adapters) + " adapter" : "")
+                    + (head ? " + " + formatCount(head) + " LM head" : "") + ") params × 2 B" + equals(casts, units);
+            });
+        }
+        if (firstStage && s.fineTune != FineTune::Freeze && !huggingFace) {
             const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
             sink.add(ItemId::EmbeddingActivations, embedding, [&] {
                 return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e)
                     + " B" + (s.dropout ? " + dropout mask" : "") + (inFlight > 1 ? times(inFlight) : "")
                     + equals(embedding, units);
+            });
+        }
+        if (huggingFace) {
+            TensorList outside;
+            huggingFaceOutside(s, outside);
+            sink.add(ItemId::HeadActivations, outside.total, [&] {
+                std::string text;
+                for (int i = 0; i < outside.count; ++i)
+                    text += std::string(i ? " + " : "") + std::string(outside.items[i].name) + " "
+                        + formatBytes(outside.items[i].bytes, units);
+                return text + equals(outside.total, units);
             });
         }
         if (lastStage) {
@@ -483,7 +679,9 @@ Component componentOf(ItemId id)
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
     case ItemId::Logits:
-    case ItemId::RecomputeBuffer: return Component::Activations;
+    case ItemId::RecomputeBuffer:
+    case ItemId::WeightCasts:
+    case ItemId::HeadActivations: return Component::Activations;
     case ItemId::CudaContext:
     case ItemId::AllocatorReserve:
     case ItemId::CommBuffers: return Component::Overhead;
@@ -561,7 +759,31 @@ std::optional<Error> validate(const Scenario &s)
         return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
+    if (s.implementation == Implementation::HuggingFace) {
+        if (a.norm != NormKind::RmsNorm || a.mlp != MlpKind::Gated || a.experts > 1 || a.learnedPositions > 0)
+            return Error{"implementation", "huggingface models the Llama family (RMSNorm, gated MLP, rotary, dense: "
+                                           "Llama, Mistral, Qwen2); use --implementation megatron for this model"};
+        if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
+            return Error{"implementation", "huggingface runs without tensor, sequence or pipeline parallelism; "
+                                           "use --implementation megatron with --tp, --sp or --pp"};
+        if (s.recompute == Recompute::Selective)
+            return Error{"recompute", "selective recomputation is Megatron's; with --implementation huggingface "
+                                      "choose none or full (gradient checkpointing)"};
+        if (s.dropout)
+            return Error{"dropout", "the Llama family trains without dropout in Hugging Face's code; use --dropout no "
+                                    "(LoRA's dropout is --lora-dropout)"};
+    }
     return checkMagnitude(s);
+}
+
+std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope)
+{
+    TensorList list;
+    if (scope == TensorScope::Layer)
+        list = layerTensors(s);
+    else if (s.implementation == Implementation::HuggingFace)
+        huggingFaceOutside(s, list);
+    return {list.items.begin(), list.items.begin() + list.count};
 }
 
 Breakdown estimate(const Scenario &s)

@@ -51,6 +51,13 @@ const std::array kFields = {
     FieldSpec{"grad-accum", "N", "Micro-batches per step (fills the pipeline)", VL_INT(gradAccum)},
     FieldSpec{"precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16", nullptr,
               VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
+    FieldSpec{"amp-style", "STYLE", "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "
+                                   "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
+                                   "Hugging Face Trainer, Lightning, torchtune)", nullptr,
+              VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
+    FieldSpec{"implementation", "CODE", "Code that computes a layer: megatron (fused kernels, Korthikanti et al.) or "
+                                        "huggingface (transformers' Llama-family modeling code)", nullptr,
+              VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
     FieldSpec{"master-weights", "yes|no", "Keep the FP32 master copy in mixed precision", nullptr,
               VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
     FieldSpec{"grad-dtype", "DTYPE", "Gradient dtype: auto, fp32 (Megatron's 18 B/param), bf16 or fp16", nullptr,
@@ -77,6 +84,8 @@ const std::array kFields = {
     FieldSpec{"lora-rank", "N", "LoRA rank r", VL_INT(loraRank)},
     FieldSpec{"lora-targets", "LIST", "Projections LoRA adapts: all, attention, or a list of q,k,v,o,gate,up,down", nullptr,
               VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v")},
+    FieldSpec{"lora-dropout", "yes|no", "LoRA dropout on: each adapter saves its own dropped copy of its input",
+              nullptr, VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo)},
     FieldSpec{"trainable-layers", "N", "With --finetune freeze: how many top layers train", VL_INT(trainableLayers)},
     FieldSpec{"overhead", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
               VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},

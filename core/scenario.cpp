@@ -34,6 +34,9 @@ constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
                                              {FineTune::Freeze, "freeze"},
                                              {FineTune::LoRA, "lora"},
                                              {FineTune::QLoRA, "qlora"}}};
+constexpr NameTable<Implementation, 2> kImplementations{{{Implementation::Megatron, "megatron"},
+                                                         {Implementation::HuggingFace, "huggingface"}}};
+constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
 constexpr NameTable<unsigned, 7> kLoraTargets{{{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"},
                                                {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
 
@@ -71,8 +74,10 @@ int bytesOf(GradDtype dtype, int weightBytes)
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    if (mixed && s.ampStyle == AmpStyle::Autocast) // the FP32 weights are the master copy
+        return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true};
     const int weight = s.precision == Precision::Fp32 ? 4 : 2;
-    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight};
+    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false};
 }
 
 std::string_view toString(Precision v) { return nameOf(kPrecisions, v); }
@@ -81,6 +86,10 @@ std::string_view toString(Optimizer v) { return nameOf(kOptimizers, v); }
 std::string_view toString(Offload v) { return nameOf(kOffloads, v); }
 std::string_view toString(Recompute v) { return nameOf(kRecomputes, v); }
 std::string_view toString(FineTune v) { return nameOf(kFineTunes, v); }
+std::string_view toString(Implementation v) { return nameOf(kImplementations, v); }
+std::string_view toString(AmpStyle v) { return nameOf(kAmpStyles, v); }
+std::optional<Implementation> parseImplementation(std::string_view t) { return parseName(kImplementations, t); }
+std::optional<AmpStyle> parseAmpStyle(std::string_view t) { return parseName(kAmpStyles, t); }
 std::optional<Precision> parsePrecision(std::string_view t) { return parseName(kPrecisions, t); }
 std::optional<GradDtype> parseGradDtype(std::string_view t) { return parseName(kGradDtypes, t); }
 std::optional<Optimizer> parseOptimizer(std::string_view t) { return parseName(kOptimizers, t); }
@@ -155,5 +164,7 @@ std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum
 std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
 std::string_view allowedRecomputes() { return "none|selective|full"; }
 std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
+std::string_view allowedImplementations() { return "megatron|huggingface"; }
+std::string_view allowedAmpStyles() { return "master-copy|autocast"; }
 
 } // namespace vl

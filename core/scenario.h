@@ -16,6 +16,12 @@ enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
+// Whose code computes a layer: Megatron's fused kernels (Korthikanti et al.'s accounting) or
+// Hugging Face transformers' modeling code, which saves a different set of tensors.
+enum class Implementation { Megatron, HuggingFace };
+// How mixed precision is implemented: 16-bit weights and grads plus an FP32 master copy
+// (Megatron, DeepSpeed), or PyTorch autocast: FP32 weights and grads, 16-bit casts per op.
+enum class AmpStyle { MasterCopy, Autocast };
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
@@ -41,6 +47,8 @@ struct Scenario {
     std::int64_t gradAccum = 1;        // micro-batches per step; fills the pipeline
 
     Precision precision = Precision::MixedFp16;
+    AmpStyle ampStyle = AmpStyle::MasterCopy;
+    Implementation implementation = Implementation::Megatron;
     bool masterWeights = true;         // the FP32 copy mixed precision keeps (the article's table forgot it)
     GradDtype gradDtype = GradDtype::Auto;
     Optimizer optimizer = Optimizer::AdamW;
@@ -60,6 +68,7 @@ struct Scenario {
     FineTune fineTune = FineTune::Full;
     std::int64_t loraRank = 16;
     unsigned loraTargets = LoraAll;
+    bool loraDropout = false;          // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
     std::int64_t trainableLayers = 2;  // Freeze: only the top layers train
 
     Overhead overhead;
@@ -73,7 +82,8 @@ struct DtypeBytes {
     int weight;      // working (forward/backward) copy
     int gradient;
     int master;      // 0 when no FP32 master copy is kept
-    int activation;
+    int activation;  // what linear layers and attention compute in
+    bool autocast;   // PyTorch autocast: FP32 weights cast to 16 bits per op
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 
@@ -84,12 +94,16 @@ std::string_view toString(Optimizer v);
 std::string_view toString(Offload v);
 std::string_view toString(Recompute v);
 std::string_view toString(FineTune v);
+std::string_view toString(Implementation v);
+std::string_view toString(AmpStyle v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<Optimizer> parseOptimizer(std::string_view text);
 std::optional<Offload> parseOffload(std::string_view text);
 std::optional<Recompute> parseRecompute(std::string_view text);
 std::optional<FineTune> parseFineTune(std::string_view text);
+std::optional<Implementation> parseImplementation(std::string_view text);
+std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
 std::optional<NormKind> parseNorm(std::string_view text);
 std::optional<bool> parseYesNo(std::string_view text);
@@ -105,5 +119,7 @@ std::string_view allowedOptimizers();
 std::string_view allowedOffloads();
 std::string_view allowedRecomputes();
 std::string_view allowedFineTunes();
+std::string_view allowedImplementations();
+std::string_view allowedAmpStyles();
 
 } // namespace vl

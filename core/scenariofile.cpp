@@ -11,7 +11,7 @@ namespace {
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
     if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "precision", "master_weights", "grad_dtype",
-                                  "optimizer", "dropout", "flash_attention", "recompute"}))
+                                  "optimizer", "dropout", "flash_attention", "recompute", "amp_style", "implementation"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("batch", s.microBatch, 1, 1 << 20))
@@ -23,7 +23,9 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
         || (e = r.word("optimizer", s.optimizer, parseOptimizer, allowedOptimizers()))
         || (e = r.boolean("dropout", s.dropout))
         || (e = r.boolean("flash_attention", s.flashAttention))
-        || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()));
+        || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()))
+        || (e = r.word("amp_style", s.ampStyle, parseAmpStyle, allowedAmpStyles()))
+        || (e = r.word("implementation", s.implementation, parseImplementation, allowedImplementations()));
     return e;
 }
 
@@ -44,12 +46,13 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
 
 std::optional<Error> readFineTune(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "trainable_layers"}))
+    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "lora_dropout", "trainable_layers"}))
         return e;
     std::optional<Error> e;
     (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes()))
         || (e = r.integer("lora_rank", s.loraRank, 1, 65'536))
         || (e = r.word("lora_targets", s.loraTargets, parseLoraTargets, "all, attention or a list like q,v"))
+        || (e = r.boolean("lora_dropout", s.loraDropout))
         || (e = r.integer("trainable_layers", s.trainableLayers, 1, 10'000));
     return e;
 }
@@ -111,6 +114,8 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "dropout" << YAML::Value << s.dropout
         << YAML::Key << "flash_attention" << YAML::Value << s.flashAttention
         << YAML::Key << "recompute" << YAML::Value << std::string(toString(s.recompute))
+        << YAML::Key << "amp_style" << YAML::Value << std::string(toString(s.ampStyle))
+        << YAML::Key << "implementation" << YAML::Value << std::string(toString(s.implementation))
         << YAML::EndMap;
     out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap
         << YAML::Key << "zero" << YAML::Value << s.zeroStage
@@ -125,6 +130,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "mode" << YAML::Value << std::string(toString(s.fineTune))
         << YAML::Key << "lora_rank" << YAML::Value << s.loraRank
         << YAML::Key << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets)
+        << YAML::Key << "lora_dropout" << YAML::Value << s.loraDropout
         << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
         << YAML::EndMap;
     out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap

@@ -48,7 +48,9 @@ QColor itemColor(ItemId id)
     case ItemId::MasterWeights:
     case ItemId::LoraAdapters:
     case ItemId::Logits:
+    case ItemId::HeadActivations:
     case ItemId::AllocatorReserve: return base.lighter(135);
+    case ItemId::WeightCasts: return base.darker(145);
     case ItemId::Zero3GatheredParams:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
@@ -82,6 +84,8 @@ QString itemName(ItemId id)
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits (+ FP32 loss copy)");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
+    case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "16-bit weight casts (autocast)");
+    case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");

@@ -1207,6 +1207,14 @@
         <translation>重计算工作集</translation>
     </message>
     <message>
+        <source>16-bit weight casts (autocast)</source>
+        <translation>16 位权重转换副本（autocast）</translation>
+    </message>
+    <message>
+        <source>Final norm, LM head and loss</source>
+        <translation>末层归一化、LM 头与损失</translation>
+    </message>
+    <message>
         <source>CUDA context</source>
         <translation>CUDA 上下文</translation>
     </message>
