@@ -274,7 +274,10 @@ void huggingFaceOutside(const Scenario &s, TensorList &out)
         out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
                 (dt.autocast ? 2 : dt.activation) * tokens * s.arch.hidden);
     out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
-    out.add("shifted labels (int64), saved by the loss", 8 * tokens);
+    // labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with one sequence
+    // the slice is already contiguous and keeps the padded storage, one token longer.
+    const std::int64_t labels = s.microBatch == 1 ? s.sequence + 1 : tokens;
+    out.add("shifted labels (int64), saved by the loss", 8 * labels);
 }
 
 TensorList layerTensors(const Scenario &s)
@@ -554,7 +557,9 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
             // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
             // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
-            const std::int64_t qkvBias = a.qkvBias ? (a.heads + 2 * a.kvHeads) * a.effectiveHeadDim() : 0;
+            // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
+            const bool biasCastKept = a.qkvBias && baseTrains(s);
+            const std::int64_t qkvBias = biasCastKept ? (a.heads + 2 * a.kvHeads) * a.effectiveHeadDim() : 0;
             const std::int64_t perLayer = ceilDiv(counts.perLayerMatrices + qkvBias, t);
             const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;

@@ -106,15 +106,20 @@ private Q_SLOTS:
         QTest::addColumn<QString>("optimizer");
         QTest::addColumn<bool>("master");
         QTest::addColumn<int>("bytes");
-        QTest::newRow("FP32 Adam: 16") << "fp32" << "auto" << "adamw" << true << 16;
-        QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16" << "auto" << "adamw" << true << 16;
-        QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16" << "fp32" << "adamw" << true << 18;
-        QTest::newRow("pure BF16, BF16 moments: 8") << "bf16" << "auto" << "adamw" << true << 8;
-        QTest::newRow("the article's table: 12") << "mixed-fp16" << "auto" << "adamw" << false << 12;
-        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16" << "auto" << "adamw-8bit" << true << 10;
-        QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16" << "auto" << "sgd" << true << 8;
-        QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16" << "auto" << "sgd-momentum" << true << 12;
-        QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16" << "auto" << "lion" << true << 12;
+        QTest::addColumn<QString>("ampStyle");
+        QTest::newRow("FP32 Adam: 16") << "fp32" << "auto" << "adamw" << true << 16 << "master-copy";
+        QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16" << "auto" << "adamw" << true << 16 << "master-copy";
+        QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16" << "fp32" << "adamw" << true << 18 << "master-copy";
+        QTest::newRow("pure BF16, BF16 moments: 8") << "bf16" << "auto" << "adamw" << true << 8 << "master-copy";
+        QTest::newRow("the article's table: 12") << "mixed-fp16" << "auto" << "adamw" << false << 12 << "master-copy";
+        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16" << "auto" << "adamw-8bit" << true << 10 << "master-copy";
+        QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16" << "auto" << "sgd" << true << 8 << "master-copy";
+        QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16" << "auto" << "sgd-momentum" << true << 12 << "master-copy";
+        // Autocast (Hugging Face Trainer, Lightning): FP32 weights and grads are the master copy;
+        // the 16-bit casts its linears read are counted with the activations (tst_savedtensors).
+        QTest::newRow("autocast Adam: 4+4+8") << "mixed-bf16" << "auto" << "adamw" << true << 16 << "autocast";
+        QTest::newRow("autocast ignores the master switch") << "mixed-fp16" << "auto" << "adamw" << false << 16 << "autocast";
+        QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16" << "auto" << "lion" << true << 12 << "master-copy";
     }
     void bytesPerParameter()
     {
@@ -123,11 +128,13 @@ private Q_SLOTS:
         QFETCH(QString, optimizer);
         QFETCH(bool, master);
         QFETCH(int, bytes);
+        QFETCH(QString, ampStyle);
         Scenario s = withParams(1'000'000'000);
         s.precision = *parsePrecision(precision.toStdString());
         s.gradDtype = *parseGradDtype(gradDtype.toStdString());
         s.optimizer = *parseOptimizer(optimizer.toStdString());
         s.masterWeights = master;
+        s.ampStyle = *parseAmpStyle(ampStyle.toStdString());
         QCOMPARE(estimate(s).modelStates(), Bytes(bytes) * 1'000'000'000);
     }
 

@@ -67,6 +67,7 @@ class Autocast:
     def __init__(self, low):
         self.low = low
         self.cache = {}  # autocast's cast cache: FP32 leaf parameters that require grad
+        self.weight_casts = []  # every 16-bit copy of a parameter, cached or not
 
     def cast(self, tensor):
         if tensor is None or tensor.dtype == self.low:
@@ -75,8 +76,12 @@ class Autocast:
             key = tensor.storage().data_ptr()
             if key not in self.cache:
                 self.cache[key] = tensor.to(self.low)
+                self.weight_casts.append(self.cache[key])
             return self.cache[key]
-        return tensor.to(self.low)
+        cast = tensor.to(self.low)
+        if isinstance(tensor, torch.nn.Parameter) or tensor.is_leaf:
+            self.weight_casts.append(cast)  # a frozen weight: autograd saves the cast, if anything
+        return cast
 
     def linear(self, x, weight, bias=None):
         return F.linear(self.cast(x), self.cast(weight), self.cast(bias))
@@ -88,7 +93,7 @@ class Autocast:
 class NoAutocast:
     """Plain execution: every op in the dtype of its inputs."""
 
-    cache = {}
+    weight_casts = []
 
     @staticmethod
     def linear(x, weight, bias=None):
@@ -237,13 +242,31 @@ def rotary(c, dtype):
     return emb.cos().to(dtype), emb.sin().to(dtype)
 
 
-def count_layer(c):
-    """Unique saved storages of one decoder layer for one micro-batch, in bytes, largest first;
-    and, under autocast, the bytes of the 16-bit parameter copies its cast cache holds."""
+def split_weight_casts(saved, ops):
+    """Moves the 16-bit parameter copies out of the saved storages: held in the cast cache, or
+    saved by autograd. Returns their bytes."""
+    total = 0
+    for cast in ops.weight_casts:
+        key = cast.storage().data_ptr()
+        cached = any(key == c.storage().data_ptr() for c in getattr(ops, "cache", {}).values())
+        if saved.storages.pop(key, None) is not None or cached:
+            total += cast.storage().nbytes()
+    return total
+
+
+def setup(c):
     torch.manual_seed(0)
-    layer = LlamaLayer(c)
     ops = Autocast(DTYPES[c["autocast"]]) if c.get("autocast") else NoAutocast()
+    # The residual stream: FP32 under autocast with FP32 weights, else the weights' dtype.
     stream = torch.float32 if c.get("autocast") else DTYPES[c["weights"]]
+    return ops, stream
+
+
+def count_layer(c):
+    """One decoder layer, one micro-batch: the saved storages' bytes (largest first) and the
+    bytes of 16-bit weight copies that stay alive until backward."""
+    ops, stream = setup(c)
+    layer = LlamaLayer(c)
     # The layer's input is the previous layer's output: it requires grad.
     x = torch.randn(c["batch"], c["seq"], c["hidden"], dtype=stream).requires_grad_(True)
     cos, sin = rotary(c, stream)
@@ -253,7 +276,31 @@ def count_layer(c):
             torch.utils.checkpoint.checkpoint(lambda t: layer(ops, t, cos, sin), x, use_reentrant=True)
         else:
             layer(ops, x, cos, sin)
-    cached = [t for t in ops.cache.values()]
-    for copy in cached:
-        saved.storages.pop(copy.storage().data_ptr(), None)
-    return saved.sizes(), sum(t.storage().nbytes() for t in cached)
+    casts = split_weight_casts(saved, ops)
+    return saved.sizes(), casts
+
+
+def count_outside(c):
+    """Outside the layers: the embedding, the final norm, the (untied) LM head and the causal-LM
+    loss as transformers computes it from v4.46 (loss/loss_utils.py ForCausalLMLoss:
+    logits.float(), labels padded with -100 and shifted, cross_entropy with reduction='sum')."""
+    ops, stream = setup(c)
+    weight = DTYPES[c["weights"]]
+    trainable = c["finetune"] == "full"
+    b, s, h, vocab = c["batch"], c["seq"], c["hidden"], c["vocab"]
+    embed = parameter((vocab, h), weight, trainable)
+    norm = parameter((h,), weight, trainable)
+    head = parameter((vocab, h), weight, trainable)
+    ids = torch.randint(vocab, (b, s))
+    labels = torch.randint(vocab, (b, s))
+    # What the layers add to the stream; it requires grad whenever anything below trains.
+    layers_out = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
+    with SavedStorages(exclude=[embed, norm, head]) as saved:
+        x = F.embedding(ids, embed).to(stream) + layers_out
+        x = LlamaLayer.rms_norm(norm, x)
+        logits = ops.linear(x, head).float()
+        labels = F.pad(labels, (0, 1), value=-100)[..., 1:].contiguous()
+        loss = F.cross_entropy(logits.view(-1, vocab), labels.view(-1), ignore_index=-100, reduction="sum")
+        loss = loss / labels.numel()
+    casts = split_weight_casts(saved, ops)
+    return saved.sizes(), casts

@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, or, with
+--check, fails when the checked-in file differs from what PyTorch says now.
+
+Run with Debian's PyTorch: /usr/bin/python3 tests/oracle/generate.py [--check]
+"""
+
+import itertools
+import json
+import pathlib
+import sys
+
+import saved_tensors
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yaml"
+
+# Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
+# counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
+SHAPES = [
+    dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=16, batch=2, vocab=96),
+    dict(hidden=96, heads=6, kv_heads=2, ffn=256, seq=24, batch=1, vocab=130),
+    dict(hidden=128, heads=8, kv_heads=1, ffn=344, seq=12, batch=3, vocab=72, qkv_bias=True),
+]
+PRECISIONS = [
+    dict(weights="bf16"),
+    dict(weights="fp32"),
+    dict(weights="fp32", autocast="bf16"),
+]
+TRAINING = [
+    dict(finetune="full"),
+    dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=False),
+    dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
+]
+RECOMPUTE = ["none", "full"]
+
+
+def rows():
+    for shape, precision, training, recompute in itertools.product(SHAPES, PRECISIONS, TRAINING, RECOMPUTE):
+        c = dict(shape, **precision, **training, recompute=recompute)
+        c["adapter_dtype"] = c["weights"]  # PEFT makes adapters in the base layer's dtype
+        layer, layer_casts = saved_tensors.count_layer(c)
+        outside, outside_casts = saved_tensors.count_outside(c)
+        yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts)
+
+
+def render():
+    lines = [
+        "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
+        "# regenerate it). Unique storages in bytes, largest first, for one decoder layer of Hugging Face",
+        "# transformers' Llama-family code and for what lies outside the layers (embedding, final norm,",
+        "# LM head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
+        "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
+    ]
+    for row in rows():
+        lines.append("- " + json.dumps(row))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    text = render()
+    if "--check" in sys.argv:
+        if DATA.read_text() != text:
+            sys.exit(f"{DATA} differs from what PyTorch's autograd saves now: run tests/oracle/generate.py")
+        print(f"{DATA.name}: matches PyTorch's autograd")
+        return
+    DATA.write_text(text)
+    print(f"wrote {DATA}")
+
+
+if __name__ == "__main__":
+    main()

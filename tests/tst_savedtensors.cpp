@@ -1,0 +1,144 @@
+// The Hugging Face implementation's saved tensors against PyTorch's autograd: every row of
+// tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal core's list,
+// storage for storage, for one layer, for what lies outside the layers, and for autocast's
+// 16-bit weight casts.
+
+#include "core/estimate.h"
+
+#include <QTest>
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <functional>
+
+using namespace vl;
+
+Q_DECLARE_METATYPE(Scenario)
+Q_DECLARE_METATYPE(std::vector<Bytes>)
+
+namespace {
+
+Scenario scenarioOf(const YAML::Node &c)
+{
+    Scenario s;
+    s.implementation = Implementation::HuggingFace;
+    Architecture &a = s.arch;
+    a.fixedParams = 0;
+    a.layers = 1; // the weight casts of one layer, plus the LM head
+    s.trainableLayers = 1;
+    a.hidden = c["hidden"].as<std::int64_t>();
+    a.heads = c["heads"].as<std::int64_t>();
+    a.kvHeads = c["kv_heads"].as<std::int64_t>();
+    a.ffn = c["ffn"].as<std::int64_t>();
+    a.vocab = c["vocab"].as<std::int64_t>();
+    a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
+    a.mlp = MlpKind::Gated;
+    a.norm = NormKind::RmsNorm;
+    a.tiedEmbeddings = false;
+    s.sequence = c["seq"].as<std::int64_t>();
+    s.microBatch = c["batch"].as<std::int64_t>();
+    s.recompute = *parseRecompute(c["recompute"].as<std::string>());
+    if (c["autocast"]) {
+        s.precision = Precision::MixedBf16;
+        s.ampStyle = AmpStyle::Autocast;
+    } else {
+        s.precision = c["weights"].as<std::string>() == "fp32" ? Precision::Fp32 : Precision::Bf16;
+    }
+    if (c["finetune"].as<std::string>() == "lora") {
+        s.fineTune = FineTune::LoRA;
+        s.loraRank = c["lora_rank"].as<std::int64_t>();
+        std::string targets;
+        for (const auto &t : c["lora_targets"])
+            targets += (targets.empty() ? "" : ",") + t.as<std::string>();
+        s.loraTargets = *parseLoraTargets(targets);
+        s.loraDropout = c["lora_dropout"].as<bool>();
+    }
+    return s;
+}
+
+std::string rowName(const YAML::Node &c)
+{
+    std::string name = "h" + c["hidden"].as<std::string>() + " a" + c["heads"].as<std::string>() + " g"
+        + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>() + " b" + c["batch"].as<std::string>()
+        + " " + c["weights"].as<std::string>() + (c["autocast"] ? "+autocast" : "") + " "
+        + c["finetune"].as<std::string>();
+    if (c["lora_targets"])
+        name += "(" + std::to_string(c["lora_targets"].size()) + " targets"
+            + (c["lora_dropout"].as<bool>() ? ", dropout)" : ")");
+    return name + " recompute " + c["recompute"].as<std::string>();
+}
+
+std::vector<Bytes> sortedBytes(const std::vector<SavedTensor> &tensors)
+{
+    std::vector<Bytes> bytes;
+    for (const SavedTensor &t : tensors)
+        bytes.push_back(t.bytes);
+    std::sort(bytes.begin(), bytes.end(), std::greater<>());
+    return bytes;
+}
+
+QString describe(const std::vector<SavedTensor> &tensors)
+{
+    QStringList lines;
+    for (const SavedTensor &t : tensors)
+        lines << QStringLiteral("  %1 B  %2").arg(t.bytes).arg(QString::fromUtf8(t.name.data(), qsizetype(t.name.size())));
+    return lines.join(u'\n');
+}
+
+// Fails naming every tensor core lists, beside the storages autograd saved.
+void compareSaved(const std::vector<SavedTensor> &core, const std::vector<Bytes> &oracle, const char *scope)
+{
+    const std::vector<Bytes> mine = sortedBytes(core);
+    if (mine == oracle)
+        return;
+    QStringList theirs;
+    for (Bytes b : oracle)
+        theirs << QString::number(b);
+    QFAIL(qPrintable(QStringLiteral("%1: core lists\n%2\nautograd saved (bytes): %3")
+                         .arg(QLatin1String(scope), describe(core), theirs.join(QStringLiteral(", ")))));
+}
+
+} // namespace
+
+class TestSavedTensors : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void matchesAutograd_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<std::vector<Bytes>>("layer");
+        QTest::addColumn<std::vector<Bytes>>("outside");
+        QTest::addColumn<qint64>("weightCasts");
+        const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/saved-tensors.yaml");
+        QVERIFY(rows.IsSequence() && rows.size() >= 50);
+        for (const auto &row : rows) {
+            const YAML::Node c = row["config"];
+            QTest::newRow(rowName(c).c_str()) << scenarioOf(c) << row["layer"].as<std::vector<Bytes>>()
+                                              << row["outside"].as<std::vector<Bytes>>()
+                                              << row["weight_casts"].as<qint64>();
+        }
+    }
+    void matchesAutograd()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(std::vector<Bytes>, layer);
+        QFETCH(std::vector<Bytes>, outside);
+        QFETCH(qint64, weightCasts);
+        QVERIFY2(!validate(scenario), validate(scenario) ? validate(scenario)->message.c_str() : "");
+        compareSaved(savedTensors(scenario, TensorScope::Layer), layer, "one layer");
+        compareSaved(savedTensors(scenario, TensorScope::Outside), outside, "outside the layers");
+        // Under checkpointing core also counts the one layer being recomputed, which the oracle
+        // (what is saved between forward and backward) does not see.
+        if (scenario.recompute == Recompute::None)
+            QCOMPARE(estimate(scenario).item(ItemId::WeightCasts), weightCasts);
+        // The estimate's layer item is the same list, summed.
+        Bytes sum = 0;
+        for (Bytes b : layer)
+            sum += b;
+        QCOMPARE(estimate(scenario).keptPerLayer, sum);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSavedTensors)
+#include "tst_savedtensors.moc"
