@@ -263,6 +263,19 @@ void ControlPanel::build()
     row(af, m_offload, [] { return tr("CPU offload"); },
         [] { return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory."); });
 
+    m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
+                              {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }}});
+    m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
+                        {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
+    row(af, m_implementation, [] { return tr("Layer code"); },
+        [] { return tr("Which code computes each layer decides what it keeps for backward. Megatron's fused kernels "
+                       "keep what the papers count; Hugging Face transformers' Llama code also keeps FP32 norm inputs, "
+                       "the softmax in FP32 and separate MLP products (every tensor checked against PyTorch)."); });
+    row(af, m_ampStyle, [] { return tr("Mixed precision"); },
+        [] { return tr("FP32 master copy: 16-bit weights and gradients plus an FP32 copy (Megatron, DeepSpeed). "
+                       "PyTorch autocast (Hugging Face Trainer, Lightning): FP32 weights and gradients, and a 16-bit "
+                       "copy of each weight kept from forward until its backward."); });
+
     m_recompute = combo({{int(Recompute::None), [] { return tr("None"); }},
                          {int(Recompute::Selective), [] { return tr("Selective"); }},
                          {int(Recompute::Full), [] { return tr("Full"); }}});
@@ -281,12 +294,15 @@ void ControlPanel::build()
                         {int(FineTune::LoRA), [] { return tr("LoRA"); }},
                         {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
     m_loraRank = spinBox(1, 4096, m_advancedBody);
+    m_loraDropout = new QCheckBox(m_advancedBody);
     row(af, m_fineTune, [] { return tr("Fine-tuning"); },
         [] { return tr("Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and "
                        "the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores "
                        "the base in 4 bits."); });
     row(af, m_loraRank, [] { return tr("LoRA rank"); },
         [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
+    row(af, m_loraDropout, [] { return tr("LoRA dropout"); },
+        [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
 
     m_overhead = new QCheckBox(m_advancedBody);
     m_allocator = spinBox(0, 200, m_advancedBody);
@@ -328,11 +344,14 @@ void ControlPanel::build()
         else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
             s.zeroStage = 2;
     });
+    comboEdit(m_implementation, [](Scenario &s, int v) { s.implementation = Implementation(v); });
+    comboEdit(m_ampStyle, [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
     checkEdit(m_flash, [](Scenario &s, int v) { s.flashAttention = v; });
     checkEdit(m_dropout, [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
+    checkEdit(m_loraDropout, [](Scenario &s, int v) { s.loraDropout = v; });
     checkEdit(m_overhead, [](Scenario &s, int v) { s.overhead.enabled = v; });
     spinEdit(m_allocator, [](Scenario &s, int v) { s.overhead.allocatorPercent = v; });
 
@@ -498,7 +517,11 @@ void ControlPanel::syncFromModel()
     setSpin(m_vocab, s.arch.vocab);
     setComboData(m_optimizer, s.optimizer);
     setCheck(m_master, s.masterWeights);
-    m_master->setEnabled(s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16);
+    const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    m_master->setEnabled(mixed && s.ampStyle == AmpStyle::MasterCopy);
+    setComboData(m_implementation, s.implementation);
+    setComboData(m_ampStyle, s.ampStyle);
+    m_ampStyle->setEnabled(mixed);
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));
     setSpin(m_dp, s.dataParallel);
@@ -514,6 +537,8 @@ void ControlPanel::syncFromModel()
     setComboData(m_fineTune, s.fineTune);
     setSpin(m_loraRank, s.loraRank);
     m_loraRank->setEnabled(s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA);
+    setCheck(m_loraDropout, s.loraDropout);
+    m_loraDropout->setEnabled(m_loraRank->isEnabled());
     setCheck(m_overhead, s.overhead.enabled);
     setSpin(m_allocator, s.overhead.allocatorPercent);
     m_allocator->setEnabled(s.overhead.enabled);

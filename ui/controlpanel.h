@@ -87,11 +87,14 @@ private:
     QSpinBox *m_gradAccum = nullptr;
     QCheckBox *m_sp = nullptr;
     QComboBox *m_offload = nullptr;
+    QComboBox *m_implementation = nullptr;
+    QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
     QCheckBox *m_flash = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;
+    QCheckBox *m_loraDropout = nullptr;
     QCheckBox *m_overhead = nullptr;
     QSpinBox *m_allocator = nullptr;
 
