@@ -44,7 +44,13 @@ ParameterCounts countParameters(const Architecture &a)
         + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
     c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
     c.head = a.tiedEmbeddings ? 0 : a.vocab * a.hidden;
-    c.finalNorm = normSize(a);
+    c.finalNorm = normSize(a); // BERT: the embeddings' LayerNorm, the same size
+    if (a.modeling == Modeling::Bert) {
+        // modeling_bert.py: token-type embeddings (type_vocab_size 2), and instead of an LM head
+        // the pooler (h×h + h) and BertForSequenceClassification's classifier (2 labels).
+        c.embedding += 2 * a.hidden;
+        c.head = a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2;
+    }
     c.largestMatrix = std::max({a.vocab * a.hidden, a.hidden * a.ffn, a.hidden * qWidth});
 
     if (a.fixedParams > 0 && a.layers > 0) {
@@ -100,6 +106,21 @@ std::int64_t headsDividingHidden(const Architecture &arch)
 const char *toString(MlpKind kind)
 {
     return kind == MlpKind::Gated ? "swiglu" : "gelu";
+}
+
+const char *toString(Modeling modeling)
+{
+    switch (modeling) {
+    case Modeling::Llama: return "llama";
+    case Modeling::Gpt2: return "gpt2";
+    case Modeling::Bert: return "bert";
+    }
+    return "llama";
+}
+
+Modeling modelingOf(MlpKind mlp, NormKind norm)
+{
+    return mlp == MlpKind::Gelu && norm == NormKind::LayerNorm ? Modeling::Gpt2 : Modeling::Llama;
 }
 
 const char *toString(NormKind kind)

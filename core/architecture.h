@@ -9,6 +9,9 @@ namespace vl {
 
 enum class MlpKind { Gelu, Gated };       // Gated covers SwiGLU and GeGLU: three matrices
 enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RMSNorm weight only
+// Which Hugging Face transformers modeling file the model follows (what its layers save
+// depends on it): modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py.
+enum class Modeling { Llama, Gpt2, Bert };
 
 // The defaults are the article's example: a "7B" model with hidden 4096 and 32 layers
 // (heads, ffn and vocab as Llama-2-7B).
@@ -22,6 +25,7 @@ struct Architecture {
     std::int64_t vocab = 32000;
     std::int64_t learnedPositions = 0;  // GPT-2's n_positions; 0 for rotary models
     MlpKind mlp = MlpKind::Gated;
+    Modeling modeling = Modeling::Llama;
     NormKind norm = NormKind::RmsNorm;
     std::int64_t normsPerLayer = 2;             // Gemma-2 has four
     bool tiedEmbeddings = false;
@@ -67,5 +71,8 @@ std::int64_t headsDividingHidden(const Architecture &arch);
 
 const char *toString(MlpKind kind);
 const char *toString(NormKind kind);
+const char *toString(Modeling modeling);
+// A model given only by its shapes: LayerNorm with a GELU MLP reads as GPT-2, anything else as Llama.
+Modeling modelingOf(MlpKind mlp, NormKind norm);
 
 } // namespace vl

@@ -218,7 +218,7 @@ void rmsNorm(const Scenario &s, TensorList &out)
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
 // FP32, cast back) or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) * up_proj(x)).
 // Pinned tensor by tensor to PyTorch's autograd by tests/oracle (eager; flash is CUDA-only).
-void huggingFaceLayer(const Scenario &s, TensorList &out)
+void llamaLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
@@ -259,25 +259,209 @@ void huggingFaceLayer(const Scenario &s, TensorList &out)
     projectionInputs(s, out, {LoraDown}, a.ffn, false);
 }
 
-// Outside the layers, Hugging Face: the token ids the embedding saves, the final LlamaRMSNorm,
-// the LM head's input and what the loss saves (loss/loss_utils.py ForCausalLMLoss:
-// logits.float(), cross_entropy = log_softmax, which saves its FP32 result, and nll_loss,
-// which saves the shifted labels).
-void huggingFaceOutside(const Scenario &s, TensorList &out)
+// One dropout (nn.Dropout in training; CUDA's fused kernel saves a 1-byte mask; none at p = 0).
+void dropoutMask(const Scenario &s, TensorList &out, std::int64_t elements)
 {
+    if (s.dropout)
+        out.add("dropout mask (1 B)", elements);
+}
+
+// nn.LayerNorm: CUDA's native_layer_norm saves its input and the FP32 mean and 1/std per token
+// (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda). LayerNorm is on autocast's
+// FP32 list, so under autocast its input is the FP32 stream.
+void layerNorm(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    if (baseTrains(s))
-        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
-    rmsNorm(s, out);
+    out.add("LayerNorm input", (dt.autocast ? 4 : dt.activation) * tokens * s.arch.hidden);
+    out.add("LayerNorm mean (FP32)", 4 * tokens);
+    out.add("LayerNorm 1/std (FP32)", 4 * tokens);
+}
+
+// The FP32 output of a LayerNorm read by a linear whose weight trains: under autocast the linear
+// keeps its 16-bit cast, otherwise the output itself.
+void normOutputRead(const Scenario &s, TensorList &out, std::int64_t elements)
+{
     const DtypeBytes dt = dtypeBytes(s);
     if (baseTrains(s))
-        out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
-                (dt.autocast ? 2 : dt.activation) * tokens * s.arch.hidden);
+        out.add(dt.autocast ? "16-bit cast of the norm output, saved by the next linear" : "norm output, saved by the next linear",
+                (dt.autocast ? 2 : dt.activation) * elements);
+}
+
+// The attention probabilities as the eager matmul with V reads them, after softmax (on autocast's
+// FP32 list) and dropout. `cast16`: GPT-2 casts the FP32 softmax back to V's dtype before dropout.
+void eagerProbabilities(const Scenario &s, TensorList &out, bool cast16)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t scores = s.arch.heads * s.sequence * s.sequence * s.microBatch;
+    const std::int64_t e = dt.activation;
+    out.add(dt.autocast ? "attention probabilities (softmax in FP32)" : "attention probabilities (softmax)",
+            (dt.autocast ? 4 : e) * scores);
+    dropoutMask(s, out, scores);
+    // What the matmul with V saves: the dropout output, or a 16-bit cast under autocast.
+    if (dt.autocast && (cast16 || !s.dropout))
+        out.add(s.dropout ? "dropout output of the 16-bit probabilities, saved by × V"
+                          : "16-bit cast of the probabilities, saved by × V",
+                2 * scores);
+    else if (dt.autocast)
+        out.add("16-bit cast of the dropped probabilities, saved by × V", 2 * scores);
+    else if (s.dropout)
+        out.add("dropout output of the probabilities, saved by × V", e * scores);
+}
+
+// GPT-2 in Hugging Face transformers (modeling_gpt2.py, eager): GPT2Block with GPT2Attention's
+// _attn (matmul, scale, causal torch.where, softmax, .type(value.dtype), attn_dropout), Conv1D
+// projections (addmm saves its input) and GPT2MLP with NewGELUActivation, a composite of pow,
+// tanh and products that saves five f-wide tensors (activations.py).
+void gpt2Layer(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const std::int64_t f = s.arch.ffn;
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    if (s.microBatch == 1) {
+        // With one sequence the heads of c_attn's output reshape as views: the matmuls keep it whole.
+        out.add("c_attn output; query, key and value are views of it", 3 * e * tokens * h);
+    } else {
+        out.add("query, copied for the batched matmul", e * tokens * h);
+        out.add("key, copied for the batched matmul", e * tokens * h);
+        out.add("value, copied for the batched matmul", e * tokens * h);
+    }
+    eagerProbabilities(s, out, true);
+    if (baseTrains(s))
+        out.add("merged heads, saved by c_proj", e * tokens * h);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    // NewGELU: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))); pow is on autocast's FP32 list.
+    const std::int64_t wide = dt.autocast ? 4 : e;
+    out.add(dt.autocast ? "FP32 cast of c_fc's output, saved by pow" : "c_fc output, saved by pow", wide * tokens * f);
+    out.add("tanh output", wide * tokens * f);
+    out.add("0.5·x, saved by the product", e * tokens * f);
+    out.add("1 + tanh, saved by the product", wide * tokens * f);
+    if (baseTrains(s))
+        out.add(dt.autocast ? "16-bit cast of the GELU output, saved by c_proj" : "GELU output, saved by c_proj",
+                e * tokens * f);
+    dropoutMask(s, out, tokens * h);
+}
+
+// BERT in Hugging Face transformers (modeling_bert.py, eager): BertSelfAttention (query, key,
+// value linears; scores / √d + the extended mask, which is FP32 under autocast and so promotes
+// the scores; softmax; dropout), BertSelfOutput and BertOutput (dense, dropout, LayerNorm of the
+// residual sum: post-norm) and BertIntermediate (F.gelu, which saves its input).
+void bertLayer(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const std::int64_t f = s.arch.ffn;
+    if (baseTrains(s)) {
+        // The layer's input is the previous LayerNorm's output (FP32 under autocast).
+        if (dt.autocast)
+            for (int i = 0; i < 3; ++i)
+                out.add("16-bit cast of the layer input, saved by the query, key or value linear", 2 * tokens * h);
+        else
+            out.add("layer input, saved by the query, key and value linears", e * tokens * h);
+    }
+    out.add("query, copied for the batched matmul", e * tokens * h);
+    out.add("key, copied for the batched matmul", e * tokens * h);
+    out.add("value, copied for the batched matmul", e * tokens * h);
+    eagerProbabilities(s, out, false);
+    if (baseTrains(s))
+        out.add("attention context, saved by the output dense", e * tokens * h);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    out.add("intermediate output, saved by GELU", e * tokens * f);
+    if (baseTrains(s))
+        out.add("GELU output, saved by the output dense", e * tokens * f);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+}
+
+void huggingFaceLayer(const Scenario &s, TensorList &out)
+{
+    if (s.recompute == Recompute::Full) {
+        // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
+        const DtypeBytes dt = dtypeBytes(s);
+        out.add("layer input, kept by the checkpoint",
+                (dt.autocast ? 4 : dt.activation) * s.sequence * s.microBatch * s.arch.hidden);
+        return;
+    }
+    switch (s.arch.modeling) {
+    case Modeling::Llama: llamaLayer(s, out); break;
+    case Modeling::Gpt2: gpt2Layer(s, out); break;
+    case Modeling::Bert: bertLayer(s, out); break;
+    }
+}
+
+// The causal-LM loss (loss/loss_utils.py ForCausalLMLoss, transformers v4.46+): logits.float(),
+// cross_entropy = log_softmax, which saves its FP32 result, and nll_loss, which saves the labels.
+void causalLmLoss(const Scenario &s, TensorList &out)
+{
+    const std::int64_t tokens = s.sequence * s.microBatch;
     out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
     // labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with one sequence
     // the slice is already contiguous and keeps the padded storage, one token longer.
     const std::int64_t labels = s.microBatch == 1 ? s.sequence + 1 : tokens;
     out.add("shifted labels (int64), saved by the loss", 8 * labels);
+}
+
+// Outside the layers, Hugging Face: what the embeddings save (token ids; GPT-2 its position ids,
+// BERT its token-type ids and embedding LayerNorm), the final norm and the head with its loss:
+// LlamaForCausalLM and GPT2LMHeadModel (LM head; GPT-2's tied to wte), or
+// BertForSequenceClassification (pooler on the first token, dropout, a 2-label classifier).
+void huggingFaceOutside(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const bool trains = baseTrains(s);
+    if (trains)
+        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    switch (s.arch.modeling) {
+    case Modeling::Llama:
+        rmsNorm(s, out);
+        if (trains)
+            out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
+                    (dt.autocast ? 2 : e) * tokens * h);
+        causalLmLoss(s, out);
+        break;
+    case Modeling::Gpt2:
+        if (trains)
+            out.add("position ids (int64), saved by the position embedding", 8 * s.sequence);
+        dropoutMask(s, out, tokens * h);
+        layerNorm(s, out);
+        normOutputRead(s, out, tokens * h);
+        causalLmLoss(s, out);
+        break;
+    case Modeling::Bert: {
+        if (trains)
+            out.add("token-type ids (int64), saved by their embedding", 8 * tokens);
+        layerNorm(s, out);
+        dropoutMask(s, out, tokens * h);
+        // The pooler reads the first token of the last layer's output; without autocast that
+        // slice keeps the whole output's storage alive.
+        if (trains)
+            out.add(dt.autocast ? "16-bit cast of the first token, saved by the pooler"
+                                : "last layer's output, kept by the pooler's first-token slice",
+                    dt.autocast ? 2 * s.microBatch * h : e * tokens * h);
+        const std::int64_t pooled = s.microBatch * h;
+        out.add("pooler tanh output", e * pooled);
+        dropoutMask(s, out, pooled);
+        if (s.dropout && trains)
+            out.add("dropout output, saved by the classifier", e * pooled);
+        constexpr std::int64_t kLabels = 2; // BertForSequenceClassification's default num_labels
+        out.add("log-softmax over the labels, saved by the loss", (dt.autocast ? 4 : e) * s.microBatch * kLabels);
+        out.add("labels (int64), saved by the loss", 8 * s.microBatch);
+        break;
+    }
+    }
 }
 
 TensorList layerTensors(const Scenario &s)
@@ -558,17 +742,23 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
             // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
             // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
-            const bool biasCastKept = a.qkvBias && baseTrains(s);
-            const std::int64_t qkvBias = biasCastKept ? (a.heads + 2 * a.kvHeads) * a.effectiveHeadDim() : 0;
-            const std::int64_t perLayer = ceilDiv(counts.perLayerMatrices + qkvBias, t);
+            const std::int64_t d = a.effectiveHeadDim();
+            const std::int64_t biases = !baseTrains(s) ? 0
+                : a.linearBias ? (a.heads + 2 * a.kvHeads) * d + a.hidden + a.ffn * a.experts + a.hidden
+                : a.qkvBias    ? (a.heads + 2 * a.kvHeads) * d
+                               : 0;
+            const std::int64_t perLayer = ceilDiv(counts.perLayerMatrices + biases, t);
             const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
-            const std::int64_t head = lastStage ? ceilDiv(a.vocab * a.hidden, t) : 0;
+            // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
+            const std::int64_t head = !lastStage ? 0
+                : a.modeling == Modeling::Bert && huggingFace ? a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2
+                                                              : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
             sink.add(ItemId::WeightCasts, casts, [&] {
                 return "16-bit casts of the FP32 weights, kept for backward: (" + formatCount(perLayer) + " × "
                     + std::to_string(castLayers) + " layers" + (adapters ? " + " + formatCount(adapters) + " adapter" : "")
-                    + (head ? " + " + formatCount(head) + " LM head" : "") + ") params × 2 B" + equals(casts, units);
+                    + (head ? " + " + formatCount(head) + " head" : "") + ") params × 2 B" + equals(casts, units);
             });
         }
         if (firstStage && s.fineTune != FineTune::Freeze && !huggingFace) {
@@ -590,7 +780,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 return text + equals(outside.total, units);
             });
         }
-        if (lastStage) {
+        if (lastStage && !(huggingFace && a.modeling == Modeling::Bert)) {
             // Logits in the activation dtype, plus the FP32 copy the loss computes on.
             const std::int64_t fp32Copy = e < 4 ? 4 : 0;
             const Bytes logits = (e + fp32Copy) * ceilDiv(sb * a.vocab, t);
@@ -765,16 +955,27 @@ std::optional<Error> validate(const Scenario &s)
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
     if (s.implementation == Implementation::HuggingFace) {
-        if (a.norm != NormKind::RmsNorm || a.mlp != MlpKind::Gated || a.experts > 1 || a.learnedPositions > 0)
-            return Error{"implementation", "huggingface models the Llama family (RMSNorm, gated MLP, rotary, dense: "
-                                           "Llama, Mistral, Qwen2); use --implementation megatron for this model"};
+        const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
+        const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
+        if (a.experts > 1)
+            return Error{"implementation", "huggingface models dense layers; use --implementation megatron for a "
+                                           "mixture of experts"};
+        if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
+            return Error{"modeling", std::string(toString(a.modeling)) + " does not fit this architecture: llama needs "
+                                     "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
+                                     "multi-head attention"};
+        if (a.modeling != Modeling::Llama && (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA))
+            return Error{"finetune", "LoRA with Hugging Face code is modelled for the Llama family; use --finetune full "
+                                     "or freeze, or --implementation megatron"};
+        if (a.modeling != Modeling::Llama && s.flashAttention)
+            return Error{"flash-attention", "GPT-2 and BERT are modelled with eager attention; use --flash-attention no"};
         if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
             return Error{"implementation", "huggingface runs without tensor, sequence or pipeline parallelism; "
                                            "use --implementation megatron with --tp, --sp or --pp"};
         if (s.recompute == Recompute::Selective)
             return Error{"recompute", "selective recomputation is Megatron's; with --implementation huggingface "
                                       "choose none or full (gradient checkpointing)"};
-        if (s.dropout)
+        if (s.dropout && a.modeling == Modeling::Llama)
             return Error{"dropout", "the Llama family trains without dropout in Hugging Face's code; use --dropout no "
                                     "(LoRA's dropout is --lora-dropout)"};
     }

@@ -42,6 +42,9 @@ const std::array kFields = {
     FieldSpec{"experts-per-token", "N", "MoE experts each token uses (top-k)", VL_INT(arch.expertsPerToken)},
     FieldSpec{"norms-per-layer", "N", "Norm layers per transformer layer", VL_INT(arch.normsPerLayer)},
     FieldSpec{"mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr, VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu")},
+    FieldSpec{"modeling", "FILE", "Hugging Face modeling code the model follows: llama (also Mistral, Qwen2), gpt2 or "
+                                  "bert; what --implementation huggingface counts", nullptr,
+              VL_WORD(arch.modeling, parseModeling, "modeling", "llama|gpt2|bert")},
     FieldSpec{"norm", "KIND", "Norm kind: layernorm or rmsnorm", nullptr,
               VL_WORD(arch.norm, parseNorm, "norm", "layernorm|rmsnorm")},
     FieldSpec{"tied-embeddings", "yes|no", "LM head shares the embedding matrix", nullptr,

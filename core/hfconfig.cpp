@@ -29,6 +29,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         r.string("model_type", modelType);
         r.string("_name_or_path", nameOrPath);
         const bool gpt2Style = r.has("n_embd") || modelType == "gpt2";
+        const bool bert = modelType == "bert";
         const KeyNames &keys = gpt2Style ? kGpt2Keys : kLlamaKeys;
 
         std::string missing;
@@ -38,7 +39,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         if (!gpt2Style && !r.has(keys.ffn))
             missing += (missing.empty() ? "" : ", ") + std::string(keys.ffn);
         if (!missing.empty())
-            return Error{"", "not a GPT-2 or Llama-family config" + (modelType.empty() ? "" : " (model_type '" + modelType + "')")
+            return Error{"", "not a complete GPT-2, BERT or Llama-family config" + (modelType.empty() ? "" : " (model_type '" + modelType + "')")
                                  + "; missing " + missing + ". Enter the architecture by hand instead.",
                          file};
 
@@ -62,6 +63,18 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.tiedEmbeddings = true;
             (e = r.integer(keys.ffn, a.ffn, 1, 1 << 24))
                 || (e = r.integer(keys.positions, a.learnedPositions, 0, 1 << 24))
+                || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
+            a.modeling = Modeling::Gpt2;
+        } else if (bert) {
+            // modeling_bert.py: post-norm LayerNorm layers with biases, GELU, learned positions.
+            a.kvHeads = a.heads;
+            a.mlp = MlpKind::Gelu;
+            a.norm = NormKind::LayerNorm;
+            a.linearBias = true;
+            a.tiedEmbeddings = true; // PretrainedConfig's default; the MLM decoder shares the embedding
+            a.modeling = Modeling::Bert;
+            (e = r.integer(keys.ffn, a.ffn, 1, 1 << 24, true))
+                || (e = r.integer("max_position_embeddings", a.learnedPositions, 0, 1 << 24))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
         } else {
             a.kvHeads = a.heads;

@@ -78,7 +78,7 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
     a.fixedParams = 0; // counted from the shapes unless the file states `params`
     if (auto e = r.rejectUnknown({"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab", "positions",
                                   "mlp", "norm", "norms_per_layer", "tied_embeddings", "qkv_bias", "linear_bias",
-                                  "experts", "experts_per_token", "params"}))
+                                  "experts", "experts_per_token", "params", "modeling"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("hidden", a.hidden, 1, 1 << 20, true))
@@ -99,6 +99,9 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
         || (e = r.integer("experts_per_token", a.expertsPerToken, 1, 4096))
         || (e = r.count("params", a.fixedParams));
     if (e)
+        return e;
+    a.modeling = modelingOf(a.mlp, a.norm);
+    if ((e = r.word("modeling", a.modeling, parseModeling, "llama|gpt2|bert")))
         return e;
     if (!r.has("kv_heads"))
         a.kvHeads = a.heads;
@@ -127,6 +130,8 @@ void writeArchitecture(YAML::Emitter &out, const Architecture &a)
         out << YAML::Key << "positions" << YAML::Value << a.learnedPositions;
     out << YAML::Key << "mlp" << YAML::Value << toString(a.mlp);
     out << YAML::Key << "norm" << YAML::Value << toString(a.norm);
+    if (a.modeling != modelingOf(a.mlp, a.norm))
+        out << YAML::Key << "modeling" << YAML::Value << toString(a.modeling);
     if (a.normsPerLayer != 2)
         out << YAML::Key << "norms_per_layer" << YAML::Value << a.normsPerLayer;
     out << YAML::Key << "tied_embeddings" << YAML::Value << a.tiedEmbeddings;

@@ -115,6 +115,14 @@ std::optional<NormKind> parseNorm(std::string_view t)
     return std::nullopt;
 }
 
+std::optional<Modeling> parseModeling(std::string_view t)
+{
+    for (Modeling m : {Modeling::Llama, Modeling::Gpt2, Modeling::Bert})
+        if (t == toString(m))
+            return m;
+    return std::nullopt;
+}
+
 std::optional<bool> parseYesNo(std::string_view t)
 {
     if (t == "yes" || t == "true" || t == "on" || t == "1")

@@ -106,6 +106,7 @@ std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
 std::optional<NormKind> parseNorm(std::string_view text);
+std::optional<Modeling> parseModeling(std::string_view text);
 std::optional<bool> parseYesNo(std::string_view text);
 
 // "q,k,v,o,gate,up,down", "all" or "attention" <-> LoraTarget bits.

@@ -209,7 +209,8 @@ private Q_SLOTS:
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
         QTest::newRow("unknown implementation") << QStringList{"--implementation", "torchtitan"} << 2 << "--implementation: 'torchtitan' is not allowed; use megatron|huggingface";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
-        QTest::newRow("Hugging Face code for GPT-2") << QStringList{"--model", "gpt2", "--implementation", "huggingface"} << 2 << "--implementation: huggingface models the Llama family";
+        QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface models dense layers";
+        QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
         QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";

@@ -29,6 +29,8 @@ private Q_SLOTS:
         QTest::newRow("Llama-3.1 GQA, untied") << "llama-3.1-8b.json" << "llama" << qint64(8'030'261'248);
         QTest::newRow("Mixtral MoE keys") << "mixtral-8x7b.json" << "mixtral" << qint64(46'702'792'704);
         QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json" << "qwen2" << qint64(7'615'616'512);
+        // 335,143,938: BertForSequenceClassification as the Hugging Face performance guide trains it.
+        QTest::newRow("BERT: token types, pooler, 2-label classifier") << "bert-large-uncased.json" << "bert" << qint64(335'143'938);
         QTest::newRow("Gemma-2 head_dim, four norms, tied") << "gemma-2-9b.json" << "gemma2" << qint64(9'241'705'984);
     }
     void families()

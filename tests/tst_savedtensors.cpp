@@ -23,6 +23,8 @@ Scenario scenarioOf(const YAML::Node &c)
 {
     Scenario s;
     s.implementation = Implementation::HuggingFace;
+    s.sequence = c["seq"].as<std::int64_t>();
+    s.microBatch = c["batch"].as<std::int64_t>();
     Architecture &a = s.arch;
     a.fixedParams = 0;
     a.layers = 1; // the weight casts of one layer, plus the LM head
@@ -32,12 +34,20 @@ Scenario scenarioOf(const YAML::Node &c)
     a.kvHeads = c["kv_heads"].as<std::int64_t>();
     a.ffn = c["ffn"].as<std::int64_t>();
     a.vocab = c["vocab"].as<std::int64_t>();
-    a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
-    a.mlp = MlpKind::Gated;
-    a.norm = NormKind::RmsNorm;
-    a.tiedEmbeddings = false;
-    s.sequence = c["seq"].as<std::int64_t>();
-    s.microBatch = c["batch"].as<std::int64_t>();
+    a.modeling = *parseModeling(c["family"].as<std::string>());
+    if (a.modeling == Modeling::Llama) {
+        a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
+        a.mlp = MlpKind::Gated;
+        a.norm = NormKind::RmsNorm;
+        a.tiedEmbeddings = false;
+    } else {
+        a.mlp = MlpKind::Gelu;
+        a.norm = NormKind::LayerNorm;
+        a.linearBias = true;
+        a.learnedPositions = s.sequence;
+        a.tiedEmbeddings = a.modeling == Modeling::Gpt2;
+    }
+    s.dropout = c["dropout"].as<double>() > 0;
     s.recompute = *parseRecompute(c["recompute"].as<std::string>());
     if (c["autocast"]) {
         s.precision = Precision::MixedBf16;
@@ -59,10 +69,10 @@ Scenario scenarioOf(const YAML::Node &c)
 
 std::string rowName(const YAML::Node &c)
 {
-    std::string name = "h" + c["hidden"].as<std::string>() + " a" + c["heads"].as<std::string>() + " g"
+    std::string name = c["family"].as<std::string>() + " h" + c["hidden"].as<std::string>() + " a" + c["heads"].as<std::string>() + " g"
         + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>() + " b" + c["batch"].as<std::string>()
         + " " + c["weights"].as<std::string>() + (c["autocast"] ? "+autocast" : "") + " "
-        + c["finetune"].as<std::string>();
+        + c["finetune"].as<std::string>() + (c["dropout"].as<double>() > 0 ? " dropout" : "");
     if (c["lora_targets"])
         name += "(" + std::to_string(c["lora_targets"].size()) + " targets"
             + (c["lora_dropout"].as<bool>() ? ", dropout)" : ")");
@@ -111,7 +121,7 @@ private Q_SLOTS:
         QTest::addColumn<std::vector<Bytes>>("outside");
         QTest::addColumn<qint64>("weightCasts");
         const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/saved-tensors.yaml");
-        QVERIFY(rows.IsSequence() && rows.size() >= 50);
+        QVERIFY(rows.IsSequence() && rows.size() >= 100);
         for (const auto &row : rows) {
             const YAML::Node c = row["config"];
             QTest::newRow(rowName(c).c_str()) << scenarioOf(c) << row["layer"].as<std::vector<Bytes>>()

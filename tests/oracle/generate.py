@@ -16,17 +16,21 @@ DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yam
 
 # Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
 # counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
-SHAPES = [
+LLAMA_SHAPES = [
     dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=16, batch=2, vocab=96),
     dict(hidden=96, heads=6, kv_heads=2, ffn=256, seq=24, batch=1, vocab=130),
     dict(hidden=128, heads=8, kv_heads=1, ffn=344, seq=12, batch=3, vocab=72, qkv_bias=True),
+]
+MHA_SHAPES = [
+    dict(hidden=64, heads=4, kv_heads=4, ffn=256, seq=16, batch=2, vocab=96),
+    dict(hidden=96, heads=6, kv_heads=6, ffn=200, seq=24, batch=1, vocab=130),
 ]
 PRECISIONS = [
     dict(weights="bf16"),
     dict(weights="fp32"),
     dict(weights="fp32", autocast="bf16"),
 ]
-TRAINING = [
+LLAMA_TRAINING = [
     dict(finetune="full"),
     dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=False),
     dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
@@ -34,9 +38,17 @@ TRAINING = [
 RECOMPUTE = ["none", "full"]
 
 
+def configs():
+    for shape, precision, training, recompute in itertools.product(
+            LLAMA_SHAPES, PRECISIONS, LLAMA_TRAINING, RECOMPUTE):
+        yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0)
+    for family, shape, precision, p, recompute in itertools.product(
+            ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
+        yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)
+
+
 def rows():
-    for shape, precision, training, recompute in itertools.product(SHAPES, PRECISIONS, TRAINING, RECOMPUTE):
-        c = dict(shape, **precision, **training, recompute=recompute)
+    for c in configs():
         c["adapter_dtype"] = c["weights"]  # PEFT makes adapters in the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
@@ -46,9 +58,9 @@ def rows():
 def render():
     lines = [
         "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
-        "# regenerate it). Unique storages in bytes, largest first, for one decoder layer of Hugging Face",
-        "# transformers' Llama-family code and for what lies outside the layers (embedding, final norm,",
-        "# LM head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
+        "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
+        "# transformers' Llama, GPT-2 and BERT code and for what lies outside the layers (embeddings, final",
+        "# norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
         "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
     ]
     for row in rows():

@@ -7,7 +7,7 @@ Not counted, because they are not activations of the layer:
   - parameters and module buffers (the model states account for them),
   - tensors shared by every layer that the model computes once (rotary cos/sin),
   - 16-bit copies of parameters made by autocast's cast cache (counted as their own item),
-  - storages of at most one element (scalar constants: a few bytes, never modelled).
+  - 0-dim scalar constants (a few bytes, never modelled).
 
 What the CPU cannot show: CUDA-only kernels (SDPA's flash and memory-efficient paths,
 flash-attn, fused norms), allocator rounding and library workspaces. Those stay pinned to
@@ -22,6 +22,8 @@ which is why this emulation is explicit rather than torch.autocast('cpu').
 Dropout is torch.native_dropout, the fused kernel CUDA runs (a 1-byte mask is saved); the
 CPU's unfused dropout would save a full-width scale tensor instead.
 """
+
+import math
 
 import torch
 import torch.utils.checkpoint
@@ -44,7 +46,8 @@ class SavedStorages:
     def _pack(self, tensor):
         key = self._key(tensor)
         storage = tensor.storage()
-        if key not in self.excluded and storage.size() > 1:
+        scalar = tensor.dim() == 0 and storage.size() == 1
+        if key not in self.excluded and not scalar:
             self.storages[key] = (storage.nbytes(), str(storage.dtype).replace("torch.", ""))
         return tensor
 
@@ -64,27 +67,36 @@ class SavedStorages:
 class Autocast:
     """CUDA autocast to a 16-bit dtype, emulated op by op (see the module docstring)."""
 
-    def __init__(self, low):
+    def __init__(self, low, params):
         self.low = low
+        self.params = {p.storage().data_ptr() for p in params}
         self.cache = {}  # autocast's cast cache: FP32 leaf parameters that require grad
         self.weight_casts = []  # every 16-bit copy of a parameter, cached or not
 
     def cast(self, tensor):
         if tensor is None or tensor.dtype == self.low:
             return tensor
-        if tensor.is_leaf and tensor.requires_grad:
-            key = tensor.storage().data_ptr()
+        key = tensor.storage().data_ptr()
+        if key in self.params and tensor.requires_grad:
             if key not in self.cache:
                 self.cache[key] = tensor.to(self.low)
                 self.weight_casts.append(self.cache[key])
             return self.cache[key]
         cast = tensor.to(self.low)
-        if isinstance(tensor, torch.nn.Parameter) or tensor.is_leaf:
+        if key in self.params:
             self.weight_casts.append(cast)  # a frozen weight: autograd saves the cast, if anything
         return cast
 
+    @staticmethod
+    def fp32(tensor):
+        """Ops on autocast's FP32 list (pow, softmax, layer_norm, ...) run on an FP32 input."""
+        return tensor.float()
+
     def linear(self, x, weight, bias=None):
         return F.linear(self.cast(x), self.cast(weight), self.cast(bias))
+
+    def addmm(self, bias, x, weight):
+        return torch.addmm(self.cast(bias), self.cast(x), self.cast(weight))
 
     def matmul(self, a, b):
         return torch.matmul(self.cast(a), self.cast(b))
@@ -96,12 +108,50 @@ class NoAutocast:
     weight_casts = []
 
     @staticmethod
+    def fp32(tensor):
+        return tensor
+
+    @staticmethod
     def linear(x, weight, bias=None):
         return F.linear(x, weight, bias)
 
     @staticmethod
+    def addmm(bias, x, weight):
+        return torch.addmm(bias, x, weight)
+
+    @staticmethod
     def matmul(a, b):
         return torch.matmul(a, b)
+
+
+class CudaLayerNorm(torch.autograd.Function):
+    """F.layer_norm as CUDA runs it: native_layer_norm saves the input, weight, bias and the mean
+    and 1/std in FP32 (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda: dtype
+    acc_type). The CPU kernel of PyTorch 1.13 keeps them in the input's dtype, hence this
+    stand-in. The oracle runs forward only; what backward would do is not needed."""
+
+    @staticmethod
+    def forward(ctx, x, weight, bias, eps):
+        x32 = x.float()
+        mean = x32.mean(-1, keepdim=True)
+        rstd = torch.rsqrt(x32.var(-1, unbiased=False, keepdim=True) + eps)
+        ctx.save_for_backward(x, mean, rstd, weight, bias)
+        return ((x32 - mean) * rstd * weight.float() + bias.float()).to(x.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
+def layer_norm(ops, x, weight, bias, eps=1e-5):
+    """F.layer_norm (on autocast's FP32 list)."""
+    return CudaLayerNorm.apply(ops.fp32(x), weight, bias, eps)
+
+
+def dropout(x, p):
+    """nn.Dropout in training: nothing when p = 0 (at::dropout returns its input), else CUDA's
+    fused kernel, which saves a 1-byte mask."""
+    return torch.native_dropout(x, p, True)[0] if p > 0 else x
 
 
 def parameter(shape, dtype, trainable):
@@ -232,6 +282,110 @@ class LlamaLayer:
         return x[:, :, None, :, :].expand(b, g, n_rep, s, d).reshape(b, g * n_rep, s, d)
 
 
+class Gpt2Layer:
+    """transformers/models/gpt2/modeling_gpt2.py (v4.3x-4.4x, eager): GPT2Block.forward with
+    GPT2Attention (Conv1D c_attn split into q, k, v; _attn: matmul, / sqrt(d) as a 0-dim tensor,
+    torch.where with the causal-mask buffer, softmax, .type(value.dtype), attn_dropout), Conv1D
+    c_proj and resid_dropout, and GPT2MLP (c_fc, NewGELUActivation, c_proj, dropout)."""
+
+    def __init__(self, c):
+        self.c = c
+        w = DTYPES[c["weights"]]
+        tr = c["finetune"] == "full"
+        h, f = c["hidden"], c["ffn"]
+        self.ln1 = (parameter((h,), w, tr), parameter((h,), w, tr))
+        self.ln2 = (parameter((h,), w, tr), parameter((h,), w, tr))
+        self.attn = (parameter((h, 3 * h), w, tr), parameter((3 * h,), w, tr))  # Conv1D: (nx, nf)
+        self.proj = (parameter((h, h), w, tr), parameter((h,), w, tr))
+        self.fc = (parameter((h, f), w, tr), parameter((f,), w, tr))
+        self.proj2 = (parameter((f, h), w, tr), parameter((h,), w, tr))
+        self.causal = torch.tril(torch.ones(c["seq"], c["seq"], dtype=torch.bool)).view(1, 1, c["seq"], c["seq"])
+
+    def params(self):
+        return [t for pair in (self.ln1, self.ln2, self.attn, self.proj, self.fc, self.proj2) for t in pair]
+
+    def buffers(self):
+        return [self.causal]
+
+    @staticmethod
+    def conv1d(ops, x, weight, bias):
+        # Conv1D.forward (pytorch_utils.py): addmm(bias, x.view(-1, nx), weight).view(...)
+        out = ops.addmm(bias, x.view(-1, x.size(-1)), weight)
+        return out.view(x.shape[:-1] + (weight.shape[1],))
+
+    @staticmethod
+    def new_gelu(ops, x):
+        # activations.py NewGELUActivation: 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)));
+        # pow is on autocast's FP32 list, so under autocast it reads an FP32 cast of x.
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(ops.fp32(x), 3.0))))
+
+    def __call__(self, ops, x):
+        c = self.c
+        b, s, h = x.shape
+        a, p = c["heads"], c["dropout"]
+        d = h // a
+        residual = x
+        x = layer_norm(ops, x, *self.ln1)
+        q, k, v = self.conv1d(ops, x, *self.attn).split(h, dim=2)
+        q, k, v = (t.view(b, s, a, d).permute(0, 2, 1, 3) for t in (q, k, v))
+        w = ops.matmul(q, k.transpose(-1, -2))
+        w = w / torch.full([], v.size(-1) ** 0.5, dtype=w.dtype)
+        w = torch.where(self.causal[:, :, :s, :s], w, torch.full([], torch.finfo(w.dtype).min, dtype=w.dtype))
+        w = F.softmax(ops.fp32(w), dim=-1).type(v.dtype)
+        out = ops.matmul(dropout(w, p), v)
+        out = out.permute(0, 2, 1, 3).contiguous().view(b, s, h)
+        x = dropout(self.conv1d(ops, out, *self.proj), p) + residual
+        residual = x
+        x = layer_norm(ops, x, *self.ln2)
+        x = self.conv1d(ops, self.new_gelu(ops, self.conv1d(ops, x, *self.fc)), *self.proj2)
+        return residual + dropout(x, p)
+
+
+class BertLayer:
+    """transformers/models/bert/modeling_bert.py (v4.2x-4.4x, eager): BertLayer.forward with
+    BertSelfAttention (query/key/value nn.Linear, transpose_for_scores, / sqrt(d), + the extended
+    attention mask, softmax, dropout), BertSelfOutput (dense, dropout, LayerNorm(x + input)),
+    BertIntermediate (dense, GELU: F.gelu) and BertOutput (dense, dropout, LayerNorm). Post-norm:
+    the layer's output is the second LayerNorm's."""
+
+    def __init__(self, c):
+        self.c = c
+        w = DTYPES[c["weights"]]
+        tr = c["finetune"] == "full"
+        h, f = c["hidden"], c["ffn"]
+
+        def linear(i, o):
+            return parameter((o, i), w, tr), parameter((o,), w, tr)
+
+        self.q, self.k, self.v, self.o = linear(h, h), linear(h, h), linear(h, h), linear(h, h)
+        self.inter, self.out = linear(h, f), linear(f, h)
+        self.ln1 = (parameter((h,), w, tr), parameter((h,), w, tr))
+        self.ln2 = (parameter((h,), w, tr), parameter((h,), w, tr))
+        # BertModel.get_extended_attention_mask: (b, 1, 1, s) in the model's dtype, computed once.
+        mask_dtype = torch.float32 if c.get("autocast") else w
+        self.mask = torch.zeros(c["batch"], 1, 1, c["seq"], dtype=mask_dtype)
+
+    def params(self):
+        pairs = (self.q, self.k, self.v, self.o, self.inter, self.out, self.ln1, self.ln2)
+        return [t for pair in pairs for t in pair]
+
+    def buffers(self):
+        return [self.mask]
+
+    def __call__(self, ops, x):
+        c = self.c
+        b, s, h = x.shape
+        a, p = c["heads"], c["dropout"]
+        d = h // a
+        q, k, v = (ops.linear(x, *w).view(b, s, a, d).permute(0, 2, 1, 3) for w in (self.q, self.k, self.v))
+        scores = ops.matmul(q, k.transpose(-1, -2)) / math.sqrt(d) + self.mask
+        probs = dropout(F.softmax(ops.fp32(scores), dim=-1), p)
+        ctx = ops.matmul(probs, v).permute(0, 2, 1, 3).contiguous().view(b, s, h)
+        x = layer_norm(ops, dropout(ops.linear(ctx, *self.o), p) + x, *self.ln1)
+        y = F.gelu(ops.linear(x, *self.inter))
+        return layer_norm(ops, dropout(ops.linear(y, *self.out), p) + x, *self.ln2)
+
+
 def rotary(c, dtype):
     """LlamaRotaryEmbedding.forward: computed once per model in FP32, then cast to the dtype of
     the hidden states (FP32 under autocast with FP32 weights)."""
@@ -254,53 +408,95 @@ def split_weight_casts(saved, ops):
     return total
 
 
-def setup(c):
-    torch.manual_seed(0)
-    ops = Autocast(DTYPES[c["autocast"]]) if c.get("autocast") else NoAutocast()
+def setup(c, params):
+    ops = Autocast(DTYPES[c["autocast"]], params) if c.get("autocast") else NoAutocast()
     # The residual stream: FP32 under autocast with FP32 weights, else the weights' dtype.
     stream = torch.float32 if c.get("autocast") else DTYPES[c["weights"]]
     return ops, stream
 
 
+LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer}
+
+
 def count_layer(c):
-    """One decoder layer, one micro-batch: the saved storages' bytes (largest first) and the
-    bytes of 16-bit weight copies that stay alive until backward."""
-    ops, stream = setup(c)
-    layer = LlamaLayer(c)
-    # The layer's input is the previous layer's output: it requires grad.
-    x = torch.randn(c["batch"], c["seq"], c["hidden"], dtype=stream).requires_grad_(True)
-    cos, sin = rotary(c, stream)
-    with SavedStorages(exclude=layer.params() + [cos, sin]) as saved:
+    """One layer, one micro-batch: the saved storages' bytes (largest first) and the bytes of
+    16-bit weight copies that stay alive until backward."""
+    torch.manual_seed(0)
+    layer = LAYERS[c["family"]](c)
+    ops, stream = setup(c, layer.params())
+    # The layer's input is the previous layer's output: it requires grad and is no leaf.
+    x = torch.randn(c["batch"], c["seq"], c["hidden"], dtype=stream).requires_grad_(True).clone()
+    if c["family"] == "llama":
+        cos, sin = rotary(c, stream)  # computed once per model
+        constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
+    else:
+        constants, run = layer.buffers(), lambda t: layer(ops, t)
+    with SavedStorages(exclude=layer.params() + constants) as saved:
         if c["recompute"] == "full":
-            # torch.utils.checkpoint around each decoder layer (HF gradient_checkpointing_enable)
-            torch.utils.checkpoint.checkpoint(lambda t: layer(ops, t, cos, sin), x, use_reentrant=True)
+            # torch.utils.checkpoint around each layer (HF gradient_checkpointing_enable)
+            torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True)
         else:
-            layer(ops, x, cos, sin)
+            run(x)
     casts = split_weight_casts(saved, ops)
     return saved.sizes(), casts
 
 
+def causal_lm_loss(logits, labels, vocab):
+    """loss/loss_utils.py ForCausalLMLoss (transformers v4.46+): logits.float(), labels padded
+    with -100 and shifted, cross_entropy with reduction='sum', divided by the token count."""
+    labels = F.pad(labels, (0, 1), value=-100)[..., 1:].contiguous()
+    loss = F.cross_entropy(logits.float().view(-1, vocab), labels.view(-1), ignore_index=-100, reduction="sum")
+    return loss / labels.numel()
+
+
 def count_outside(c):
-    """Outside the layers: the embedding, the final norm, the (untied) LM head and the causal-LM
-    loss as transformers computes it from v4.46 (loss/loss_utils.py ForCausalLMLoss:
-    logits.float(), labels padded with -100 and shifted, cross_entropy with reduction='sum')."""
-    ops, stream = setup(c)
-    weight = DTYPES[c["weights"]]
-    trainable = c["finetune"] == "full"
-    b, s, h, vocab = c["batch"], c["seq"], c["hidden"], c["vocab"]
-    embed = parameter((vocab, h), weight, trainable)
-    norm = parameter((h,), weight, trainable)
-    head = parameter((vocab, h), weight, trainable)
+    """Outside the layers: the embeddings, the final norm and the head with its loss. Llama and
+    GPT-2: LlamaForCausalLM / GPT2LMHeadModel (GPT-2's LM head tied to wte). BERT:
+    BertForSequenceClassification (embeddings with LayerNorm and dropout, pooler on the first
+    token, dropout, a 2-label classifier, CrossEntropyLoss)."""
+    torch.manual_seed(0)
+    family = c["family"]
+    w = DTYPES[c["weights"]]
+    tr = c["finetune"] == "full"
+    b, s, h, vocab, p = c["batch"], c["seq"], c["hidden"], c["vocab"], c.get("dropout", 0.0)
+    embed = parameter((vocab, h), w, tr)
     ids = torch.randint(vocab, (b, s))
     labels = torch.randint(vocab, (b, s))
-    # What the layers add to the stream; it requires grad whenever anything below trains.
-    layers_out = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
-    with SavedStorages(exclude=[embed, norm, head]) as saved:
-        x = F.embedding(ids, embed).to(stream) + layers_out
-        x = LlamaLayer.rms_norm(norm, x)
-        logits = ops.linear(x, head).float()
-        labels = F.pad(labels, (0, 1), value=-100)[..., 1:].contiguous()
-        loss = F.cross_entropy(logits.view(-1, vocab), labels.view(-1), ignore_index=-100, reduction="sum")
-        loss = loss / labels.numel()
+    class_labels = torch.randint(2, (b,))
+    params = [embed]
+    if family == "llama":
+        norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
+        params += [norm, head]
+    elif family == "gpt2":
+        positions = parameter((s, h), w, tr)
+        norm = (parameter((h,), w, tr), parameter((h,), w, tr))
+        params += [positions, *norm]
+    else:
+        types, positions = parameter((2, h), w, tr), parameter((s, h), w, tr)
+        norm = (parameter((h,), w, tr), parameter((h,), w, tr))
+        pooler = (parameter((h, h), w, tr), parameter((h,), w, tr))
+        classifier = (parameter((2, h), w, tr), parameter((2,), w, tr))
+        params += [types, positions, *norm, *pooler, *classifier]
+        position_ids = torch.arange(s).unsqueeze(0)  # BertEmbeddings' registered buffer
+        token_types = torch.zeros(b, s, dtype=torch.long)
+    ops, stream = setup(c, params)
+    # What the layers do to the stream; it requires grad whenever anything below trains.
+    layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
+    with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
+        if family == "llama":
+            x = F.embedding(ids, embed) + layers
+            logits = ops.linear(LlamaLayer.rms_norm(norm, x), head)
+            causal_lm_loss(logits, labels, vocab)
+        elif family == "gpt2":
+            # GPT2Model.forward: position_ids from cache_position (an arange made in forward)
+            x = dropout(F.embedding(ids, embed) + F.embedding(torch.arange(s).unsqueeze(0), positions), p)
+            x = layer_norm(ops, x + layers, *norm)
+            causal_lm_loss(ops.linear(x, embed), labels, vocab)
+        else:
+            x = F.embedding(ids, embed) + F.embedding(token_types, types) + F.embedding(position_ids, positions)
+            x = dropout(layer_norm(ops, x, *norm), p) + layers
+            pooled = dropout(torch.tanh(ops.linear(x[:, 0], *pooler)), p)
+            logits = ops.linear(pooled, *classifier)
+            F.cross_entropy(ops.fp32(logits).view(-1, 2), class_labels.view(-1))
     casts = split_weight_casts(saved, ops)
     return saved.sizes(), casts
