@@ -1,0 +1,148 @@
+// The estimate against published measurements of real training runs (tests/data/measured-runs.yaml,
+// each with its source and quote). A run passes when the estimate lies within ±15 % of what was
+// measured; a run with a `known_gap` is expected to miss, for the reason it names, and fails the
+// test once it no longer does, so that the gap is struck off. Prints the table the README shows.
+
+#include "core/estimate.h"
+
+#include <QTest>
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace vl;
+
+Q_DECLARE_METATYPE(Scenario)
+
+namespace {
+
+constexpr double kBand = 0.15;
+
+template <class T>
+T get(const YAML::Node &node, const char *key, T fallback)
+{
+    return node[key] ? node[key].as<T>() : fallback;
+}
+
+Scenario scenarioOf(const YAML::Node &row)
+{
+    Scenario s;
+    const YAML::Node m = row["model"];
+    Architecture &a = s.arch;
+    a.hidden = m["hidden"].as<std::int64_t>();
+    a.layers = m["layers"].as<std::int64_t>();
+    a.heads = m["heads"].as<std::int64_t>();
+    a.kvHeads = get<std::int64_t>(m, "kv_heads", a.heads);
+    a.headDim = get<std::int64_t>(m, "head_dim", 0);
+    a.ffn = m["ffn"].as<std::int64_t>();
+    a.vocab = m["vocab"].as<std::int64_t>();
+    a.fixedParams = get<std::int64_t>(m, "params", 0);
+    a.learnedPositions = get<std::int64_t>(m, "positions", 0);
+    a.normsPerLayer = get<std::int64_t>(m, "norms_per_layer", 2);
+    a.linearBias = get<bool>(m, "linear_bias", false);
+    a.mlp = *parseMlp(m["mlp"].as<std::string>());
+    a.norm = *parseNorm(m["norm"].as<std::string>());
+    a.modeling = m["modeling"] ? *parseModeling(m["modeling"].as<std::string>()) : modelingOf(a.mlp, a.norm);
+    s.microBatch = row["batch"].as<std::int64_t>();
+    s.sequence = row["seq"].as<std::int64_t>();
+    s.precision = *parsePrecision(row["precision"].as<std::string>());
+    s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
+    s.recompute = *parseRecompute(row["recompute"].as<std::string>());
+    s.flashAttention = row["flash_attention"].as<bool>();
+    s.dropout = get<bool>(row, "dropout", false);
+    s.implementation = *parseImplementation(row["implementation"].as<std::string>());
+    s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));
+    const YAML::Node f = row["finetune"];
+    s.fineTune = *parseFineTune(f["mode"].as<std::string>());
+    s.loraRank = get<std::int64_t>(f, "rank", s.loraRank);
+    if (f["targets"])
+        s.loraTargets = *parseLoraTargets(f["targets"].as<std::string>());
+    if (row["cuda_context_mib"]) {
+        // nvidia-smi shows the CUDA context the source measured, besides the tensors.
+        s.overhead.enabled = true;
+        s.overhead.cudaContext = row["cuda_context_mib"].as<std::int64_t>() * kMiB;
+        s.overhead.allocatorPercent = 0; // the caching allocator's slack is not modelled
+    }
+    return s;
+}
+
+struct Outcome {
+    std::string id;
+    double measured, estimated;
+    std::string kind, gap;
+    double error() const { return estimated / measured - 1.0; }
+};
+
+std::vector<Outcome> &outcomes()
+{
+    static std::vector<Outcome> all;
+    return all;
+}
+
+} // namespace
+
+class TestMeasured : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void withinBand_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("measuredGiB");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("knownGap");
+        const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/measured-runs.yaml");
+        QVERIFY(rows.IsSequence() && rows.size() >= 26);
+        for (const auto &row : rows) {
+            if (!get<bool>(row, "expressible", true))
+                continue;
+            QTest::newRow(row["id"].as<std::string>().c_str())
+                << scenarioOf(row) << row["measured_gib"].as<double>()
+                << QString::fromStdString(row["measure_kind"].as<std::string>())
+                << QString::fromStdString(get<std::string>(row, "known_gap", ""));
+        }
+    }
+    void withinBand()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, measuredGiB);
+        QFETCH(QString, kind);
+        QFETCH(QString, knownGap);
+        const auto b = validatedEstimate(scenario);
+        QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
+        const double estimated = double(b->total) / double(kGiB);
+        outcomes().push_back({QTest::currentDataTag(), measuredGiB, estimated, kind.toStdString(), knownGap.toStdString()});
+        const double error = estimated / measuredGiB - 1.0;
+        if (!knownGap.isEmpty())
+            QEXPECT_FAIL("", qPrintable(knownGap), Continue);
+        QVERIFY2(std::abs(error) <= kBand, qPrintable(QStringLiteral("estimate %1 GiB, measured %2 GiB (%3): %4 %")
+                                                          .arg(estimated, 0, 'f', 2).arg(measuredGiB, 0, 'f', 2)
+                                                          .arg(kind).arg(100 * error, 0, 'f', 1)));
+    }
+
+    // The README's table: every run, its error, the median and the worst.
+    void cleanupTestCase()
+    {
+        std::vector<double> errors;
+        QString table = QStringLiteral("\n| run | measured | estimate | error |\n|---|---|---|---|\n");
+        for (const Outcome &o : outcomes()) {
+            errors.push_back(std::abs(o.error()));
+            table += QStringLiteral("| %1 | %2 GiB (%3) | %4 GiB | %5 %%6 |\n")
+                         .arg(QString::fromStdString(o.id)).arg(o.measured, 0, 'f', 2).arg(QString::fromStdString(o.kind))
+                         .arg(o.estimated, 0, 'f', 2).arg(100 * o.error(), 0, 'f', 1)
+                         .arg(o.gap.empty() ? QString() : QStringLiteral(" (known gap)"));
+        }
+        if (errors.empty())
+            return;
+        std::sort(errors.begin(), errors.end());
+        const double median = errors.size() % 2 ? errors[errors.size() / 2]
+                                                : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+        table += QStringLiteral("\nmedian |error| %1 %, worst %2 % over %3 runs\n")
+                     .arg(100 * median, 0, 'f', 1).arg(100 * errors.back(), 0, 'f', 1).arg(errors.size());
+        qInfo().noquote() << table;
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMeasured)
+#include "tst_measured.moc"
