@@ -139,7 +139,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     const std::int64_t masks = s.dropout ? 2 * sb * h : 0; // attention-out and MLP dropout masks, 1 B each
     p.inputs = (4 * e * sb * h + masks) / spDiv;            // 2 norm inputs, QKV input, MLP input
     p.attention = e * sb * (a.heads * d + 2 * a.kvHeads * d + a.heads * d) / t; // Q, K, V, out-proj input
-    if (s.flashAttention) {
+    if (s.attention != Attention::Eager) {
         p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
     } else if (recompute == Recompute::None) {
         const std::int64_t scores = a.heads * s.sequence * sb; // a·s²·b
@@ -226,19 +226,21 @@ void llamaLayer(const Scenario &s, TensorList &out)
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t d = a.effectiveHeadDim();
     const std::int64_t q = a.heads * d;
-    if (s.recompute == Recompute::Full) {
-        // torch.utils.checkpoint around each LlamaDecoderLayer keeps only the layer's input.
-        out.add("layer input, kept by the checkpoint", (dt.autocast ? 4 : e) * tokens * a.hidden);
-        return;
-    }
     rmsNorm(s, out);
     projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
-    if (s.flashAttention) {
-        // flash_attn_func saves q, k, v (K and V not repeated), its output and the FP32 log-sum-exp.
+    if (s.attention != Attention::Eager) {
+        // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
+        // _scaled_dot_product_flash_attention; flash_attn_func likewise). Hugging Face passes K and
+        // V at the KV heads (flash_attention_2, or SDPA with enable_gqa from PyTorch 2.5 when no
+        // padding mask is given: integrations/sdpa_attention.py); torchtitan repeats them to every
+        // head first (models/llama3/model/model.py, Attention.forward: repeat_kv).
+        // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
+        const bool repeated = s.implementation == Implementation::TorchTitan && a.kvHeads > 1;
+        const std::int64_t kv = repeated ? q : a.kvHeads * d;
         out.add("query after rotary", e * tokens * q);
-        out.add("key after rotary (KV heads)", e * tokens * a.kvHeads * d);
-        out.add("value (KV heads)", e * tokens * a.kvHeads * d);
-        out.add("attention output, saved by the kernel and o_proj", e * tokens * q);
+        out.add(repeated ? "key after rotary, repeated to every head" : "key after rotary (KV heads)", e * tokens * kv);
+        out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
+        out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
         out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
         projectionInputs(s, out, {LoraO}, q, false, true);
     } else {
@@ -383,7 +385,8 @@ void bertLayer(const Scenario &s, TensorList &out)
     layerNorm(s, out);
 }
 
-void huggingFaceLayer(const Scenario &s, TensorList &out)
+// Layers as the named code computes them (Hugging Face transformers or torchtitan).
+void codeLayer(const Scenario &s, TensorList &out)
 {
     if (s.recompute == Recompute::Full) {
         // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
@@ -399,23 +402,26 @@ void huggingFaceLayer(const Scenario &s, TensorList &out)
     }
 }
 
-// The causal-LM loss (loss/loss_utils.py ForCausalLMLoss, transformers v4.46+): logits.float(),
-// cross_entropy = log_softmax, which saves its FP32 result, and nll_loss, which saves the labels.
+// The causal-LM loss (transformers v4.46+ loss/loss_utils.py ForCausalLMLoss; torchtitan
+// components/loss.py cross_entropy_loss): logits.float(), cross_entropy = log_softmax, which saves
+// its FP32 result, and nll_loss, which saves the labels.
 void causalLmLoss(const Scenario &s, TensorList &out)
 {
     const std::int64_t tokens = s.sequence * s.microBatch;
     out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
-    // labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with one sequence
-    // the slice is already contiguous and keeps the padded storage, one token longer.
-    const std::int64_t labels = s.microBatch == 1 ? s.sequence + 1 : tokens;
+    // Hugging Face: labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with
+    // one sequence the slice is already contiguous and keeps the padded storage, one token longer.
+    // torchtitan's cross_entropy_loss reads the labels as they come.
+    const bool padded = s.implementation == Implementation::HuggingFace && s.microBatch == 1;
+    const std::int64_t labels = padded ? s.sequence + 1 : tokens;
     out.add("shifted labels (int64), saved by the loss", 8 * labels);
 }
 
-// Outside the layers, Hugging Face: what the embeddings save (token ids; GPT-2 its position ids,
+// Outside the layers, Hugging Face and torchtitan: what the embeddings save (token ids; GPT-2 its position ids,
 // BERT its token-type ids and embedding LayerNorm), the final norm and the head with its loss:
 // LlamaForCausalLM and GPT2LMHeadModel (LM head; GPT-2's tied to wte), or
 // BertForSequenceClassification (pooler on the first token, dropout, a 2-label classifier).
-void huggingFaceOutside(const Scenario &s, TensorList &out)
+void codeOutside(const Scenario &s, TensorList &out)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t e = dt.activation;
@@ -467,8 +473,8 @@ void huggingFaceOutside(const Scenario &s, TensorList &out)
 TensorList layerTensors(const Scenario &s)
 {
     TensorList list;
-    if (s.implementation == Implementation::HuggingFace) {
-        huggingFaceLayer(s, list);
+    if (s.implementation != Implementation::Megatron) {
+        codeLayer(s, list);
         return list;
     }
     const ActivationParts p = megatronLayer(s, s.recompute);
@@ -481,7 +487,7 @@ TensorList layerTensors(const Scenario &s)
 
 Bytes layerBytes(const Scenario &s, Recompute recompute)
 {
-    if (s.implementation == Implementation::HuggingFace) {
+    if (s.implementation != Implementation::Megatron) {
         Scenario withRecompute = s;
         withRecompute.recompute = recompute;
         return layerTensors(withRecompute).total;
@@ -699,7 +705,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         // A frozen layer below every trainable one needs nothing saved for backward.
         const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
 
-        const bool huggingFace = s.implementation == Implementation::HuggingFace;
+        const bool codeLevel = s.implementation != Implementation::Megatron;
         const TensorList kept = layerTensors(s);
         b.oneLayerActivations = layerBytes(s, Recompute::None);
         b.keptPerLayer = kept.total;
@@ -714,7 +720,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
                     + " B = " + formatBytes(kept.total, units) + "/layer";
             } else {
-                text = huggingFace ? "per layer (Hugging Face code):" : "per layer:";
+                text = codeLevel ? "per layer (" + std::string(toString(s.implementation)) + " code):" : "per layer:";
                 for (int i = 0; i < kept.count; ++i)
                     text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
                         + formatBytes(kept.items[i].bytes, units);
@@ -752,7 +758,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
             // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
             const std::int64_t head = !lastStage ? 0
-                : a.modeling == Modeling::Bert && huggingFace ? a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2
+                : a.modeling == Modeling::Bert && codeLevel ? a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2
                                                               : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
             sink.add(ItemId::WeightCasts, casts, [&] {
@@ -761,7 +767,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                     + (head ? " + " + formatCount(head) + " head" : "") + ") params × 2 B" + equals(casts, units);
             });
         }
-        if (firstStage && s.fineTune != FineTune::Freeze && !huggingFace) {
+        if (firstStage && s.fineTune != FineTune::Freeze && !codeLevel) {
             const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
             sink.add(ItemId::EmbeddingActivations, embedding, [&] {
                 return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e)
@@ -769,9 +775,9 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                     + equals(embedding, units);
             });
         }
-        if (huggingFace) {
+        if (codeLevel) {
             TensorList outside;
-            huggingFaceOutside(s, outside);
+            codeOutside(s, outside);
             sink.add(ItemId::HeadActivations, outside.total, [&] {
                 std::string text;
                 for (int i = 0; i < outside.count; ++i)
@@ -780,7 +786,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 return text + equals(outside.total, units);
             });
         }
-        if (lastStage && !(huggingFace && a.modeling == Modeling::Bert)) {
+        if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
             // Logits in the activation dtype, plus the FP32 copy the loss computes on.
             const std::int64_t fp32Copy = e < 4 ? 4 : 0;
             const Bytes logits = (e + fp32Copy) * ceilDiv(sb * a.vocab, t);
@@ -851,6 +857,44 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     if (activations > kLimit)
         return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
                             "reduce --seq or --batch"};
+    return std::nullopt;
+}
+
+// What the code-level implementations (Hugging Face transformers, torchtitan) are modelled for.
+std::optional<Error> checkCodeLevel(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const std::string code(toString(s.implementation));
+    const bool titan = s.implementation == Implementation::TorchTitan;
+    const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
+    const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
+    if (a.experts > 1)
+        return Error{"implementation", code + " is modelled for dense layers; use --implementation megatron for a "
+                                              "mixture of experts"};
+    if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
+        return Error{"modeling", std::string(toString(a.modeling)) + " does not fit this architecture: llama needs "
+                                 "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
+                                 "multi-head attention"};
+    if (titan && a.modeling != Modeling::Llama)
+        return Error{"implementation", "torchtitan is modelled for its Llama; use huggingface or megatron for "
+                                       + std::string(toString(a.modeling))};
+    if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
+        return Error{"implementation", code + " is modelled without tensor, sequence or pipeline parallelism; use "
+                                              "--implementation megatron with --tp, --sp or --pp"};
+    if (s.recompute == Recompute::Selective)
+        return Error{"recompute", "selective recomputation is Megatron's; with --implementation " + code
+                                      + " choose none or full (checkpointing every layer)"};
+    if (s.dropout && a.modeling == Modeling::Llama)
+        return Error{"dropout", "Llama trains without dropout in " + code + "'s code; use --dropout no "
+                                "(LoRA's dropout is --lora-dropout)"};
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    if (lora && (titan || a.modeling != Modeling::Llama))
+        return Error{"finetune", "LoRA is modelled for Hugging Face's Llama family; use --finetune full or freeze, "
+                                 "or --implementation megatron"};
+    if (titan && s.attention != Attention::Sdpa)
+        return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
+    if (a.modeling != Modeling::Llama && s.attention != Attention::Eager)
+        return Error{"attention", "GPT-2 and BERT are modelled with eager attention; use --attention eager"};
     return std::nullopt;
 }
 
@@ -954,31 +998,9 @@ std::optional<Error> validate(const Scenario &s)
         return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
-    if (s.implementation == Implementation::HuggingFace) {
-        const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
-        const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
-        if (a.experts > 1)
-            return Error{"implementation", "huggingface models dense layers; use --implementation megatron for a "
-                                           "mixture of experts"};
-        if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
-            return Error{"modeling", std::string(toString(a.modeling)) + " does not fit this architecture: llama needs "
-                                     "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
-                                     "multi-head attention"};
-        if (a.modeling != Modeling::Llama && (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA))
-            return Error{"finetune", "LoRA with Hugging Face code is modelled for the Llama family; use --finetune full "
-                                     "or freeze, or --implementation megatron"};
-        if (a.modeling != Modeling::Llama && s.flashAttention)
-            return Error{"flash-attention", "GPT-2 and BERT are modelled with eager attention; use --flash-attention no"};
-        if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
-            return Error{"implementation", "huggingface runs without tensor, sequence or pipeline parallelism; "
-                                           "use --implementation megatron with --tp, --sp or --pp"};
-        if (s.recompute == Recompute::Selective)
-            return Error{"recompute", "selective recomputation is Megatron's; with --implementation huggingface "
-                                      "choose none or full (gradient checkpointing)"};
-        if (s.dropout && a.modeling == Modeling::Llama)
-            return Error{"dropout", "the Llama family trains without dropout in Hugging Face's code; use --dropout no "
-                                    "(LoRA's dropout is --lora-dropout)"};
-    }
+    if (s.implementation != Implementation::Megatron)
+        if (auto error = checkCodeLevel(s))
+            return error;
     return checkMagnitude(s);
 }
 
@@ -987,8 +1009,8 @@ std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope)
     TensorList list;
     if (scope == TensorScope::Layer)
         list = layerTensors(s);
-    else if (s.implementation == Implementation::HuggingFace)
-        huggingFaceOutside(s, list);
+    else if (s.implementation != Implementation::Megatron)
+        codeOutside(s, list);
     return {list.items.begin(), list.items.begin() + list.count};
 }
 

@@ -58,8 +58,8 @@ const std::array kFields = {
                                    "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
                                    "Hugging Face Trainer, Lightning, torchtune)", nullptr,
               VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
-    FieldSpec{"implementation", "CODE", "Code that computes a layer: megatron (fused kernels, Korthikanti et al.) or "
-                                        "huggingface (transformers' Llama-family modeling code)", nullptr,
+    FieldSpec{"implementation", "CODE", "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
+                                        "huggingface (transformers' modeling code) or torchtitan", nullptr,
               VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
     FieldSpec{"master-weights", "yes|no", "Keep the FP32 master copy in mixed precision", nullptr,
               VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
@@ -70,7 +70,10 @@ const std::array kFields = {
     FieldSpec{"dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
               VL_WORD(dropout, parseYesNo, "dropout", kYesNo)},
     FieldSpec{"flash-attention", "yes|no", "FlashAttention (no s² attention scores kept)", nullptr,
-              VL_WORD(flashAttention, parseYesNo, "flash-attention", kYesNo)},
+              VL_WORD(attention, parseFlashAttention, "flash-attention", kYesNo)},
+    FieldSpec{"attention", "KERNEL", "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
+                                     "scaled_dot_product_attention, flash kernel) or flash (flash-attn)", nullptr,
+              VL_WORD(attention, parseAttention, "attention", allowedAttentions())},
     FieldSpec{"recompute", "MODE", "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
     FieldSpec{"zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},

@@ -34,8 +34,11 @@ constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
                                              {FineTune::Freeze, "freeze"},
                                              {FineTune::LoRA, "lora"},
                                              {FineTune::QLoRA, "qlora"}}};
-constexpr NameTable<Implementation, 2> kImplementations{{{Implementation::Megatron, "megatron"},
-                                                         {Implementation::HuggingFace, "huggingface"}}};
+constexpr NameTable<Implementation, 3> kImplementations{{{Implementation::Megatron, "megatron"},
+                                                         {Implementation::HuggingFace, "huggingface"},
+                                                         {Implementation::TorchTitan, "torchtitan"}}};
+constexpr NameTable<Attention, 3> kAttentions{{{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
+                                               {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
 constexpr NameTable<unsigned, 7> kLoraTargets{{{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"},
                                                {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
@@ -90,6 +93,16 @@ std::string_view toString(Implementation v) { return nameOf(kImplementations, v)
 std::string_view toString(AmpStyle v) { return nameOf(kAmpStyles, v); }
 std::optional<Implementation> parseImplementation(std::string_view t) { return parseName(kImplementations, t); }
 std::optional<AmpStyle> parseAmpStyle(std::string_view t) { return parseName(kAmpStyles, t); }
+std::string_view toString(Attention v) { return nameOf(kAttentions, v); }
+std::optional<Attention> parseAttention(std::string_view t) { return parseName(kAttentions, t); }
+
+std::optional<Attention> parseFlashAttention(std::string_view t)
+{
+    const auto on = parseYesNo(t);
+    if (!on)
+        return std::nullopt;
+    return *on ? Attention::Flash : Attention::Eager;
+}
 std::optional<Precision> parsePrecision(std::string_view t) { return parseName(kPrecisions, t); }
 std::optional<GradDtype> parseGradDtype(std::string_view t) { return parseName(kGradDtypes, t); }
 std::optional<Optimizer> parseOptimizer(std::string_view t) { return parseName(kOptimizers, t); }
@@ -172,7 +185,8 @@ std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum
 std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
 std::string_view allowedRecomputes() { return "none|selective|full"; }
 std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
-std::string_view allowedImplementations() { return "megatron|huggingface"; }
+std::string_view allowedImplementations() { return "megatron|huggingface|torchtitan"; }
+std::string_view allowedAttentions() { return "eager|sdpa|flash"; }
 std::string_view allowedAmpStyles() { return "master-copy|autocast"; }
 
 } // namespace vl

@@ -18,10 +18,14 @@ enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
 // Whose code computes a layer: Megatron's fused kernels (Korthikanti et al.'s accounting) or
 // Hugging Face transformers' modeling code, which saves a different set of tensors.
-enum class Implementation { Megatron, HuggingFace };
+enum class Implementation { Megatron, HuggingFace, TorchTitan };
 // How mixed precision is implemented: 16-bit weights and grads plus an FP32 master copy
 // (Megatron, DeepSpeed), or PyTorch autocast: FP32 weights and grads, 16-bit casts per op.
 enum class AmpStyle { MasterCopy, Autocast };
+// How attention is computed: eager (the s×s scores are materialised and kept for backward),
+// PyTorch's scaled_dot_product_attention (on a recent GPU its flash kernel: no scores kept), or
+// the flash-attn package (Hugging Face's flash_attention_2).
+enum class Attention { Eager, Sdpa, Flash };
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
@@ -62,7 +66,7 @@ struct Scenario {
     Offload offload = Offload::None;
 
     Recompute recompute = Recompute::None;
-    bool flashAttention = false;
+    Attention attention = Attention::Eager;
     bool dropout = false;
 
     FineTune fineTune = FineTune::Full;
@@ -96,6 +100,7 @@ std::string_view toString(Recompute v);
 std::string_view toString(FineTune v);
 std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
+std::string_view toString(Attention v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<Optimizer> parseOptimizer(std::string_view text);
@@ -104,6 +109,9 @@ std::optional<Recompute> parseRecompute(std::string_view text);
 std::optional<FineTune> parseFineTune(std::string_view text);
 std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
+std::optional<Attention> parseAttention(std::string_view text);
+// --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
+std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
 std::optional<NormKind> parseNorm(std::string_view text);
 std::optional<Modeling> parseModeling(std::string_view text);
@@ -122,5 +130,6 @@ std::string_view allowedRecomputes();
 std::string_view allowedFineTunes();
 std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
+std::string_view allowedAttentions();
 
 } // namespace vl

@@ -11,7 +11,8 @@ namespace {
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
     if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "precision", "master_weights", "grad_dtype",
-                                  "optimizer", "dropout", "flash_attention", "recompute", "amp_style", "implementation"}))
+                                  "optimizer", "dropout", "flash_attention", "attention", "recompute", "amp_style",
+                                  "implementation"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("batch", s.microBatch, 1, 1 << 20))
@@ -22,7 +23,8 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
         || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))
         || (e = r.word("optimizer", s.optimizer, parseOptimizer, allowedOptimizers()))
         || (e = r.boolean("dropout", s.dropout))
-        || (e = r.boolean("flash_attention", s.flashAttention))
+        || (e = r.word("flash_attention", s.attention, parseFlashAttention, "true|false")) // files before "attention"
+        || (e = r.word("attention", s.attention, parseAttention, allowedAttentions()))
         || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()))
         || (e = r.word("amp_style", s.ampStyle, parseAmpStyle, allowedAmpStyles()))
         || (e = r.word("implementation", s.implementation, parseImplementation, allowedImplementations()));
@@ -112,7 +114,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "grad_dtype" << YAML::Value << std::string(toString(s.gradDtype))
         << YAML::Key << "optimizer" << YAML::Value << std::string(toString(s.optimizer))
         << YAML::Key << "dropout" << YAML::Value << s.dropout
-        << YAML::Key << "flash_attention" << YAML::Value << s.flashAttention
+        << YAML::Key << "attention" << YAML::Value << std::string(toString(s.attention))
         << YAML::Key << "recompute" << YAML::Value << std::string(toString(s.recompute))
         << YAML::Key << "amp_style" << YAML::Value << std::string(toString(s.ampStyle))
         << YAML::Key << "implementation" << YAML::Value << std::string(toString(s.implementation))

@@ -93,7 +93,7 @@ private Q_SLOTS:
     void flashAttentionKeepsNoScores()
     {
         Scenario s = gpt3();
-        s.flashAttention = true;
+        s.attention = Attention::Flash;
         const Breakdown b = estimate(s);
         const double sbh = 2048.0 * double(s.arch.hidden);
         const double lse = 4.0 * double(s.arch.heads) * 2048; // fp32 log-sum-exp per head and token
@@ -107,7 +107,7 @@ private Q_SLOTS:
         s.arch.fixedParams = 0;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
-        s.flashAttention = true;
+        s.attention = Attention::Flash;
         s.sequence = 8192;
         const double sb = 8192.0;
         const double h = 4096, f = 14336, kv = 8 * 128;

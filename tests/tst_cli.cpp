@@ -207,9 +207,9 @@ private Q_SLOTS:
         QTest::newRow("heads not dividing hidden") << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
-        QTest::newRow("unknown implementation") << QStringList{"--implementation", "torchtitan"} << 2 << "--implementation: 'torchtitan' is not allowed; use megatron|huggingface";
+        QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
-        QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface models dense layers";
+        QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
         QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";

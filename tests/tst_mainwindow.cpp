@@ -126,7 +126,7 @@ private Q_SLOTS:
         Scenario s = m_model->scenario();
         s.zeroStage = 3;
         s.dataParallel = 8;
-        s.flashAttention = true;
+        s.attention = Attention::Flash;
         m_model->setScenario(s);
         const Bytes a100 = 81920 * kMiB;
         const std::int64_t largest = maxMicroBatch(m_model->scenario(), a100);

@@ -50,7 +50,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.precision = *parsePrecision(row["precision"].as<std::string>());
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
-    s.flashAttention = row["flash_attention"].as<bool>();
+    s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     s.dropout = get<bool>(row, "dropout", false);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
     s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));

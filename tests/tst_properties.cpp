@@ -26,7 +26,7 @@ QList<Scenario> variedScenarios()
                     s.tensorParallel = zero == 3 ? 2 : 1;
                     s.pipelineParallel = zero == 1 ? 2 : 1;
                     s.gradAccum = 4;
-                    s.flashAttention = recompute != Recompute::None;
+                    s.attention = recompute != Recompute::None ? Attention::Flash : Attention::Eager;
                     s.dropout = zero == 2;
                     s.overhead.enabled = fineTune == FineTune::Full;
                     list.append(s);

@@ -1,4 +1,4 @@
-// The Hugging Face implementation's saved tensors against PyTorch's autograd: every row of
+// The code-level implementations' saved tensors (Hugging Face, torchtitan) against PyTorch's autograd: every row of
 // tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal core's list,
 // storage for storage, for one layer, for what lies outside the layers, and for autocast's
 // 16-bit weight casts.
@@ -34,7 +34,11 @@ Scenario scenarioOf(const YAML::Node &c)
     a.kvHeads = c["kv_heads"].as<std::int64_t>();
     a.ffn = c["ffn"].as<std::int64_t>();
     a.vocab = c["vocab"].as<std::int64_t>();
-    a.modeling = *parseModeling(c["family"].as<std::string>());
+    const std::string family = c["family"].as<std::string>();
+    if (family == "torchtitan")
+        s.implementation = Implementation::TorchTitan;
+    a.modeling = family == "torchtitan" ? Modeling::Llama : *parseModeling(family);
+    s.attention = c["attention"] ? *parseAttention(c["attention"].as<std::string>()) : Attention::Eager;
     if (a.modeling == Modeling::Llama) {
         a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
         a.mlp = MlpKind::Gated;
@@ -72,7 +76,8 @@ std::string rowName(const YAML::Node &c)
     std::string name = c["family"].as<std::string>() + " h" + c["hidden"].as<std::string>() + " a" + c["heads"].as<std::string>() + " g"
         + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>() + " b" + c["batch"].as<std::string>()
         + " " + c["weights"].as<std::string>() + (c["autocast"] ? "+autocast" : "") + " "
-        + c["finetune"].as<std::string>() + (c["dropout"].as<double>() > 0 ? " dropout" : "");
+        + c["finetune"].as<std::string>() + (c["dropout"].as<double>() > 0 ? " dropout" : "")
+        + (c["attention"] ? " " + c["attention"].as<std::string>() : "");
     if (c["lora_targets"])
         name += "(" + std::to_string(c["lora_targets"].size()) + " targets"
             + (c["lora_dropout"].as<bool>() ? ", dropout)" : ")");
@@ -121,7 +126,7 @@ private Q_SLOTS:
         QTest::addColumn<std::vector<Bytes>>("outside");
         QTest::addColumn<qint64>("weightCasts");
         const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/saved-tensors.yaml");
-        QVERIFY(rows.IsSequence() && rows.size() >= 100);
+        QVERIFY(rows.IsSequence() && rows.size() >= 130);
         for (const auto &row : rows) {
             const YAML::Node c = row["config"];
             QTest::newRow(rowName(c).c_str()) << scenarioOf(c) << row["layer"].as<std::vector<Bytes>>()

@@ -32,7 +32,7 @@ private Q_SLOTS:
         s.sequenceParallel = true;
         s.offload = Offload::OptimizerAndParams;
         s.recompute = Recompute::Selective;
-        s.flashAttention = true;
+        s.attention = Attention::Flash;
         s.dropout = true;
         s.fineTune = FineTune::LoRA;
         s.loraRank = 64;
@@ -53,6 +53,26 @@ private Q_SLOTS:
         QVERIFY(*back == doc);
     }
 
+    // Files written before the attention kernel was a choice keep their meaning.
+    void olderAttentionKey_data()
+    {
+        QTest::addColumn<QString>("training");
+        QTest::addColumn<int>("attention");
+        QTest::newRow("flash_attention: true is the flash kernel") << "flash_attention: true" << int(Attention::Flash);
+        QTest::newRow("flash_attention: false is eager") << "flash_attention: false" << int(Attention::Eager);
+        QTest::newRow("attention: sdpa") << "attention: sdpa" << int(Attention::Sdpa);
+    }
+    void olderAttentionKey()
+    {
+        QFETCH(QString, training);
+        QFETCH(int, attention);
+        const QString yaml = QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                            "vocab: 32000}\ntraining: {%1}\n").arg(training);
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "older.vramledger.yaml");
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(doc->scenario.attention), attention);
+    }
+
     void brokenFiles_data()
     {
         QTest::addColumn<QString>("yaml");
@@ -65,7 +85,7 @@ private Q_SLOTS:
         QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n") << 4 << "training.seq" << "allowed 1 to";
         QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n") << 3 << "trainig" << "unknown key";
         QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  precision: fp8\n") << 4 << "training.precision" << "fp32|mixed-fp16";
-        QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: torchtitan\n") << 4 << "training.implementation" << "megatron|huggingface";
+        QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan";
         QTest::newRow("bad LoRA dropout") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("finetune:\n  lora_dropout: maybe\n") << 4 << "finetune.lora_dropout" << "";
         QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 1 << "offload" << "choose --zero";
         QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";

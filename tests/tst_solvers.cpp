@@ -19,7 +19,7 @@ Scenario llama8b()
     s.arch.ffn = 14336;
     s.arch.vocab = 128256;
     s.precision = Precision::MixedBf16;
-    s.flashAttention = true;
+    s.attention = Attention::Flash;
     s.sequence = 2048;
     return s;
 }

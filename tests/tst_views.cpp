@@ -36,7 +36,7 @@ ScenarioDocument scenario(const QString &name)
         s.zeroStage = 3;
         s.dataParallel = 64;
         s.recompute = Recompute::Full;
-        s.flashAttention = true;
+        s.attention = Attention::Flash;
         doc.gpuIds = {"h100-sxm"};
     } else {
         s.arch = catalog.findModel("gpt2")->arch;

@@ -264,7 +264,8 @@ void ControlPanel::build()
         [] { return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory."); });
 
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
-                              {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }}});
+                              {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }},
+                              {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
     row(af, m_implementation, [] { return tr("Layer code"); },
@@ -279,13 +280,16 @@ void ControlPanel::build()
     m_recompute = combo({{int(Recompute::None), [] { return tr("None"); }},
                          {int(Recompute::Selective), [] { return tr("Selective"); }},
                          {int(Recompute::Full), [] { return tr("Full"); }}});
-    m_flash = new QCheckBox(m_advancedBody);
+    m_attention = combo({{int(Attention::Eager), [] { return tr("Eager"); }},
+                         {int(Attention::Sdpa), [] { return tr("PyTorch SDPA"); }},
+                         {int(Attention::Flash), [] { return tr("FlashAttention"); }}});
     m_dropout = new QCheckBox(m_advancedBody);
     row(af, m_recompute, [] { return tr("Recomputation"); },
         [] { return tr("Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each "
                        "layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
-    row(af, m_flash, [] { return tr("FlashAttention"); },
-        [] { return tr("Never stores the s×s attention scores: removes the activation term that grows with s²."); });
+    row(af, m_attention, [] { return tr("Attention"); },
+        [] { return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
+                       "SDPA (its flash kernel) and FlashAttention never store them."); });
     row(af, m_dropout, [] { return tr("Dropout"); },
         [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
 
@@ -347,7 +351,7 @@ void ControlPanel::build()
     comboEdit(m_implementation, [](Scenario &s, int v) { s.implementation = Implementation(v); });
     comboEdit(m_ampStyle, [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
-    checkEdit(m_flash, [](Scenario &s, int v) { s.flashAttention = v; });
+    comboEdit(m_attention, [](Scenario &s, int v) { s.attention = Attention(v); });
     checkEdit(m_dropout, [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
@@ -532,7 +536,7 @@ void ControlPanel::syncFromModel()
     m_sp->setEnabled(s.tensorParallel > 1);
     setComboData(m_offload, s.offload);
     setComboData(m_recompute, s.recompute);
-    setCheck(m_flash, s.flashAttention);
+    setComboData(m_attention, s.attention);
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     setSpin(m_loraRank, s.loraRank);

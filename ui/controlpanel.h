@@ -90,7 +90,7 @@ private:
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
-    QCheckBox *m_flash = nullptr;
+    QComboBox *m_attention = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;

@@ -156,6 +156,26 @@
 <context>
     <name>vl::ControlPanel</name>
     <message>
+        <source>Eager</source>
+        <translation>Eager（显式计算）</translation>
+    </message>
+    <message>
+        <source>PyTorch SDPA</source>
+        <translation>PyTorch SDPA</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>torchtitan</source>
+        <translation>torchtitan</translation>
+    </message>
+    <message>
+        <source>Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch&apos;s SDPA (its flash kernel) and FlashAttention never store them.</source>
+        <translation>Eager 注意力为反向传播保存 s×s 的注意力分数：激活随 s² 增长。PyTorch 的 SDPA（其 flash 内核）和 FlashAttention 从不保存它们。</translation>
+    </message>
+    <message>
         <source>Layer code</source>
         <translation>层的实现代码</translation>
     </message>

@@ -20,7 +20,7 @@ Scenario llamaClass()
     s.arch.ffn = 14336;
     s.arch.vocab = 128256;
     s.precision = Precision::MixedBf16;
-    s.flashAttention = true;
+    s.attention = Attention::Flash;
     s.zeroStage = 3;
     s.dataParallel = 8;
     s.recompute = Recompute::Selective;

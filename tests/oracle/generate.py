@@ -42,6 +42,11 @@ def configs():
     for shape, precision, training, recompute in itertools.product(
             LLAMA_SHAPES, PRECISIONS, LLAMA_TRAINING, RECOMPUTE):
         yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0)
+    for shape, precision, training in itertools.product(LLAMA_SHAPES, PRECISIONS, LLAMA_TRAINING[:2]):
+        yield dict(family="llama", **shape, **precision, **training, recompute="none", dropout=0.0, attention="sdpa")
+    for shape, precision, recompute in itertools.product(LLAMA_SHAPES, PRECISIONS, RECOMPUTE):
+        yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
+                   attention="sdpa")
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)
@@ -59,8 +64,8 @@ def render():
     lines = [
         "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
         "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
-        "# transformers' Llama, GPT-2 and BERT code and for what lies outside the layers (embeddings, final",
-        "# norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
+        "# transformers' Llama, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
+        "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
         "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
     ]
     for row in rows():

@@ -101,6 +101,10 @@ class Autocast:
     def matmul(self, a, b):
         return torch.matmul(self.cast(a), self.cast(b))
 
+    def sdpa(self, q, k, v):
+        # scaled_dot_product_attention is on autocast's lower-precision list
+        return FlashAttention.apply(self.cast(q), self.cast(k), self.cast(v))
+
 
 class NoAutocast:
     """Plain execution: every op in the dtype of its inputs."""
@@ -122,6 +126,35 @@ class NoAutocast:
     @staticmethod
     def matmul(a, b):
         return torch.matmul(a, b)
+
+    @staticmethod
+    def sdpa(q, k, v):
+        return FlashAttention.apply(q, k, v)
+
+
+class FlashAttention(torch.autograd.Function):
+    """F.scaled_dot_product_attention(q, k, v, is_causal=True) as a recent GPU runs it: the flash
+    kernel, which PyTorch 1.13's CPU does not have. This stand-in computes causal attention and
+    saves what tools/autograd/derivatives.yaml lists for _scaled_dot_product_flash_attention:
+    query, key, value, the output (in the kernel's (b, s, heads, d) layout) and the FP32
+    log-sum-exp per head and token. K and V may have fewer heads (enable_gqa)."""
+
+    @staticmethod
+    def forward(ctx, q, k, v):
+        b, a, s, d = q.shape
+        rep = a // k.shape[1]
+        kk, vv = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        scores = (q.float() @ kk.float().transpose(-1, -2)) * d**-0.5
+        scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1)
+        out = torch.empty(b, s, a, d, dtype=q.dtype).transpose(1, 2)
+        out.copy_(torch.softmax(scores, dim=-1) @ vv.float())
+        lse = torch.logsumexp(scores, dim=-1)
+        ctx.save_for_backward(q, k, v, out, lse)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
 
 
 class CudaLayerNorm(torch.autograd.Function):
@@ -260,13 +293,18 @@ class LlamaLayer:
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # apply_rotary_pos_emb
         q = (q * cos) + (rotate_half(q) * sin)
         k = (k * cos) + (rotate_half(k) * sin)
-        # eager_attention_forward
-        k = self.repeat_kv(k, a // g)
-        v = self.repeat_kv(v, a // g)
-        scores = ops.matmul(q, k.transpose(2, 3)) * d**-0.5
-        scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1).to(scores.dtype)
-        probs = F.softmax(scores, dim=-1, dtype=torch.float32).to(q.dtype)
-        out = ops.matmul(probs, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
+        if c.get("attention") == "sdpa":
+            # sdpa_attention_forward (integrations/sdpa_attention.py): PyTorch >= 2.5 and no padding
+            # mask: enable_gqa, K and V stay at the KV heads; then transpose(1, 2).contiguous()
+            out = ops.sdpa(q, k, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
+        else:
+            # eager_attention_forward
+            k = self.repeat_kv(k, a // g)
+            v = self.repeat_kv(v, a // g)
+            scores = ops.matmul(q, k.transpose(2, 3)) * d**-0.5
+            scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1).to(scores.dtype)
+            probs = F.softmax(scores, dim=-1, dtype=torch.float32).to(q.dtype)
+            out = ops.matmul(probs, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
         x = residual + self.o(ops, out)
 
         residual = x
@@ -280,6 +318,78 @@ class LlamaLayer:
             return x
         b, g, s, d = x.shape
         return x[:, :, None, :, :].expand(b, g, n_rep, s, d).reshape(b, g * n_rep, s, d)
+
+
+def torch_rms_norm(x, weight, eps=1e-6):
+    """nn.RMSNorm / F.rms_norm as PyTorch 2.6 composes it (aten/src/ATen/native/layer_norm.cpp,
+    rms_norm_symint): upcast to the op-math type, pow(2).mean, rsqrt, multiply, type_as(input),
+    then x weight. The mean is written as sum / n (see LlamaLayer.rms_norm)."""
+    up = x.to(torch.float32)
+    rstd = torch.rsqrt(up.pow(2).sum(-1, keepdim=True) / x.shape[-1] + eps)
+    return up.mul(rstd).type_as(x) * weight
+
+
+class TorchtitanLayer:
+    """torchtitan/models/llama3/model/model.py (2025): TransformerBlock.forward with nn.RMSNorm,
+    Attention (wq, wk, wv; apply_rotary_emb through complex numbers, .type_as(xq); repeat_kv;
+    scaled_dot_product_attention, flash kernel; output.transpose(1, 2).contiguous(); wo) and
+    FeedForward w2(F.silu(w1(x)) * w3(x))."""
+
+    def __init__(self, c):
+        self.c = c
+        w = DTYPES[c["weights"]]
+        tr = c["finetune"] == "full"
+        h, a, g, f = c["hidden"], c["heads"], c["kv_heads"], c["ffn"]
+        d = h // a
+        self.attention_norm, self.ffn_norm = parameter((h,), w, tr), parameter((h,), w, tr)
+        self.wq, self.wk, self.wv = parameter((a * d, h), w, tr), parameter((g * d, h), w, tr), parameter((g * d, h), w, tr)
+        self.wo = parameter((h, a * d), w, tr)
+        bias = c.get("qkv_bias", False)  # model_args.use_qkv_bias
+        self.bq, self.bk, self.bv = ((parameter((a * d,), w, tr), parameter((g * d,), w, tr),
+                                      parameter((g * d,), w, tr)) if bias else (None, None, None))
+        self.w1, self.w2, self.w3 = parameter((f, h), w, tr), parameter((h, f), w, tr), parameter((f, h), w, tr)
+
+    def params(self):
+        biases = [t for t in (self.bq, self.bk, self.bv) if t is not None]
+        return [self.attention_norm, self.ffn_norm, self.wq, self.wk, self.wv, self.wo, self.w1, self.w2, self.w3] + biases
+
+    @staticmethod
+    def rotary(x, freqs_cis):
+        # apply_rotary_emb for one of xq, xk
+        x_ = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(x_ * freqs_cis).flatten(3).type_as(x)
+
+    @staticmethod
+    def repeat_kv(x, n_rep):
+        bs, slen, n_kv_heads, head_dim = x.shape
+        if n_rep == 1:
+            return x
+        return torch.unsqueeze(x, dim=3).expand(bs, slen, n_kv_heads, n_rep, head_dim).reshape(
+            bs, slen, n_kv_heads * n_rep, head_dim)
+
+    def __call__(self, ops, x, freqs_cis):
+        c = self.c
+        b, s, h = x.shape
+        a, g = c["heads"], c["kv_heads"]
+        d = h // a
+        y = torch_rms_norm(x, self.attention_norm)
+        xq = ops.linear(y, self.wq, self.bq).view(b, s, a, d)
+        xk = ops.linear(y, self.wk, self.bk).view(b, s, g, d)
+        xv = ops.linear(y, self.wv, self.bv).view(b, s, g, d)
+        xq, xk = self.rotary(xq, freqs_cis), self.rotary(xk, freqs_cis)
+        keys, values = self.repeat_kv(xk, a // g), self.repeat_kv(xv, a // g)
+        out = ops.sdpa(xq.transpose(1, 2), keys.transpose(1, 2), values.transpose(1, 2))
+        h1 = x + ops.linear(out.transpose(1, 2).contiguous().view(b, s, -1), self.wo)
+        y = torch_rms_norm(h1, self.ffn_norm)
+        return h1 + ops.linear(F.silu(ops.linear(y, self.w1)) * ops.linear(y, self.w3), self.w2)
+
+
+def freqs_cis(c):
+    """precompute_freqs_cis: complex64 (s, d/2), computed once per model; reshape_for_broadcast."""
+    d = c["hidden"] // c["heads"]
+    freqs = 1.0 / (10000 ** (torch.arange(0, d, 2)[: d // 2].float() / d))
+    freqs = torch.outer(torch.arange(c["seq"]), freqs).float()
+    return torch.polar(torch.ones_like(freqs), freqs).view(1, c["seq"], 1, d // 2)
 
 
 class Gpt2Layer:
@@ -415,7 +525,7 @@ def setup(c, params):
     return ops, stream
 
 
-LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer}
+LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer}
 
 
 def count_layer(c):
@@ -429,6 +539,9 @@ def count_layer(c):
     if c["family"] == "llama":
         cos, sin = rotary(c, stream)  # computed once per model
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
+    elif c["family"] == "torchtitan":
+        freqs = freqs_cis(c)
+        constants, run = [freqs], lambda t: layer(ops, t, freqs)
     else:
         constants, run = layer.buffers(), lambda t: layer(ops, t)
     with SavedStorages(exclude=layer.params() + constants) as saved:
@@ -464,7 +577,7 @@ def count_outside(c):
     labels = torch.randint(vocab, (b, s))
     class_labels = torch.randint(2, (b,))
     params = [embed]
-    if family == "llama":
+    if family in ("llama", "torchtitan"):
         norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
         params += [norm, head]
     elif family == "gpt2":
@@ -483,7 +596,12 @@ def count_outside(c):
     # What the layers do to the stream; it requires grad whenever anything below trains.
     layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
     with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
-        if family == "llama":
+        if family == "torchtitan":
+            # Transformer.forward: tok_embeddings, norm, output; components/loss.py cross_entropy_loss
+            x = F.embedding(ids, embed) + layers
+            pred = ops.linear(torch_rms_norm(x, norm), head)
+            F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1))
+        elif family == "llama":
             x = F.embedding(ids, embed) + layers
             logits = ops.linear(LlamaLayer.rms_norm(norm, x), head)
             causal_lm_loss(logits, labels, vocab)
