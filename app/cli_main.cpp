@@ -2,6 +2,7 @@
 // Exit codes: 0 success, 2 invalid input (one line on stderr naming the option), 3 unreadable file.
 
 #include "core/advice.h"
+#include "core/edits.h"
 #include "core/fields.h"
 #include "core/hfconfig.h"
 #include "core/presets.h"
@@ -159,12 +160,17 @@ int main(int argc, char *argv[])
             fail(invalid(model.error()));
         scenario.arch = model->arch;
     }
+    std::vector<std::string_view> given;
     for (const vl::FieldSpec &field : vl::scenarioFields()) {
         const QString name = QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
-        if (parser.isSet(name))
-            if (auto error = vl::setField(scenario, field.name, text(parser.value(name))))
-                fail(invalid(*error));
+        if (!parser.isSet(name))
+            continue;
+        given.push_back(field.name);
+        if (auto error = vl::setField(scenario, field.name, text(parser.value(name))))
+            fail(invalid(*error));
     }
+    if (parser.isSet(QStringLiteral("implementation")))
+        scenario = vl::withImplementationDefaults(scenario, given);
     if (auto error = vl::validate(scenario))
         fail(invalid(*error));
 

@@ -80,6 +80,9 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("expected");
         QTest::newRow("model preset") << QStringList{"--model", "llama-2-7b"} << "parameters.total" << qint64(6'738'415'616);
         QTest::newRow("params with suffix") << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
+        QTest::newRow("torchtitan picks its own attention: SDPA, no s² scores")
+            << QStringList{"--model", "llama-3.1-8b", "--implementation", "torchtitan", "--precision", "bf16", "--seq", "2048"}
+            << "parameters.total" << qint64(8'030'261'248);
         QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
         QTest::newRow("ZeRO-3 over 64 shards the master copy")
             << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);

@@ -1,6 +1,7 @@
 #include "ui/controlpanel.h"
 
 #include "core/architecture.h"
+#include "core/edits.h"
 #include "core/estimate.h"
 #include "ui/ledgermodel.h"
 #include "ui/sliderspin.h"
@@ -348,7 +349,10 @@ void ControlPanel::build()
         else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
             s.zeroStage = 2;
     });
-    comboEdit(m_implementation, [](Scenario &s, int v) { s.implementation = Implementation(v); });
+    comboEdit(m_implementation, [](Scenario &s, int v) {
+        s.implementation = Implementation(v);
+        s = withImplementationDefaults(s);
+    });
     comboEdit(m_ampStyle, [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
     comboEdit(m_attention, [](Scenario &s, int v) { s.attention = Attention(v); });
@@ -459,8 +463,15 @@ void ControlPanel::edit(void (*change)(Scenario &, int), int value)
     Scenario s = m_model.scenario();
     change(s, value);
     m_model.setScenario(s);
-    if (validate(s))
+    refuseIfInvalid(s);
+}
+
+void ControlPanel::refuseIfInvalid(const Scenario &s)
+{
+    if (const auto error = validate(s)) {
         syncFromModel(); // the value was refused (it would make the scenario invalid): show what holds
+        Q_EMIT editRefused(QString::fromStdString(error->message));
+    }
 }
 
 void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
@@ -472,8 +483,7 @@ void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
     change(s, value);
     s.arch.hidden = headsDividingHidden(s.arch); // a value typed between steps
     m_model.setScenario(s);
-    if (validate(s))
-        syncFromModel();
+    refuseIfInvalid(s);
 }
 
 void ControlPanel::emitGpus()

@@ -43,6 +43,8 @@ public:
 Q_SIGNALS:
     void importConfigRequested();
     void customGpuRequested();
+    // An edit that would make the scenario invalid was undone; `why` says what does not fit.
+    void editRefused(const QString &why);
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -55,6 +57,7 @@ private:
     void syncGpuList();
     void edit(void (*change)(Scenario &, int), int value);
     void editArchitecture(void (*change)(Scenario &, int), int value);
+    void refuseIfInvalid(const Scenario &s);
     void emitGpus();
 
     LedgerModel &m_model;

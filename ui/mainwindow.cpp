@@ -117,6 +117,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(m_explanation, &ExplanationPanel::componentHovered, this, highlight);
     connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
     connect(m_controls, &ControlPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
+    connect(m_controls, &ControlPanel::editRefused, this, [this](const QString &why) { statusBar()->showMessage(why, 8000); });
     connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
     m_explanationTimer.setSingleShot(true);
     m_explanationTimer.setInterval(60);
