@@ -970,7 +970,7 @@ std::optional<Error> validate(const Scenario &s)
         {"vpp", s.virtualStages, 1, 1024},
         {"lora-rank", s.loraRank, 1, 65'536},
         {"trainable-layers", s.trainableLayers, 1, a.layers},
-        {"cuda-context-mib", s.overhead.cudaContext / kMiB, 0, 65'536},
+        {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
         {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
         {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
     };

@@ -96,6 +96,9 @@ const std::array kFields = {
     FieldSpec{"overhead", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
               VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},
     FieldSpec{"allocator-percent", "N", "Allocator reserve, % of allocated memory", VL_INT(overhead.allocatorPercent)},
+    FieldSpec{"cuda-context", "SIZE", "CUDA context and kernels with --overhead yes, e.g. 1343MiB (V100, CUDA 11.2, eager "
+                                      "loading) or 287MiB (lazy loading); default 400MiB", nullptr,
+              VL_WORD(overhead.cudaContext, parseSize, "cuda-context", "a size such as 400MiB, 1.3GiB or 1.4GB")},
 };
 
 #undef VL_INT

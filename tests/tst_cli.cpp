@@ -83,6 +83,8 @@ private Q_SLOTS:
         QTest::newRow("torchtitan picks its own attention: SDPA, no s² scores")
             << QStringList{"--model", "llama-3.1-8b", "--implementation", "torchtitan", "--precision", "bf16", "--seq", "2048"}
             << "parameters.total" << qint64(8'030'261'248);
+        QTest::newRow("a CUDA context as nvidia-smi read it on a V100")
+            << QStringList{"--overhead", "yes", "--cuda-context", "1343MiB"} << "items.cuda_context" << qint64(1343) * 1024 * 1024;
         QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
         QTest::newRow("ZeRO-3 over 64 shards the master copy")
             << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);
@@ -211,6 +213,8 @@ private Q_SLOTS:
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
         QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan";
+        QTest::newRow("CUDA context that is no size") << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
+        QTest::newRow("CUDA context beyond 64 GiB") << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
         QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
