@@ -787,13 +787,24 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             });
         }
         if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
-            // Logits in the activation dtype, plus the FP32 copy the loss computes on.
-            const std::int64_t fp32Copy = e < 4 ? 4 : 0;
-            const Bytes logits = (e + fp32Copy) * ceilDiv(sb * a.vocab, t);
+            // Logits in the activation dtype, plus the FP32 copy the loss computes on: whole, or one
+            // chunk at a time (torchtune, modules/loss/ce_chunked_output_loss.py: each chunk's
+            // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
+            const std::int64_t elements = ceilDiv(sb * a.vocab, t);
+            const bool chunked = s.loss == Loss::Chunked;
+            const Bytes fp32Copy = e < 4 ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
+            const Bytes logits = e * elements + fp32Copy;
             sink.add(ItemId::Logits, logits, [&] {
-                return formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × (" + std::to_string(e)
-                    + " B" + (fp32Copy ? " + 4 B FP32 copy for the loss" : "") + ")"
-                    + (t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "") + equals(logits, units);
+                std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
+                if (fp32Copy && !chunked)
+                    text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
+                else
+                    text += std::to_string(e) + " B";
+                if (t > 1)
+                    text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
+                if (fp32Copy && chunked)
+                    text += " + FP32 copy of one chunk in " + std::to_string(kLossChunks) + " " + formatBytes(fp32Copy, units);
+                return text + equals(logits, units);
             });
         }
     }

@@ -74,6 +74,9 @@ const std::array kFields = {
     FieldSpec{"attention", "KERNEL", "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
                                      "scaled_dot_product_attention, flash kernel) or flash (flash-attn)", nullptr,
               VL_WORD(attention, parseAttention, "attention", allowedAttentions())},
+    FieldSpec{"loss", "MODE", "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
+                              "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)", nullptr,
+              VL_WORD(loss, parseLoss, "loss", allowedLosses())},
     FieldSpec{"recompute", "MODE", "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
     FieldSpec{"zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},

@@ -37,6 +37,7 @@ constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
 constexpr NameTable<Implementation, 3> kImplementations{{{Implementation::Megatron, "megatron"},
                                                          {Implementation::HuggingFace, "huggingface"},
                                                          {Implementation::TorchTitan, "torchtitan"}}};
+constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
 constexpr NameTable<Attention, 3> kAttentions{{{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
                                                {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -95,6 +96,8 @@ std::optional<Implementation> parseImplementation(std::string_view t) { return p
 std::optional<AmpStyle> parseAmpStyle(std::string_view t) { return parseName(kAmpStyles, t); }
 std::string_view toString(Attention v) { return nameOf(kAttentions, v); }
 std::optional<Attention> parseAttention(std::string_view t) { return parseName(kAttentions, t); }
+std::string_view toString(Loss v) { return nameOf(kLosses, v); }
+std::optional<Loss> parseLoss(std::string_view t) { return parseName(kLosses, t); }
 
 std::optional<Attention> parseFlashAttention(std::string_view t)
 {
@@ -187,6 +190,7 @@ std::string_view allowedRecomputes() { return "none|selective|full"; }
 std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
 std::string_view allowedImplementations() { return "megatron|huggingface|torchtitan"; }
 std::string_view allowedAttentions() { return "eager|sdpa|flash"; }
+std::string_view allowedLosses() { return "standard|chunked"; }
 std::string_view allowedAmpStyles() { return "master-copy|autocast"; }
 
 } // namespace vl

@@ -26,6 +26,10 @@ enum class AmpStyle { MasterCopy, Autocast };
 // PyTorch's scaled_dot_product_attention (on a recent GPU its flash kernel: no scores kept), or
 // the flash-attn package (Hugging Face's flash_attention_2).
 enum class Attention { Eager, Sdpa, Flash };
+// How the loss reads the logits: all at once (their FP32 upcast alive whole), or in chunks as
+// torchtune's CEWithChunkedOutputLoss does (one chunk's FP32 upcast at a time).
+enum class Loss { Standard, Chunked };
+inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
@@ -67,6 +71,7 @@ struct Scenario {
 
     Recompute recompute = Recompute::None;
     Attention attention = Attention::Eager;
+    Loss loss = Loss::Standard;
     bool dropout = false;
 
     FineTune fineTune = FineTune::Full;
@@ -101,6 +106,7 @@ std::string_view toString(FineTune v);
 std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
 std::string_view toString(Attention v);
+std::string_view toString(Loss v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<Optimizer> parseOptimizer(std::string_view text);
@@ -110,6 +116,7 @@ std::optional<FineTune> parseFineTune(std::string_view text);
 std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
+std::optional<Loss> parseLoss(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
@@ -131,5 +138,6 @@ std::string_view allowedFineTunes();
 std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
 std::string_view allowedAttentions();
+std::string_view allowedLosses();
 
 } // namespace vl

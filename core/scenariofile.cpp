@@ -11,7 +11,7 @@ namespace {
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
     if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "precision", "master_weights", "grad_dtype",
-                                  "optimizer", "dropout", "flash_attention", "attention", "recompute", "amp_style",
+                                  "optimizer", "dropout", "flash_attention", "attention", "loss", "recompute", "amp_style",
                                   "implementation"}))
         return e;
     std::optional<Error> e;
@@ -25,6 +25,7 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
         || (e = r.boolean("dropout", s.dropout))
         || (e = r.word("flash_attention", s.attention, parseFlashAttention, "true|false")) // files before "attention"
         || (e = r.word("attention", s.attention, parseAttention, allowedAttentions()))
+        || (e = r.word("loss", s.loss, parseLoss, allowedLosses()))
         || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()))
         || (e = r.word("amp_style", s.ampStyle, parseAmpStyle, allowedAmpStyles()))
         || (e = r.word("implementation", s.implementation, parseImplementation, allowedImplementations()));
@@ -115,6 +116,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "optimizer" << YAML::Value << std::string(toString(s.optimizer))
         << YAML::Key << "dropout" << YAML::Value << s.dropout
         << YAML::Key << "attention" << YAML::Value << std::string(toString(s.attention))
+        << YAML::Key << "loss" << YAML::Value << std::string(toString(s.loss))
         << YAML::Key << "recompute" << YAML::Value << std::string(toString(s.recompute))
         << YAML::Key << "amp_style" << YAML::Value << std::string(toString(s.ampStyle))
         << YAML::Key << "implementation" << YAML::Value << std::string(toString(s.implementation))

@@ -115,6 +115,29 @@ private Q_SLOTS:
         QCOMPARE(double(estimate(s).oneLayerActivations), expected);
     }
 
+    // torchtune's chunked cross-entropy upcasts one chunk in eight at a time: the FP32 copy of the
+    // logits shrinks eightfold, the 16-bit logits stay whole.
+    void chunkedLossUpcastsOneChunk_data()
+    {
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<qint64>("bytesPerElementTimes8"); // logits bytes per element, × 8 to stay whole
+        QTest::newRow("standard: 2 B + 4 B FP32 copy") << int(Loss::Standard) << qint64(8 * 6);
+        QTest::newRow("chunked: 2 B + 4 B / 8") << int(Loss::Chunked) << qint64(8 * 2 + 4);
+    }
+    void chunkedLossUpcastsOneChunk()
+    {
+        QFETCH(int, loss);
+        QFETCH(qint64, bytesPerElementTimes8);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.vocab = 128'256;
+        s.sequence = 8192;
+        s.precision = Precision::MixedBf16;
+        s.loss = Loss(loss);
+        const qint64 elements = 8192LL * 128'256;
+        QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
+    }
+
     // 8192 tokens × 151,936 vocab in FP32 is 4.64 GiB (memory-model.md).
     void largeVocabularyLogits()
     {

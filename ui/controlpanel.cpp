@@ -285,12 +285,17 @@ void ControlPanel::build()
                          {int(Attention::Sdpa), [] { return tr("PyTorch SDPA"); }},
                          {int(Attention::Flash), [] { return tr("FlashAttention"); }}});
     m_dropout = new QCheckBox(m_advancedBody);
+    m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
+                    {int(Loss::Chunked), [] { return tr("In 8 chunks"); }}});
     row(af, m_recompute, [] { return tr("Recomputation"); },
         [] { return tr("Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each "
                        "layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
     row(af, m_attention, [] { return tr("Attention"); },
         [] { return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
                        "SDPA (its flash kernel) and FlashAttention never store them."); });
+    row(af, m_loss, [] { return tr("Loss"); },
+        [] { return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in eight at a time "
+                       "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary."); });
     row(af, m_dropout, [] { return tr("Dropout"); },
         [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
 
@@ -356,6 +361,7 @@ void ControlPanel::build()
     comboEdit(m_ampStyle, [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
     comboEdit(m_attention, [](Scenario &s, int v) { s.attention = Attention(v); });
+    comboEdit(m_loss, [](Scenario &s, int v) { s.loss = Loss(v); });
     checkEdit(m_dropout, [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
@@ -547,6 +553,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_offload, s.offload);
     setComboData(m_recompute, s.recompute);
     setComboData(m_attention, s.attention);
+    setComboData(m_loss, s.loss);
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     setSpin(m_loraRank, s.loraRank);

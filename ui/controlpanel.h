@@ -94,6 +94,7 @@ private:
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
     QComboBox *m_attention = nullptr;
+    QComboBox *m_loss = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;

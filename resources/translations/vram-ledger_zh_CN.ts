@@ -156,6 +156,22 @@
 <context>
     <name>vl::ControlPanel</name>
     <message>
+        <source>Whole logits</source>
+        <translation>整体计算</translation>
+    </message>
+    <message>
+        <source>In 8 chunks</source>
+        <translation>分 8 块计算</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失计算</translation>
+    </message>
+    <message>
+        <source>The loss upcasts the logits to FP32: all of them at once, or one chunk in eight at a time (torchtune&apos;s chunked cross-entropy), which saves most of that copy with a large vocabulary.</source>
+        <translation>损失函数把 logits 升为 FP32：一次全部升，或像 torchtune 的分块交叉熵那样每次只升八分之一，大词表时可省下这份副本的大部分。</translation>
+    </message>
+    <message>
         <source>Eager</source>
         <translation>Eager（显式计算）</translation>
     </message>
