@@ -17,7 +17,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes overhead = b.component(Component::Overhead);
     // Resident all step long: the weights (and ZeRO-3's gathered layer), master copy, moments.
     const Bytes resident = b.component(Component::Parameters) + b.component(Component::OptimizerStates) + overhead;
-    const Bytes layerActivations = b.item(ItemId::LayerActivations);
+    // What each layer keeps until its backward: its saved activations and, under autocast, the
+    // 16-bit casts of its weights.
+    const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
     const Bytes gradients = b.component(Component::Gradients);
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
@@ -27,7 +29,8 @@ StepTimeline stepTimeline(const Breakdown &b)
     for (std::int64_t layer = 1; layer <= layers; ++layer)
         t.points.push_back({StepPhase::Forward, layer, inUse + share(layerActivations, layer)});
     const Bytes afterForward = inUse + layerActivations;
-    t.points.push_back({StepPhase::Loss, 0, afterForward + b.item(ItemId::Logits)});
+    // At the loss: the logits and what the final norm, the head and the loss keep for backward.
+    t.points.push_back({StepPhase::Loss, 0, afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations)});
 
     // Backward frees each layer's activations as it produces that layer's gradients; under full
     // recomputation the layer's whole working set is rebuilt first.

@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace vl;
 
 class TestTimeline : public QObject {
@@ -43,6 +45,36 @@ private Q_SLOTS:
         QCOMPARE(t.points.back().phase, StepPhase::OptimizerStep);
         QCOMPARE(t.points.back().inUse, b.modelStates()); // weights + gradients + optimizer states
         QCOMPARE(qsizetype(t.points.size()), qsizetype(2 * b.layersOnStage + 3));
+    }
+
+    // Every activation item is alive at the loss: with nothing else resident there, the loss point
+    // holds the model states and all activations, the sum.
+    void lossHoldsEveryActivationItem_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("ampStyle");
+        QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy);
+        QTest::newRow("hugging face under autocast: weight casts and head") << int(Implementation::HuggingFace)
+                                                                            << int(AmpStyle::Autocast);
+    }
+    void lossHoldsEveryActivationItem()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, ampStyle);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.precision = Precision::MixedBf16;
+        s.implementation = Implementation(implementation);
+        s.ampStyle = AmpStyle(ampStyle);
+        QVERIFY(!validate(s));
+        const Breakdown b = estimate(s);
+        if (s.ampStyle == AmpStyle::Autocast)
+            QVERIFY(b.item(ItemId::WeightCasts) > 0 && b.item(ItemId::HeadActivations) > 0);
+        const StepTimeline t = stepTimeline(b);
+        const auto loss = std::find_if(t.points.begin(), t.points.end(),
+                                       [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
+        QVERIFY(loss != t.points.end());
+        QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients));
     }
 
     void forwardGrowsBackwardShrinks()
