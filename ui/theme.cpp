@@ -84,7 +84,7 @@ QString itemName(ItemId id)
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits (+ FP32 loss copy)");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
-    case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "16-bit weight casts (autocast)");
+    case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");

@@ -1283,8 +1283,8 @@
         <translation>重计算工作集</translation>
     </message>
     <message>
-        <source>16-bit weight casts (autocast)</source>
-        <translation>16 位权重转换副本（autocast）</translation>
+        <source>Weight casts</source>
+        <translation>权重 16 位副本</translation>
     </message>
     <message>
         <source>Final norm, LM head and loss</source>
