@@ -78,19 +78,6 @@ struct ExplainedItem {
     std::string formula; // "7.00e9 params × 4 B = 26.1 GiB"
 };
 
-// One tensor that the training code saves for backward, by what it is.
-struct SavedTensor {
-    std::string_view name; // "RMSNorm input in FP32"
-    Bytes bytes;
-};
-enum class TensorScope {
-    Layer,  // one transformer layer, one micro-batch, on one GPU
-    Outside // outside the layers: token ids, final norm, LM-head input, the loss's saved tensors
-};
-// What autograd saves, as the scenario's implementation computes it (Megatron: the layer only,
-// Korthikanti et al.'s Table 2; Hugging Face: pinned tensor by tensor to tests/oracle).
-std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
-
 // Checks every field; the error names the field (as the CLI spells it) and the allowed range.
 std::optional<Error> validate(const Scenario &s);
 

@@ -4,6 +4,7 @@
 // 16-bit weight casts.
 
 #include "core/estimate.h"
+#include "core/savedtensors.h"
 
 #include <QTest>
 

@@ -1,0 +1,416 @@
+#include "core/savedtensors.h"
+
+#include <algorithm>
+
+namespace vl {
+
+// The base weights train (full fine-tuning, or the trainable top layers under freeze).
+bool baseTrains(const Scenario &s)
+{
+    return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
+}
+
+namespace {
+
+// The terms of Korthikanti et al.'s Table 2 for one layer.
+struct ActivationParts {
+    Bytes inputs = 0;    // norm inputs, QKV input, MLP input, dropout masks on h: the sbh terms
+    Bytes attention = 0; // Q, K, V, output-projection input (and FlashAttention's LSE)
+    Bytes scores = 0;    // the s² terms: softmax output, its dropout mask and output
+    Bytes mlp = 0;       // the f-wide terms
+    Bytes total() const { return inputs + attention + scores + mlp; }
+};
+
+// Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
+// One layer, one micro-batch, on one tensor-parallel rank.
+ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
+{
+    const Architecture &a = s.arch;
+    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t sb = s.sequence * s.microBatch;
+    const std::int64_t t = s.tensorParallel;
+    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t h = a.hidden;
+
+    ActivationParts p;
+    if (recompute == Recompute::Full) {
+        p.inputs = e * sb * h / spDiv; // the layer input is all a checkpointed layer keeps
+        return p;
+    }
+    const std::int64_t masks = s.dropout ? 2 * sb * h : 0; // attention-out and MLP dropout masks, 1 B each
+    p.inputs = (4 * e * sb * h + masks) / spDiv;            // 2 norm inputs, QKV input, MLP input
+    p.attention = e * sb * (a.heads * d + 2 * a.kvHeads * d + a.heads * d) / t; // Q, K, V, out-proj input
+    if (s.attention != Attention::Eager) {
+        p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
+    } else if (recompute == Recompute::None) {
+        const std::int64_t scores = a.heads * s.sequence * sb; // a·s²·b
+        p.scores = (e * scores + (s.dropout ? scores + e * scores : 0)) / t;
+    }
+    const std::int64_t mlpTensors = a.mlp == MlpKind::Gated ? 3 : 2;
+    p.mlp = mlpTensors * e * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
+    return p;
+}
+
+
+bool loraOn(const Scenario &s, unsigned bit)
+{
+    return (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) && (s.loraTargets & bit);
+}
+
+// The input of one group of projections that read the same tensor (q, k, v; gate, up; o; down),
+// as autograd keeps it. An nn.Linear whose weight trains saves its input; a frozen one does not
+// (mm's derivative needs the input only for the weight's gradient), except bitsandbytes'
+// MatMul4Bit, which saves it whenever it needs an input gradient (bitsandbytes/autograd/
+// _functions.py, MatMul4Bit.forward). PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward)
+// runs lora_A on dropout(x): without dropout lora_A saves x itself; with it, each adapter keeps
+// its own 1-byte mask and dropped copy. Under autocast an FP32 input is cast to 16 bits by
+// every linear separately, and each cast is what that linear saves.
+// `keptAnyway`: the input is saved by another op already (flash attention's output).
+void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
+                      bool fp32Input, bool keptAnyway = false)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const bool baseSaves = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    const bool castEach = dt.autocast && fp32Input;
+    bool shared = false;
+    for (unsigned bit : group) {
+        const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;
+        if (castEach) {
+            if (baseSaves)
+                out.add("16-bit cast of the input, saved by the projection", 2 * tokens * width);
+            if (loraReadsInput)
+                out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
+        } else {
+            shared = shared || baseSaves || loraReadsInput;
+        }
+        if (loraOn(s, bit) && s.loraDropout) {
+            out.add("LoRA dropout mask (1 B)", tokens * width);
+            out.add("LoRA dropout output, saved by LoRA A", dt.activation * tokens * width);
+        }
+        if (loraOn(s, bit))
+            out.add("LoRA A output (rank r), saved by LoRA B", dt.activation * tokens * s.loraRank);
+    }
+    if (shared && !keptAnyway)
+        out.add("projection input", dt.activation * tokens * width);
+}
+
+// LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
+// mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
+// rsqrt saves its result; the product with the weight saves the normalized tensor only when the
+// weight trains.
+void rmsNorm(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t stream = dt.autocast ? 4 : dt.activation;
+    out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
+    out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
+    if (baseTrains(s))
+        out.add("RMSNorm normalized input, saved by × weight", stream * tokens * s.arch.hidden);
+}
+
+// Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
+// LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
+// FP32, cast back) or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) * up_proj(x)).
+// Pinned tensor by tensor to PyTorch's autograd by tests/oracle (eager; flash is CUDA-only).
+void llamaLayer(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t q = a.heads * d;
+    rmsNorm(s, out);
+    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
+    if (s.attention != Attention::Eager) {
+        // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
+        // _scaled_dot_product_flash_attention; flash_attn_func likewise). Hugging Face passes K and
+        // V at the KV heads (flash_attention_2, or SDPA with enable_gqa from PyTorch 2.5 when no
+        // padding mask is given: integrations/sdpa_attention.py); torchtitan repeats them to every
+        // head first (models/llama3/model/model.py, Attention.forward: repeat_kv).
+        // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
+        const bool repeated = s.implementation == Implementation::TorchTitan && a.kvHeads > 1;
+        const std::int64_t kv = repeated ? q : a.kvHeads * d;
+        out.add("query after rotary", e * tokens * q);
+        out.add(repeated ? "key after rotary, repeated to every head" : "key after rotary (KV heads)", e * tokens * kv);
+        out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
+        out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
+        out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
+        projectionInputs(s, out, {LoraO}, q, false, true);
+    } else {
+        out.add("query after rotary", e * tokens * q);
+        out.add("key after rotary, repeated to every head", e * tokens * q);
+        out.add("value, repeated to every head", e * tokens * q);
+        const std::int64_t scores = a.heads * s.sequence * tokens;
+        out.add("attention probabilities (softmax in FP32)", 4 * scores);
+        if (e < 4)
+            out.add("attention probabilities cast back to 16 bits", e * scores);
+        projectionInputs(s, out, {LoraO}, q, false);
+    }
+    rmsNorm(s, out);
+    projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
+    out.add("gate_proj output, saved by SiLU", e * tokens * a.ffn);
+    out.add("SiLU output, saved by × up", e * tokens * a.ffn);
+    out.add("up_proj output, saved by × SiLU", e * tokens * a.ffn);
+    projectionInputs(s, out, {LoraDown}, a.ffn, false);
+}
+
+// One dropout (nn.Dropout in training; CUDA's fused kernel saves a 1-byte mask; none at p = 0).
+void dropoutMask(const Scenario &s, TensorList &out, std::int64_t elements)
+{
+    if (s.dropout)
+        out.add("dropout mask (1 B)", elements);
+}
+
+// nn.LayerNorm: CUDA's native_layer_norm saves its input and the FP32 mean and 1/std per token
+// (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda). LayerNorm is on autocast's
+// FP32 list, so under autocast its input is the FP32 stream.
+void layerNorm(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    out.add("LayerNorm input", (dt.autocast ? 4 : dt.activation) * tokens * s.arch.hidden);
+    out.add("LayerNorm mean (FP32)", 4 * tokens);
+    out.add("LayerNorm 1/std (FP32)", 4 * tokens);
+}
+
+// The FP32 output of a LayerNorm read by a linear whose weight trains: under autocast the linear
+// keeps its 16-bit cast, otherwise the output itself.
+void normOutputRead(const Scenario &s, TensorList &out, std::int64_t elements)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    if (baseTrains(s))
+        out.add(dt.autocast ? "16-bit cast of the norm output, saved by the next linear" : "norm output, saved by the next linear",
+                (dt.autocast ? 2 : dt.activation) * elements);
+}
+
+// The attention probabilities as the eager matmul with V reads them, after softmax (on autocast's
+// FP32 list) and dropout. `cast16`: GPT-2 casts the FP32 softmax back to V's dtype before dropout.
+void eagerProbabilities(const Scenario &s, TensorList &out, bool cast16)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t scores = s.arch.heads * s.sequence * s.sequence * s.microBatch;
+    const std::int64_t e = dt.activation;
+    out.add(dt.autocast ? "attention probabilities (softmax in FP32)" : "attention probabilities (softmax)",
+            (dt.autocast ? 4 : e) * scores);
+    dropoutMask(s, out, scores);
+    // What the matmul with V saves: the dropout output, or a 16-bit cast under autocast.
+    if (dt.autocast && (cast16 || !s.dropout))
+        out.add(s.dropout ? "dropout output of the 16-bit probabilities, saved by × V"
+                          : "16-bit cast of the probabilities, saved by × V",
+                2 * scores);
+    else if (dt.autocast)
+        out.add("16-bit cast of the dropped probabilities, saved by × V", 2 * scores);
+    else if (s.dropout)
+        out.add("dropout output of the probabilities, saved by × V", e * scores);
+}
+
+// Eager attention over heads split from a (b, s, h) tensor: torch.matmul reshapes the permuted
+// query, key and value to (b·heads, s, d), which copies them, and saves the copies.
+void matmulCopies(TensorList &out, Bytes each)
+{
+    out.add("query, copied for the batched matmul", each);
+    out.add("key, copied for the batched matmul", each);
+    out.add("value, copied for the batched matmul", each);
+}
+
+// GPT-2 in Hugging Face transformers (modeling_gpt2.py, eager): GPT2Block with GPT2Attention's
+// _attn (matmul, scale, causal torch.where, softmax, .type(value.dtype), attn_dropout), Conv1D
+// projections (addmm saves its input) and GPT2MLP with NewGELUActivation, a composite of pow,
+// tanh and products that saves five f-wide tensors (activations.py).
+void gpt2Layer(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const std::int64_t f = s.arch.ffn;
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    if (s.microBatch == 1) {
+        // With one sequence the heads of c_attn's output reshape as views: the matmuls keep it whole.
+        out.add("c_attn output; query, key and value are views of it", 3 * e * tokens * h);
+    } else {
+        matmulCopies(out, e * tokens * h);
+    }
+    eagerProbabilities(s, out, true);
+    if (baseTrains(s))
+        out.add("merged heads, saved by c_proj", e * tokens * h);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    // NewGELU: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))); pow is on autocast's FP32 list.
+    const std::int64_t wide = dt.autocast ? 4 : e;
+    out.add(dt.autocast ? "FP32 cast of c_fc's output, saved by pow" : "c_fc output, saved by pow", wide * tokens * f);
+    out.add("tanh output", wide * tokens * f);
+    out.add("0.5·x, saved by the product", e * tokens * f);
+    out.add("1 + tanh, saved by the product", wide * tokens * f);
+    if (baseTrains(s))
+        out.add(dt.autocast ? "16-bit cast of the GELU output, saved by c_proj" : "GELU output, saved by c_proj",
+                e * tokens * f);
+    dropoutMask(s, out, tokens * h);
+}
+
+// BERT in Hugging Face transformers (modeling_bert.py, eager): BertSelfAttention (query, key,
+// value linears; scores / √d + the extended mask, which is FP32 under autocast and so promotes
+// the scores; softmax; dropout), BertSelfOutput and BertOutput (dense, dropout, LayerNorm of the
+// residual sum: post-norm) and BertIntermediate (F.gelu, which saves its input).
+void bertLayer(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const std::int64_t f = s.arch.ffn;
+    if (baseTrains(s)) {
+        // The layer's input is the previous LayerNorm's output (FP32 under autocast).
+        if (dt.autocast)
+            for (int i = 0; i < 3; ++i)
+                out.add("16-bit cast of the layer input, saved by the query, key or value linear", 2 * tokens * h);
+        else
+            out.add("layer input, saved by the query, key and value linears", e * tokens * h);
+    }
+    matmulCopies(out, e * tokens * h);
+    eagerProbabilities(s, out, false);
+    if (baseTrains(s))
+        out.add("attention context, saved by the output dense", e * tokens * h);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+    normOutputRead(s, out, tokens * h);
+    out.add("intermediate output, saved by GELU", e * tokens * f);
+    if (baseTrains(s))
+        out.add("GELU output, saved by the output dense", e * tokens * f);
+    dropoutMask(s, out, tokens * h);
+    layerNorm(s, out);
+}
+
+// Layers as the named code computes them (Hugging Face transformers or torchtitan).
+void codeLayer(const Scenario &s, TensorList &out)
+{
+    if (s.recompute == Recompute::Full) {
+        // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
+        const DtypeBytes dt = dtypeBytes(s);
+        out.add("layer input, kept by the checkpoint",
+                (dt.autocast ? 4 : dt.activation) * s.sequence * s.microBatch * s.arch.hidden);
+        return;
+    }
+    switch (s.arch.modeling) {
+    case Modeling::Llama: llamaLayer(s, out); break;
+    case Modeling::Gpt2: gpt2Layer(s, out); break;
+    case Modeling::Bert: bertLayer(s, out); break;
+    }
+}
+
+// The causal-LM loss (transformers v4.46+ loss/loss_utils.py ForCausalLMLoss; torchtitan
+// components/loss.py cross_entropy_loss): logits.float(), cross_entropy = log_softmax, which saves
+// its FP32 result, and nll_loss, which saves the labels.
+void causalLmLoss(const Scenario &s, TensorList &out)
+{
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
+    // Hugging Face: labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with
+    // one sequence the slice is already contiguous and keeps the padded storage, one token longer.
+    // torchtitan's cross_entropy_loss reads the labels as they come.
+    const bool padded = s.implementation == Implementation::HuggingFace && s.microBatch == 1;
+    const std::int64_t labels = padded ? s.sequence + 1 : tokens;
+    out.add("shifted labels (int64), saved by the loss", 8 * labels);
+}
+
+// Outside the layers, Hugging Face and torchtitan: what the embeddings save (token ids; GPT-2 its position ids,
+// BERT its token-type ids and embedding LayerNorm), the final norm and the head with its loss:
+// LlamaForCausalLM and GPT2LMHeadModel (LM head; GPT-2's tied to wte), or
+// BertForSequenceClassification (pooler on the first token, dropout, a 2-label classifier).
+void codeOutside(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = s.arch.hidden;
+    const bool trains = baseTrains(s);
+    if (trains)
+        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    switch (s.arch.modeling) {
+    case Modeling::Llama:
+        rmsNorm(s, out);
+        if (trains)
+            out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
+                    (dt.autocast ? 2 : e) * tokens * h);
+        causalLmLoss(s, out);
+        break;
+    case Modeling::Gpt2:
+        if (trains)
+            out.add("position ids (int64), saved by the position embedding", 8 * s.sequence);
+        dropoutMask(s, out, tokens * h);
+        layerNorm(s, out);
+        normOutputRead(s, out, tokens * h);
+        causalLmLoss(s, out);
+        break;
+    case Modeling::Bert: {
+        if (trains)
+            out.add("token-type ids (int64), saved by their embedding", 8 * tokens);
+        layerNorm(s, out);
+        dropoutMask(s, out, tokens * h);
+        // The pooler reads the first token of the last layer's output; without autocast that
+        // slice keeps the whole output's storage alive.
+        if (trains)
+            out.add(dt.autocast ? "16-bit cast of the first token, saved by the pooler"
+                                : "last layer's output, kept by the pooler's first-token slice",
+                    dt.autocast ? 2 * s.microBatch * h : e * tokens * h);
+        const std::int64_t pooled = s.microBatch * h;
+        out.add("pooler tanh output", e * pooled);
+        dropoutMask(s, out, pooled);
+        if (s.dropout && trains)
+            out.add("dropout output, saved by the classifier", e * pooled);
+        constexpr std::int64_t kLabels = 2; // BertForSequenceClassification's default num_labels
+        out.add("log-softmax over the labels, saved by the loss", (dt.autocast ? 4 : e) * s.microBatch * kLabels);
+        out.add("labels (int64), saved by the loss", 8 * s.microBatch);
+        break;
+    }
+    }
+}
+
+} // namespace
+
+TensorList layerTensors(const Scenario &s)
+{
+    TensorList list;
+    if (s.implementation != Implementation::Megatron) {
+        codeLayer(s, list);
+        return list;
+    }
+    const ActivationParts p = megatronLayer(s, s.recompute);
+    list.add("inputs and norms", p.inputs);
+    list.add("Q, K, V and output-projection input", p.attention);
+    list.add("attention scores (a·s²·b)", p.scores);
+    list.add("MLP", p.mlp);
+    return list;
+}
+
+Bytes layerBytes(const Scenario &s, Recompute recompute)
+{
+    if (s.implementation != Implementation::Megatron) {
+        Scenario withRecompute = s;
+        withRecompute.recompute = recompute;
+        return layerTensors(withRecompute).total;
+    }
+    return megatronLayer(s, recompute).total();
+}
+
+TensorList outsideTensors(const Scenario &s)
+{
+    TensorList list;
+    if (s.implementation != Implementation::Megatron)
+        codeOutside(s, list);
+    return list;
+}
+
+std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope)
+{
+    const TensorList list = scope == TensorScope::Layer ? layerTensors(s) : outsideTensors(s);
+    return {list.items.begin(), list.items.begin() + list.count};
+}
+
+} // namespace vl

@@ -1,0 +1,49 @@
+#pragma once
+// What autograd saves for backward, tensor by tensor, as the scenario's implementation computes
+// it: Megatron's fused kernels as Korthikanti et al. (2022, Table 2) count them, or the code of
+// Hugging Face transformers and torchtitan, each list pinned storage for storage to what
+// PyTorch's autograd saves (tests/oracle, tst_savedtensors).
+
+#include "core/scenario.h"
+#include "core/units.h"
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+namespace vl {
+
+// One tensor that the training code saves for backward, by what it is.
+struct SavedTensor {
+    std::string_view name; // "RMSNorm input in FP32"
+    Bytes bytes;
+};
+
+enum class TensorScope {
+    Layer,  // one transformer layer, one micro-batch, on one GPU
+    Outside // outside the layers: token ids, final norm, LM-head input, the loss's saved tensors
+};
+
+std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
+
+// The same lists for estimate(), filled without allocating.
+struct TensorList {
+    std::array<SavedTensor, 48> items{};
+    int count = 0;
+    Bytes total = 0;
+    void add(std::string_view name, Bytes bytes)
+    {
+        if (bytes > 0 && count < int(items.size())) {
+            items[count++] = {name, bytes};
+            total += bytes;
+        }
+    }
+};
+TensorList layerTensors(const Scenario &s);
+TensorList outsideTensors(const Scenario &s); // empty for Megatron, which counts the embedding and logits itself
+Bytes layerBytes(const Scenario &s, Recompute recompute);
+
+// The base weights train (full fine-tuning, or the trainable top layers under freeze).
+bool baseTrains(const Scenario &s);
+
+} // namespace vl

@@ -1,0 +1,142 @@
+#include "core/estimate.h"
+
+#include <string>
+
+namespace vl {
+
+namespace {
+
+// A rough upper bound in floating point, so no 64-bit product can overflow afterwards.
+std::optional<Error> checkMagnitude(const Scenario &s)
+{
+    const auto real = [](std::int64_t v) { return static_cast<double>(v); };
+    const Architecture &a = s.arch;
+    constexpr double kLimit = 4.0e18; // below 2^63 with room for the sums
+    const double h = real(a.hidden);
+    const double params = real(a.layers) * (4.0 * h * h + 3.0 * h * real(a.ffn) * real(a.experts))
+        + 2.0 * real(a.vocab) * h + real(a.fixedParams);
+    if (params * 20.0 > kLimit)
+        return Error{"hidden", "the model is too large to count in bytes (over 2·10^17 parameters); "
+                               "reduce hidden, ffn, layers or experts"};
+    const double sb = real(s.sequence) * real(s.microBatch);
+    const double perLayer = sb * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence)
+                                  + 8.0 * real(a.ffn) * real(a.expertsPerToken)
+                                  + 4.0 * real(a.heads) * real(a.effectiveHeadDim()));
+    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * real(a.vocab) * 8.0;
+    if (activations > kLimit)
+        return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
+                            "reduce --seq or --batch"};
+    return std::nullopt;
+}
+
+// What the code-level implementations (Hugging Face transformers, torchtitan) are modelled for.
+std::optional<Error> checkCodeLevel(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const std::string code(toString(s.implementation));
+    const bool titan = s.implementation == Implementation::TorchTitan;
+    const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
+    const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
+    if (a.experts > 1)
+        return Error{"implementation", code + " is modelled for dense layers; use --implementation megatron for a "
+                                              "mixture of experts"};
+    if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
+        return Error{"modeling", std::string(toString(a.modeling)) + " does not fit this architecture: llama needs "
+                                 "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
+                                 "multi-head attention"};
+    if (titan && a.modeling != Modeling::Llama)
+        return Error{"implementation", "torchtitan is modelled for its Llama; use huggingface or megatron for "
+                                       + std::string(toString(a.modeling))};
+    if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
+        return Error{"implementation", code + " is modelled without tensor, sequence or pipeline parallelism; use "
+                                              "--implementation megatron with --tp, --sp or --pp"};
+    if (s.recompute == Recompute::Selective)
+        return Error{"recompute", "selective recomputation is Megatron's; with --implementation " + code
+                                      + " choose none or full (checkpointing every layer)"};
+    if (s.dropout && a.modeling == Modeling::Llama)
+        return Error{"dropout", "Llama trains without dropout in " + code + "'s code; use --dropout no "
+                                "(LoRA's dropout is --lora-dropout)"};
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    if (lora && (titan || a.modeling != Modeling::Llama))
+        return Error{"finetune", "LoRA is modelled for Hugging Face's Llama family; use --finetune full or freeze, "
+                                 "or --implementation megatron"};
+    if (titan && s.attention != Attention::Sdpa)
+        return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
+    if (a.modeling != Modeling::Llama && s.attention != Attention::Eager)
+        return Error{"attention", "GPT-2 and BERT are modelled with eager attention; use --attention eager"};
+    return std::nullopt;
+}
+
+Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::int64_t hi, std::string extra = {})
+{
+    return Error{std::move(field), std::to_string(value) + " is out of range; allowed " + std::to_string(lo) + " to "
+                                       + std::to_string(hi) + extra};
+}
+
+} // namespace
+
+std::optional<Error> validate(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    struct Range {
+        const char *field;
+        std::int64_t value, lo, hi;
+    };
+    const Range ranges[] = {
+        {"hidden", a.hidden, 1, 1 << 20},
+        {"layers", a.layers, 1, 10'000},
+        {"heads", a.heads, 1, 65'536},
+        {"kv-heads", a.kvHeads, 1, 65'536},
+        {"head-dim", a.headDim, 0, 65'536},
+        {"ffn", a.ffn, 1, 1 << 24},
+        {"vocab", a.vocab, 1, 1 << 24},
+        {"positions", a.learnedPositions, 0, 1 << 24},
+        {"norms-per-layer", a.normsPerLayer, 0, 8},
+        {"experts", a.experts, 1, 4096},
+        {"experts-per-token", a.expertsPerToken, 1, a.experts},
+        {"params", a.fixedParams, 0, 1'000'000'000'000'000},
+        {"batch", s.microBatch, 1, 1 << 20},
+        {"seq", s.sequence, 1, 1 << 24},
+        {"grad-accum", s.gradAccum, 1, 1 << 20},
+        {"zero", s.zeroStage, 0, 3},
+        {"dp", s.dataParallel, 1, 1 << 20},
+        {"tp", s.tensorParallel, 1, 4096},
+        {"pp", s.pipelineParallel, 1, a.layers},
+        {"vpp", s.virtualStages, 1, 1024},
+        {"lora-rank", s.loraRank, 1, 65'536},
+        {"trainable-layers", s.trainableLayers, 1, a.layers},
+        {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
+        {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
+        {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
+    };
+    for (const Range &r : ranges)
+        if (r.value < r.lo || r.value > r.hi)
+            return outOfRange(r.field, r.value, r.lo, r.hi);
+
+    if (a.fixedParams != 0 && a.fixedParams < 1000)
+        return Error{"params", std::to_string(a.fixedParams) + " is too small; give at least 1000 parameters, or 0 "
+                                                               "to count them from the architecture"};
+    if (a.headDim == 0 && a.hidden % a.heads != 0)
+        return Error{"heads", std::to_string(a.heads) + " does not divide hidden size " + std::to_string(a.hidden)
+                                  + "; choose a divisor of hidden, or set --head-dim"};
+    if (a.kvHeads > a.heads || a.heads % a.kvHeads != 0)
+        return Error{"kv-heads", std::to_string(a.kvHeads) + " must divide the " + std::to_string(a.heads)
+                                     + " attention heads (GQA groups); allowed: a divisor of heads"};
+    if (a.heads % s.tensorParallel != 0)
+        return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.heads)
+                               + " attention heads; tensor parallelism splits whole heads"};
+    if (s.virtualStages > 1 && s.pipelineParallel == 1)
+        return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
+    if (s.offload != Offload::None && s.zeroStage == 0)
+        return Error{"offload", "CPU offload is part of ZeRO; choose --zero 1, 2 or 3 to offload"};
+    if (s.offload == Offload::OptimizerAndParams && s.zeroStage != 3)
+        return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
+    if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
+        return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
+    if (s.implementation != Implementation::Megatron)
+        if (auto error = checkCodeLevel(s))
+            return error;
+    return checkMagnitude(s);
+}
+
+} // namespace vl
