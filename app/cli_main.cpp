@@ -161,6 +161,7 @@ int main(int argc, char *argv[])
         scenario.arch = model->arch;
     }
     std::vector<std::string_view> given;
+    const vl::Architecture before = scenario.arch;
     for (const vl::FieldSpec &field : vl::scenarioFields()) {
         const QString name = QString::fromUtf8(field.name.data(), qsizetype(field.name.size()));
         if (!parser.isSet(name))
@@ -169,6 +170,7 @@ int main(int argc, char *argv[])
         if (auto error = vl::setField(scenario, field.name, text(parser.value(name))))
             fail(invalid(*error));
     }
+    scenario = vl::withArchitectureDefaults(scenario, before, given);
     if (parser.isSet(QStringLiteral("implementation")))
         scenario = vl::withImplementationDefaults(scenario, given);
     if (auto error = vl::validate(scenario))

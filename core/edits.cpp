@@ -1,6 +1,9 @@
 #include "core/edits.h"
 
+#include "core/fields.h"
+
 #include <algorithm>
+#include <numeric>
 
 namespace vl {
 
@@ -23,6 +26,25 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
         s.recompute = Recompute::Full;
     if (free({"dropout"}) && llama)
         s.dropout = false;
+    return s;
+}
+
+std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads)
+{
+    return before.kvHeads == before.heads ? heads : std::gcd(before.kvHeads, heads);
+}
+
+Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given)
+{
+    const auto isGiven = [&](std::string_view name) { return std::find(given.begin(), given.end(), name) != given.end(); };
+    const bool reshaped = std::any_of(given.begin(), given.end(), [](std::string_view name) {
+        const FieldSpec *field = findField(name);
+        return field && field->shapesModel;
+    });
+    if (reshaped && !isGiven("params"))
+        s.arch.fixedParams = 0;
+    if (isGiven("heads") && !isGiven("kv-heads"))
+        s.arch.kvHeads = kvHeadsFollowing(before, s.arch.heads);
     return s;
 }
 

@@ -15,4 +15,13 @@ namespace vl {
 // does not fit.
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep = {});
 
+// The key/value heads once the attention heads change: a multi-head model stays multi-head; a
+// grouped one keeps the largest grouping that divides the new count.
+std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
+
+// After fields were set by name (a control, a CLI flag, a sweep): a model whose shapes were given
+// is counted from them unless `params` was given too, and `heads` without `kv-heads` moves the
+// key/value heads as kvHeadsFollowing() says. `before` is the architecture the edit started from.
+Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given);
+
 } // namespace vl

@@ -19,6 +19,7 @@ struct FieldSpec {
     // Integer fields expose their storage (sweepable); the others parse text.
     std::int64_t &(*integer)(Scenario &) = nullptr;
     std::optional<Error> (*text)(Scenario &, std::string_view) = nullptr;
+    bool shapesModel = false; // an architecture field: a model reshaped is counted from its shapes
 };
 
 std::span<const FieldSpec> scenarioFields();

@@ -1,5 +1,6 @@
 #include "core/solve.h"
 
+#include "core/edits.h"
 #include "core/estimate.h"
 #include "core/fields.h"
 
@@ -128,7 +129,9 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
         return Error{"sweep", "'" + spec.field + "' is not a numeric scenario field"};
     std::vector<SweepPoint> points;
     points.reserve(spec.step > 0 ? static_cast<std::size_t>((spec.to - spec.from) / spec.step + 1) : 64);
-    Scenario trial = s;
+    // A swept shape counts the parameters from the shapes, as every front end does.
+    const std::string_view swept = field->name;
+    Scenario trial = withArchitectureDefaults(s, s.arch, std::span(&swept, 1));
     for (std::int64_t value = spec.from; value <= spec.to; value = spec.step > 0 ? value + spec.step : value * 2) {
         field->integer(trial) = value;
         if (auto error = validate(trial)) {
@@ -151,7 +154,8 @@ std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &sp
         if ((points[i].breakdown.total <= capacity) == before)
             continue;
         // Bisect between the two points for the last value still on the first one's side.
-        Scenario trial = s;
+        const std::string_view swept = field->name;
+        Scenario trial = withArchitectureDefaults(s, s.arch, std::span(&swept, 1));
         std::int64_t same = points[i - 1].value, other = points[i].value;
         while (other - same > 1) {
             const std::int64_t mid = same + (other - same) / 2;

@@ -85,6 +85,10 @@ private Q_SLOTS:
             << "parameters.total" << qint64(8'030'261'248);
         QTest::newRow("a CUDA context as nvidia-smi read it on a V100")
             << QStringList{"--overhead", "yes", "--cuda-context", "1343MiB"} << "items.cuda_context" << qint64(1343) * 1024 * 1024;
+        QTest::newRow("architecture flags count the parameters: Llama-3-70B's shapes")
+            << QStringList{"--hidden", "8192", "--layers", "80", "--heads", "64", "--kv-heads", "8", "--ffn", "28672",
+                           "--vocab", "128256"}
+            << "parameters.total" << qint64(70'553'706'496);
         QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
         QTest::newRow("ZeRO-3 over 64 shards the master copy")
             << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);

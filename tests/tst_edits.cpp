@@ -86,6 +86,58 @@ private Q_SLOTS:
         QCOMPARE(after.dropout, dropout);
         QCOMPARE(!validate(after), valid);
     }
+
+    void kvHeadsFollowHeads_data()
+    {
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("kvHeads");
+        QTest::addColumn<int>("newHeads");
+        QTest::addColumn<int>("expected");
+        QTest::newRow("multi-head stays multi-head") << 32 << 32 << 64 << 64;
+        QTest::newRow("GQA keeps its KV heads when they divide") << 32 << 8 << 64 << 8;
+        QTest::newRow("GQA shrinks to a divisor") << 32 << 8 << 12 << 4;
+    }
+    void kvHeadsFollowHeads()
+    {
+        QFETCH(int, heads);
+        QFETCH(int, kvHeads);
+        QFETCH(int, newHeads);
+        QFETCH(int, expected);
+        Architecture before;
+        before.heads = heads;
+        before.kvHeads = kvHeads;
+        QCOMPARE(kvHeadsFollowing(before, newHeads), qint64(expected));
+    }
+
+    // `vram-ledger-cli --hidden 8192 --layers 80 --heads 64` on the default 7B must not keep "7B".
+    void shapesGivenAreCounted_data()
+    {
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<bool>("counted");
+        QTest::addColumn<int>("kvHeads");
+        QTest::newRow("shapes alone: counted from them") << QStringList{"hidden", "layers", "heads"} << true << 64;
+        QTest::newRow("shapes and params: params kept") << QStringList{"hidden", "params", "heads"} << false << 64;
+        QTest::newRow("heads and kv-heads: both kept") << QStringList{"heads", "kv-heads"} << true << 8;
+        QTest::newRow("no shape: nothing moves") << QStringList{"batch", "seq"} << false << 32;
+    }
+    void shapesGivenAreCounted()
+    {
+        QFETCH(QStringList, given);
+        QFETCH(bool, counted);
+        QFETCH(int, kvHeads);
+        Scenario s; // the article's 7B: 32 heads, multi-head, 7e9 parameters given
+        const Architecture before = s.arch;
+        s.arch.hidden = 8192;
+        s.arch.heads = 64;
+        s.arch.kvHeads = given.contains(QStringLiteral("kv-heads")) ? 8 : before.kvHeads;
+        std::vector<std::string> names;
+        for (const QString &name : given)
+            names.push_back(name.toStdString());
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        const Scenario after = withArchitectureDefaults(s, before, views);
+        QCOMPARE(after.arch.fixedParams == 0, counted);
+        QCOMPARE(after.arch.kvHeads, qint64(kvHeads));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEdits)

@@ -19,7 +19,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include <numeric>
 
 namespace vl {
 
@@ -132,9 +131,9 @@ void ControlPanel::build()
     connect(m_sequence, &SliderSpin::valueChanged, this,
             [this](int v) { edit([](Scenario &s, int x) { s.sequence = x; }, v); });
     connect(m_hidden, &SliderSpin::valueChanged, this,
-            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.hidden = x; }, v); });
+            [this](int v) { editArchitecture("hidden", [](Scenario &s, int x) { s.arch.hidden = x; }, v); });
     connect(m_layers, &SliderSpin::valueChanged, this,
-            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.layers = x; }, v); });
+            [this](int v) { editArchitecture("layers", [](Scenario &s, int x) { s.arch.layers = x; }, v); });
     connect(m_precision, &ChoiceSlider::indexChanged, this,
             [this](int i) { edit([](Scenario &s, int x) { s.precision = kPrecisions[std::size_t(x)]; }, i); });
     layout->addWidget(main);
@@ -190,17 +189,14 @@ void ControlPanel::build()
     row(af, m_vocab, [] { return tr("Vocabulary"); },
         [] { return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big logits item."); });
     connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture([](Scenario &s, int x) {
-            s.arch.heads = x;
-            s.arch.kvHeads = std::gcd(s.arch.kvHeads, std::int64_t(x)); // keep the GQA grouping valid
-        }, v);
+        editArchitecture("heads", [](Scenario &s, int x) { s.arch.heads = x; }, v);
     });
     connect(m_kvHeads, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.kvHeads = x; }, v); });
+            [this](int v) { editArchitecture("kv-heads", [](Scenario &s, int x) { s.arch.kvHeads = x; }, v); });
     connect(m_ffn, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.ffn = x; }, v); });
+            [this](int v) { editArchitecture("ffn", [](Scenario &s, int x) { s.arch.ffn = x; }, v); });
     connect(m_vocab, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture([](Scenario &s, int x) { s.arch.vocab = x; }, v); });
+            [this](int v) { editArchitecture("vocab", [](Scenario &s, int x) { s.arch.vocab = x; }, v); });
 
     auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
         auto *box = new QComboBox(m_advancedBody);
@@ -480,13 +476,14 @@ void ControlPanel::refuseIfInvalid(const Scenario &s)
     }
 }
 
-void ControlPanel::editArchitecture(void (*change)(Scenario &, int), int value)
+void ControlPanel::editArchitecture(std::string_view field, void (*change)(Scenario &, int), int value)
 {
     if (m_syncing)
         return;
-    Scenario s = m_model.scenario();
-    s.arch.fixedParams = 0; // a reshaped model is counted from its shapes, no longer "7B given"
+    const Scenario before = m_model.scenario();
+    Scenario s = before;
     change(s, value);
+    s = withArchitectureDefaults(s, before.arch, std::span(&field, 1));
     s.arch.hidden = headsDividingHidden(s.arch); // a value typed between steps
     m_model.setScenario(s);
     refuseIfInvalid(s);

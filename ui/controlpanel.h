@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 class QCheckBox;
@@ -56,7 +57,7 @@ private:
     void syncModelBox();
     void syncGpuList();
     void edit(void (*change)(Scenario &, int), int value);
-    void editArchitecture(void (*change)(Scenario &, int), int value);
+    void editArchitecture(std::string_view field, void (*change)(Scenario &, int), int value);
     void refuseIfInvalid(const Scenario &s);
     void emitGpus();
 
