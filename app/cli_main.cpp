@@ -88,12 +88,13 @@ int main(int argc, char *argv[])
     const QCommandLineOption ladderOpt(QStringLiteral("ladder"), QStringLiteral("Apply the article's levers one at a time until it fits --gpu."));
     const QCommandLineOption ladderOrderOpt(QStringLiteral("ladder-order"), QStringLiteral("The levers to try, in order: a comma list of zero, recompute, mixed-precision, smaller-batch (default: the article's order)."), QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
     const QCommandLineOption ladderGpusOpt(QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."), QStringLiteral("N"), QStringLiteral("8"));
+    const QCommandLineOption fitByOpt(QStringLiteral("fit-by"), QStringLiteral("What must fit the GPU, for the verdict and --solve: sum (every part at once, the default) or peak (the step timeline's peak)."), QStringLiteral("RULE"), QStringLiteral("sum"));
     const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("UNITS"), QStringLiteral("gib"));
     const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format: table, json, markdown or csv."), QStringLiteral("FORMAT"), QStringLiteral("table"));
     const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
     const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
     const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
-    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &unitsOpt,
+    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &fitByOpt, &unitsOpt,
                                &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
         parser.addOption(*option);
     for (const vl::FieldSpec &field : vl::scenarioFields())
@@ -116,6 +117,9 @@ int main(int argc, char *argv[])
     const auto format = vl::parseFormat(text(parser.value(formatOpt)));
     if (!format)
         fail({InvalidInput, "--format: '" + text(parser.value(formatOpt)) + "' is not allowed; use table, json, markdown or csv"});
+    const auto fitBy = vl::parseFitRule(text(parser.value(fitByOpt)));
+    if (!fitBy)
+        fail({InvalidInput, "--fit-by: '" + text(parser.value(fitByOpt)) + "' is not allowed; use sum or peak"});
 
     const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets");
     const vl::PresetCatalog catalog = vl::loadCatalog(
@@ -212,18 +216,18 @@ int main(int argc, char *argv[])
         return Success;
     }
 
-    vl::Report report = vl::makeReport(scenario, *units, gpu);
+    vl::Report report = vl::makeReport(scenario, *units, gpu, *fitBy);
     if (parser.isSet(solveOpt)) {
         const std::string kind = text(parser.value(solveOpt));
         if (!gpu)
             fail({InvalidInput, "--solve: needs a GPU to solve for; add --gpu ID"});
         vl::SolveAnswer answer{kind, 0, 0};
         if (kind == "max-batch")
-            answer.value = vl::maxMicroBatch(scenario, gpu->capacity);
+            answer.value = vl::maxMicroBatch(scenario, gpu->capacity, *fitBy);
         else if (kind == "max-seq")
-            answer.value = vl::maxSequence(scenario, gpu->capacity);
+            answer.value = vl::maxSequence(scenario, gpu->capacity, *fitBy);
         else if (kind == "min-gpus") {
-            answer.value = vl::minDataParallel(scenario, gpu->capacity);
+            answer.value = vl::minDataParallel(scenario, gpu->capacity, *fitBy);
             answer.gpus = answer.value * scenario.tensorParallel * scenario.pipelineParallel;
         } else
             fail({InvalidInput, "--solve: '" + kind + "' is not allowed; use max-batch, max-seq or min-gpus"});

@@ -114,10 +114,11 @@ std::string verdictLine(const Report &r)
 {
     if (!r.gpu)
         return {};
-    const Bytes headroom = r.gpu->capacity - r.breakdown.total;
+    const Bytes headroom = r.gpu->capacity - r.required();
     return r.gpu->name + " (" + formatBytes(r.gpu->capacity, r.units) + "): "
         + (headroom >= 0 ? "fits, " + formatBytes(headroom, r.units) + " to spare"
-                         : "does NOT fit, " + formatBytes(-headroom, r.units) + " short");
+                         : "does NOT fit, " + formatBytes(-headroom, r.units) + " short")
+        + " (by the " + std::string(toString(r.fitRule)) + ")";
 }
 
 std::string solveLine(const SolveAnswer &s)
@@ -137,7 +138,7 @@ std::string reportJson(const Report &r)
     out << "  \"per_gpu\": {";
     for (Component c : kComponents)
         out << jsonString(idString(c)) << ": " << b.component(c) << ", ";
-    out << "\"total\": " << b.total << "},\n";
+    out << "\"total\": " << b.total << ", \"peak\": " << r.peak << "},\n";
     out << "  \"items\": [\n";
     for (std::size_t i = 0; i < r.items.size(); ++i) {
         const ExplainedItem &item = r.items[i];
@@ -150,8 +151,9 @@ std::string reportJson(const Report &r)
     out << "  \"units\": " << jsonString(unitSymbol(r.units));
     if (r.gpu) {
         out << ",\n  \"gpu\": {\"id\": " << jsonString(r.gpu->id) << ", \"capacity_bytes\": " << r.gpu->capacity
-            << ", \"fits\": " << (b.total <= r.gpu->capacity ? "true" : "false")
-            << ", \"headroom_bytes\": " << r.gpu->capacity - b.total << '}';
+            << ", \"fit_by\": " << jsonString(toString(r.fitRule))
+            << ", \"fits\": " << (r.required() <= r.gpu->capacity ? "true" : "false")
+            << ", \"headroom_bytes\": " << r.gpu->capacity - r.required() << '}';
     }
     if (r.solve) {
         out << ",\n  \"solve\": {\"kind\": " << jsonString(r.solve->kind) << ", \"value\": " << r.solve->value;
@@ -185,11 +187,13 @@ std::string_view componentTitle(Component c)
     return titles[static_cast<int>(c)];
 }
 
-Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu)
+Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu, FitRule fitRule)
 {
     Report r;
     r.scenario = s;
     r.breakdown = estimate(s);
+    r.peak = stepTimeline(r.breakdown).peak();
+    r.fitRule = fitRule;
     r.items = explain(s, units);
     r.gpu = std::move(gpu);
     r.units = units;
@@ -219,6 +223,7 @@ std::string renderReport(const Report &r, Format format)
         if (c != Component::Overhead || r.scenario.overhead.enabled)
             totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
     totals.push_back({"Total", formatBytes(b.total, r.units)});
+    totals.push_back({"Step peak", formatBytes(r.peak, r.units)});
     if (b.host > 0)
         totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
     out += renderRows(totals, format);

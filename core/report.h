@@ -32,9 +32,13 @@ struct Report {
     std::optional<GpuPreset> gpu;
     std::optional<SolveAnswer> solve;
     Units units = Units::GiB;
+    Bytes peak = 0;                  // the step timeline's peak, beside the sum (breakdown.total)
+    FitRule fitRule = FitRule::Sum;  // which of the two the verdict compares with the GPU
+    Bytes required() const { return fitRule == FitRule::Sum ? breakdown.total : peak; }
 };
 
-Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu = std::nullopt);
+Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu = std::nullopt,
+                  FitRule fitRule = FitRule::Sum);
 
 std::string renderReport(const Report &report, Format format);
 

@@ -53,4 +53,18 @@ Bytes requiredBytes(const Breakdown &b, FitRule rule)
     return rule == FitRule::Sum ? b.total : stepTimeline(b).peak();
 }
 
+std::string_view toString(FitRule rule)
+{
+    return rule == FitRule::Sum ? "sum" : "peak";
+}
+
+std::optional<FitRule> parseFitRule(std::string_view text)
+{
+    if (text == "sum")
+        return FitRule::Sum;
+    if (text == "peak")
+        return FitRule::Peak;
+    return std::nullopt;
+}
+
 } // namespace vl

@@ -7,6 +7,8 @@
 #include "core/scenario.h"
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 namespace vl {
@@ -30,5 +32,7 @@ StepTimeline stepTimeline(const Breakdown &b); // from an estimate already at ha
 
 enum class FitRule { Sum, Peak }; // Sum: every component at once, as other tools count
 Bytes requiredBytes(const Breakdown &b, FitRule rule);
+std::string_view toString(FitRule rule); // "sum", "peak"
+std::optional<FitRule> parseFitRule(std::string_view text);
 
 } // namespace vl

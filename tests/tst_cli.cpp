@@ -119,6 +119,28 @@ private Q_SLOTS:
         }
     }
 
+    // The report carries the step's peak beside the sum; --fit-by chooses which one must fit.
+    void fitByChoosesSumOrPeak_data()
+    {
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("sum") << "sum";
+        QTest::newRow("peak") << "peak";
+    }
+    void fitByChoosesSumOrPeak()
+    {
+        QFETCH(QString, rule);
+        // Full recomputation: the peak (end of backward) lies well below the sum.
+        const QJsonObject o = json({"--gpu", "a100-80gb", "--recompute", "full", "--fit-by", rule});
+        const QJsonObject perGpu = o[QStringLiteral("per_gpu")].toObject();
+        const qint64 total = perGpu[QStringLiteral("total")].toInteger();
+        const qint64 peak = perGpu[QStringLiteral("peak")].toInteger();
+        QVERIFY(peak > 0 && peak < total);
+        const QJsonObject gpu = o[QStringLiteral("gpu")].toObject();
+        QCOMPARE(gpu[QStringLiteral("fit_by")].toString(), rule);
+        const qint64 required = rule == QStringLiteral("sum") ? total : peak;
+        QCOMPARE(gpu[QStringLiteral("headroom_bytes")].toInteger(), gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
+    }
+
     void fitsVerdict()
     {
         const QJsonObject gpu = json({QStringLiteral("--gpu"), QStringLiteral("a100-80gb")})[QStringLiteral("gpu")].toObject();
@@ -219,6 +241,7 @@ private Q_SLOTS:
         QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan";
         QTest::newRow("CUDA context that is no size") << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
         QTest::newRow("CUDA context beyond 64 GiB") << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
+        QTest::newRow("unknown fit rule") << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
         QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
