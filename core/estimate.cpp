@@ -204,13 +204,20 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
             const std::int64_t quantised = ceilDiv(counts.perLayerMatrices, t) * layers.count();
             const std::int64_t kept = stageParams - quantised;
-            weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.weight;
+            weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
             weightBytes = shard(weightBytes, shardParams);
             if constexpr (std::is_same_v<Sink, TextSink>)
                 how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
-                    + std::to_string(dt.weight) + " B";
+                    + std::to_string(dt.base) + " B";
         } else {
-            weightBytes = shard(stageParams * dt.weight, shardParams);
+            // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
+            const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
+                : s.fineTune == FineTune::Freeze ? stageParams - trainable : stageParams;
+            weightBytes = shard((stageParams - frozen) * dt.weight + frozen * dt.base, shardParams);
+            if constexpr (std::is_same_v<Sink, TextSink>)
+                if (frozen > 0 && dt.base != dt.weight)
+                    how = formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
+                        + formatCount(frozen) + " frozen × " + std::to_string(dt.base) + " B";
         }
         const bool onHost = s.offload == Offload::OptimizerAndParams;
         if (onHost)
@@ -354,15 +361,17 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
             // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
             const std::int64_t d = a.effectiveHeadDim();
+            // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
+            const bool baseCast = baseTrains(s) || dt.base == 4;
             const std::int64_t biases = !baseTrains(s) ? 0
                 : a.linearBias ? (a.heads + 2 * a.kvHeads) * d + a.hidden + a.ffn * a.experts + a.hidden
                 : a.qkvBias    ? (a.heads + 2 * a.kvHeads) * d
                                : 0;
-            const std::int64_t perLayer = ceilDiv(counts.perLayerMatrices + biases, t);
+            const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices + biases, t) : 0;
             const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
             // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
-            const std::int64_t head = !lastStage ? 0
+            const std::int64_t head = !lastStage || !baseCast ? 0
                 : a.modeling == Modeling::Bert && codeLevel ? a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2
                                                               : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);

@@ -99,6 +99,9 @@ const std::array kFields = {
               VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v")},
     FieldSpec{"lora-dropout", "yes|no", "LoRA dropout on: each adapter saves its own dropped copy of its input",
               nullptr, VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo)},
+    FieldSpec{"base-dtype", "DTYPE", "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
+                                     "weights'), fp32, bf16 or fp16", nullptr,
+              VL_WORD(baseDtype, parseBaseDtype, "base-dtype", allowedBaseDtypes())},
     FieldSpec{"trainable-layers", "N", "With --finetune freeze: how many top layers train", VL_INT(trainableLayers)},
     FieldSpec{"overhead", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
               VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},

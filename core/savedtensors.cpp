@@ -104,11 +104,10 @@ void rmsNorm(const Scenario &s, TensorList &out)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t stream = dt.autocast ? 4 : dt.activation;
     out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
     out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
     if (baseTrains(s))
-        out.add("RMSNorm normalized input, saved by × weight", stream * tokens * s.arch.hidden);
+        out.add("RMSNorm normalized input, saved by × weight", dt.stream * tokens * s.arch.hidden);
 }
 
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
@@ -172,7 +171,7 @@ void layerNorm(const Scenario &s, TensorList &out)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    out.add("LayerNorm input", (dt.autocast ? 4 : dt.activation) * tokens * s.arch.hidden);
+    out.add("LayerNorm input", dt.stream * tokens * s.arch.hidden);
     out.add("LayerNorm mean (FP32)", 4 * tokens);
     out.add("LayerNorm 1/std (FP32)", 4 * tokens);
 }
@@ -293,8 +292,7 @@ void codeLayer(const Scenario &s, TensorList &out)
     if (s.recompute == Recompute::Full) {
         // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
         const DtypeBytes dt = dtypeBytes(s);
-        out.add("layer input, kept by the checkpoint",
-                (dt.autocast ? 4 : dt.activation) * s.sequence * s.microBatch * s.arch.hidden);
+        out.add("layer input, kept by the checkpoint", dt.stream * s.sequence * s.microBatch * s.arch.hidden);
         return;
     }
     switch (s.arch.modeling) {

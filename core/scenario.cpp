@@ -18,6 +18,10 @@ constexpr NameTable<GradDtype, 4> kGradDtypes{{{GradDtype::Auto, "auto"},
                                                {GradDtype::Fp32, "fp32"},
                                                {GradDtype::Bf16, "bf16"},
                                                {GradDtype::Fp16, "fp16"}}};
+constexpr NameTable<BaseDtype, 4> kBaseDtypes{{{BaseDtype::Auto, "auto"},
+                                               {BaseDtype::Fp32, "fp32"},
+                                               {BaseDtype::Bf16, "bf16"},
+                                               {BaseDtype::Fp16, "fp16"}}};
 constexpr NameTable<Optimizer, 6> kOptimizers{{{Optimizer::AdamW, "adamw"},
                                                {Optimizer::AdamW8bit, "adamw-8bit"},
                                                {Optimizer::Sgd, "sgd"},
@@ -78,15 +82,20 @@ int bytesOf(GradDtype dtype, int weightBytes)
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    if (mixed && s.ampStyle == AmpStyle::Autocast) // the FP32 weights are the master copy
-        return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true};
-    const int weight = s.precision == Precision::Fp32 ? 4 : 2;
-    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false};
+    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast; // the FP32 weights are the master copy
+    const int weight = autocast || s.precision == Precision::Fp32 ? 4 : 2;
+    const int base = s.baseDtype == BaseDtype::Auto ? weight : s.baseDtype == BaseDtype::Fp32 ? 4 : 2;
+    const int stream = s.fineTune == FineTune::Full ? weight : base; // the embedding is frozen unless all trains
+    if (autocast)
+        return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream};
+    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
 }
 
 std::string_view toString(Precision v) { return nameOf(kPrecisions, v); }
 std::string_view toString(GradDtype v) { return nameOf(kGradDtypes, v); }
 std::string_view toString(Optimizer v) { return nameOf(kOptimizers, v); }
+std::string_view toString(BaseDtype v) { return nameOf(kBaseDtypes, v); }
+std::optional<BaseDtype> parseBaseDtype(std::string_view t) { return parseName(kBaseDtypes, t); }
 std::string_view toString(Offload v) { return nameOf(kOffloads, v); }
 std::string_view toString(Recompute v) { return nameOf(kRecomputes, v); }
 std::string_view toString(FineTune v) { return nameOf(kFineTunes, v); }
@@ -184,6 +193,7 @@ std::optional<unsigned> parseLoraTargets(std::string_view text)
 
 std::string_view allowedPrecisions() { return "fp32|mixed-fp16|mixed-bf16|bf16"; }
 std::string_view allowedGradDtypes() { return "auto|fp32|bf16|fp16"; }
+std::string_view allowedBaseDtypes() { return "auto|fp32|bf16|fp16"; }
 std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor"; }
 std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
 std::string_view allowedRecomputes() { return "none|selective|full"; }

@@ -12,6 +12,10 @@ namespace vl {
 
 enum class Precision { Fp32, MixedFp16, MixedBf16, Bf16 };
 enum class GradDtype { Auto, Fp32, Bf16, Fp16 }; // Auto: the dtype of the working weights
+// The dtype of frozen base weights (freeze, LoRA, QLoRA's unquantised modules). Auto: the working
+// weights' dtype; a model loaded in BF16 under autocast keeps its frozen base in BF16, and PEFT's
+// prepare_model_for_kbit_training puts QLoRA's embeddings, norms and head in FP32.
+enum class BaseDtype { Auto, Fp32, Bf16, Fp16 };
 enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
@@ -59,6 +63,7 @@ struct Scenario {
     Implementation implementation = Implementation::Megatron;
     bool masterWeights = true;         // the FP32 copy mixed precision keeps (the article's table forgot it)
     GradDtype gradDtype = GradDtype::Auto;
+    BaseDtype baseDtype = BaseDtype::Auto;
     Optimizer optimizer = Optimizer::AdamW;
 
     std::int64_t zeroStage = 0;
@@ -93,12 +98,15 @@ struct DtypeBytes {
     int master;      // 0 when no FP32 master copy is kept
     int activation;  // what linear layers and attention compute in
     bool autocast;   // PyTorch autocast: FP32 weights cast to 16 bits per op
+    int base;        // frozen base weights
+    int stream;      // the residual stream, as the embedding outputs it
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 
 // Text names used by the CLI, scenario files and presets ("mixed-bf16", "adamw-8bit", ...).
 std::string_view toString(Precision v);
 std::string_view toString(GradDtype v);
+std::string_view toString(BaseDtype v);
 std::string_view toString(Optimizer v);
 std::string_view toString(Offload v);
 std::string_view toString(Recompute v);
@@ -109,6 +117,7 @@ std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
+std::optional<BaseDtype> parseBaseDtype(std::string_view text);
 std::optional<Optimizer> parseOptimizer(std::string_view text);
 std::optional<Offload> parseOffload(std::string_view text);
 std::optional<Recompute> parseRecompute(std::string_view text);
@@ -131,6 +140,7 @@ std::optional<unsigned> parseLoraTargets(std::string_view text);
 // The allowed words of each enumeration, for error messages: "fp32|mixed-fp16|...".
 std::string_view allowedPrecisions();
 std::string_view allowedGradDtypes();
+std::string_view allowedBaseDtypes();
 std::string_view allowedOptimizers();
 std::string_view allowedOffloads();
 std::string_view allowedRecomputes();

@@ -49,13 +49,14 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
 
 std::optional<Error> readFineTune(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "lora_dropout", "trainable_layers"}))
+    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "lora_dropout", "base_dtype", "trainable_layers"}))
         return e;
     std::optional<Error> e;
     (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes()))
         || (e = r.integer("lora_rank", s.loraRank, 1, 65'536))
         || (e = r.word("lora_targets", s.loraTargets, parseLoraTargets, "all, attention or a list like q,v"))
         || (e = r.boolean("lora_dropout", s.loraDropout))
+        || (e = r.word("base_dtype", s.baseDtype, parseBaseDtype, allowedBaseDtypes()))
         || (e = r.integer("trainable_layers", s.trainableLayers, 1, 10'000));
     return e;
 }
@@ -135,6 +136,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "lora_rank" << YAML::Value << s.loraRank
         << YAML::Key << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets)
         << YAML::Key << "lora_dropout" << YAML::Value << s.loraDropout
+        << YAML::Key << "base_dtype" << YAML::Value << std::string(toString(s.baseDtype))
         << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
         << YAML::EndMap;
     out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap

@@ -131,6 +131,10 @@ std::optional<Error> validate(const Scenario &s)
         return Error{"offload", "CPU offload is part of ZeRO; choose --zero 1, 2 or 3 to offload"};
     if (s.offload == Offload::OptimizerAndParams && s.zeroStage != 3)
         return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
+    if (s.baseDtype != BaseDtype::Auto && (s.fineTune == FineTune::Full || s.ampStyle != AmpStyle::Autocast
+                                           || (s.precision != Precision::MixedBf16 && s.precision != Precision::MixedFp16)))
+        return Error{"base-dtype", "a frozen base in its own dtype is modelled under autocast; use --finetune freeze, lora "
+                                   "or qlora with --precision mixed-bf16 --amp-style autocast, or --base-dtype auto"};
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
     if (s.implementation != Implementation::Megatron)

@@ -57,6 +57,8 @@ Scenario scenarioOf(const YAML::Node &c)
     if (c["autocast"]) {
         s.precision = Precision::MixedBf16;
         s.ampStyle = AmpStyle::Autocast;
+        if (c["weights"].as<std::string>() == "bf16") // a model loaded in BF16, adapters in FP32
+            s.baseDtype = BaseDtype::Bf16;
     } else {
         s.precision = c["weights"].as<std::string>() == "fp32" ? Precision::Fp32 : Precision::Bf16;
     }

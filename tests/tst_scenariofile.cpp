@@ -39,6 +39,7 @@ private Q_SLOTS:
         s.loraTargets = LoraQ | LoraV;
         s.loraDropout = true;
         s.ampStyle = AmpStyle::Autocast;
+        s.baseDtype = BaseDtype::Bf16;
         s.overhead.enabled = true;
         s.overhead.allocatorPercent = 7;
         s.overhead.cudaContext = 1343 * kMiB;

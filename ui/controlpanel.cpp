@@ -301,12 +301,19 @@ void ControlPanel::build()
                         {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
     m_loraRank = spinBox(1, 4096, m_advancedBody);
     m_loraDropout = new QCheckBox(m_advancedBody);
+    m_baseDtype = combo({{int(BaseDtype::Auto), [] { return tr("As the weights"); }},
+                         {int(BaseDtype::Fp32), [] { return tr("FP32"); }},
+                         {int(BaseDtype::Bf16), [] { return tr("BF16"); }},
+                         {int(BaseDtype::Fp16), [] { return tr("FP16"); }}});
     row(af, m_fineTune, [] { return tr("Fine-tuning"); },
         [] { return tr("Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and "
                        "the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores "
                        "the base in 4 bits."); });
     row(af, m_loraRank, [] { return tr("LoRA rank"); },
         [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
+    row(af, m_baseDtype, [] { return tr("Frozen base"); },
+        [] { return tr("The dtype of the weights that do not train. Under PyTorch autocast a model loaded in BF16 keeps "
+                       "them in BF16 (2 bytes each, never cast); loaded in FP32 they take 4 bytes and a 16-bit copy."); });
     row(af, m_loraDropout, [] { return tr("LoRA dropout"); },
         [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
 
@@ -362,6 +369,7 @@ void ControlPanel::build()
     comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
     checkEdit(m_loraDropout, [](Scenario &s, int v) { s.loraDropout = v; });
+    comboEdit(m_baseDtype, [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     checkEdit(m_overhead, [](Scenario &s, int v) { s.overhead.enabled = v; });
     spinEdit(m_allocator, [](Scenario &s, int v) { s.overhead.allocatorPercent = v; });
 
@@ -557,6 +565,8 @@ void ControlPanel::syncFromModel()
     m_loraRank->setEnabled(s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA);
     setCheck(m_loraDropout, s.loraDropout);
     m_loraDropout->setEnabled(m_loraRank->isEnabled());
+    setComboData(m_baseDtype, s.baseDtype);
+    m_baseDtype->setEnabled(s.fineTune != FineTune::Full && mixed && s.ampStyle == AmpStyle::Autocast);
     setCheck(m_overhead, s.overhead.enabled);
     setSpin(m_allocator, s.overhead.allocatorPercent);
     m_allocator->setEnabled(s.overhead.enabled);

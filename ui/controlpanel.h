@@ -100,6 +100,7 @@ private:
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;
     QCheckBox *m_loraDropout = nullptr;
+    QComboBox *m_baseDtype = nullptr;
     QCheckBox *m_overhead = nullptr;
     QSpinBox *m_allocator = nullptr;
 

@@ -156,6 +156,18 @@
 <context>
     <name>vl::ControlPanel</name>
     <message>
+        <source>As the weights</source>
+        <translation>与权重相同</translation>
+    </message>
+    <message>
+        <source>Frozen base</source>
+        <translation>冻结的基座</translation>
+    </message>
+    <message>
+        <source>The dtype of the weights that do not train. Under PyTorch autocast a model loaded in BF16 keeps them in BF16 (2 bytes each, never cast); loaded in FP32 they take 4 bytes and a 16-bit copy.</source>
+        <translation>不训练的权重的数据类型。在 PyTorch autocast 下，以 BF16 加载的模型把它们保持为 BF16（每个 2 字节，从不转换）；以 FP32 加载则每个占 4 字节，外加一份 16 位副本。</translation>
+    </message>
+    <message>
         <source>Whole logits</source>
         <translation>整体计算</translation>
     </message>

@@ -42,6 +42,10 @@ def configs():
     for shape, precision, training, recompute in itertools.product(
             LLAMA_SHAPES, PRECISIONS, LLAMA_TRAINING, RECOMPUTE):
         yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0)
+    # A model loaded in BF16 under autocast with PEFT's FP32 adapters (autocast_adapter_dtype)
+    for shape, training, recompute in itertools.product(LLAMA_SHAPES, LLAMA_TRAINING[1:], RECOMPUTE):
+        yield dict(family="llama", **shape, weights="bf16", autocast="bf16", adapter_dtype="fp32", **training,
+                   recompute=recompute, dropout=0.0)
     for shape, precision, training in itertools.product(LLAMA_SHAPES, PRECISIONS, LLAMA_TRAINING[:2]):
         yield dict(family="llama", **shape, **precision, **training, recompute="none", dropout=0.0, attention="sdpa")
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES, PRECISIONS, RECOMPUTE):
@@ -54,7 +58,7 @@ def configs():
 
 def rows():
     for c in configs():
-        c["adapter_dtype"] = c["weights"]  # PEFT makes adapters in the base layer's dtype
+        c.setdefault("adapter_dtype", c["weights"])  # litgpt and older PEFT: the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
         yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts)

@@ -204,11 +204,12 @@ class Lora:
         return [self.a, self.b]
 
     def __call__(self, ops, x):
+        # PEFT casts x to lora_A's dtype first (`x = self._cast_input_dtype(x, lora_A.weight.dtype)`),
+        # then applies the adapter's dropout.
+        if x.dtype != self.a.dtype:
+            x = x.to(self.a.dtype)
         if self.dropout:
             x = torch.native_dropout(x, 0.05, True)[0]
-        # PEFT casts x to lora_A's dtype (`x = self._cast_input_dtype(x, lora_A.weight.dtype)`).
-        if not isinstance(ops, Autocast) and x.dtype != self.a.dtype:
-            x = x.to(self.a.dtype)
         return ops.linear(ops.linear(x, self.a), self.b) * 2.0
 
 
@@ -520,8 +521,9 @@ def split_weight_casts(saved, ops):
 
 def setup(c, params):
     ops = Autocast(DTYPES[c["autocast"]], params) if c.get("autocast") else NoAutocast()
-    # The residual stream: FP32 under autocast with FP32 weights, else the weights' dtype.
-    stream = torch.float32 if c.get("autocast") else DTYPES[c["weights"]]
+    # The residual stream starts as the embedding's output: the weights' dtype (FP32 under autocast
+    # with an FP32 model, 16 bits for a model loaded in 16 bits).
+    stream = DTYPES[c["weights"]]
     return ops, stream
 
 
