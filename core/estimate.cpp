@@ -216,8 +216,10 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             weightBytes = shard((stageParams - frozen) * dt.weight + frozen * dt.base, shardParams);
             if constexpr (std::is_same_v<Sink, TextSink>)
                 if (frozen > 0 && dt.base != dt.weight)
-                    how = formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
-                        + formatCount(frozen) + " frozen × " + std::to_string(dt.base) + " B";
+                    how = (frozen < stageParams ? formatCount(stageParams - frozen) + " params × "
+                                                      + std::to_string(dt.weight) + " B + "
+                                                : std::string())
+                        + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
         }
         const bool onHost = s.offload == Offload::OptimizerAndParams;
         if (onHost)
@@ -376,9 +378,16 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                                                               : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
             sink.add(ItemId::WeightCasts, casts, [&] {
-                return "16-bit casts of the FP32 weights, kept for backward: (" + formatCount(perLayer) + " × "
-                    + std::to_string(castLayers) + " layers" + (adapters ? " + " + formatCount(adapters) + " adapter" : "")
-                    + (head ? " + " + formatCount(head) + " head" : "") + ") params × 2 B" + equals(casts, units);
+                std::string parts;
+                const auto part = [&](std::int64_t count, const std::string &what) {
+                    if (count > 0)
+                        parts += (parts.empty() ? "" : " + ") + formatCount(count) + what;
+                };
+                part(perLayer, " × " + std::to_string(castLayers) + " layers");
+                part(adapters, " adapter");
+                part(head, " head");
+                return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
+                    + equals(casts, units);
             });
         }
         if (firstStage && s.fineTune != FineTune::Freeze && !codeLevel) {
