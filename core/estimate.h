@@ -1,6 +1,6 @@
 #pragma once
 // estimate(): one scenario in, the memory of its most loaded GPU out, in bytes, split into
-// the article's four components (plus optional runtime overhead), each a list of items.
+// the article's four components (docs/sources.md) plus optional runtime overhead, each a list of items.
 //
 // The numeric path allocates nothing and builds no text; explain() runs the very same
 // formulas again and also writes each item's formula with the numbers substituted.
