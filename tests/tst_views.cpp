@@ -3,6 +3,7 @@
 
 #include "core/analysis.h"
 #include "core/fields.h"
+#include "ui/assumptionsdialog.h"
 #include "ui/ledgermodel.h"
 #include "ui/memorychart.h"
 #include "ui/steptimelineview.h"
@@ -12,6 +13,7 @@
 #include "ui/verdictbar.h"
 
 #include <QImage>
+#include <QRegularExpression>
 #include <QPainter>
 #include <QTest>
 
@@ -53,6 +55,40 @@ ScenarioDocument scenario(const QString &name)
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The assumptions page says which code and which mixed precision the numbers assume, with
+    // every placeholder filled.
+    void assumptionsNameTheChoices_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("ampStyle");
+        QTest::addColumn<int>("loss");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
+                                  << "Korthikanti";
+        QTest::newRow("hugging face, autocast") << int(Implementation::HuggingFace) << int(AmpStyle::Autocast)
+                                                << int(Loss::Standard) << "huggingface";
+        QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Chunked)
+                                      << "one chunk in eight";
+    }
+    void assumptionsNameTheChoices()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, ampStyle);
+        QFETCH(int, loss);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.precision = Precision::MixedBf16;
+        s.implementation = Implementation(implementation);
+        s.ampStyle = AmpStyle(ampStyle);
+        s.loss = Loss(loss);
+        const QString html = assumptionsHtml(s);
+        QVERIFY2(html.contains(expected), qPrintable(html));
+        QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
+        if (s.ampStyle == AmpStyle::Autocast)
+            QVERIFY(html.contains(QStringLiteral("autocast")));
+    }
+
     void diagram_data()
     {
         QTest::addColumn<QString>("name");

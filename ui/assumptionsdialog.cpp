@@ -18,12 +18,14 @@ QString assumptionsHtml(const Scenario &s)
                                                                   : (s.precision == Precision::Bf16 ? QStringLiteral("2") : QStringLiteral("4"));
     QString html = QObject::tr("<h3>Conventions in force</h3><ul>"
                                "<li>Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.</li>"
-                               "<li>Working weights: <b>%1 B</b> per parameter; gradients: <b>%2 B</b>.</li>"
+                               "<li>Working weights: <b>%1 B</b> per parameter; gradients: <b>%2 B</b>. Mixed precision: %9.</li>"
                                "<li>FP32 master copy: <b>%3</b>, counted inside the optimizer states (the ZeRO paper's K = 12).</li>"
                                "<li>Optimizer moments: <b>%4 B</b> per trainable parameter.</li>"
                                "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
-                               "enumerated as in Korthikanti et al. 2022, Table 2.</li>"
-                               "<li>Logits are kept in the activation dtype plus an FP32 copy for the loss.</li>"
+                               "enumerated %7.</li>"
+                               "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
+                               "<li>The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also "
+                               "shows the CUDA context and the caching allocator's reserve, which the runtime overhead adds.</li>"
                                "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
                                "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
                                "<li>Overhead: %6.</li>"
@@ -38,7 +40,16 @@ QString assumptionsHtml(const Scenario &s)
                                       .arg(s.overhead.cudaContext / kMiB)
                                       .arg(s.overhead.allocatorPercent)
                                       .arg(s.overhead.commBuffers / kMiB)
-                                : QObject::tr("off — the article's four components only"));
+                                : QObject::tr("off — the article's four components only"))
+                       .arg(s.implementation == Implementation::Megatron
+                                ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
+                                : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
+                                      .arg(QString::fromLatin1(toString(s.implementation))))
+                       .arg(s.loss == Loss::Chunked ? QObject::tr("one chunk in eight at a time (chunked cross-entropy)")
+                                                    : QObject::tr("all at once"))
+                       .arg(dt.autocast ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
+                            : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
+                                            : QObject::tr("none"));
     html += QObject::tr("<h3>Sources</h3><ul>"
                         "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.</li>"
                         "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"

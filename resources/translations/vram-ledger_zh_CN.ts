@@ -3,12 +3,40 @@
 <context>
     <name>QObject</name>
     <message>
+        <source>as in Korthikanti et al. 2022, Table 2 (Megatron&apos;s fused kernels)</source>
+        <translation>按 Korthikanti 等人 2022 年论文表 2（Megatron 的融合算子）</translation>
+    </message>
+    <message>
+        <source>as %1&apos;s code saves them, each checked against PyTorch&apos;s autograd</source>
+        <translation>按 %1 的代码实际保存的样子（每一项都已与 PyTorch autograd 核对）</translation>
+    </message>
+    <message>
+        <source>one chunk in eight at a time (chunked cross-entropy)</source>
+        <translation>每次只升八分之一（分块交叉熵）</translation>
+    </message>
+    <message>
+        <source>all at once</source>
+        <translation>一次整体升为 FP32</translation>
+    </message>
+    <message>
+        <source>PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward</source>
+        <translation>PyTorch autocast，FP32 权重，每个权重的 16 位副本保留到其反向</translation>
+    </message>
+    <message>
+        <source>16-bit weights and gradients with an FP32 master copy</source>
+        <translation>16 位权重和梯度，外加 FP32 主副本</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
         <source>≈ 4·(rows + columns) per matrix</source>
         <translation>每个矩阵约 4·(行数 + 列数)</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated as in Korthikanti et al. 2022, Table 2.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype plus an FP32 copy for the loss.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量按 Korthikanti 等人 2022 年论文表 2 逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，另加一份供损失计算用的 FP32 副本。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also shows the CUDA context and the caching allocator&apos;s reserve, which the runtime overhead adds.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;估算统计的是张量，即 torch.cuda.max_memory_allocated 报告的量；nvidia-smi 还会显示 CUDA 上下文和缓存分配器的预留，开启运行时开销即可计入。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
         <source>kept, 4 B per trainable parameter</source>
