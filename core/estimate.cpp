@@ -334,7 +334,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
                     + " B = " + formatBytes(kept.total, units) + "/layer";
             } else {
-                text = codeLevel ? "per layer (" + std::string(toString(s.implementation)) + " code):" : "per layer:";
+                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:" : "per layer:";
                 for (int i = 0; i < kept.count; ++i)
                     text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
                         + formatBytes(kept.items[i].bytes, units);
@@ -385,7 +385,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 };
                 part(perLayer, " × " + std::to_string(castLayers) + " layers");
                 part(adapters, " adapter");
-                part(head, " head");
+                part(head, " output head");
                 return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
                     + equals(casts, units);
             });
@@ -425,7 +425,8 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 if (t > 1)
                     text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
                 if (fp32Copy && chunked)
-                    text += " + FP32 copy of one chunk in " + std::to_string(kLossChunks) + " " + formatBytes(fp32Copy, units);
+                    text += " + one chunk's FP32 copy (chunked loss, " + std::to_string(kLossChunks) + " chunks) "
+                        + formatBytes(fp32Copy, units);
                 return text + equals(logits, units);
             });
         }

@@ -380,8 +380,8 @@ TensorList layerTensors(const Scenario &s)
         return list;
     }
     const ActivationParts p = megatronLayer(s, s.recompute);
-    list.add("inputs and norms", p.inputs);
-    list.add("Q, K, V and output-projection input", p.attention);
+    list.add("inputs & norms", p.inputs);
+    list.add("Q/K/V/out", p.attention);
     list.add("attention scores (a·s²·b)", p.scores);
     list.add("MLP", p.mlp);
     return list;

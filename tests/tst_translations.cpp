@@ -1,13 +1,17 @@
 // Every user-visible string has a Simplified Chinese translation: lupdate extracts the strings
 // from the sources as they are now, and each must be translated in the .ts we ship.
 
+#include "core/estimate.h"
 #include "ui/controlpanel.h"
+#include "ui/theme.h"
 #include "ui/verdictbar.h"
 
 #include <QDir>
 #include <QDomDocument>
 #include <QFile>
+#include <QCoreApplication>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTranslator>
@@ -44,6 +48,8 @@ QHash<QString, QString> messages(const QString &path, QStringList *unfinished = 
 }
 
 } // namespace
+
+using namespace vl;
 
 class TestTranslations : public QObject {
     Q_OBJECT
@@ -89,6 +95,64 @@ private Q_SLOTS:
         // Contexts must be what tr() asks for at run time: the class name with its namespace.
         QCOMPARE(translator.translate(vl::ControlPanel::staticMetaObject.className(), "Model"), QStringLiteral("模型"));
         QCOMPARE(translator.translate(vl::VerdictBar::staticMetaObject.className(), "peak"), QStringLiteral("峰值"));
+    }
+
+    // Every formula the explanation shows reads in Chinese: no run of three English words is left
+    // after localizedFormula(), for each implementation, precision style and loss.
+    void formulasReadInChinese_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("modeling");
+        QTest::addColumn<int>("ampStyle");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<int>("loss");
+        QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+                                  << int(FineTune::Full) << int(Loss::Standard);
+        QTest::newRow("hugging face llama, autocast, LoRA with dropout")
+            << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
+            << int(Loss::Chunked);
+        QTest::newRow("hugging face GPT-2, autocast") << int(Implementation::HuggingFace) << int(Modeling::Gpt2)
+                                                      << int(AmpStyle::Autocast) << int(FineTune::Full) << int(Loss::Standard);
+        QTest::newRow("hugging face BERT") << int(Implementation::HuggingFace) << int(Modeling::Bert)
+                                           << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard);
+        QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+                                    << int(FineTune::Full) << int(Loss::Standard);
+    }
+    void formulasReadInChinese()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, modeling);
+        QFETCH(int, ampStyle);
+        QFETCH(int, fineTune);
+        QFETCH(int, loss);
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
+        QCoreApplication::installTranslator(&translator);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.modeling = Modeling(modeling);
+        if (s.arch.modeling != Modeling::Llama) {
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.learnedPositions = 1024;
+            s.arch.linearBias = true;
+            s.dropout = true;
+        }
+        s.precision = Precision::MixedBf16;
+        s.implementation = Implementation(implementation);
+        s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa : Attention::Eager;
+        s.ampStyle = AmpStyle(ampStyle);
+        s.fineTune = FineTune(fineTune);
+        s.loraDropout = true;
+        s.loss = Loss(loss);
+        QVERIFY2(!validate(s), validate(s) ? validate(s)->message.c_str() : "");
+        const QRegularExpression englishProse(QStringLiteral("[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}"));
+        for (const ExplainedItem &item : explain(s, Units::GiB)) {
+            const QString text = localizedFormula(item.formula);
+            QVERIFY2(!englishProse.match(text).hasMatch(),
+                     qPrintable(QStringLiteral("%1: %2").arg(QString::fromUtf8(idString(item.id).data()), text)));
+        }
+        QCoreApplication::removeTranslator(&translator);
     }
 };
 

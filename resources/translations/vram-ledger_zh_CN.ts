@@ -1152,6 +1152,286 @@
 <context>
     <name>vl::formula</name>
     <message>
+        <source>0.5·x, saved by the product</source>
+        <translation>0.5·x，由乘法保存</translation>
+    </message>
+    <message>
+        <source>1 + tanh, saved by the product</source>
+        <translation>1 + tanh，由乘法保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the dropped probabilities, saved by × V</source>
+        <translation>dropout 后概率的 16 位副本，由 × V 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the input, saved by LoRA A</source>
+        <translation>输入的 16 位副本，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the input, saved by the projection</source>
+        <translation>输入的 16 位副本，由投影层保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the input, saved by the LM head</source>
+        <translation>输入的 16 位副本，由 LM 头保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the layer input, saved by the query, key or value linear</source>
+        <translation>层输入的 16 位副本，由 query、key 或 value 线性层保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the GELU output, saved by c_proj</source>
+        <translation>GELU 输出的 16 位副本，由 c_proj 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the first token, saved by the pooler</source>
+        <translation>首个 token 的 16 位副本，由 pooler 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by the next linear</source>
+        <translation>归一化输出的 16 位副本，由后续线性层保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the probabilities, saved by × V</source>
+        <translation>概率的 16 位副本，由 × V 保存</translation>
+    </message>
+    <message>
+        <source>FP32 cast of c_fc&apos;s output, saved by pow</source>
+        <translation>c_fc 输出的 FP32 副本，由 pow 保存</translation>
+    </message>
+    <message>
+        <source>GELU output, saved by the output dense</source>
+        <translation>GELU 输出，由输出层保存</translation>
+    </message>
+    <message>
+        <source>GELU output, saved by c_proj</source>
+        <translation>GELU 输出，由 c_proj 保存</translation>
+    </message>
+    <message>
+        <source>LayerNorm 1/std (FP32)</source>
+        <translation>LayerNorm 1/std（FP32）</translation>
+    </message>
+    <message>
+        <source>LayerNorm mean (FP32)</source>
+        <translation>LayerNorm 均值（FP32）</translation>
+    </message>
+    <message>
+        <source>LayerNorm input</source>
+        <translation>LayerNorm 输入</translation>
+    </message>
+    <message>
+        <source>LoRA A output (rank r), saved by LoRA B</source>
+        <translation>LoRA A 输出（秩 r），由 LoRA B 保存</translation>
+    </message>
+    <message>
+        <source>LoRA dropout mask (1 B)</source>
+        <translation>LoRA dropout 掩码（1 字节）</translation>
+    </message>
+    <message>
+        <source>LoRA dropout output, saved by LoRA A</source>
+        <translation>LoRA dropout 输出，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>RMSNorm 1/rms (FP32)</source>
+        <translation>RMSNorm 1/rms（FP32）</translation>
+    </message>
+    <message>
+        <source>RMSNorm input in FP32</source>
+        <translation>RMSNorm 的 FP32 输入</translation>
+    </message>
+    <message>
+        <source>RMSNorm normalized input, saved by × weight</source>
+        <translation>RMSNorm 归一化后的输入，由 × weight 保存</translation>
+    </message>
+    <message>
+        <source>SiLU output, saved by × up</source>
+        <translation>SiLU 输出，由 × up 保存</translation>
+    </message>
+    <message>
+        <source>attention context, saved by the output dense</source>
+        <translation>注意力上下文，由输出层保存</translation>
+    </message>
+    <message>
+        <source>attention output, saved by the kernel and the output projection</source>
+        <translation>注意力输出，由内核和输出投影保存</translation>
+    </message>
+    <message>
+        <source>attention probabilities (softmax in FP32)</source>
+        <translation>注意力概率（FP32 softmax）</translation>
+    </message>
+    <message>
+        <source>attention probabilities (softmax)</source>
+        <translation>注意力概率（softmax）</translation>
+    </message>
+    <message>
+        <source>attention probabilities cast back to 16 bits</source>
+        <translation>注意力概率转回 16 位</translation>
+    </message>
+    <message>
+        <source>c_attn output; query, key and value are views of it</source>
+        <translation>c_attn 输出（query、key、value 都是它的视图）</translation>
+    </message>
+    <message>
+        <source>dropout mask (1 B)</source>
+        <translation>dropout 掩码（1 字节）</translation>
+    </message>
+    <message>
+        <source>dropout output of the probabilities, saved by × V</source>
+        <translation>概率的 dropout 输出，由 × V 保存</translation>
+    </message>
+    <message>
+        <source>dropout output of the 16-bit probabilities, saved by × V</source>
+        <translation>16 位概率的 dropout 输出，由 × V 保存</translation>
+    </message>
+    <message>
+        <source>dropout output, saved by the classifier</source>
+        <translation>dropout 输出，由分类器保存</translation>
+    </message>
+    <message>
+        <source>gate_proj output, saved by SiLU</source>
+        <translation>gate_proj 输出，由 SiLU 保存</translation>
+    </message>
+    <message>
+        <source>intermediate output, saved by GELU</source>
+        <translation>中间层输出，由 GELU 保存</translation>
+    </message>
+    <message>
+        <source>key after rotary, repeated to every head</source>
+        <translation>旋转编码后的 key，复制到每个头</translation>
+    </message>
+    <message>
+        <source>key after rotary (KV heads)</source>
+        <translation>旋转编码后的 key（KV 头）</translation>
+    </message>
+    <message>
+        <source>key, copied for the batched matmul</source>
+        <translation>key，为批量矩阵乘复制</translation>
+    </message>
+    <message>
+        <source>labels (int64), saved by the loss</source>
+        <translation>标签（int64），由损失保存</translation>
+    </message>
+    <message>
+        <source>last layer&apos;s output, kept by the pooler&apos;s first-token slice</source>
+        <translation>最后一层的输出，被 pooler 的首 token 切片整体保留</translation>
+    </message>
+    <message>
+        <source>layer input, kept by the checkpoint</source>
+        <translation>层输入，由检查点保留</translation>
+    </message>
+    <message>
+        <source>layer input, saved by the query, key and value linears</source>
+        <translation>层输入，由 query、key、value 线性层保存</translation>
+    </message>
+    <message>
+        <source>LM-head input</source>
+        <translation>LM 头的输入</translation>
+    </message>
+    <message>
+        <source>log-softmax over the labels, saved by the loss</source>
+        <translation>标签上的 log-softmax，由损失保存</translation>
+    </message>
+    <message>
+        <source>log-softmax over the vocabulary (FP32), saved by the loss</source>
+        <translation>词表上的 log-softmax（FP32），由损失保存</translation>
+    </message>
+    <message>
+        <source>log-sum-exp (FP32)</source>
+        <translation>log-sum-exp（FP32）</translation>
+    </message>
+    <message>
+        <source>merged heads, saved by c_proj</source>
+        <translation>合并后的多头输出，由 c_proj 保存</translation>
+    </message>
+    <message>
+        <source>norm output, saved by the next linear</source>
+        <translation>归一化输出，由后续线性层保存</translation>
+    </message>
+    <message>
+        <source>pooler tanh output</source>
+        <translation>pooler 的 tanh 输出</translation>
+    </message>
+    <message>
+        <source>position ids (int64), saved by the position embedding</source>
+        <translation>位置 id（int64），由位置嵌入保存</translation>
+    </message>
+    <message>
+        <source>projection input</source>
+        <translation>投影层输入</translation>
+    </message>
+    <message>
+        <source>query after rotary</source>
+        <translation>旋转编码后的 query</translation>
+    </message>
+    <message>
+        <source>query, copied for the batched matmul</source>
+        <translation>query，为批量矩阵乘复制</translation>
+    </message>
+    <message>
+        <source>shifted labels (int64), saved by the loss</source>
+        <translation>移位后的标签（int64），由损失保存</translation>
+    </message>
+    <message>
+        <source>tanh output</source>
+        <translation>tanh 输出</translation>
+    </message>
+    <message>
+        <source>token ids, saved by the embedding (int64)</source>
+        <translation>token id，由嵌入层保存（int64）</translation>
+    </message>
+    <message>
+        <source>token-type ids (int64), saved by their embedding</source>
+        <translation>token 类型 id（int64），由其嵌入保存</translation>
+    </message>
+    <message>
+        <source>up_proj output, saved by × SiLU</source>
+        <translation>up_proj 输出，由 × SiLU 保存</translation>
+    </message>
+    <message>
+        <source>value, copied for the batched matmul</source>
+        <translation>value，为批量矩阵乘复制</translation>
+    </message>
+    <message>
+        <source>value, repeated to every head</source>
+        <translation>value，复制到每个头</translation>
+    </message>
+    <message>
+        <source>value (KV heads)</source>
+        <translation>value（KV 头）</translation>
+    </message>
+    <message>
+        <source>per layer, as</source>
+        <translation>每层，按</translation>
+    </message>
+    <message>
+        <source>saves it:</source>
+        <translation>的实际保存：</translation>
+    </message>
+    <message>
+        <source>frozen params</source>
+        <translation>个冻结参数</translation>
+    </message>
+    <message>
+        <source>16-bit casts of the FP32 weights, kept for backward:</source>
+        <translation>FP32 权重的 16 位副本，保留到反向：</translation>
+    </message>
+    <message>
+        <source>output head</source>
+        <translation>输出头</translation>
+    </message>
+    <message>
+        <source>adapter</source>
+        <translation>适配器</translation>
+    </message>
+    <message>
+        <source>one chunk&apos;s FP32 copy (chunked loss,</source>
+        <translation>一块的 FP32 副本（分块损失，</translation>
+    </message>
+    <message>
+        <source>chunks)</source>
+        <translation>块）</translation>
+    </message>
+    <message>
         <source>the article's b·s·h·L·2 estimate</source>
         <translation>即文章中 b·s·h·L·2 的估算</translation>
     </message>
