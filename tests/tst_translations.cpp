@@ -113,6 +113,9 @@ private Q_SLOTS:
             << int(Loss::Chunked);
         QTest::newRow("hugging face GPT-2, autocast") << int(Implementation::HuggingFace) << int(Modeling::Gpt2)
                                                       << int(AmpStyle::Autocast) << int(FineTune::Full) << int(Loss::Standard);
+        QTest::newRow("hugging face GPT-2, BF16 with a master copy")
+            << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
+            << int(Loss::Standard);
         QTest::newRow("hugging face BERT") << int(Implementation::HuggingFace) << int(Modeling::Bert)
                                            << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard);
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)

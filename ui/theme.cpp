@@ -183,6 +183,7 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "FP32 cast of c_fc's output, saved by pow"),
         QT_TRANSLATE_NOOP("vl::formula", "GELU output, saved by the output dense"),
         QT_TRANSLATE_NOOP("vl::formula", "GELU output, saved by c_proj"),
+        QT_TRANSLATE_NOOP("vl::formula", "c_fc output, saved by pow"),
         QT_TRANSLATE_NOOP("vl::formula", "LayerNorm 1/std (FP32)"),
         QT_TRANSLATE_NOOP("vl::formula", "LayerNorm mean (FP32)"),
         QT_TRANSLATE_NOOP("vl::formula", "LayerNorm input"),

@@ -1152,6 +1152,10 @@
 <context>
     <name>vl::formula</name>
     <message>
+        <source>c_fc output, saved by pow</source>
+        <translation>c_fc 输出，由 pow 保存</translation>
+    </message>
+    <message>
         <source>0.5·x, saved by the product</source>
         <translation>0.5·x，由乘法保存</translation>
     </message>
