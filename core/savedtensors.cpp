@@ -63,17 +63,18 @@ bool loraOn(const Scenario &s, unsigned bit)
 // (mm's derivative needs the input only for the weight's gradient), except bitsandbytes'
 // MatMul4Bit, which saves it whenever it needs an input gradient (bitsandbytes/autograd/
 // _functions.py, MatMul4Bit.forward). PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward)
-// runs lora_A on dropout(x): without dropout lora_A saves x itself; with it, each adapter keeps
-// its own 1-byte mask and dropped copy. Under autocast an FP32 input is cast to 16 bits by
-// every linear separately, and each cast is what that linear saves.
+// casts x to the adapter's dtype, then runs lora_A on dropout(x): without dropout lora_A saves
+// x itself; with it, each adapter keeps its own 1-byte mask and dropped copy. `castPerReader`:
+// the input is the FP32 norm output under autocast, which every linear casts to 16 bits
+// separately, each keeping its own cast.
 // `keptAnyway`: the input is saved by another op already (flash attention's output).
 void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
-                      bool fp32Input, bool keptAnyway = false)
+                      bool castPerReader, bool keptAnyway = false)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
     const bool baseSaves = baseTrains(s) || s.fineTune == FineTune::QLoRA;
-    const bool castEach = dt.autocast && fp32Input;
+    const bool castEach = dt.autocast && castPerReader;
     bool shared = false;
     for (unsigned bit : group) {
         const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;

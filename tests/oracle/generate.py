@@ -34,6 +34,7 @@ LLAMA_TRAINING = [
     dict(finetune="full"),
     dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=False),
     dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
+    dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
 ]
 RECOMPUTE = ["none", "full"]
 
