@@ -13,16 +13,17 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     const Architecture &a = s.arch;
     constexpr double kLimit = 4.0e18; // below 2^63 with room for the sums
     const double h = real(a.hidden);
-    const double params = real(a.layers) * (4.0 * h * h + 3.0 * h * real(a.ffn) * real(a.experts))
+    const double q = real(a.heads) * real(a.effectiveHeadDim()), kv = real(a.kvHeads) * real(a.effectiveHeadDim());
+    const double params = real(a.layers) * (2.0 * h * q + 2.0 * h * kv + 3.0 * h * real(a.ffn) * real(a.experts))
         + 2.0 * real(a.vocab) * h + real(a.fixedParams);
     if (params * 20.0 > kLimit)
         return Error{"hidden", "the model is too large to count in bytes (over 2·10^17 parameters); "
                                "reduce hidden, ffn, layers or experts"};
     const double sb = real(s.sequence) * real(s.microBatch);
+    // Bounds on bytes per token: every tensor any implementation saves fits under these.
     const double perLayer = sb * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence)
-                                  + 8.0 * real(a.ffn) * real(a.expertsPerToken)
-                                  + 4.0 * real(a.heads) * real(a.effectiveHeadDim()));
-    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * real(a.vocab) * 8.0;
+                                  + 20.0 * real(a.ffn) * real(a.expertsPerToken) + 12.0 * q);
+    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * real(a.vocab) * 16.0;
     if (activations > kLimit)
         return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
                             "reduce --seq or --batch"};
@@ -104,7 +105,8 @@ std::optional<Error> validate(const Scenario &s)
         {"pp", s.pipelineParallel, 1, a.layers},
         {"vpp", s.virtualStages, 1, 1024},
         {"lora-rank", s.loraRank, 1, 65'536},
-        {"trainable-layers", s.trainableLayers, 1, a.layers},
+        // Only freeze reads it; otherwise a stale value must not make a valid scenario invalid.
+        {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000},
         {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
         {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
         {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},

@@ -94,6 +94,8 @@ private Q_SLOTS:
             << QStringList{"--model", "llama-2-7b", "--finetune", "lora", "--precision", "mixed-bf16", "--amp-style",
                            "autocast", "--base-dtype", "bf16"}
             << "items.weights" << qint64(6'738'415'616) * 2;
+        QTest::newRow("one layer trains fully (trainable-layers is freeze's)")
+            << QStringList{"--layers", "1"} << "parameters.total" << qint64(7'000'000'000);
         QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
         QTest::newRow("ZeRO-3 over 64 shards the master copy")
             << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);
@@ -248,6 +250,9 @@ private Q_SLOTS:
         QTest::newRow("CUDA context beyond 64 GiB") << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
         QTest::newRow("unknown fit rule") << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";
         QTest::newRow("a base dtype without autocast") << QStringList{"--finetune", "lora", "--base-dtype", "bf16"} << 2 << "--base-dtype: a frozen base in its own dtype is modelled under autocast";
+        QTest::newRow("a head dimension that would overflow the count")
+            << QStringList{"--hidden", "1048576", "--heads", "65536", "--kv-heads", "65536", "--head-dim", "65536", "--layers", "10000"}
+            << 2 << "--hidden: the model is too large to count in bytes";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
         QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
