@@ -19,6 +19,8 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     if (free({"attention", "flash-attention"})) {
         if (s.implementation == Implementation::TorchTitan)
             s.attention = Attention::Sdpa;
+        else if (s.implementation == Implementation::LitGpt)
+            s.attention = Attention::Flash;
         else if (!llama)
             s.attention = Attention::Eager;
     }

@@ -202,7 +202,10 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         std::string how;
         if (s.fineTune == FineTune::QLoRA) {
             // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
-            const std::int64_t quantised = ceilDiv(counts.perLayerMatrices, t) * layers.count();
+            // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
+            // PEFT's QLoRA leaves the head in 16 bits.
+            const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
+            const std::int64_t quantised = ceilDiv(counts.perLayerMatrices, t) * layers.count() + head;
             const std::int64_t kept = stageParams - quantised;
             weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
             weightBytes = shard(weightBytes, shardParams);
@@ -414,7 +417,9 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
             const std::int64_t elements = ceilDiv(sb * a.vocab, t);
             const bool chunked = s.loss == Loss::Chunked;
-            const Bytes fp32Copy = e < 4 ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
+            // lit-gpt's chunked cross-entropy reads the BF16 chunks as they are: no FP32 copy.
+            const bool upcast = e < 4 && s.implementation != Implementation::LitGpt;
+            const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
             const Bytes logits = e * elements + fp32Copy;
             sink.add(ItemId::Logits, logits, [&] {
                 std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";

@@ -63,7 +63,7 @@ const std::array kFields = {
                                    "Hugging Face Trainer, Lightning, torchtune)", nullptr,
               VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
     FieldSpec{"implementation", "CODE", "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
-                                        "huggingface (transformers' modeling code) or torchtitan", nullptr,
+                                        "huggingface (transformers' modeling code), torchtitan or litgpt", nullptr,
               VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
     FieldSpec{"master-weights", "yes|no", "Keep the FP32 master copy in mixed precision", nullptr,
               VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},

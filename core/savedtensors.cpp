@@ -1,6 +1,7 @@
 #include "core/savedtensors.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace vl {
 
@@ -287,9 +288,66 @@ void bertLayer(const Scenario &s, TensorList &out)
     layerNorm(s, out);
 }
 
-// Layers as the named code computes them (Hugging Face transformers or torchtitan).
+// lit-gpt at commit 8641822 (Lightning-AI/lit-gpt, Oct 2023), what finetune/lora.py trains in
+// bf16-true: lit_gpt/model.py Block (norm_1, attention, residual, norm_2, LLaMAMLP),
+// lit_gpt/rmsnorm.py RMSNorm (in BF16: x·x, mean, × 1/rms, × weight), CausalSelfAttention (one
+// fused qkv linear viewed, permuted and split into heads; apply_rope and cat make new q and k;
+// flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for lora_B).
+// Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
+// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer).
+void litgptLayer(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = a.hidden;
+    const std::int64_t d = a.effectiveHeadDim();
+    const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    const auto norm = [&] {
+        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
+        out.add("RMSNorm 1/rms", e * tokens);
+        if (baseTrains(s))
+            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
+    };
+    norm();
+    const unsigned qkvBits = s.loraTargets & (LoraQ | LoraK | LoraV);
+    const bool lora = loraOn(s, LoraQ) || loraOn(s, LoraK) || loraOn(s, LoraV);
+    if (inputsSaved || (lora && !s.loraDropout))
+        out.add("norm output, saved by the qkv projection", e * tokens * h);
+    if (lora && s.loraDropout) {
+        out.add("LoRA dropout mask (1 B)", tokens * h);
+        out.add("LoRA dropout output, saved by LoRA A", e * tokens * h);
+    }
+    if (lora)
+        out.add("LoRA A output (rank r), saved by LoRA B",
+                e * tokens * s.loraRank * std::popcount(qkvBits));
+    // V is a view of the fused qkv output unless GQA repeats it into a copy; then it is that copy.
+    if (a.kvHeads == a.heads || a.kvHeads == 1)
+        out.add("fused qkv output, kept whole by the value view", e * tokens * (a.heads + 2 * a.kvHeads) * d);
+    else
+        out.add("value, repeated to every head", e * tokens * a.heads * d);
+    out.add("query after rotary", e * tokens * a.heads * d);
+    out.add(a.kvHeads == 1 ? "key after rotary (KV heads)" : "key after rotary, repeated to every head",
+            e * tokens * (a.kvHeads == 1 ? d : a.heads * d));
+    out.add("attention output, saved by the kernel and the output projection", e * tokens * a.heads * d);
+    out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
+    norm();
+    if (inputsSaved)
+        out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
+    out.add("fc_1 output, saved by SiLU", e * tokens * a.ffn);
+    out.add("SiLU output, saved by × fc_2", e * tokens * a.ffn);
+    out.add("fc_2 output, saved by × SiLU", e * tokens * a.ffn);
+    if (inputsSaved)
+        out.add("SiLU × fc_2, saved by the MLP's proj", e * tokens * a.ffn);
+}
+
+// Layers as the named code computes them (Hugging Face transformers, torchtitan, lit-gpt).
 void codeLayer(const Scenario &s, TensorList &out)
 {
+    if (s.implementation == Implementation::LitGpt) {
+        litgptLayer(s, out);
+        return;
+    }
     if (s.recompute == Recompute::Full) {
         // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
         const DtypeBytes dt = dtypeBytes(s);
@@ -331,6 +389,22 @@ void codeOutside(const Scenario &s, TensorList &out)
     const bool trains = baseTrains(s);
     if (trains)
         out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    if (s.implementation == Implementation::LitGpt) {
+        // GPT.forward(lm_head_chunk_size=128) and utils.py chunked_cross_entropy: ln_f, the LM
+        // head per 128-token chunk (a 4-bit linear under QLoRA), a BF16 cross-entropy per chunk
+        // over all but the last position, each keeping its log-softmax and its targets.
+        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
+        out.add("RMSNorm 1/rms", e * tokens);
+        if (trains)
+            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
+        if (trains || s.fineTune == FineTune::QLoRA)
+            out.add("LM-head input", e * tokens * h);
+        const std::int64_t predicted = s.microBatch * (s.sequence - 1);
+        out.add("log-softmax per chunk of 128 tokens, saved by the loss", e * predicted * s.arch.vocab);
+        // One sequence: each chunk's targets are views of the whole target row; else copies.
+        out.add("targets (int64), saved by the loss", 8 * (s.microBatch == 1 ? s.sequence : predicted));
+        return;
+    }
     switch (s.arch.modeling) {
     case Modeling::Llama:
         rmsNorm(s, out);

@@ -38,9 +38,10 @@ constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
                                              {FineTune::Freeze, "freeze"},
                                              {FineTune::LoRA, "lora"},
                                              {FineTune::QLoRA, "qlora"}}};
-constexpr NameTable<Implementation, 3> kImplementations{{{Implementation::Megatron, "megatron"},
+constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatron, "megatron"},
                                                          {Implementation::HuggingFace, "huggingface"},
-                                                         {Implementation::TorchTitan, "torchtitan"}}};
+                                                         {Implementation::TorchTitan, "torchtitan"},
+                                                         {Implementation::LitGpt, "litgpt"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
 constexpr NameTable<Attention, 3> kAttentions{{{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
                                                {Attention::Flash, "flash"}}};
@@ -198,7 +199,7 @@ std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum
 std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
 std::string_view allowedRecomputes() { return "none|selective|full"; }
 std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
-std::string_view allowedImplementations() { return "megatron|huggingface|torchtitan"; }
+std::string_view allowedImplementations() { return "megatron|huggingface|torchtitan|litgpt"; }
 std::string_view allowedAttentions() { return "eager|sdpa|flash"; }
 std::string_view allowedLosses() { return "standard|chunked"; }
 std::string_view allowedAmpStyles() { return "master-copy|autocast"; }

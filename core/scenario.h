@@ -22,7 +22,7 @@ enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
 // Whose code computes a layer: Megatron's fused kernels (Korthikanti et al.'s accounting) or
 // Hugging Face transformers' modeling code, which saves a different set of tensors.
-enum class Implementation { Megatron, HuggingFace, TorchTitan };
+enum class Implementation { Megatron, HuggingFace, TorchTitan, LitGpt };
 // How mixed precision is implemented: 16-bit weights and grads plus an FP32 master copy
 // (Megatron, DeepSpeed), or PyTorch autocast: FP32 weights and grads, 16-bit casts per op.
 enum class AmpStyle { MasterCopy, Autocast };

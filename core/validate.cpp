@@ -59,8 +59,22 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                                 "(LoRA's dropout is --lora-dropout)"};
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     if (lora && (titan || a.modeling != Modeling::Llama))
-        return Error{"finetune", "LoRA is modelled for Hugging Face's Llama family; use --finetune full or freeze, "
-                                 "or --implementation megatron"};
+        return Error{"finetune", "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code; use "
+                                 "--finetune full or freeze, or --implementation megatron"};
+    if (s.implementation == Implementation::LitGpt) {
+        if (a.modeling != Modeling::Llama)
+            return Error{"implementation", "litgpt is modelled for its Llama blocks (RMSNorm, LLaMAMLP); use megatron "
+                                           "for " + std::string(toString(a.modeling))};
+        if (s.precision != Precision::Bf16)
+            return Error{"precision", "litgpt is modelled as finetune/lora.py trains in bf16-true; use --precision bf16"};
+        if (s.attention != Attention::Flash)
+            return Error{"attention", "litgpt runs flash attention; use --attention flash"};
+        if (s.recompute != Recompute::None)
+            return Error{"recompute", "lit-gpt's fine-tuning scripts do not checkpoint on one GPU; use --recompute none"};
+        if (lora && (s.loraTargets & ~static_cast<unsigned>(LoraQ | LoraK | LoraV)))
+            return Error{"lora-targets", "litgpt is modelled with LoRA on the fused query, key and value projection; "
+                                         "choose among q, k and v"};
+    }
     if (titan && s.attention != Attention::Sdpa)
         return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
     if (a.modeling != Modeling::Llama && s.attention != Attention::Eager)

@@ -246,7 +246,7 @@ private Q_SLOTS:
         QTest::newRow("heads not dividing hidden") << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
-        QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan";
+        QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt";
         QTest::newRow("CUDA context that is no size") << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
         QTest::newRow("CUDA context beyond 64 GiB") << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
         QTest::newRow("unknown fit rule") << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";

@@ -59,6 +59,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.loraRank = get<std::int64_t>(f, "rank", s.loraRank);
     if (f["targets"])
         s.loraTargets = *parseLoraTargets(f["targets"].as<std::string>());
+    s.loraDropout = get<bool>(row, "lora_dropout", false);
     if (row["cuda_context_mib"]) {
         // nvidia-smi shows the CUDA context the source measured, besides the tensors.
         s.overhead.enabled = true;

@@ -86,7 +86,7 @@ private Q_SLOTS:
         QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n") << 4 << "training.seq" << "allowed 1 to";
         QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n") << 3 << "trainig" << "unknown key";
         QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  precision: fp8\n") << 4 << "training.precision" << "fp32|mixed-fp16";
-        QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan";
+        QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan|litgpt";
         QTest::newRow("bad LoRA dropout") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("finetune:\n  lora_dropout: maybe\n") << 4 << "finetune.lora_dropout" << "";
         QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 1 << "offload" << "choose --zero";
         QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";

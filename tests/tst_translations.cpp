@@ -118,6 +118,8 @@ private Q_SLOTS:
             << int(Loss::Standard);
         QTest::newRow("hugging face BERT") << int(Implementation::HuggingFace) << int(Modeling::Bert)
                                            << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard);
+        QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+                                       << int(FineTune::QLoRA) << int(Loss::Standard);
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
                                     << int(FineTune::Full) << int(Loss::Standard);
     }
@@ -143,7 +145,13 @@ private Q_SLOTS:
         }
         s.precision = Precision::MixedBf16;
         s.implementation = Implementation(implementation);
-        s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa : Attention::Eager;
+        s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa
+            : s.implementation == Implementation::LitGpt             ? Attention::Flash
+                                                                      : Attention::Eager;
+        if (s.implementation == Implementation::LitGpt) {
+            s.precision = Precision::Bf16;
+            s.loraTargets = LoraQ | LoraV;
+        }
         s.ampStyle = AmpStyle(ampStyle);
         s.fineTune = FineTune(fineTune);
         s.loraDropout = true;

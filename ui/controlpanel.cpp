@@ -262,7 +262,8 @@ void ControlPanel::build()
 
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
                               {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }},
-                              {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }}});
+                              {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }},
+                              {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
     row(af, m_implementation, [] { return tr("Layer code"); },

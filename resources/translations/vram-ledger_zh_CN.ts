@@ -184,6 +184,10 @@
 <context>
     <name>vl::ControlPanel</name>
     <message>
+        <source>lit-gpt</source>
+        <translation>lit-gpt</translation>
+    </message>
+    <message>
         <source>As the weights</source>
         <translation>与权重相同</translation>
     </message>
@@ -1151,6 +1155,46 @@
 </context>
 <context>
     <name>vl::formula</name>
+    <message>
+        <source>RMSNorm input, saved by x·x and × 1/rms</source>
+        <translation>RMSNorm 输入，由 x·x 和 × 1/rms 保存</translation>
+    </message>
+    <message>
+        <source>norm output, saved by the qkv projection</source>
+        <translation>归一化输出，由 qkv 投影保存</translation>
+    </message>
+    <message>
+        <source>fused qkv output, kept whole by the value view</source>
+        <translation>融合的 qkv 输出，被 value 视图整体保留</translation>
+    </message>
+    <message>
+        <source>norm output, saved by fc_1 and fc_2</source>
+        <translation>归一化输出，由 fc_1 和 fc_2 保存</translation>
+    </message>
+    <message>
+        <source>fc_1 output, saved by SiLU</source>
+        <translation>fc_1 输出，由 SiLU 保存</translation>
+    </message>
+    <message>
+        <source>SiLU output, saved by × fc_2</source>
+        <translation>SiLU 输出，由 × fc_2 保存</translation>
+    </message>
+    <message>
+        <source>fc_2 output, saved by × SiLU</source>
+        <translation>fc_2 输出，由 × SiLU 保存</translation>
+    </message>
+    <message>
+        <source>SiLU × fc_2, saved by the MLP&apos;s proj</source>
+        <translation>SiLU × fc_2，由 MLP 的 proj 保存</translation>
+    </message>
+    <message>
+        <source>log-softmax per chunk of 128 tokens, saved by the loss</source>
+        <translation>每 128 个 token 一块的 log-softmax，由损失保存</translation>
+    </message>
+    <message>
+        <source>targets (int64), saved by the loss</source>
+        <translation>目标（int64），由损失保存</translation>
+    </message>
     <message>
         <source>c_fc output, saved by pow</source>
         <translation>c_fc 输出，由 pow 保存</translation>

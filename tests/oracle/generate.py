@@ -37,6 +37,12 @@ LLAMA_TRAINING = [
     dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
 ]
 RECOMPUTE = ["none", "full"]
+LITGPT_TRAINING = [
+    dict(finetune="full"),
+    dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True),
+    dict(finetune="lora", lora_targets=["q", "k", "v"], lora_rank=4, lora_dropout=False),
+    dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True),
+]
 
 
 def configs():
@@ -52,6 +58,9 @@ def configs():
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES, PRECISIONS, RECOMPUTE):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
                    attention="sdpa")
+    # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
+    for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):
+        yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)

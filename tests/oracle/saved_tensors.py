@@ -393,6 +393,99 @@ def freqs_cis(c):
     return torch.polar(torch.ones_like(freqs), freqs).view(1, c["seq"], 1, d // 2)
 
 
+class QuantizedLinear(torch.autograd.Function):
+    """bitsandbytes' MatMul4Bit (autograd/_functions.py): dequantizes the 4-bit weight for the
+    product and saves its input whenever an input needs a gradient (`ctx.tensors = (A, B)`). The
+    stand-in keeps the weight in 16 bits; the packed weight it stands for is a parameter."""
+
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(x, weight)
+        return F.linear(x, weight)
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
+class LitgptLlamaLayer:
+    """lit-gpt at commit 8641822 (Oct 2023): lit_gpt/model.py Block.forward (non-parallel residual),
+    CausalSelfAttention (fused qkv, view/permute/split, expand/reshape, apply_rope, cat, flash
+    attention, proj), LLaMAMLP (fc_1, fc_2, silu, proj) and lit_gpt/rmsnorm.py RMSNorm (no FP32
+    upcast); lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), conv1d for lora_B, zero_pad).
+    bf16-true: everything in BF16. QLoRA: every frozen nn.Linear becomes bitsandbytes' 4-bit linear."""
+
+    def __init__(self, c):
+        self.c = c
+        w = DTYPES[c["weights"]]
+        tr = c["finetune"] == "full"
+        h, a, g, f = c["hidden"], c["heads"], c["kv_heads"], c["ffn"]
+        d = h // a
+        self.quantized = c["finetune"] == "qlora"
+        self.norm_1, self.norm_2 = parameter((h,), w, tr), parameter((h,), w, tr)
+        self.attn = parameter(((a + 2 * g) * d, h), w, tr)
+        self.proj = parameter((h, h), w, tr)
+        self.fc_1, self.fc_2, self.mlp_proj = parameter((f, h), w, tr), parameter((f, h), w, tr), parameter((h, f), w, tr)
+        targets = [t for t in ("q", "k", "v") if t in c.get("lora_targets", [])]
+        r = c.get("lora_rank", 0)
+        self.lora_a = parameter((r * len(targets), h), w, True) if targets else None
+        widths = {"q": a * d, "k": g * d, "v": g * d}
+        self.widths = [widths[t] for t in targets]
+        self.lora_b = parameter((sum(self.widths), r), w, True) if targets else None
+        self.groups = len(targets)
+
+    def params(self):
+        own = [self.norm_1, self.norm_2, self.attn, self.proj, self.fc_1, self.fc_2, self.mlp_proj]
+        return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
+
+    def linear(self, x, weight):
+        return QuantizedLinear.apply(x, weight) if self.quantized else F.linear(x, weight)
+
+    @staticmethod
+    def rms_norm(weight, x, eps=1e-5):
+        norm_x = (x * x).sum(-1, keepdim=True) / x.shape[-1]  # torch.mean in the source; see LlamaRMSNorm
+        return weight * (x * torch.rsqrt(norm_x + eps))
+
+    @staticmethod
+    def apply_rope(x, cos, sin):
+        half = x.size(-1) // 2
+        rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+        return ((x * cos) + (rotated * sin)).type_as(x)
+
+    def __call__(self, ops, x, cos, sin):
+        c = self.c
+        B, T, C = x.shape
+        a, g = c["heads"], c["kv_heads"]
+        hs = C // a
+        n_1 = self.rms_norm(self.norm_1, x)
+        qkv = self.linear(n_1, self.attn)
+        if self.lora_a is not None:
+            dropped = torch.native_dropout(n_1, 0.05, True)[0] if c["lora_dropout"] else n_1
+            after_a = F.linear(dropped, self.lora_a)
+            # LoRAQKVLinear.conv1d: one grouped conv1d for MHA, else one per enabled projection
+            inputs, weight = after_a.transpose(-2, -1), self.lora_b.unsqueeze(-1)
+            if a == g:
+                after_b = F.conv1d(inputs, weight, groups=self.groups)
+            else:
+                after_b = torch.cat([F.conv1d(i, w) for i, w in zip(inputs.chunk(self.groups, dim=1),
+                                                                    weight.split(self.widths, dim=0))], dim=1)
+            after_b = after_b.transpose(-2, -1)
+            qkv = qkv + F.pad(after_b, (0, qkv.shape[-1] - after_b.shape[-1])) * 2.0  # zero_pad, index_copy: no saves
+        q_per_kv = a // g
+        qkv = qkv.view(B, T, g, q_per_kv + 2, hs).permute(0, 2, 3, 1, 4)
+        q, k, v = qkv.split((q_per_kv, 1, 1), dim=2)
+        if g != 1:
+            k = k.expand(B, g, q_per_kv, T, hs)
+            v = v.expand(B, g, q_per_kv, T, hs)
+        q, k, v = q.reshape(B, -1, T, hs), k.reshape(B, -1, T, hs), v.reshape(B, -1, T, hs)
+        q = torch.cat((self.apply_rope(q, cos, sin), q[..., hs:]), dim=-1)
+        k = torch.cat((self.apply_rope(k, cos, sin), k[..., hs:]), dim=-1)
+        y = FlashAttention.apply(q, k, v).transpose(1, 2).reshape(B, T, C)  # flash_attn_func
+        x = x + self.linear(y, self.proj)
+        n_2 = self.rms_norm(self.norm_2, x)
+        return x + self.linear(F.silu(self.linear(n_2, self.fc_1)) * self.linear(n_2, self.fc_2), self.mlp_proj)
+
+
 class Gpt2Layer:
     """transformers/models/gpt2/modeling_gpt2.py (v4.3x-4.4x, eager): GPT2Block.forward with
     GPT2Attention (Conv1D c_attn split into q, k, v; _attn: matmul, / sqrt(d) as a 0-dim tensor,
@@ -527,7 +620,8 @@ def setup(c, params):
     return ops, stream
 
 
-LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer}
+LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer,
+          "litgpt": LitgptLlamaLayer}
 
 
 def count_layer(c):
@@ -544,6 +638,10 @@ def count_layer(c):
     elif c["family"] == "torchtitan":
         freqs = freqs_cis(c)
         constants, run = [freqs], lambda t: layer(ops, t, freqs)
+    elif c["family"] == "litgpt":
+        cos, sin = rotary(c, stream)  # GPT.rope_cache, in the default dtype; one per model
+        cos, sin = cos[:, None], sin[:, None]
+        constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
     else:
         constants, run = layer.buffers(), lambda t: layer(ops, t)
     with SavedStorages(exclude=layer.params() + constants) as saved:
@@ -579,7 +677,7 @@ def count_outside(c):
     labels = torch.randint(vocab, (b, s))
     class_labels = torch.randint(2, (b,))
     params = [embed]
-    if family in ("llama", "torchtitan"):
+    if family in ("llama", "torchtitan", "litgpt"):
         norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
         params += [norm, head]
     elif family == "gpt2":
@@ -598,7 +696,20 @@ def count_outside(c):
     # What the layers do to the stream; it requires grad whenever anything below trains.
     layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
     with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
-        if family == "torchtitan":
+        if family == "litgpt":
+            # GPT.forward with lm_head_chunk_size=128 and utils.py chunked_cross_entropy (finetune/lora.py):
+            # BF16 logits in chunks of 128 tokens, the last one without its final position, and a
+            # cross-entropy per chunk on the BF16 logits.
+            x = LitgptLlamaLayer.rms_norm(norm, F.embedding(ids, embed) + layers)
+            quantized = c["finetune"] == "qlora"
+            chunks = [QuantizedLinear.apply(x_i, head) if quantized else F.linear(x_i, head) for x_i in x.split(128, dim=1)]
+            chunks[-1] = chunks[-1][..., :-1, :]
+            targets = labels[..., 1:]
+            target_chunks = [t.reshape(-1) for t in targets.split(chunks[0].size(1), dim=1)]
+            losses = [F.cross_entropy(l.reshape(-1, l.size(-1)), t, ignore_index=-1, reduction="none")
+                      for l, t in zip(chunks, target_chunks)]
+            torch.cat(losses).mean()
+        elif family == "torchtitan":
             # Transformer.forward: tok_embeddings, norm, output; components/loss.py cross_entropy_loss
             x = F.embedding(ids, embed) + layers
             pred = ops.linear(torch_rms_norm(x, norm), head)
