@@ -26,6 +26,13 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     }
     if (free({"recompute"}) && s.recompute == Recompute::Selective)
         s.recompute = Recompute::Full;
+    if (s.implementation == Implementation::LitGpt) {
+        // finetune/lora.py: bf16-true, no checkpointing on one GPU
+        if (free({"precision"}))
+            s.precision = Precision::Bf16;
+        if (free({"recompute"}))
+            s.recompute = Recompute::None;
+    }
     if (free({"dropout"}) && llama)
         s.dropout = false;
     return s;

@@ -62,6 +62,9 @@ private Q_SLOTS:
         QTest::newRow("BERT: eager attention, dropout stays")
             << flashBert << int(Implementation::HuggingFace) << "" << int(Attention::Eager) << int(Recompute::None)
             << true << true;
+        QTest::newRow("lit-gpt: flash attention, bf16-true, no checkpointing")
+            << eagerDropout << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None)
+            << false << true;
         QTest::newRow("megatron changes nothing")
             << eagerDropout << int(Implementation::Megatron) << "" << int(Attention::Eager)
             << int(Recompute::Selective) << true << true;
