@@ -53,7 +53,6 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     return p;
 }
 
-
 bool loraOn(const Scenario &s, unsigned bit)
 {
     return (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) && (s.loraTargets & bit);
@@ -114,8 +113,9 @@ void rmsNorm(const Scenario &s, TensorList &out)
 
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
-// FP32, cast back) or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) * up_proj(x)).
-// Pinned tensor by tensor to PyTorch's autograd by tests/oracle (eager; flash is CUDA-only).
+// FP32, cast back), SDPA or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) *
+// up_proj(x)); torchtitan's Llama block saves the same but for repeat_kv before SDPA. Pinned
+// tensor by tensor to PyTorch's autograd by tests/oracle (SDPA's flash kernel by its saved set).
 void llamaLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
