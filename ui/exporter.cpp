@@ -1,5 +1,7 @@
 #include "ui/exporter.h"
 
+#include "ui/atomicfile.h"
+
 #include <QFileInfo>
 #include <QImage>
 #include <QLayout>
@@ -107,9 +109,7 @@ QString exportWidget(QWidget *widget, const QString &path, double scale)
         file.cancelWriting();
         return QObject::tr("%1: unknown format '%2'; use .png, .svg or .pdf").arg(path, suffix);
     }
-    if (!file.commit())
-        return QObject::tr("%1: cannot be written (%2)").arg(path, file.errorString());
-    return {};
+    return commitChecked(file, path);
 }
 
 } // namespace vl

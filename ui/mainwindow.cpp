@@ -5,6 +5,7 @@
 #include "core/report.h"
 #include "core/scenariofile.h"
 #include "ui/assumptionsdialog.h"
+#include "ui/atomicfile.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
 #include "ui/explanationpanel.h"
@@ -33,7 +34,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -418,10 +418,10 @@ QString MainWindow::importConfig(const QString &path)
 
 QString MainWindow::saveScenario(const QString &path)
 {
-    QSaveFile out(path); // atomic: a crash mid-save never destroys the previous file
-    const std::string yaml = scenarioDocumentToYaml(m_model.document());
-    if (!out.open(QIODevice::WriteOnly) || out.write(yaml.data(), qint64(yaml.size())) != qint64(yaml.size()) || !out.commit())
-        return tr("%1: cannot be saved (%2)").arg(path, out.errorString());
+    // Atomic: a crash or a full disk mid-save never destroys the previous file.
+    if (QString error = writeAtomically(path, QByteArray::fromStdString(scenarioDocumentToYaml(m_model.document())));
+        !error.isEmpty())
+        return error;
     setPath(path);
     return {};
 }

@@ -1,25 +1,13 @@
 #include "ui/userpresets.h"
 
+#include "ui/atomicfile.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
-#include <QSaveFile>
 #include <QStandardPaths>
 
 namespace vl {
-
-namespace {
-
-QString writeAtomically(const QString &path, const std::string &text)
-{
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly) || out.write(text.data(), qint64(text.size())) != qint64(text.size())
-        || !out.commit())
-        return QCoreApplication::translate("vl::ui", "%1: cannot be written (%2)").arg(path, out.errorString());
-    return {};
-}
-
-} // namespace
 
 QString userPresetDir()
 {
@@ -35,7 +23,7 @@ QString saveUserModel(const ModelPreset &model, QString *written)
     for (int n = 2; QFile::exists(target); ++n)
         target = stem + QStringLiteral("-%1.yaml").arg(n);
     *written = target;
-    return writeAtomically(target, modelPresetToYaml(model));
+    return writeAtomically(target, QByteArray::fromStdString(modelPresetToYaml(model)));
 }
 
 QString saveUserGpu(const GpuPreset &gpu)
@@ -53,7 +41,7 @@ QString saveUserGpu(const GpuPreset &gpu)
     }
     std::erase_if(gpus, [&](const GpuPreset &g) { return g.id == gpu.id; });
     gpus.push_back(gpu);
-    return writeAtomically(path, gpuPresetsToYaml(gpus));
+    return writeAtomically(path, QByteArray::fromStdString(gpuPresetsToYaml(gpus)));
 }
 
 } // namespace vl

@@ -865,10 +865,6 @@
         <translation>已将 %1 导入为你的预设 %2</translation>
     </message>
     <message>
-        <source>%1: cannot be saved (%2)</source>
-        <translation>%1：无法保存（%2）</translation>
-    </message>
-    <message>
         <source>Open scenario or config.json</source>
         <translation>打开方案或 config.json</translation>
     </message>
