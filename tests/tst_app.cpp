@@ -1,5 +1,6 @@
 // vram-ledger as a process: headless --screenshot and --export, and its errors.
 
+#include <QDir>
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -53,6 +54,19 @@ private Q_SLOTS:
         const QByteArray text = svg.readAll();
         QVERIFY2(text.contains("7.06e10"), "the 70B model's parameter count is in the explanation");
         QVERIFY(!text.contains("7.00e9"));
+    }
+
+    // Rendering a config.json for a script leaves the user's presets as they were.
+    void headlessImportSavesNoPreset()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("gpt2.png"));
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(run({QStringLiteral(VL_SOURCE_DIR "/tests/data/hf/gpt2.json"), QStringLiteral("--screenshot"), out,
+                          QStringLiteral("--size"), QStringLiteral("1024x700")}),
+                     0);
+        QVERIFY(QImage(out).width() == 1024);
+        const QDir models(m_dir.filePath(QStringLiteral("vram-ledger/vram-ledger/presets/models")));
+        QVERIFY2(!models.exists() || models.isEmpty(), qPrintable(models.entryList().join(u' ')));
     }
 
     void exportViews_data()

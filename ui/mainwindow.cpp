@@ -381,10 +381,10 @@ void MainWindow::reportError(const QString &message)
         QMessageBox::warning(this, tr("VRAM Ledger"), message);
 }
 
-QString MainWindow::openFile(const QString &path)
+QString MainWindow::openFile(const QString &path, Import import)
 {
     if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return importConfig(path);
+        return importConfig(path, import);
     const auto text = readTextFile(path.toStdString());
     if (!text)
         return QString::fromStdString(text.error().describe());
@@ -397,7 +397,7 @@ QString MainWindow::openFile(const QString &path)
     return {};
 }
 
-QString MainWindow::importConfig(const QString &path)
+QString MainWindow::importConfig(const QString &path, Import import)
 {
     const auto text = readTextFile(path.toStdString());
     if (!text)
@@ -405,11 +405,15 @@ QString MainWindow::importConfig(const QString &path)
     auto model = importHfConfig(*text, path.toStdString());
     if (!model)
         return QString::fromStdString(model.error().describe());
+    ModelPreset preset = std::move(model).value();
+    if (import == Import::ForThisRunOnly) {
+        m_model.addModel(std::move(preset));
+        return {};
+    }
     // Save it as the user's own preset, next to the built-ins, without replacing an existing file.
     QString target;
-    if (const QString error = saveUserModel(*model, &target); !error.isEmpty())
+    if (const QString error = saveUserModel(preset, &target); !error.isEmpty())
         return error;
-    ModelPreset preset = std::move(model).value();
     preset.file = target.toStdString();
     m_model.addModel(std::move(preset));
     statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(path).fileName(), target), 8000);

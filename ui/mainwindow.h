@@ -36,7 +36,10 @@ public:
     MainWindow(LedgerModel &model, Language &language, QWidget *parent = nullptr);
 
     // Opens a scenario file or imports a config.json; returns an error message, or empty.
-    QString openFile(const QString &path);
+    // What opening a config.json does with the model: keep it among the user's presets, or use it
+    // for this run only (headless rendering must not change the user's state).
+    enum class Import { SaveAsPreset, ForThisRunOnly };
+    QString openFile(const QString &path, Import import = Import::SaveAsPreset);
     QString saveScenario(const QString &path);
     QWidget *viewWidget(View view) const;
     void showView(View view);
@@ -71,7 +74,7 @@ private:
     bool save();
     void importConfigDialog();
     void addCustomGpu();
-    QString importConfig(const QString &path);
+    QString importConfig(const QString &path, Import import = Import::SaveAsPreset);
     void exportDialog();
     void copyImage();
     void copyBreakdown(bool csv);
