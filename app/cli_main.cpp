@@ -207,6 +207,8 @@ int main(int argc, char *argv[])
                 fail({InvalidInput, "--ladder-order: '" + text(word) + "' is not a lever; use zero, recompute, mixed-precision or smaller-batch"});
             order.push_back(*lever);
         }
+        if (order.empty())
+            fail({InvalidInput, "--ladder-order: name at least one lever: zero, recompute, mixed-precision or smaller-batch"});
         const auto gpus = vl::parseCount(text(parser.value(ladderGpusOpt)));
         if (!gpus || *gpus < 1 || *gpus > vl::kMaxSolveDataParallel)
             fail({InvalidInput, "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use 1 to 1048576"});

@@ -77,7 +77,7 @@ int main(int argc, char *argv[])
     }
     bool scaleOk = false;
     const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
-    if (!scaleOk || scale < 0.25 || scale > 8)
+    if (!scaleOk || !(scale >= 0.25 && scale <= 8)) // NaN fails both comparisons
         return fail(InvalidInput, QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
     const auto view = vl::parseView(parser.value(viewOpt));
     if (!view)

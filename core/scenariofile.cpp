@@ -87,10 +87,19 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
         return r.errorAt("architecture", "is required (the full architecture, so the file opens anywhere)");
     if ((e = readArchitecture(r.child("architecture"), s.arch)))
         return e;
-    if ((r.has("training") && (e = readTraining(r.child("training"), s)))
-        || (r.has("parallel") && (e = readParallel(r.child("parallel"), s)))
-        || (r.has("finetune") && (e = readFineTune(r.child("finetune"), s)))
-        || (r.has("overhead") && (e = readOverhead(r.child("overhead"), s.overhead))))
+    // Each section, when present, must be a mapping: `training: [1, 2]` or `overhead: on` is an error.
+    const auto section = [&](const char *name, auto &&read) -> std::optional<Error> {
+        if (!r.node()[name].IsDefined())
+            return std::nullopt; // absent: the defaults; present but empty (null) is refused below
+        const YamlReader child = r.child(name);
+        if (auto error = child.requireMap())
+            return error;
+        return read(child);
+    };
+    if ((e = section("training", [&](YamlReader c) { return readTraining(c, s); }))
+        || (e = section("parallel", [&](YamlReader c) { return readParallel(c, s); }))
+        || (e = section("finetune", [&](YamlReader c) { return readFineTune(c, s); }))
+        || (e = section("overhead", [&](YamlReader c) { return readOverhead(c, s.overhead); })))
         return e;
     // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core.
     if (auto invalid = validate(s)) {

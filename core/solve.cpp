@@ -108,6 +108,8 @@ Result<SweepSpec> parseSweepSpec(std::string_view text)
         *parts[count++] = *value;
         if (colon == std::string_view::npos)
             break;
+        if (count == 3)
+            return Error{"sweep", "'" + std::string(text) + "' has more than FROM:TO:STEP"};
         rest = rest.substr(colon + 1);
     }
     if (count < 2)

@@ -263,6 +263,8 @@ private Q_SLOTS:
         QTest::newRow("ladder without GPU") << QStringList{"--ladder"} << 2 << "--ladder: needs a GPU";
         QTest::newRow("unknown lever") << QStringList{"--gpu", "h100-sxm", "--ladder", "--ladder-order", "zero,magic"} << 2 << "--ladder-order: 'magic' is not a lever";
         QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
+        QTest::newRow("sweep with a fourth part") << QStringList{"--sweep", "batch=1:8:1:garbage"} << 2 << "--sweep: 'batch=1:8:1:garbage' has more than FROM:TO:STEP";
+        QTest::newRow("empty ladder order") << QStringList{"--gpu", "a100-80gb", "--ladder", "--ladder-order", ""} << 2 << "--ladder-order: name at least one lever";
         QTest::newRow("unreadable config") << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
         QTest::newRow("unreadable scenario") << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";
         QTest::newRow("unknown-family config") << QStringList{"--config", VL_TEST_DATA "/hf/bert-base.json"} << 2 << "missing num_hidden_layers";
