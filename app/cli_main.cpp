@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -158,7 +159,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(configOpt)) {
         const std::string path = text(parser.value(configOpt));
         const std::string content = readOrFail(path);
-        const bool yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+        const QString suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower();
+        const bool yaml = suffix == QLatin1String("yaml") || suffix == QLatin1String("yml");
         auto model = yaml ? vl::parseModelPreset(content, path) : vl::importHfConfig(content, path);
         if (!model)
             fail(invalid(model.error()));

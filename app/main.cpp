@@ -56,7 +56,13 @@ int main(int argc, char *argv[])
     for (const auto *o : {&scenarioOpt, &screenshotOpt, &exportOpt, &viewOpt, &sizeOpt, &scaleOpt, &langOpt, &themeOpt, &presentOpt})
         parser.addOption(*o);
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A scenario file or config.json to open."), QStringLiteral("[file]"));
-    parser.process(app);
+    // As the CLI does: a bad command line is exit 2 (QCommandLineParser::process() would exit 1).
+    if (!parser.parse(QCoreApplication::arguments()))
+        return fail(InvalidInput, parser.errorText() + QStringLiteral(" (see --help)"));
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(Success);
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
 
     const bool headless = parser.isSet(screenshotOpt) || parser.isSet(exportOpt);
     QTemporaryDir isolatedSettings;

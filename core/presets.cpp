@@ -60,14 +60,24 @@ fs::path builtinPresetDir(const fs::path &executableDir, const std::string &over
 
 Result<std::string> readTextFile(const fs::path &path)
 {
+    // Only regular files, and only so much: a directory, a FIFO or /dev/zero must not block or
+    // exhaust memory (a scenario or config.json is a few KiB).
+    std::error_code code;
+    if (fs::exists(path, code) && !fs::is_regular_file(path, code))
+        return Error{"", "cannot be read: not a regular file", path.string()};
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{"", "cannot be read (missing or not permitted)", path.string()};
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text(kMaxTextFileBytes + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
     if (in.bad())
-        return Error{"", "reading failed part-way", path.string()};
-    return text.str();
+        return Error{"", "cannot be read: reading failed part-way", path.string()};
+    if (std::size_t(in.gcount()) > kMaxTextFileBytes)
+        return Error{"", "cannot be read: larger than " + std::to_string(kMaxTextFileBytes / (1024 * 1024))
+                             + " MiB, which no scenario, preset or config.json needs",
+                     path.string()};
+    text.resize(std::size_t(in.gcount()));
+    return text;
 }
 
 std::optional<Error> readArchitecture(YamlReader r, Architecture &a)

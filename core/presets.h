@@ -79,7 +79,9 @@ PresetCatalog loadCatalog(const std::filesystem::path &builtinDir, const std::fi
 // the same in the build tree and after installation. A non-empty override wins.
 std::filesystem::path builtinPresetDir(const std::filesystem::path &executableDir, const std::string &override);
 
-// Reads a whole file; an Error names the file when it cannot be read.
+// Reads the whole of a regular file of at most kMaxTextFileBytes; an Error names the file and why
+// it cannot be read.
+inline constexpr std::size_t kMaxTextFileBytes = 16u * 1024 * 1024;
 Result<std::string> readTextFile(const std::filesystem::path &path);
 
 // Architecture <-> YAML mapping, shared by presets and scenario files.

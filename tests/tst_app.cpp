@@ -95,6 +95,7 @@ private Q_SLOTS:
         QTest::newRow("unknown view") << QStringList{"--export", "x.png", "--view", "pie"} << 2 << "--view: 'pie' is not allowed";
         QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "--size", "big"} << 2 << "--size: 'big' is not allowed";
         QTest::newRow("scale that is not a number") << QStringList{"--screenshot", "x.png", "--scale", "nan"} << 2 << "--scale: 'nan' is not allowed";
+        QTest::newRow("unknown option, exit 2 as in the CLI") << QStringList{"--frobnicate"} << 2 << "Unknown option 'frobnicate'";
         QTest::newRow("unknown language") << QStringList{"--screenshot", "x.png", "--lang", "tlh"} << 2 << "--lang: 'tlh' is not allowed";
         QTest::newRow("missing scenario") << QStringList{"--screenshot", "x.png", "--scenario", "/nonexistent.vramledger.yaml"} << 3 << "cannot be read";
     }

@@ -149,6 +149,15 @@ private Q_SLOTS:
         QCOMPARE(gpu[QStringLiteral("headroom_bytes")].toInteger(), gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
     }
 
+    // A model YAML is read as YAML whatever the case of its suffix (M.YAML is no config.json).
+    void configSuffixIgnoresCase()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("MODEL.YAML"));
+        QVERIFY(QFile::copy(QStringLiteral(VL_SOURCE_PRESETS "/models/gpt2.yaml"), path));
+        QCOMPARE(json({"--config", path})[QStringLiteral("parameters")][QStringLiteral("total")].toInteger(), 124'439'808);
+    }
+
     void fitsVerdict()
     {
         const QJsonObject gpu = json({QStringLiteral("--gpu"), QStringLiteral("a100-80gb")})[QStringLiteral("gpu")].toObject();
@@ -265,6 +274,8 @@ private Q_SLOTS:
         QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
         QTest::newRow("sweep with a fourth part") << QStringList{"--sweep", "batch=1:8:1:garbage"} << 2 << "--sweep: 'batch=1:8:1:garbage' has more than FROM:TO:STEP";
         QTest::newRow("empty ladder order") << QStringList{"--gpu", "a100-80gb", "--ladder", "--ladder-order", ""} << 2 << "--ladder-order: name at least one lever";
+        QTest::newRow("a directory as a scenario") << QStringList{"--scenario", "/"} << 3 << "/: cannot be read: not a regular file";
+        QTest::newRow("an endless device as a scenario") << QStringList{"--scenario", "/dev/zero"} << 3 << "/dev/zero: cannot be read: not a regular file";
         QTest::newRow("unreadable config") << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
         QTest::newRow("unreadable scenario") << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";
         QTest::newRow("unknown-family config") << QStringList{"--config", VL_TEST_DATA "/hf/bert-base.json"} << 2 << "missing num_hidden_layers";
