@@ -329,8 +329,12 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
 
         Bytes layerTotal = kept.total * savingLayers * inFlight;
         const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
-        if (interleaved) // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v)
-            layerTotal = layerTotal * (p * s.virtualStages + p - 1) / (p * s.virtualStages);
+        if (interleaved) {
+            // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v). Divided
+            // first, so the product cannot overflow where the result fits (validate() bounds that).
+            const std::int64_t pv = p * s.virtualStages;
+            layerTotal = layerTotal / pv * (pv + p - 1) + layerTotal % pv * (pv + p - 1) / pv;
+        }
         sink.add(ItemId::LayerActivations, layerTotal, [&] {
             std::string text;
             if (s.recompute == Recompute::Full) {

@@ -149,6 +149,36 @@ private Q_SLOTS:
         QCOMPARE(gpu[QStringLiteral("headroom_bytes")].toInteger(), gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
     }
 
+    // Scenarios at the edge of the ranges: every item non-negative, the total their sum, the peak
+    // no more than the total — or a clear refusal (exit 2), never a wrapped number.
+    void hugeScenariosNeverWrap_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("interleaved pipeline of 10,000 stages")
+            << QStringList{"--layers", "10000", "--pp", "10000", "--vpp", "1024", "--grad-accum", "1048576"};
+        QTest::newRow("405B, 128k tokens, 126 interleaved stages")
+            << QStringList{"--model", "llama-3.1-405b", "--seq", "131072", "--pp", "126", "--vpp", "64", "--grad-accum", "126"};
+        QTest::newRow("head dimension at its limit")
+            << QStringList{"--hidden", "1048576", "--heads", "65536", "--kv-heads", "65536", "--head-dim", "65536", "--layers", "10000"};
+    }
+    void hugeScenariosNeverWrap()
+    {
+        QFETCH(QStringList, args);
+        const Run run = cli(args + QStringList{QStringLiteral("--format"), QStringLiteral("json")});
+        if (run.exitCode == 2)
+            return; // refused with a message naming the field: what the issue asks for
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        qint64 sum = 0;
+        for (const QJsonValue &item : o[QStringLiteral("items")].toArray()) {
+            QVERIFY2(item[QStringLiteral("bytes")].toInteger() >= 0, qPrintable(item[QStringLiteral("id")].toString()));
+            sum += item[QStringLiteral("bytes")].toInteger();
+        }
+        const QJsonObject perGpu = o[QStringLiteral("per_gpu")].toObject();
+        QCOMPARE(perGpu[QStringLiteral("total")].toInteger(), sum);
+        QVERIFY(perGpu[QStringLiteral("peak")].toInteger() <= sum);
+    }
+
     // A model YAML is read as YAML whatever the case of its suffix (M.YAML is no config.json).
     void configSuffixIgnoresCase()
     {
