@@ -3,6 +3,8 @@
 #include "core/yamlreader.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 namespace vl {
 
@@ -15,12 +17,56 @@ struct KeyNames {
 constexpr KeyNames kGpt2Keys{"n_embd", "n_layer", "n_head", "n_inner", "n_positions"};
 constexpr KeyNames kLlamaKeys{"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size", ""};
 
+std::optional<unsigned> hexUnit(std::string_view text, std::size_t at)
+{
+    if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u')
+        return std::nullopt;
+    unsigned value = 0;
+    for (std::size_t i = at + 2; i < at + 6; ++i) {
+        const char c = text[i];
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (digit < 0)
+            return std::nullopt;
+        value = value * 16 + unsigned(digit);
+    }
+    return value;
+}
+
+// JSON writes characters beyond U+FFFF as a UTF-16 surrogate pair ("\ud83d\ude42", as Python's
+// json.dumps does); yaml-cpp reads \u escapes one at a time and refuses half a pair. Replace each
+// escaped pair by the character in UTF-8 (an escaped backslash before it is left alone).
+std::string joinSurrogatePairs(std::string_view json)
+{
+    std::string out;
+    out.reserve(json.size());
+    for (std::size_t i = 0; i < json.size(); ++i) {
+        if (json[i] == '\\' && i + 1 < json.size() && json[i + 1] == '\\') {
+            out += "\\\\";
+            ++i;
+            continue;
+        }
+        const auto high = hexUnit(json, i), low = hexUnit(json, i + 6);
+        if (high && low && *high >= 0xD800 && *high <= 0xDBFF && *low >= 0xDC00 && *low <= 0xDFFF) {
+            const unsigned code = 0x10000 + ((*high - 0xD800) << 10) + (*low - 0xDC00);
+            out += char(0xF0 | (code >> 18));
+            out += char(0x80 | ((code >> 12) & 0x3F));
+            out += char(0x80 | ((code >> 6) & 0x3F));
+            out += char(0x80 | (code & 0x3F));
+            i += 11;
+            continue;
+        }
+        out += json[i];
+    }
+    return out;
+}
+
 } // namespace
 
 Result<ModelPreset> importHfConfig(std::string_view json, const std::string &file)
 {
     return guardedLoad(file, [&]() -> Result<ModelPreset> {
-        auto opened = YamlReader::openMapping(json, file);
+        const std::string text = joinSurrogatePairs(json);
+        auto opened = YamlReader::openMapping(text, file);
         if (!opened)
             return opened.error();
         YamlReader r = *opened;

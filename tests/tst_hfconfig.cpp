@@ -44,6 +44,29 @@ private Q_SLOTS:
         QCOMPARE(totalParameters(model->arch), params);
     }
 
+    // Characters beyond U+FFFF come as escaped surrogate pairs (Python's json.dumps); an escaped
+    // backslash before "u" is not an escape.
+    void surrogatePairs_data()
+    {
+        QTest::addColumn<QByteArray>("escaped");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("an emoji as a surrogate pair") << QByteArray("llama-\\ud83d\\ude42") << QStringLiteral("llama-🙂");
+        QTest::newRow("upper-case hex digits") << QByteArray("llama-\\uD83D\\uDE42") << QStringLiteral("llama-🙂");
+        QTest::newRow("an escaped backslash, then text") << QByteArray("llama-\\\\ud83d") << QStringLiteral("llama-\\ud83d");
+    }
+    void surrogatePairs()
+    {
+        QFETCH(QByteArray, escaped);
+        QFETCH(QString, name);
+        const std::string json = "{\"_name_or_path\": \"" + escaped.toStdString()
+            + "\", \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+              "\"intermediate_size\": 11008, \"vocab_size\": 32000}";
+        const auto model = importHfConfig(json, "config.json");
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(QString::fromStdString(model->name), name);
+        QCOMPARE(totalParameters(model->arch), qint64(6'738'415'616));
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QString>("file");
