@@ -188,6 +188,8 @@ int main(int argc, char *argv[])
             fail({InvalidInput, "--gpu: '" + text(parser.value(gpuOpt)) + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
     }
 
+    if (int(parser.isSet(sweepOpt)) + int(parser.isSet(ladderOpt)) + int(parser.isSet(solveOpt)) > 1)
+        fail({InvalidInput, "--sweep, --ladder and --solve each answer a different question; give one of them"});
     if (parser.isSet(sweepOpt)) {
         const auto spec = vl::parseSweepSpec(text(parser.value(sweepOpt)));
         if (!spec)

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QSettings>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -85,6 +86,15 @@ int main(int argc, char *argv[])
     const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
     if (!scaleOk || !(scale >= 0.25 && scale <= 8)) // NaN fails both comparisons
         return fail(InvalidInput, QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
+    // What one export may paint: 16384 pixels a side (a 1 GiB RGBA image), not 8192 × 8 = 65536.
+    constexpr double kLargestSide = 16384;
+    if (parser.isSet(exportOpt) && std::max(size.width(), size.height()) * scale > kLargestSide)
+        return fail(InvalidInput, QStringLiteral("--scale: %1 × --size %2×%3 would paint %4 pixels a side; at most %5")
+                                      .arg(scale)
+                                      .arg(size.width())
+                                      .arg(size.height())
+                                      .arg(std::max(size.width(), size.height()) * scale)
+                                      .arg(kLargestSide));
     const auto view = vl::parseView(parser.value(viewOpt));
     if (!view)
         return fail(InvalidInput, QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline, sweep or all").arg(parser.value(viewOpt)));

@@ -96,6 +96,7 @@ private Q_SLOTS:
         QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "--size", "big"} << 2 << "--size: 'big' is not allowed";
         QTest::newRow("scale that is not a number") << QStringList{"--screenshot", "x.png", "--scale", "nan"} << 2 << "--scale: 'nan' is not allowed";
         QTest::newRow("unknown option, exit 2 as in the CLI") << QStringList{"--frobnicate"} << 2 << "Unknown option 'frobnicate'";
+        QTest::newRow("an export too large to paint") << QStringList{"--export", "x.png", "--view", "all", "--scale", "8", "--size", "8192x8192"} << 2 << "--scale: 8 × --size 8192×8192 would paint 65536 pixels a side";
         QTest::newRow("unknown language") << QStringList{"--screenshot", "x.png", "--lang", "tlh"} << 2 << "--lang: 'tlh' is not allowed";
         QTest::newRow("missing scenario") << QStringList{"--screenshot", "x.png", "--scenario", "/nonexistent.vramledger.yaml"} << 3 << "cannot be read";
     }

@@ -303,6 +303,7 @@ private Q_SLOTS:
         QTest::newRow("unknown lever") << QStringList{"--gpu", "h100-sxm", "--ladder", "--ladder-order", "zero,magic"} << 2 << "--ladder-order: 'magic' is not a lever";
         QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
         QTest::newRow("sweep with a fourth part") << QStringList{"--sweep", "batch=1:8:1:garbage"} << 2 << "--sweep: 'batch=1:8:1:garbage' has more than FROM:TO:STEP";
+        QTest::newRow("two questions at once") << QStringList{"--gpu", "a100-80gb", "--sweep", "batch=1:8", "--solve", "max-batch"} << 2 << "--sweep, --ladder and --solve each answer a different question";
         QTest::newRow("empty ladder order") << QStringList{"--gpu", "a100-80gb", "--ladder", "--ladder-order", ""} << 2 << "--ladder-order: name at least one lever";
         QTest::newRow("a directory as a scenario") << QStringList{"--scenario", "/"} << 3 << "/: cannot be read: not a regular file";
         QTest::newRow("an endless device as a scenario") << QStringList{"--scenario", "/dev/zero"} << 3 << "/dev/zero: cannot be read: not a regular file";
