@@ -147,8 +147,13 @@ int main(int argc, char *argv[])
         if (!doc)
             fail(invalid(doc.error()));
         scenario = doc->scenario;
-        if (!doc->gpuIds.empty())
-            gpu = resolveGpu(catalog, doc->gpuIds.front());
+        std::vector<std::string> missing;
+        const auto gpus = catalog.resolveGpus(doc->gpuIds, missing);
+        for (const std::string &id : missing)
+            std::fprintf(stderr, "vram-ledger-cli: %s: GPU '%s' is not among the presets here (see --list-gpus); left out\n",
+                         path.c_str(), id.c_str());
+        if (!gpus.empty())
+            gpu = gpus.front();
     }
     if (parser.isSet(modelOpt)) {
         const vl::ModelPreset *model = catalog.findModel(text(parser.value(modelOpt)));

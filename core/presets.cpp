@@ -23,6 +23,22 @@ const GpuPreset *PresetCatalog::findGpu(std::string_view id) const
     return it == gpus.end() ? nullptr : &*it;
 }
 
+std::vector<GpuPreset> PresetCatalog::resolveGpus(const std::vector<std::string> &ids, std::vector<std::string> &missing) const
+{
+    std::vector<GpuPreset> found;
+    for (const std::string &id : ids) {
+        const bool seen = std::any_of(found.begin(), found.end(), [&](const GpuPreset &g) { return g.id == id; })
+            || std::find(missing.begin(), missing.end(), id) != missing.end();
+        if (seen)
+            continue;
+        if (const GpuPreset *gpu = findGpu(id))
+            found.push_back(*gpu);
+        else
+            missing.push_back(id);
+    }
+    return found;
+}
+
 namespace {
 
 template <class Preset>

@@ -28,6 +28,38 @@ std::string sample(const std::string &id, std::int64_t hidden)
 class TestPresets : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A scenario's GPUs: each once, in order, and the ones not here named rather than dropped.
+    void scenarioGpusResolveOnce_data()
+    {
+        QTest::addColumn<QStringList>("ids");
+        QTest::addColumn<QStringList>("found");
+        QTest::addColumn<QStringList>("missing");
+        QTest::newRow("known, unknown, repeated")
+            << QStringList{"a100-80gb", "colleagues-gpu", "a100-80gb", "h100-sxm"} << QStringList{"a100-80gb", "h100-sxm"}
+            << QStringList{"colleagues-gpu"};
+        QStringList many;
+        for (int i = 0; i < 10'000; ++i)
+            many << QStringLiteral("h100-sxm");
+        QTest::newRow("one id 10,000 times") << many << QStringList{"h100-sxm"} << QStringList{};
+    }
+    void scenarioGpusResolveOnce()
+    {
+        QFETCH(QStringList, ids);
+        QFETCH(QStringList, found);
+        QFETCH(QStringList, missing);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        std::vector<std::string> wanted, notFound;
+        for (const QString &id : ids)
+            wanted.push_back(id.toStdString());
+        QStringList gotFound, gotMissing;
+        for (const GpuPreset &gpu : catalog.resolveGpus(wanted, notFound))
+            gotFound << QString::fromStdString(gpu.id);
+        for (const std::string &id : notFound)
+            gotMissing << QString::fromStdString(id);
+        QCOMPARE(gotFound, found);
+        QCOMPARE(gotMissing, missing);
+    }
+
     void gpuTableHasReportedCapacities_data()
     {
         QTest::addColumn<QString>("id");

@@ -20,15 +20,22 @@ const ModelPreset *LedgerModel::modelPreset() const
     return preset && preset->arch == m_document.scenario.arch ? preset : nullptr;
 }
 
-void LedgerModel::setDocument(ScenarioDocument document)
+QStringList LedgerModel::setDocument(ScenarioDocument document)
 {
     m_document = std::move(document);
     m_options.units = m_document.units;
-    m_gpus.clear();
-    for (const std::string &id : m_document.gpuIds)
-        if (const GpuPreset *gpu = m_catalog.findGpu(id))
-            m_gpus.push_back(*gpu);
+    std::vector<std::string> missing;
+    m_gpus = m_catalog.resolveGpus(m_document.gpuIds, missing);
+    // Each GPU once; the ones not found stay in the document, so saving it keeps them.
+    m_document.gpuIds.clear();
+    for (const GpuPreset &gpu : m_gpus)
+        m_document.gpuIds.push_back(gpu.id);
+    m_document.gpuIds.insert(m_document.gpuIds.end(), missing.begin(), missing.end());
     recompute();
+    QStringList unknown;
+    for (const std::string &id : missing)
+        unknown << QString::fromStdString(id);
+    return unknown;
 }
 
 void LedgerModel::setScenario(const Scenario &scenario)

@@ -28,7 +28,8 @@ public:
     // The preset the architecture came from, or nullptr once it was edited away from it.
     const ModelPreset *modelPreset() const;
 
-    void setDocument(ScenarioDocument document);
+    // Returns the GPU ids of the document that no preset has (left out).
+    QStringList setDocument(ScenarioDocument document);
     void setScenario(const Scenario &scenario);
     void setModel(const QString &presetId);
     void setGpuIds(const QStringList &ids);

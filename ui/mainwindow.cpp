@@ -393,7 +393,9 @@ QString MainWindow::openFile(const QString &path, Import import)
         return QString::fromStdString(doc.error().describe());
     setPath(path);
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
-    m_model.setDocument(std::move(doc).value());
+    if (const QStringList unknown = m_model.setDocument(std::move(doc).value()); !unknown.isEmpty())
+        statusBar()->showMessage(tr("Not among the GPU presets here, left out: %1").arg(unknown.join(QStringLiteral(", "))),
+                                 10000);
     return {};
 }
 

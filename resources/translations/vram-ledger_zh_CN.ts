@@ -705,6 +705,10 @@
 <context>
     <name>vl::MainWindow</name>
     <message>
+        <source>Not among the GPU presets here, left out: %1</source>
+        <translation>此处的 GPU 预设中没有，已略去：%1</translation>
+    </message>
+    <message>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
