@@ -70,6 +70,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         if (!opened)
             return opened.error();
         YamlReader r = *opened;
+        if (auto duplicate = r.rejectDuplicates())
+            return *duplicate;
 
         std::string modelType, nameOrPath;
         r.string("model_type", modelType);

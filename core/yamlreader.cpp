@@ -67,10 +67,31 @@ YamlReader YamlReader::child(const char *key) const
     return YamlReader(m_node.IsMap() ? m_node[key] : YAML::Node(), m_file, pathOf(key));
 }
 
+std::optional<Error> YamlReader::rejectDuplicates() const
+{
+    if (!m_node.IsMap())
+        return std::nullopt;
+    // YAML keeps the first of two equal keys and JSON readers the last: neither is what a person
+    // meant, so both are refused. Sorted, so a long mapping is checked in n·log n.
+    std::vector<std::pair<std::string, YAML::Mark>> keys;
+    for (const auto &entry : m_node)
+        keys.emplace_back(entry.first.as<std::string>(""), entry.first.Mark());
+    std::stable_sort(keys.begin(), keys.end(), [](const auto &l, const auto &r) { return l.first < r.first; });
+    for (std::size_t i = 1; i < keys.size(); ++i)
+        if (keys[i].first == keys[i - 1].first) {
+            const YAML::Mark mark = keys[i].second;
+            return Error{pathOf(keys[i].first.c_str()), "appears twice; keep one", m_file,
+                         mark.is_null() ? 0 : mark.line + 1};
+        }
+    return std::nullopt;
+}
+
 std::optional<Error> YamlReader::rejectUnknown(std::initializer_list<const char *> known) const
 {
     if (!m_node.IsMap())
         return std::nullopt;
+    if (auto duplicate = rejectDuplicates())
+        return duplicate;
     for (const auto &entry : m_node) {
         const std::string key = entry.first.as<std::string>("");
         bool found = false;

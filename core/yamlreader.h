@@ -67,6 +67,7 @@ public:
 
     YamlReader child(const char *key) const;
     // Errors for every key of this mapping not in `known`.
+    std::optional<Error> rejectDuplicates() const; // a key given twice
     std::optional<Error> rejectUnknown(std::initializer_list<const char *> known) const;
 
     Error errorAt(const char *key, std::string message) const;

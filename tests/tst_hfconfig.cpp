@@ -73,6 +73,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown family lists what is missing") << "bert-base.json" << "missing num_hidden_layers, intermediate_size";
         QTest::newRow("truncated file") << "truncated.json" << "not valid YAML";
+        QTest::newRow("a key given twice (JSON readers keep the last, YAML the first)") << "duplicate-key.json" << "hidden_size: appears twice";
     }
     void refusals()
     {

@@ -86,6 +86,7 @@ private Q_SLOTS:
         QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n") << 4 << "training.seq" << "allowed 1 to";
         QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n") << 3 << "trainig" << "unknown key";
         QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  precision: fp8\n") << 4 << "training.precision" << "fp32|mixed-fp16";
+        QTest::newRow("a key given twice") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  batch: 2\n  batch: 64\n") << 5 << "training.batch" << "appears twice";
         QTest::newRow("a section that is a list") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training: [1, 2]\n") << 3 << "training" << "expected a mapping";
         QTest::newRow("a section that is a word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("overhead: on\n") << 3 << "overhead" << "expected a mapping";
         QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan|litgpt";
