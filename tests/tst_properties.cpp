@@ -1,8 +1,12 @@
 // Properties every estimate must keep, over a grid of very different scenarios.
 
+#include "core/edits.h"
 #include "core/estimate.h"
+#include "core/timeline.h"
 
 #include <QTest>
+
+#include <random>
 
 using namespace vl;
 
@@ -47,6 +51,57 @@ void addRows()
                                  .arg(s.zeroStage);
         QTest::newRow(qPrintable(name)) << i;
     }
+}
+
+// Random valid scenarios for one implementation: shapes, batch, sequence, precision, mixed
+// precision style, attention, loss, fine-tuning and recomputation drawn with a fixed seed, then
+// given what the implementation requires (the core edit rule); invalid draws are skipped.
+QList<Scenario> randomScenarios(Implementation implementation, Modeling modeling, int count)
+{
+    std::mt19937 random(2026 + int(implementation) * 7 + int(modeling));
+    const auto pick = [&](auto... options) {
+        const std::array values{options...};
+        return values[std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(random)];
+    };
+    QList<Scenario> list;
+    for (int attempt = 0; list.size() < count && attempt < 50 * count; ++attempt) {
+        Scenario s;
+        Architecture &a = s.arch;
+        a.fixedParams = 0;
+        a.modeling = modeling;
+        a.heads = pick(8, 12, 16, 32);
+        a.hidden = a.heads * pick(64, 80, 128);
+        a.kvHeads = modeling == Modeling::Llama ? pick(1, 2, 4, 8) : a.heads;
+        a.ffn = a.hidden * pick(2, 3, 4) + pick(0, 64, 176);
+        a.vocab = pick(1000, 32000, 128256);
+        a.layers = pick(2, 12, 32);
+        if (modeling != Modeling::Llama) {
+            a.mlp = MlpKind::Gelu;
+            a.norm = NormKind::LayerNorm;
+            a.linearBias = true;
+            a.learnedPositions = 2048;
+            s.dropout = pick(false, true);
+        }
+        s.microBatch = pick(1, 2, 8);
+        s.sequence = pick(128, 1024, 4096);
+        s.precision = pick(Precision::Fp32, Precision::MixedBf16, Precision::MixedFp16, Precision::Bf16);
+        s.ampStyle = pick(AmpStyle::MasterCopy, AmpStyle::Autocast);
+        s.attention = pick(Attention::Eager, Attention::Sdpa, Attention::Flash);
+        s.loss = pick(Loss::Standard, Loss::Chunked);
+        s.fineTune = pick(FineTune::Full, FineTune::LoRA, FineTune::QLoRA, FineTune::Freeze);
+        s.loraTargets = pick(unsigned(LoraQ | LoraV), unsigned(LoraAll), unsigned(LoraQ | LoraK | LoraV));
+        s.loraDropout = pick(false, true);
+        s.recompute = pick(Recompute::None, Recompute::Full);
+        s.zeroStage = pick(0, 1, 2, 3);
+        s.dataParallel = pick(1, 8);
+        if (s.fineTune != FineTune::Full && s.ampStyle == AmpStyle::Autocast)
+            s.baseDtype = pick(BaseDtype::Auto, BaseDtype::Bf16);
+        s.implementation = implementation;
+        s = withImplementationDefaults(s);
+        if (!validate(s))
+            list.append(s);
+    }
+    return list;
 }
 
 } // namespace
@@ -135,6 +190,45 @@ private Q_SLOTS:
             if (previous >= 0)
                 QVERIFY(states <= previous);
             previous = states;
+        }
+    }
+
+    // Every implementation and mixed-precision path, drawn at random: nothing negative, the items
+    // sum to the total and to the explanation, the step's peak stays within the sum, and a larger
+    // micro-batch never needs less.
+    void randomScenariosKeepTheInvariants_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("modeling");
+        QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama);
+        QTest::newRow("hugging face llama") << int(Implementation::HuggingFace) << int(Modeling::Llama);
+        QTest::newRow("hugging face gpt2") << int(Implementation::HuggingFace) << int(Modeling::Gpt2);
+        QTest::newRow("hugging face bert") << int(Implementation::HuggingFace) << int(Modeling::Bert);
+        QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama);
+        QTest::newRow("lit-gpt") << int(Implementation::LitGpt) << int(Modeling::Llama);
+    }
+    void randomScenariosKeepTheInvariants()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, modeling);
+        const QList<Scenario> scenarios = randomScenarios(Implementation(implementation), Modeling(modeling), 150);
+        QVERIFY2(scenarios.size() == 150, "too few valid draws: the rules refuse most of the space");
+        for (const Scenario &s : scenarios) {
+            const Breakdown b = estimate(s);
+            Bytes items = 0;
+            for (Bytes bytes : b.itemBytes) {
+                QVERIFY(bytes >= 0);
+                items += bytes;
+            }
+            QCOMPARE(items, b.total);
+            Bytes explained = 0;
+            for (const ExplainedItem &item : explain(s, Units::GiB))
+                explained += item.bytes;
+            QCOMPARE(explained, b.total);
+            QVERIFY(stepTimeline(b).peak() <= b.total);
+            Scenario bigger = s;
+            bigger.microBatch *= 2;
+            QVERIFY(estimate(bigger).total >= b.total);
         }
     }
 
