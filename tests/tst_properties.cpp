@@ -211,8 +211,8 @@ private Q_SLOTS:
     {
         QFETCH(int, implementation);
         QFETCH(int, modeling);
-        const QList<Scenario> scenarios = randomScenarios(Implementation(implementation), Modeling(modeling), 150);
-        QVERIFY2(scenarios.size() == 150, "too few valid draws: the rules refuse most of the space");
+        const QList<Scenario> scenarios = randomScenarios(Implementation(implementation), Modeling(modeling), 400);
+        QVERIFY2(scenarios.size() == 400, "too few valid draws: the rules refuse most of the space");
         for (const Scenario &s : scenarios) {
             const Breakdown b = estimate(s);
             Bytes items = 0;
