@@ -39,7 +39,8 @@ ParameterCounts countParameters(const Architecture &a)
     const std::int64_t router = a.experts > 1 ? a.hidden * a.experts : 0;
 
     c.perLayerMatrices = attention + mlpMatrices(a) * a.experts + router;
-    c.perLayerVectors = attentionBias + mlpBiases(a) * a.experts + a.normsPerLayer * normSize(a);
+    c.perLayerBiases = attentionBias + mlpBiases(a) * a.experts;
+    c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a);
     c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a)
         + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
     c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
@@ -59,6 +60,7 @@ ParameterCounts countParameters(const Architecture &a)
         const std::int64_t layerShare = std::max<std::int64_t>(a.fixedParams - outside, a.layers);
         const std::int64_t perLayer = layerShare / a.layers;
         c.perLayerVectors = std::min(c.perLayerVectors, perLayer);
+        c.perLayerBiases = std::min(c.perLayerBiases, c.perLayerVectors);
         c.perLayerMatrices = perLayer - c.perLayerVectors;
         c.activePerLayer = perLayer;
         // Whatever the integer division left over goes to the final norm so the total is exact.

@@ -43,6 +43,7 @@ struct Architecture {
 struct ParameterCounts {
     std::int64_t perLayerMatrices = 0; // weight matrices of one transformer layer (split by TP)
     std::int64_t perLayerVectors = 0;  // biases and norms of one layer (replicated under TP)
+    std::int64_t perLayerBiases = 0;   // the biases among them: what a linear layer reads with its weight
     std::int64_t embedding = 0;        // token embedding (+ learned positions)
     std::int64_t head = 0;             // untied LM head (0 when tied)
     std::int64_t finalNorm = 0;

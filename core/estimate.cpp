@@ -369,19 +369,15 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
             // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
             // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
-            const std::int64_t d = a.effectiveHeadDim();
             // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
             const bool baseCast = baseTrains(s) || dt.base == 4;
-            const std::int64_t biases = !baseTrains(s) ? 0
-                : a.linearBias ? (a.heads + 2 * a.kvHeads) * d + a.hidden + a.ffn * a.experts + a.hidden
-                : a.qkvBias    ? (a.heads + 2 * a.kvHeads) * d
-                               : 0;
+            const std::int64_t biases = baseTrains(s) ? counts.perLayerBiases : 0;
             const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices + biases, t) : 0;
             const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
             // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
             const std::int64_t head = !lastStage || !baseCast ? 0
-                : a.modeling == Modeling::Bert && codeLevel ? a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2
+                : a.modeling == Modeling::Bert && codeLevel ? counts.head // countParameters: pooler and classifier
                                                               : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
             sink.add(ItemId::WeightCasts, casts, [&] {
