@@ -68,7 +68,7 @@ private Q_SLOTS:
         QTest::newRow("hugging face, autocast") << int(Implementation::HuggingFace) << int(AmpStyle::Autocast)
                                                 << int(Loss::Standard) << "huggingface";
         QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Chunked)
-                                      << "one chunk in eight";
+                                      << QStringLiteral("one chunk in %1 at a time").arg(kLossChunks);
     }
     void assumptionsNameTheChoices()
     {

@@ -283,7 +283,7 @@ void ControlPanel::build()
                          {int(Attention::Flash), [] { return tr("FlashAttention"); }}});
     m_dropout = new QCheckBox(m_advancedBody);
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
-                    {int(Loss::Chunked), [] { return tr("In 8 chunks"); }}});
+                    {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
     row(af, m_recompute, [] { return tr("Recomputation"); },
         [] { return tr("Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each "
                        "layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
@@ -291,8 +291,9 @@ void ControlPanel::build()
         [] { return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
                        "SDPA (its flash kernel) and FlashAttention never store them."); });
     row(af, m_loss, [] { return tr("Loss"); },
-        [] { return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in eight at a time "
-                       "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary."); });
+        [] { return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in %1 at a time "
+                       "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary.")
+                 .arg(kLossChunks); });
     row(af, m_dropout, [] { return tr("Dropout"); },
         [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
 

@@ -11,8 +11,8 @@
         <translation>按 %1 的代码实际保存的样子（每一项都已与 PyTorch autograd 核对）</translation>
     </message>
     <message>
-        <source>one chunk in eight at a time (chunked cross-entropy)</source>
-        <translation>每次只升八分之一（分块交叉熵）</translation>
+        <source>one chunk in %1 at a time (chunked cross-entropy)</source>
+        <translation>每次只升 1/%1（分块交叉熵）</translation>
     </message>
     <message>
         <source>all at once</source>
@@ -204,16 +204,16 @@
         <translation>整体计算</translation>
     </message>
     <message>
-        <source>In 8 chunks</source>
-        <translation>分 8 块计算</translation>
+        <source>In %1 chunks</source>
+        <translation>分 %1 块计算</translation>
     </message>
     <message>
         <source>Loss</source>
         <translation>损失计算</translation>
     </message>
     <message>
-        <source>The loss upcasts the logits to FP32: all of them at once, or one chunk in eight at a time (torchtune&apos;s chunked cross-entropy), which saves most of that copy with a large vocabulary.</source>
-        <translation>损失函数把 logits 升为 FP32：一次全部升，或像 torchtune 的分块交叉熵那样每次只升八分之一，大词表时可省下这份副本的大部分。</translation>
+        <source>The loss upcasts the logits to FP32: all of them at once, or one chunk in %1 at a time (torchtune&apos;s chunked cross-entropy), which saves most of that copy with a large vocabulary.</source>
+        <translation>损失函数把 logits 升为 FP32：一次全部升，或像 torchtune 的分块交叉熵那样每次只升 1/%1，大词表时可省下这份副本的大部分。</translation>
     </message>
     <message>
         <source>Eager</source>
