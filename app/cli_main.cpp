@@ -147,13 +147,12 @@ int main(int argc, char *argv[])
         if (!doc)
             fail(invalid(doc.error()));
         scenario = doc->scenario;
-        std::vector<std::string> missing;
-        const auto gpus = catalog.resolveGpus(doc->gpuIds, missing);
-        for (const std::string &id : missing)
+        const auto gpus = catalog.resolveGpus(doc->gpuIds);
+        for (const std::string &id : gpus.missing)
             std::fprintf(stderr, "vram-ledger-cli: %s: GPU '%s' is not among the presets here (see --list-gpus); left out\n",
                          path.c_str(), id.c_str());
-        if (!gpus.empty())
-            gpu = gpus.front();
+        if (!gpus.found.empty())
+            gpu = gpus.found.front();
     }
     if (parser.isSet(modelOpt)) {
         const vl::ModelPreset *model = catalog.findModel(text(parser.value(modelOpt)));

@@ -23,20 +23,19 @@ const GpuPreset *PresetCatalog::findGpu(std::string_view id) const
     return it == gpus.end() ? nullptr : &*it;
 }
 
-std::vector<GpuPreset> PresetCatalog::resolveGpus(const std::vector<std::string> &ids, std::vector<std::string> &missing) const
+PresetCatalog::ResolvedGpus PresetCatalog::resolveGpus(const std::vector<std::string> &ids) const
 {
-    std::vector<GpuPreset> found;
+    ResolvedGpus resolved;
     for (const std::string &id : ids) {
-        const bool seen = std::any_of(found.begin(), found.end(), [&](const GpuPreset &g) { return g.id == id; })
-            || std::find(missing.begin(), missing.end(), id) != missing.end();
-        if (seen)
+        if (std::find(resolved.ids.begin(), resolved.ids.end(), id) != resolved.ids.end())
             continue;
+        resolved.ids.push_back(id);
         if (const GpuPreset *gpu = findGpu(id))
-            found.push_back(*gpu);
+            resolved.found.push_back(*gpu);
         else
-            missing.push_back(id);
+            resolved.missing.push_back(id);
     }
-    return found;
+    return resolved;
 }
 
 namespace {

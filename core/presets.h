@@ -52,9 +52,14 @@ struct PresetCatalog {
 
     const ModelPreset *findModel(std::string_view id) const;
     const GpuPreset *findGpu(std::string_view id) const;
-    // The GPUs a scenario names, found in the catalog, each once and in order; `missing` gets the
-    // ids the catalog does not have (a colleague's custom GPU, a typo), to say so.
-    std::vector<GpuPreset> resolveGpus(const std::vector<std::string> &ids, std::vector<std::string> &missing) const;
+    // The GPUs a scenario names, each once and in order: those the catalog has, and the ids it
+    // does not (a colleague's custom GPU, a typo), to say so and to keep them when saving.
+    struct ResolvedGpus {
+        std::vector<GpuPreset> found;
+        std::vector<std::string> missing;
+        std::vector<std::string> ids; // every id once, in the order given
+    };
+    ResolvedGpus resolveGpus(const std::vector<std::string> &ids) const;
 
     // A preset the user saved while the program runs (an import, a custom GPU): marked as the
     // user's, it replaces one with the same id, and says so when that one is built in.

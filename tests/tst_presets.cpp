@@ -34,30 +34,36 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("ids");
         QTest::addColumn<QStringList>("found");
         QTest::addColumn<QStringList>("missing");
+        QTest::addColumn<QStringList>("kept"); // what the document keeps, so saving it loses no GPU
         QTest::newRow("known, unknown, repeated")
             << QStringList{"a100-80gb", "colleagues-gpu", "a100-80gb", "h100-sxm"} << QStringList{"a100-80gb", "h100-sxm"}
-            << QStringList{"colleagues-gpu"};
+            << QStringList{"colleagues-gpu"} << QStringList{"a100-80gb", "colleagues-gpu", "h100-sxm"};
         QStringList many;
         for (int i = 0; i < 10'000; ++i)
             many << QStringLiteral("h100-sxm");
-        QTest::newRow("one id 10,000 times") << many << QStringList{"h100-sxm"} << QStringList{};
+        QTest::newRow("one id 10,000 times") << many << QStringList{"h100-sxm"} << QStringList{} << QStringList{"h100-sxm"};
     }
     void scenarioGpusResolveOnce()
     {
         QFETCH(QStringList, ids);
         QFETCH(QStringList, found);
         QFETCH(QStringList, missing);
+        QFETCH(QStringList, kept);
         const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
-        std::vector<std::string> wanted, notFound;
+        std::vector<std::string> wanted;
         for (const QString &id : ids)
             wanted.push_back(id.toStdString());
-        QStringList gotFound, gotMissing;
-        for (const GpuPreset &gpu : catalog.resolveGpus(wanted, notFound))
+        const PresetCatalog::ResolvedGpus resolved = catalog.resolveGpus(wanted);
+        QStringList gotFound, gotMissing, gotIds;
+        for (const GpuPreset &gpu : resolved.found)
             gotFound << QString::fromStdString(gpu.id);
-        for (const std::string &id : notFound)
+        for (const std::string &id : resolved.missing)
             gotMissing << QString::fromStdString(id);
+        for (const std::string &id : resolved.ids)
+            gotIds << QString::fromStdString(id);
         QCOMPARE(gotFound, found);
         QCOMPARE(gotMissing, missing);
+        QCOMPARE(gotIds, kept);
     }
 
     void gpuTableHasReportedCapacities_data()

@@ -24,16 +24,12 @@ QStringList LedgerModel::setDocument(ScenarioDocument document)
 {
     m_document = std::move(document);
     m_options.units = m_document.units;
-    std::vector<std::string> missing;
-    m_gpus = m_catalog.resolveGpus(m_document.gpuIds, missing);
-    // Each GPU once; the ones not found stay in the document, so saving it keeps them.
-    m_document.gpuIds.clear();
-    for (const GpuPreset &gpu : m_gpus)
-        m_document.gpuIds.push_back(gpu.id);
-    m_document.gpuIds.insert(m_document.gpuIds.end(), missing.begin(), missing.end());
+    PresetCatalog::ResolvedGpus resolved = m_catalog.resolveGpus(m_document.gpuIds);
+    m_gpus = std::move(resolved.found);
+    m_document.gpuIds = std::move(resolved.ids); // the ones not found stay, so saving keeps them
     recompute();
     QStringList unknown;
-    for (const std::string &id : missing)
+    for (const std::string &id : resolved.missing)
         unknown << QString::fromStdString(id);
     return unknown;
 }
