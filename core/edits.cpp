@@ -57,4 +57,23 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
     return s;
 }
 
+bool fieldInEffect(const Scenario &s, std::string_view field)
+{
+    const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    if (field == "master-weights")
+        return mixed && s.ampStyle == AmpStyle::MasterCopy;
+    if (field == "amp-style")
+        return mixed;
+    if (field == "base-dtype")
+        return mixed && s.ampStyle == AmpStyle::Autocast && s.fineTune != FineTune::Full;
+    if (field == "sp")
+        return s.tensorParallel > 1;
+    if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
+        return lora;
+    if (field == "allocator-percent")
+        return s.overhead.enabled;
+    return true;
+}
+
 } // namespace vl

@@ -25,4 +25,9 @@ std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 // key/value heads as kvHeadsFollowing() says. `before` is the architecture the edit started from.
 Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 
+// Whether a field (by its CLI name) changes anything in this scenario: the master copy only in
+// mixed precision with one, the frozen base's dtype only under autocast with a frozen base, the
+// LoRA options only with LoRA. A front end greys out the rest; every other field is in effect.
+bool fieldInEffect(const Scenario &s, std::string_view field);
+
 } // namespace vl

@@ -2,6 +2,7 @@
 
 #include "core/edits.h"
 #include "core/estimate.h"
+#include "core/fields.h"
 
 #include <QTest>
 
@@ -140,6 +141,60 @@ private Q_SLOTS:
         const Scenario after = withArchitectureDefaults(s, before, views);
         QCOMPARE(after.arch.fixedParams == 0, counted);
         QCOMPARE(after.arch.kvHeads, qint64(kvHeads));
+    }
+
+    // A control is greyed out exactly when its field changes nothing: set it to another value
+    // and the total moves if and only if fieldInEffect() said so (or validate() refuses the value).
+    void fieldInEffectMatchesTheEstimate_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("inEffect");
+        Scenario pure = llama();
+        pure.precision = Precision::Bf16;
+        Scenario autocast = llama();
+        autocast.ampStyle = AmpStyle::Autocast;
+        Scenario lora = llama();
+        lora.fineTune = FineTune::LoRA;
+        Scenario autocastLora = autocast;
+        autocastLora.fineTune = FineTune::LoRA;
+        Scenario tensorParallel = llama();
+        tensorParallel.tensorParallel = 8;
+        Scenario overhead = llama();
+        overhead.overhead.enabled = true;
+        QTest::newRow("master copy, mixed precision") << llama() << "master-weights" << "no" << true;
+        QTest::newRow("master copy, pure BF16") << pure << "master-weights" << "no" << false;
+        QTest::newRow("master copy, autocast") << autocast << "master-weights" << "no" << false;
+        QTest::newRow("mixed-precision style, mixed") << llama() << "amp-style" << "autocast" << true;
+        QTest::newRow("mixed-precision style, pure BF16") << pure << "amp-style" << "autocast" << false;
+        QTest::newRow("frozen base, full fine-tuning") << autocast << "base-dtype" << "bf16" << false;
+        QTest::newRow("frozen base, LoRA under autocast") << autocastLora << "base-dtype" << "bf16" << true;
+        QTest::newRow("frozen base, LoRA with a master copy") << lora << "base-dtype" << "fp32" << false;
+        QTest::newRow("sequence parallel, one GPU") << llama() << "sp" << "yes" << false;
+        QTest::newRow("sequence parallel, TP 8") << tensorParallel << "sp" << "yes" << true;
+        QTest::newRow("LoRA rank, full fine-tuning") << llama() << "lora-rank" << "64" << false;
+        QTest::newRow("LoRA rank, LoRA") << lora << "lora-rank" << "64" << true;
+        QTest::newRow("LoRA dropout, full fine-tuning") << llama() << "lora-dropout" << "yes" << false;
+        QTest::newRow("allocator reserve, overhead off") << llama() << "allocator-percent" << "50" << false;
+        QTest::newRow("allocator reserve, overhead on") << overhead << "allocator-percent" << "50" << true;
+    }
+    void fieldInEffectMatchesTheEstimate()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(bool, inEffect);
+        const std::string name = field.toStdString();
+        QCOMPARE(fieldInEffect(scenario, name), inEffect);
+        Scenario changed = scenario;
+        QVERIFY(!setField(changed, name, value.toStdString()));
+        if (const auto error = validate(changed)) { // refused outright: out of effect too, and said why
+            QVERIFY2(!inEffect, error->message.c_str());
+            QCOMPARE(QString::fromStdString(error->field), field);
+            return;
+        }
+        QCOMPARE(estimate(changed).total != estimate(scenario).total, inEffect);
     }
 };
 

@@ -544,11 +544,10 @@ void ControlPanel::syncFromModel()
     setSpin(m_vocab, s.arch.vocab);
     setComboData(m_optimizer, s.optimizer);
     setCheck(m_master, s.masterWeights);
-    const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    m_master->setEnabled(mixed && s.ampStyle == AmpStyle::MasterCopy);
+    m_master->setEnabled(fieldInEffect(s, "master-weights"));
     setComboData(m_implementation, s.implementation);
     setComboData(m_ampStyle, s.ampStyle);
-    m_ampStyle->setEnabled(mixed);
+    m_ampStyle->setEnabled(fieldInEffect(s, "amp-style"));
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));
     setSpin(m_dp, s.dataParallel);
@@ -556,7 +555,7 @@ void ControlPanel::syncFromModel()
     setSpin(m_pp, s.pipelineParallel);
     setSpin(m_gradAccum, s.gradAccum);
     setCheck(m_sp, s.sequenceParallel);
-    m_sp->setEnabled(s.tensorParallel > 1);
+    m_sp->setEnabled(fieldInEffect(s, "sp"));
     setComboData(m_offload, s.offload);
     setComboData(m_recompute, s.recompute);
     setComboData(m_attention, s.attention);
@@ -564,14 +563,14 @@ void ControlPanel::syncFromModel()
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     setSpin(m_loraRank, s.loraRank);
-    m_loraRank->setEnabled(s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA);
+    m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));
     setCheck(m_loraDropout, s.loraDropout);
-    m_loraDropout->setEnabled(m_loraRank->isEnabled());
+    m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setComboData(m_baseDtype, s.baseDtype);
-    m_baseDtype->setEnabled(s.fineTune != FineTune::Full && mixed && s.ampStyle == AmpStyle::Autocast);
+    m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setCheck(m_overhead, s.overhead.enabled);
     setSpin(m_allocator, s.overhead.allocatorPercent);
-    m_allocator->setEnabled(s.overhead.enabled);
+    m_allocator->setEnabled(fieldInEffect(s, "allocator-percent"));
 
     syncGpuList();
     m_shownRevision = m_model.catalogRevision();
