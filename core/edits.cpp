@@ -24,7 +24,9 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
         else if (!llama)
             s.attention = Attention::Eager;
     }
-    if (free({"recompute"}) && s.recompute == Recompute::Selective)
+    // Selective recomputation is Megatron's and torchtitan's (its op-level policy); the others
+    // checkpoint whole layers.
+    if (free({"recompute"}) && s.recompute == Recompute::Selective && s.implementation != Implementation::TorchTitan)
         s.recompute = Recompute::Full;
     if (s.implementation == Implementation::LitGpt) {
         // finetune/lora.py: bf16-true, no checkpointing on one GPU
@@ -61,12 +63,15 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    // Under FSDP, mixed precision is FSDP's own parameter cast: no master copy, no autocast.
     if (field == "master-weights")
-        return mixed && s.ampStyle == AmpStyle::MasterCopy;
+        return mixed && s.ampStyle == AmpStyle::MasterCopy && !s.fsdp();
     if (field == "amp-style")
-        return mixed;
+        return mixed && !s.fsdp();
     if (field == "base-dtype")
-        return mixed && s.ampStyle == AmpStyle::Autocast && s.fineTune != FineTune::Full;
+        return mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp() && s.fineTune != FineTune::Full;
+    if (field == "sharding")
+        return s.zeroStage == 3;
     if (field == "sp")
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")

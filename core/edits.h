@@ -10,7 +10,7 @@ namespace vl {
 
 // Once an implementation is chosen, the fields it requires: torchtitan runs attention through
 // SDPA; lit-gpt runs flash attention in bf16-true without checkpointing; the code-level
-// implementations checkpoint whole layers (no selective recomputation) and train Llama without
+// implementations but torchtitan checkpoint whole layers (no selective recomputation) and train Llama without
 // dropout; GPT-2 and BERT are modelled with eager attention. Fields named in
 // `keep` (by their CLI names) were set explicitly and stay as they are; validate() then says what
 // does not fit.

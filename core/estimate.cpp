@@ -13,7 +13,9 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Weights, "weights"},
     {ItemId::LoraAdapters, "lora_adapters"},
     {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
+    {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
     {ItemId::Gradients, "gradients"},
+    {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
     {ItemId::LayerActivations, "layer_activations"},
@@ -128,9 +130,11 @@ std::string times(std::int64_t value)
     return " × " + std::to_string(value);
 }
 
-std::string shardText(std::int64_t n, bool sharded)
+std::string shardText(const Scenario &s, bool sharded)
 {
-    return sharded && n > 1 ? " ÷ " + std::to_string(n) + " GPUs (ZeRO)" : std::string();
+    if (!sharded || s.dataParallel == 1)
+        return {};
+    return " ÷ " + std::to_string(s.dataParallel) + " GPUs" + (s.fsdp() ? " (FSDP)" : " (ZeRO)");
 }
 
 std::string equals(Bytes bytes, Units units)
@@ -230,7 +234,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         sink.add(ItemId::Weights, onHost ? 0 : weightBytes, [&] {
             std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
                                            : how;
-            text += shardText(n, shardParams);
+            text += shardText(s, shardParams);
             if (onHost)
                 return text + equals(weightBytes, units) + ", offloaded to CPU memory";
             return text + equals(weightBytes, units);
@@ -242,7 +246,24 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                     + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
             });
         }
-        if (shardParams && n > 1) {
+        if (shardParams && s.fsdp()) {
+            // FSDP2 (torch/distributed/_composable/fsdp): each transformer layer is a unit, the
+            // rest (embedding, final norm, head) the root. foreach_all_gather fills the unit's
+            // unsharded parameters in the compute dtype; the root is never resharded after forward
+            // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
+            // gathered all step; of the layers, the one being computed and the one prefetched
+            // (torchtitan apply_fsdp also leaves the last layer gathered, which is the first one
+            // backward computes: still two layers at a time).
+            // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
+            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(), 2);
+            const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
+            const Bytes gathered = gatheredParams * dt.activation;
+            sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
+                return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
+                    + " layers, computed and prefetched, × " + formatCount(perLayerOnRank) + ") params × "
+                    + std::to_string(dt.activation) + " B" + equals(gathered, units);
+            });
+        } else if (shardParams && n > 1) {
             // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
             const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
             const Bytes gathered = largest * (dt.weight + dt.gradient);
@@ -258,8 +279,29 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         const Bytes gradBytes = shard(trainable * dt.gradient, shardGradients);
         sink.add(ItemId::Gradients, gradBytes, [&] {
             return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
-                + shardText(n, shardGradients) + equals(gradBytes, units);
+                + shardText(s, shardGradients) + equals(gradBytes, units);
         });
+        if (shardGradients && s.fsdp()) {
+            // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
+            // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
+            // whole unit in the reduce dtype, freed once the shard is reduced. The head's gradient
+            // arrives in the loss's backward and waits for the root's reduce-scatter at the end of
+            // backward (the root unit reduces when its last gradient, the embedding's, is in).
+            const int reduceBytes = s.gradDtype == GradDtype::Auto ? dt.gradient : s.gradDtype == GradDtype::Fp32 ? 4 : 2;
+            const std::int64_t layerGrads = trainableLayersHere == 0 ? 0
+                : baseTrains(s) ? perLayerOnRank : ceilDiv(loraParamsPerLayer(s), t);
+            const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden : counts.head; // tied: the embedding's
+            const std::int64_t headGrads = lastStage && baseTrains(s) ? counts.finalNorm + ceilDiv(headParams, t) : 0;
+            const Bytes buffers = layerGrads * (dt.activation + reduceBytes) + headGrads * dt.activation;
+            sink.add(ItemId::FsdpGradientBuffers, buffers, [&] {
+                std::string text = "one layer's unsharded gradients " + formatCount(layerGrads) + " × ("
+                    + std::to_string(dt.activation) + " B + " + std::to_string(reduceBytes) + " B reduce-scatter input)";
+                if (headGrads > 0)
+                    text += " + the head's, held until the root reduces, " + formatCount(headGrads) + " × "
+                        + std::to_string(dt.activation) + " B";
+                return text + equals(buffers, units);
+            });
+        }
     }
 
     // Optimizer states ----------------------------------------------------------------------
@@ -269,7 +311,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             if (offloaded)
                 b.host += bytes;
             sink.add(id, offloaded ? 0 : bytes, [&] {
-                return formula() + shardText(n, shardOptimizer) + equals(bytes, units)
+                return formula() + shardText(s, shardOptimizer) + equals(bytes, units)
                     + (offloaded ? ", offloaded to CPU memory" : "");
             });
         };
@@ -357,7 +399,10 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                 text += " — the article's b·s·h·L·2 estimate";
             return text;
         });
-        if (s.recompute == Recompute::Full && savingLayers > 0) {
+        // Full checkpointing, and torchtitan's op-level selective policy, rebuild a layer's
+        // saved tensors in its backward.
+        const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
+        if (rebuildsLayer && savingLayers > 0) {
             const Bytes buffer = b.oneLayerActivations;
             sink.add(ItemId::RecomputeBuffer, buffer, [&] {
                 return "one layer's full activations while it is recomputed" + equals(buffer, units);
@@ -420,8 +465,21 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // lit-gpt's chunked cross-entropy reads the BF16 chunks as they are: no FP32 copy.
             const bool upcast = e < 4 && s.implementation != Implementation::LitGpt;
             const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
-            const Bytes logits = e * elements + fp32Copy;
+            // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
+            // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
+            // alive together beside the saved log-softmax: 8 B per logit, more than the forward's
+            // logits with their FP32 copy (the model's logits are freed before backward: torchtitan
+            // train.py `del pred`; Hugging Face's Trainer drops the outputs).
+            const bool lossBackward = codeLevel && !chunked && s.implementation != Implementation::LitGpt;
+            const Bytes forward = e * elements + fp32Copy;
+            const Bytes backward = lossBackward ? 8 * elements : 0;
+            const Bytes logits = std::max(forward, backward);
             sink.add(ItemId::Logits, logits, [&] {
+                if (backward > forward)
+                    return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
+                        + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
+                          ", more than the forward's logits and FP32 copy, "
+                        + formatBytes(forward, units) + ")" + equals(logits, units);
                 std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
                 if (fp32Copy && !chunked)
                     text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
@@ -484,8 +542,10 @@ Component componentOf(ItemId id)
     switch (id) {
     case ItemId::Weights:
     case ItemId::LoraAdapters:
-    case ItemId::Zero3GatheredParams: return Component::Parameters;
-    case ItemId::Gradients: return Component::Gradients;
+    case ItemId::Zero3GatheredParams:
+    case ItemId::FsdpUnshardedParams: return Component::Parameters;
+    case ItemId::Gradients:
+    case ItemId::FsdpGradientBuffers: return Component::Gradients;
     case ItemId::MasterWeights:
     case ItemId::OptimizerMoments: return Component::OptimizerStates;
     case ItemId::LayerActivations:

@@ -28,7 +28,9 @@ enum class ItemId {
     Weights,
     LoraAdapters,
     Zero3GatheredParams,
+    FsdpUnshardedParams,
     Gradients,
+    FsdpGradientBuffers,
     MasterWeights,
     OptimizerMoments,
     LayerActivations,
@@ -41,7 +43,7 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 15;
+inline constexpr int kItemCount = 17;
 
 Component componentOf(ItemId id);
 std::string_view idString(ItemId id);        // "master_weights": stable, for JSON and files

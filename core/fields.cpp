@@ -84,6 +84,9 @@ const std::array kFields = {
     FieldSpec{"recompute", "MODE", "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
     FieldSpec{"zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
+    FieldSpec{"sharding", "ENGINE", "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
+                                     "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
+              nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings())},
     FieldSpec{"dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},

@@ -341,11 +341,37 @@ void litgptLayer(const Scenario &s, TensorList &out)
         out.add("SiLU × fc_2, saved by the MLP's proj", e * tokens * a.ffn);
 }
 
+// torchtitan's op-level selective checkpointing (torchtitan/parallelisms/parallelize_llama.py at
+// commit 9dec370, _apply_ac_to_transformer_block with selective_ac_option = "op"): around each
+// block, torch.utils.checkpoint keeps the block's input and the outputs of the ops on _save_list:
+// SDPA's flash kernel (its output and log-sum-exp) and every odd-numbered mm of the block's seven
+// (wq, wk, wv, wo, w1, w3, w2 in call order: wq, wv, w1 and w2). Everything else is recomputed in
+// backward, a layer at a time (estimate()'s recomputation working set).
+void titanSelectiveLayer(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t d = a.effectiveHeadDim();
+    out.add("layer input, kept by the checkpoint", dt.stream * tokens * a.hidden);
+    out.add("wq output (1st mm), saved by the op policy", e * tokens * a.heads * d);
+    out.add("wv output (3rd mm), saved by the op policy", e * tokens * a.kvHeads * d);
+    out.add("attention output, saved by the op policy", e * tokens * a.heads * d);
+    out.add("log-sum-exp (FP32), saved by the op policy", 4 * tokens * a.heads);
+    out.add("w1 output (5th mm), saved by the op policy", e * tokens * a.ffn);
+    out.add("w2 output (7th mm), saved by the op policy", e * tokens * a.hidden);
+}
+
 // Layers as the named code computes them (Hugging Face transformers, torchtitan, lit-gpt).
 void codeLayer(const Scenario &s, TensorList &out)
 {
     if (s.implementation == Implementation::LitGpt) {
         litgptLayer(s, out);
+        return;
+    }
+    if (s.recompute == Recompute::Selective) { // validate(): torchtitan only
+        titanSelectiveLayer(s, out);
         return;
     }
     if (s.recompute == Recompute::Full) {

@@ -42,6 +42,7 @@ constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatr
                                                          {Implementation::HuggingFace, "huggingface"},
                                                          {Implementation::TorchTitan, "torchtitan"},
                                                          {Implementation::LitGpt, "litgpt"}}};
+constexpr NameTable<Sharding, 2> kShardings{{{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
 constexpr NameTable<Attention, 3> kAttentions{{{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
                                                {Attention::Flash, "flash"}}};
@@ -83,12 +84,21 @@ int bytesOf(GradDtype dtype, int weightBytes)
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast; // the FP32 weights are the master copy
-    const int weight = autocast || s.precision == Precision::Fp32 ? 4 : 2;
+    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp(); // the FP32 weights are the master copy
+    // FSDP's MixedPrecisionPolicy(param_dtype=16-bit, reduce_dtype=FP32), torchtitan's default
+    // (torch/distributed/_composable/fsdp/_fsdp_param.py, FSDPParam.all_gather_inputs casts the FP32
+    // shard to param_dtype): the FP32 shards are what the optimizer updates, so no separate master
+    // copy; every layer computes in 16 bits from its gathered copy; the reduced gradient shard is
+    // cast back to the parameter's FP32 (_fsdp_collectives.py, foreach_reduce_scatter), whatever
+    // the reduce dtype (--grad-dtype) the reduce-scatter buffer uses.
+    const bool fsdpCast = mixed && s.fsdp();
+    const int weight = autocast || fsdpCast || s.precision == Precision::Fp32 ? 4 : 2;
     const int base = s.baseDtype == BaseDtype::Auto ? weight : s.baseDtype == BaseDtype::Fp32 ? 4 : 2;
     const int stream = s.fineTune == FineTune::Full ? weight : base; // the embedding is frozen unless all trains
     if (autocast)
         return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream};
+    if (fsdpCast)
+        return DtypeBytes{4, 4, 0, 2, false, base, 2};
     return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
 }
 
@@ -108,6 +118,8 @@ std::string_view toString(Attention v) { return nameOf(kAttentions, v); }
 std::optional<Attention> parseAttention(std::string_view t) { return parseName(kAttentions, t); }
 std::string_view toString(Loss v) { return nameOf(kLosses, v); }
 std::optional<Loss> parseLoss(std::string_view t) { return parseName(kLosses, t); }
+std::string_view toString(Sharding v) { return nameOf(kShardings, v); }
+std::optional<Sharding> parseSharding(std::string_view t) { return parseName(kShardings, t); }
 
 std::optional<Attention> parseFlashAttention(std::string_view t)
 {
@@ -203,5 +215,6 @@ std::string_view allowedImplementations() { return "megatron|huggingface|torchti
 std::string_view allowedAttentions() { return "eager|sdpa|flash"; }
 std::string_view allowedLosses() { return "standard|chunked"; }
 std::string_view allowedAmpStyles() { return "master-copy|autocast"; }
+std::string_view allowedShardings() { return "zero|fsdp"; }
 
 } // namespace vl

@@ -33,6 +33,10 @@ enum class Attention { Eager, Sdpa, Flash };
 // How the loss reads the logits: all at once (their FP32 upcast alive whole), or in chunks as
 // torchtune's CEWithChunkedOutputLoss does (one chunk's FP32 upcast at a time).
 enum class Loss { Standard, Chunked };
+// Which engine shards at ZeRO stage 3: DeepSpeed's ZeRO-3, or PyTorch's FSDP (fully_shard, as
+// torchtitan applies it: one unit per transformer layer plus the root, FP32 sharded parameters
+// gathered in 16 bits under mixed precision, gradients reduced in FP32). Their buffers differ.
+enum class Sharding { Zero, Fsdp };
 inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
@@ -67,6 +71,7 @@ struct Scenario {
     Optimizer optimizer = Optimizer::AdamW;
 
     std::int64_t zeroStage = 0;
+    Sharding sharding = Sharding::Zero; // the engine, at stage 3
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;
@@ -88,6 +93,7 @@ struct Scenario {
     Overhead overhead;
 
     std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel; }
+    bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
     bool operator==(const Scenario &) const = default;
 };
 
@@ -115,6 +121,7 @@ std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
+std::string_view toString(Sharding v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<BaseDtype> parseBaseDtype(std::string_view text);
@@ -126,6 +133,7 @@ std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
+std::optional<Sharding> parseSharding(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
@@ -149,5 +157,6 @@ std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
+std::string_view allowedShardings();
 
 } // namespace vl

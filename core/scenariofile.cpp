@@ -34,10 +34,11 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
 
 std::optional<Error> readParallel(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"zero", "dp", "tp", "pp", "vpp", "sp", "offload"}))
+    if (auto e = r.rejectUnknown({"zero", "sharding", "dp", "tp", "pp", "vpp", "sp", "offload"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("zero", s.zeroStage, 0, 3))
+        || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
         || (e = r.integer("dp", s.dataParallel, 1, 1 << 20))
         || (e = r.integer("tp", s.tensorParallel, 1, 4096))
         || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
@@ -133,6 +134,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::EndMap;
     out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap
         << YAML::Key << "zero" << YAML::Value << s.zeroStage
+        << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding))
         << YAML::Key << "dp" << YAML::Value << s.dataParallel
         << YAML::Key << "tp" << YAML::Value << s.tensorParallel
         << YAML::Key << "pp" << YAML::Value << s.pipelineParallel

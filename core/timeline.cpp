@@ -15,12 +15,14 @@ StepTimeline stepTimeline(const Breakdown &b)
     t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     const Bytes overhead = b.component(Component::Overhead);
-    // Resident all step long: the weights (and ZeRO-3's gathered layer), master copy, moments.
+    // Resident all step long: the weights (and ZeRO-3's or FSDP's gathered ones), master copy, moments.
     const Bytes resident = b.component(Component::Parameters) + b.component(Component::OptimizerStates) + overhead;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
-    const Bytes gradients = b.component(Component::Gradients);
+    // FSDP's unsharded gradients and reduce-scatter input live only while backward runs.
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers);
+    const Bytes gradients = b.component(Component::Gradients) - gradientBuffers;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     Bytes inUse = resident;
@@ -38,7 +40,7 @@ StepTimeline stepTimeline(const Breakdown &b)
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         const Bytes held = afterForward - share(layerActivations, done) + share(gradients, done);
-        t.points.push_back({StepPhase::Backward, layer, held + recompute});
+        t.points.push_back({StepPhase::Backward, layer, held + recompute + gradientBuffers});
     }
     t.points.push_back({StepPhase::OptimizerStep, 0, resident + gradients});
 

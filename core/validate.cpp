@@ -51,9 +51,9 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
         return Error{"implementation", code + " is modelled without tensor, sequence or pipeline parallelism; use "
                                               "--implementation megatron with --tp, --sp or --pp"};
-    if (s.recompute == Recompute::Selective)
-        return Error{"recompute", "selective recomputation is Megatron's; with --implementation " + code
-                                      + " choose none or full (checkpointing every layer)"};
+    if (s.recompute == Recompute::Selective && !titan)
+        return Error{"recompute", "selective recomputation is Megatron's and torchtitan's; with --implementation "
+                                      + code + " choose none or full (checkpointing every layer)"};
     if (s.dropout && a.modeling == Modeling::Llama)
         return Error{"dropout", "Llama trains without dropout in " + code + "'s code; use --dropout no "
                                 "(LoRA's dropout is --lora-dropout)"};

@@ -48,10 +48,10 @@ private Q_SLOTS:
         Scenario eagerDropout = llama();
         eagerDropout.dropout = true;
         eagerDropout.recompute = Recompute::Selective;
-        QTest::newRow("torchtitan: SDPA, whole-layer checkpointing, no dropout")
-            << eagerDropout << int(Implementation::TorchTitan) << "" << int(Attention::Sdpa) << int(Recompute::Full)
+        QTest::newRow("torchtitan: SDPA, its op-level selective checkpointing, no dropout")
+            << eagerDropout << int(Implementation::TorchTitan) << "" << int(Attention::Sdpa) << int(Recompute::Selective)
             << false << true;
-        QTest::newRow("huggingface keeps eager attention for Llama")
+        QTest::newRow("huggingface: whole-layer checkpointing, eager attention for Llama")
             << eagerDropout << int(Implementation::HuggingFace) << "" << int(Attention::Eager) << int(Recompute::Full)
             << false << true;
         QTest::newRow("an attention the user typed stays, and is refused")
@@ -163,6 +163,17 @@ private Q_SLOTS:
         tensorParallel.tensorParallel = 8;
         Scenario overhead = llama();
         overhead.overhead.enabled = true;
+        Scenario zero3 = llama();
+        zero3.zeroStage = 3;
+        zero3.dataParallel = 8;
+        Scenario fsdp = zero3;
+        fsdp.sharding = Sharding::Fsdp;
+        Scenario zero2 = zero3;
+        zero2.zeroStage = 2;
+        QTest::newRow("sharding engine, ZeRO-3") << zero3 << "sharding" << "fsdp" << true;
+        QTest::newRow("sharding engine, ZeRO-2") << zero2 << "sharding" << "fsdp" << false;
+        QTest::newRow("master copy, FSDP") << fsdp << "master-weights" << "no" << false;
+        QTest::newRow("mixed-precision style, FSDP") << fsdp << "amp-style" << "autocast" << false;
         QTest::newRow("master copy, mixed precision") << llama() << "master-weights" << "no" << true;
         QTest::newRow("master copy, pure BF16") << pure << "master-weights" << "no" << false;
         QTest::newRow("master copy, autocast") << autocast << "master-weights" << "no" << false;

@@ -106,22 +106,26 @@ private Q_SLOTS:
         QTest::addColumn<int>("ampStyle");
         QTest::addColumn<int>("fineTune");
         QTest::addColumn<int>("loss");
+        QTest::addColumn<bool>("fsdpSelective"); // FSDP over 8 GPUs with torchtitan's op-level checkpointing
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                  << int(FineTune::Full) << int(Loss::Standard);
+                                  << int(FineTune::Full) << int(Loss::Standard) << false;
         QTest::newRow("hugging face llama, autocast, LoRA with dropout")
             << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
-            << int(Loss::Chunked);
+            << int(Loss::Chunked) << false;
         QTest::newRow("hugging face GPT-2, autocast") << int(Implementation::HuggingFace) << int(Modeling::Gpt2)
-                                                      << int(AmpStyle::Autocast) << int(FineTune::Full) << int(Loss::Standard);
+                                                      << int(AmpStyle::Autocast) << int(FineTune::Full) << int(Loss::Standard) << false;
         QTest::newRow("hugging face GPT-2, BF16 with a master copy")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
-            << int(Loss::Standard);
+            << int(Loss::Standard) << false;
         QTest::newRow("hugging face BERT") << int(Implementation::HuggingFace) << int(Modeling::Bert)
-                                           << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard);
+                                           << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false;
         QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                       << int(FineTune::QLoRA) << int(Loss::Standard);
+                                       << int(FineTune::QLoRA) << int(Loss::Standard) << false;
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                    << int(FineTune::Full) << int(Loss::Standard);
+                                    << int(FineTune::Full) << int(Loss::Standard) << false;
+        QTest::newRow("torchtitan, FSDP, op-level selective checkpointing")
+            << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
+            << int(Loss::Standard) << true;
     }
     void formulasReadInChinese()
     {
@@ -130,6 +134,7 @@ private Q_SLOTS:
         QFETCH(int, ampStyle);
         QFETCH(int, fineTune);
         QFETCH(int, loss);
+        QFETCH(bool, fsdpSelective);
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
@@ -156,6 +161,12 @@ private Q_SLOTS:
         s.fineTune = FineTune(fineTune);
         s.loraDropout = true;
         s.loss = Loss(loss);
+        if (fsdpSelective) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.recompute = Recompute::Selective;
+        }
         QVERIFY2(!validate(s), validate(s) ? validate(s)->message.c_str() : "");
         const QRegularExpression englishProse(QStringLiteral("[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}"));
         for (const ExplainedItem &item : explain(s, Units::GiB)) {

@@ -53,6 +53,8 @@ QColor itemColor(ItemId id)
     case ItemId::AllocatorReserve: return base.lighter(135);
     case ItemId::WeightCasts: return base.darker(145);
     case ItemId::Zero3GatheredParams:
+    case ItemId::FsdpUnshardedParams:
+    case ItemId::FsdpGradientBuffers:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer: return base.lighter(160);
@@ -78,7 +80,9 @@ QString itemName(ItemId id)
     case ItemId::Weights: return QCoreApplication::translate("vl::ui", "Weights");
     case ItemId::LoraAdapters: return QCoreApplication::translate("vl::ui", "LoRA adapters");
     case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered layer");
+    case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
+    case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::MasterWeights: return QCoreApplication::translate("vl::ui", "FP32 master copy");
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
@@ -250,6 +254,19 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "adapter"),
         QT_TRANSLATE_NOOP("vl::formula", "one chunk's FP32 copy (chunked loss,"),
         QT_TRANSLATE_NOOP("vl::formula", "chunks)"),
+        QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
+        QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),
+        QT_TRANSLATE_NOOP("vl::formula", "GPUs (FSDP)"),
+        QT_TRANSLATE_NOOP("vl::formula", "one layer's unsharded gradients"),
+        QT_TRANSLATE_NOOP("vl::formula", "reduce-scatter input"),
+        QT_TRANSLATE_NOOP("vl::formula", "the head's, held until the root reduces,"),
+        QT_TRANSLATE_NOOP("vl::formula", "wq output (1st mm), saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "wv output (3rd mm), saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "w1 output (5th mm), saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "w2 output (7th mm), saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "attention output, saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "log-sum-exp (FP32), saved by the op policy"),
+        QT_TRANSLATE_NOOP("vl::formula", "the loss's backward: FP32 gradients of the log-softmax and of the logits, more than the forward's logits and FP32 copy,"),
         };
         std::stable_sort(list.begin(), list.end(),
                          [](const char *l, const char *r) { return std::strlen(l) > std::strlen(r); });

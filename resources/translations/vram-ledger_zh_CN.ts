@@ -1591,6 +1591,58 @@
         <source>vocab</source>
         <translation>词表</translation>
     </message>
+    <message>
+        <source>gathered by FSDP: (root unit</source>
+        <translation>FSDP 聚合的参数：（根单元</translation>
+    </message>
+    <message>
+        <source>layers, computed and prefetched,</source>
+        <translation>层（正在计算的与预取的）</translation>
+    </message>
+    <message>
+        <source>GPUs (FSDP)</source>
+        <translation>张 GPU（FSDP）</translation>
+    </message>
+    <message>
+        <source>one layer&apos;s unsharded gradients</source>
+        <translation>一层未分片的梯度</translation>
+    </message>
+    <message>
+        <source>reduce-scatter input</source>
+        <translation>reduce-scatter 输入缓冲</translation>
+    </message>
+    <message>
+        <source>the head&apos;s, held until the root reduces,</source>
+        <translation>输出头的梯度（保留到根单元归约）</translation>
+    </message>
+    <message>
+        <source>wq output (1st mm), saved by the op policy</source>
+        <translation>wq 输出（第 1 个 mm），由算子策略保存</translation>
+    </message>
+    <message>
+        <source>wv output (3rd mm), saved by the op policy</source>
+        <translation>wv 输出（第 3 个 mm），由算子策略保存</translation>
+    </message>
+    <message>
+        <source>w1 output (5th mm), saved by the op policy</source>
+        <translation>w1 输出（第 5 个 mm），由算子策略保存</translation>
+    </message>
+    <message>
+        <source>w2 output (7th mm), saved by the op policy</source>
+        <translation>w2 输出（第 7 个 mm），由算子策略保存</translation>
+    </message>
+    <message>
+        <source>attention output, saved by the op policy</source>
+        <translation>注意力输出，由算子策略保存</translation>
+    </message>
+    <message>
+        <source>log-sum-exp (FP32), saved by the op policy</source>
+        <translation>log-sum-exp（FP32），由算子策略保存</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits and FP32 copy,</source>
+        <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits 与其 FP32 副本</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -1625,6 +1677,14 @@
     <message>
         <source>ZeRO-3 gathered layer</source>
         <translation>ZeRO-3 聚合的层</translation>
+    </message>
+    <message>
+        <source>FSDP gathered parameters</source>
+        <translation>FSDP 聚合的参数</translation>
+    </message>
+    <message>
+        <source>FSDP gradient buffers</source>
+        <translation>FSDP 梯度缓冲</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
