@@ -116,16 +116,26 @@ private Q_SLOTS:
     }
 
     // torchtune's chunked cross-entropy upcasts one chunk in eight at a time: the FP32 copy of the
-    // logits shrinks eightfold, the 16-bit logits stay whole.
+    // logits shrinks eightfold, the 16-bit logits stay whole. The code-level implementations' loss
+    // backward (nll_loss_backward's dense FP32 gradient, then _log_softmax_backward_data's FP32
+    // gradient of the logits, both alive at once) holds 8 B per logit, more than the forward's 6 B.
     void chunkedLossUpcastsOneChunk_data()
     {
+        QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("loss");
         QTest::addColumn<qint64>("bytesPerElementTimes8"); // logits bytes per element, × 8 to stay whole
-        QTest::newRow("standard: 2 B + 4 B FP32 copy") << int(Loss::Standard) << qint64(8 * 6);
-        QTest::newRow("chunked: 2 B + 4 B / 8") << int(Loss::Chunked) << qint64(8 * 2 + 4);
+        QTest::newRow("standard: 2 B + 4 B FP32 copy") << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6);
+        QTest::newRow("chunked: 2 B + 4 B / 8") << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4);
+        QTest::newRow("Hugging Face, standard: two FP32 gradients in backward")
+            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8);
+        QTest::newRow("torchtitan, standard: two FP32 gradients in backward")
+            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 8);
+        QTest::newRow("Hugging Face, chunked: 2 B + 4 B / 8")
+            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2 + 4);
     }
     void chunkedLossUpcastsOneChunk()
     {
+        QFETCH(int, implementation);
         QFETCH(int, loss);
         QFETCH(qint64, bytesPerElementTimes8);
         Scenario s;
@@ -133,9 +143,39 @@ private Q_SLOTS:
         s.arch.vocab = 128'256;
         s.sequence = 8192;
         s.precision = Precision::MixedBf16;
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
         s.loss = Loss(loss);
+        QVERIFY(!validate(s));
         const qint64 elements = 8192LL * 128'256;
         QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
+    }
+
+    // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
+    // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
+    // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.
+    void titanOpLevelCheckpointing()
+    {
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.implementation = Implementation::TorchTitan;
+        s.attention = Attention::Sdpa;
+        s.precision = Precision::Bf16;
+        s.microBatch = 2;
+        s.sequence = 8192;
+        s.recompute = Recompute::Selective;
+        QVERIFY(!validate(s));
+        const qint64 tokens = 2 * 8192, h = 4096, q = 4096, kv = 8 * 128, f = 14336;
+        const qint64 kept = 2 * tokens * (h + q + kv + q + f + h) + 4 * tokens * 32;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.keptPerLayer, kept);
+        QCOMPARE(b.item(ItemId::LayerActivations), kept * 32);
+        Scenario none = s;
+        none.recompute = Recompute::None;
+        QCOMPARE(b.item(ItemId::RecomputeBuffer), estimate(none).keptPerLayer);
+        QVERIFY(b.keptPerLayer < b.oneLayerActivations);
     }
 
     // 8192 tokens × 151,936 vocab in FP32 is 4.64 GiB (memory-model.md).

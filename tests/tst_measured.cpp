@@ -51,6 +51,11 @@ Scenario scenarioOf(const YAML::Node &row)
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
+    if (row["attention"])
+        s.attention = *parseAttention(row["attention"].as<std::string>());
+    s.zeroStage = get<std::int64_t>(row, "zero", 0);
+    s.dataParallel = get<std::int64_t>(row, "dp", 1);
+    s.sharding = *parseSharding(get<std::string>(row, "sharding", "zero"));
     s.dropout = get<bool>(row, "dropout", false);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
     s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));

@@ -98,6 +98,59 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(4) * s.arch.vocab * s.arch.hidden);
     }
 
+    // FSDP2 as torchtitan applies it to Llama 3.1 8B (8,030,261,248 parameters; per layer
+    // 4096·(4096+1024+1024+4096) + 3·4096·14336 + 2·4096 = 218,112,000; root: embedding and head
+    // 128256·4096 each plus the final norm, 1,050,677,248), counted by hand from the PyTorch code
+    // the items cite, for each precision FSDP's MixedPrecisionPolicy may gather in.
+    void fsdpBuffers_data()
+    {
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<QString>("reduceDtype");
+        QTest::addColumn<qint64>("shardedWeights");
+        QTest::addColumn<qint64>("gathered");
+        QTest::addColumn<qint64>("gradientBuffers");
+        constexpr qint64 params = 8'030'261'248, layer = 218'112'000, root = 1'050'677'248, head = 525'336'576 + 4096;
+        QTest::newRow("bf16 gather, FP32 reduce (torchtitan's default)")
+            << "mixed-bf16" << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2;
+        QTest::newRow("bf16 gather, BF16 reduce") << "mixed-bf16" << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2
+                                                  << layer * (2 + 2) + head * 2;
+        QTest::newRow("FP32, no mixed precision") << "fp32" << "auto" << params * 4 / 8 << (root + 2 * layer) * 4
+                                                  << layer * (4 + 4) + head * 4;
+        QTest::newRow("pure BF16 parameters") << "bf16" << "auto" << params * 2 / 8 << (root + 2 * layer) * 2
+                                              << layer * (2 + 2) + head * 2;
+    }
+    void fsdpBuffers()
+    {
+        QFETCH(QString, precision);
+        QFETCH(QString, reduceDtype);
+        QFETCH(qint64, shardedWeights);
+        QFETCH(qint64, gathered);
+        QFETCH(qint64, gradientBuffers);
+        Scenario s;
+        s.arch = {};
+        s.arch.hidden = 4096;
+        s.arch.layers = 32;
+        s.arch.heads = 32;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.arch.vocab = 128256;
+        s.arch.fixedParams = 0;
+        s.precision = *parsePrecision(precision.toStdString());
+        s.gradDtype = *parseGradDtype(reduceDtype.toStdString());
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.totalParams, 8'030'261'248);
+        QCOMPARE(b.item(ItemId::Weights), shardedWeights);
+        QCOMPARE(b.item(ItemId::FsdpUnshardedParams), gathered);
+        QCOMPARE(b.item(ItemId::FsdpGradientBuffers), gradientBuffers);
+        // The FP32 shard is the optimizer's parameter: no master copy; DeepSpeed's gathered layer is not FSDP's.
+        QVERIFY(!b.has(ItemId::MasterWeights) && !b.has(ItemId::Zero3GatheredParams));
+        // The sharded gradient is cast back to the parameter's dtype, whatever the reduce dtype.
+        QCOMPARE(b.item(ItemId::Gradients), shardedWeights);
+    }
+
     // Bytes per parameter in each regime (memory-model.md's table).
     void bytesPerParameter_data()
     {

@@ -236,6 +236,8 @@ void ControlPanel::build()
                     {1, [] { return tr("1 — optimizer states"); }},
                     {2, [] { return tr("2 — + gradients"); }},
                     {3, [] { return tr("3 — + parameters"); }}});
+    m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO-3"); }},
+                        {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }}});
     m_dp = spinBox(1, 1 << 16, m_advancedBody);
     m_tp = spinBox(1, 64, m_advancedBody);
     m_pp = spinBox(1, 256, m_advancedBody);
@@ -247,6 +249,10 @@ void ControlPanel::build()
     row(af, m_zero, [] { return tr("ZeRO stage"); },
         [] { return tr("Shards model states over the data-parallel GPUs: stage 1 the optimizer states, "
                        "stage 2 also gradients, stage 3 also parameters. The article's first lever."); });
+    row(af, m_sharding, [] { return tr("Sharding engine"); },
+        [] { return tr("Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP "
+                       "(torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two "
+                       "layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter."); });
     row(af, m_dp, [] { return tr("Data-parallel GPUs"); },
         [] { return tr("N: ZeRO divides the sharded states by N."); });
     row(af, m_tp, [] { return tr("Tensor parallel"); },
@@ -285,8 +291,9 @@ void ControlPanel::build()
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
                     {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
     row(af, m_recompute, [] { return tr("Recomputation"); },
-        [] { return tr("Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each "
-                       "layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
+        [] { return tr("Selective: recompute only the attention scores (with torchtitan: its op-level policy, which "
+                       "keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input "
+                       "and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
     row(af, m_attention, [] { return tr("Attention"); },
         [] { return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
                        "SDPA (its flash kernel) and FlashAttention never store them."); });
@@ -347,6 +354,7 @@ void ControlPanel::build()
         else if (v < 3 && s.offload == Offload::OptimizerAndParams)
             s.offload = Offload::Optimizer;
     });
+    comboEdit(m_sharding, [](Scenario &s, int v) { s.sharding = Sharding(v); });
     spinEdit(m_dp, [](Scenario &s, int v) { s.dataParallel = v; });
     spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
     spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
@@ -550,6 +558,8 @@ void ControlPanel::syncFromModel()
     m_ampStyle->setEnabled(fieldInEffect(s, "amp-style"));
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));
+    setComboData(m_sharding, s.sharding);
+    m_sharding->setEnabled(fieldInEffect(s, "sharding"));
     setSpin(m_dp, s.dataParallel);
     setSpin(m_tp, s.tensorParallel);
     setSpin(m_pp, s.pipelineParallel);

@@ -91,6 +91,7 @@ private:
     QSpinBox *m_gradAccum = nullptr;
     QCheckBox *m_sp = nullptr;
     QComboBox *m_offload = nullptr;
+    QComboBox *m_sharding = nullptr;
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;

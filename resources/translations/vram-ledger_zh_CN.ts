@@ -472,6 +472,22 @@
         <translation>ZeRO 阶段</translation>
     </message>
     <message>
+        <source>DeepSpeed ZeRO-3</source>
+        <translation>DeepSpeed ZeRO-3</translation>
+    </message>
+    <message>
+        <source>PyTorch FSDP</source>
+        <translation>PyTorch FSDP</translation>
+    </message>
+    <message>
+        <source>Sharding engine</source>
+        <translation>分片引擎</translation>
+    </message>
+    <message>
+        <source>Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP (torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter.</source>
+        <translation>第 3 阶段由谁分片。DeepSpeed 聚合最大的一层及其梯度。PyTorch FSDP（torchtitan）保存 FP32 分片，整个训练步都聚合着嵌入层和输出头，每次以 16 位聚合两层，并为 reduce-scatter 保留一层的梯度。</translation>
+    </message>
+    <message>
         <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article's first lever.</source>
         <translation>把模型状态切分到数据并行的各张 GPU 上：阶段 1 切优化器状态，阶段 2 再切梯度，阶段 3 再切参数。文章里的第一招。</translation>
     </message>
@@ -640,8 +656,8 @@
         <translation>完全重计算</translation>
     </message>
     <message>
-        <source>Selective: recompute only the attention scores. Full (gradient checkpointing): keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
-        <translation>选择性：只重算注意力分数。完全重计算（梯度检查点）：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
+        <source>Selective: recompute only the attention scores (with torchtitan: its op-level policy, which keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
+        <translation>选择性：只重算注意力分数（torchtitan 用它的算子级策略：每隔一个矩阵乘保存其输出）。完全重计算（梯度检查点）：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
     </message>
     <message>
         <source>Freeze lower layers</source>
