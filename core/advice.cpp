@@ -36,7 +36,7 @@ std::string describeChange(Lever lever, const Scenario &before, const Scenario &
     case Lever::MixedPrecision: return "mixed precision (BF16 with an FP32 master copy)";
     case Lever::SmallerBatch:
         if (after.microBatch != before.microBatch)
-            return "micro-batch " + std::to_string(after.microBatch) + " × " + std::to_string(after.gradAccum)
+            return "micro-batch " + std::to_string(after.microBatch) + " × " + std::to_string(after.microBatchesPerStep())
                 + " accumulation steps";
         return "sequence " + std::to_string(after.sequence);
     }
@@ -78,7 +78,7 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
         if (s.microBatch > 1) {
             // The largest micro-batch that fits, keeping the global batch through accumulation.
             const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, capacity), 1, s.microBatch - 1);
-            const std::int64_t globalBatch = s.microBatch * s.gradAccum;
+            const std::int64_t globalBatch = s.microBatch * s.microBatchesPerStep();
             next.microBatch = fitting;
             next.gradAccum = (globalBatch + fitting - 1) / fitting;
         } else if (s.sequence > 1) {

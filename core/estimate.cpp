@@ -359,7 +359,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
         const std::int64_t sb = s.sequence * s.microBatch;
         const std::int64_t spDiv = s.sequenceParallel ? t : 1;
         // 1F1B: stage k holds p − k micro-batches while the pipeline is full.
-        const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.gradAccum);
+        const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.microBatchesPerStep());
         b.microBatchesInFlight = inFlight;
         // A frozen layer below every trainable one needs nothing saved for backward.
         const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
@@ -391,7 +391,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             }
             text += times(savingLayers) + " layers";
             if (inFlight > 1)
-                text += times(inFlight) + " micro-batches in flight";
+                text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
             if (interleaved)
                 text += " × (1 + (p−1)/(p·v))";
             text += equals(layerTotal, units);

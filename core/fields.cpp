@@ -55,7 +55,8 @@ const std::array kFields = {
               VL_WORD(arch.qkvBias, parseYesNo, "qkv-bias", kYesNo), true},
     FieldSpec{"batch", "N", "Micro-batch size b per GPU", VL_INT(microBatch)},
     FieldSpec{"seq", "N", "Sequence length s", VL_INT(sequence)},
-    FieldSpec{"grad-accum", "N", "Micro-batches per step (fills the pipeline)", VL_INT(gradAccum)},
+    FieldSpec{"grad-accum", "N", "Micro-batches per step; 0 (the default): one per pipeline stage, the 1F1B pipeline "
+                                 "full", VL_INT(gradAccum)},
     FieldSpec{"precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16", nullptr,
               VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
     FieldSpec{"amp-style", "STYLE", "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "

@@ -147,7 +147,8 @@ std::string reportJson(const Report &r)
             << ", \"formula\": " << jsonString(item.formula) << '}' << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
     out << "  ],\n  \"host\": {\"total\": " << b.host << "},\n";
-    out << "  \"pipeline_stage\": " << b.stage << ",\n";
+    out << "  \"pipeline\": {\"stage\": " << b.stage << ", \"micro_batches_in_flight\": " << b.microBatchesInFlight
+        << "},\n";
     out << "  \"units\": " << jsonString(unitSymbol(r.units));
     if (r.gpu) {
         out << ",\n  \"gpu\": {\"id\": " << jsonString(r.gpu->id) << ", \"capacity_bytes\": " << r.gpu->capacity
@@ -216,7 +217,9 @@ std::string renderReport(const Report &r, Format format)
     std::string out;
     out += "Parameters: " + formatCount(b.totalParams) + " total, " + formatCount(b.trainableParams) + " trainable\n";
     if (r.scenario.pipelineParallel > 1)
-        out += "Reported: pipeline stage " + std::to_string(b.stage) + " (the most loaded)\n";
+        out += "Reported: pipeline stage " + std::to_string(b.stage) + " (the most loaded), "
+            + std::to_string(b.microBatchesInFlight) + " micro-batch(es) in flight"
+            + (r.scenario.gradAccum == 0 ? " (--grad-accum not given: one per stage, the 1F1B pipeline full)\n" : "\n");
     out += '\n' + renderRows(rows, format) + '\n';
     std::vector<std::vector<std::string>> totals{{"component", "per GPU"}};
     for (Component c : kComponents)

@@ -60,7 +60,9 @@ struct Scenario {
 
     std::int64_t microBatch = 1;
     std::int64_t sequence = 4096;
-    std::int64_t gradAccum = 1;        // micro-batches per step; fills the pipeline
+    // Micro-batches per step. 0 (the default): as many as pipeline stages, so 1F1B runs with its
+    // pipeline full, as Megatron's and llm-analysis's accounting assume; one without a pipeline.
+    std::int64_t gradAccum = 0;
 
     Precision precision = Precision::MixedFp16;
     AmpStyle ampStyle = AmpStyle::MasterCopy;
@@ -94,6 +96,7 @@ struct Scenario {
 
     std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel; }
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
+    std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
     bool operator==(const Scenario &) const = default;
 };
 

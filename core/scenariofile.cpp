@@ -17,7 +17,7 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
     std::optional<Error> e;
     (e = r.integer("batch", s.microBatch, 1, 1 << 20))
         || (e = r.integer("seq", s.sequence, 1, 1 << 24))
-        || (e = r.integer("grad_accum", s.gradAccum, 1, 1 << 20))
+        || (e = r.integer("grad_accum", s.gradAccum, 0, 1 << 20))
         || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
         || (e = r.boolean("master_weights", s.masterWeights))
         || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))

@@ -112,7 +112,7 @@ std::optional<Error> validate(const Scenario &s)
         {"params", a.fixedParams, 0, 1'000'000'000'000'000},
         {"batch", s.microBatch, 1, 1 << 20},
         {"seq", s.sequence, 1, 1 << 24},
-        {"grad-accum", s.gradAccum, 1, 1 << 20},
+        {"grad-accum", s.gradAccum, 0, 1 << 20},
         {"zero", s.zeroStage, 0, 3},
         {"dp", s.dataParallel, 1, 1 << 20},
         {"tp", s.tensorParallel, 1, 4096},

@@ -203,6 +203,8 @@ private Q_SLOTS:
         QTest::addColumn<double>("layersWorth");
         QTest::newRow("p=4, full pipeline: L layers") << 4 << 1 << 8 << 96.0;
         QTest::newRow("p=4, two micro-batches only") << 4 << 1 << 2 << 48.0;
+        QTest::newRow("p=4, micro-batches not given: the pipeline full, L layers") << 4 << 1 << 0 << 96.0;
+        QTest::newRow("one stage, micro-batches not given: one in flight") << 1 << 1 << 0 << 96.0;
         QTest::newRow("p=4, v=2: × (1 + 3/8)") << 4 << 2 << 8 << 96.0 * 11.0 / 8.0;
     }
     void pipelineInFlight()

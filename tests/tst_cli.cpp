@@ -106,6 +106,13 @@ private Q_SLOTS:
             << QStringList{"--overhead", "yes"} << "items.cuda_context" << qint64(400) * 1024 * 1024;
         QTest::newRow("GPU capacity is what nvidia-smi reports")
             << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
+        QTest::newRow("FSDP gathers the root and two layers in BF16")
+            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16", "--zero", "3", "--dp", "8", "--sharding", "fsdp"}
+            << "items.fsdp_unsharded_params" << (qint64(1'050'677'248) + 2 * qint64(218'112'000)) * 2;
+        QTest::newRow("a pipeline without --grad-accum runs full: p micro-batches in flight")
+            << QStringList{"--model", "llama-2-7b", "--pp", "4"} << "pipeline.micro_batches_in_flight" << qint64(4);
+        QTest::newRow("--grad-accum still decides when given")
+            << QStringList{"--model", "llama-2-7b", "--pp", "4", "--grad-accum", "2"} << "pipeline.micro_batches_in_flight" << qint64(2);
         QTest::newRow("offload reports host memory")
             << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
     }
@@ -297,6 +304,7 @@ private Q_SLOTS:
         QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
         QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
+        QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
         QTest::newRow("ladder without GPU") << QStringList{"--ladder"} << 2 << "--ladder: needs a GPU";

@@ -1,5 +1,6 @@
 // Scenario files: every setting round-trips; broken files name file, line and field.
 
+#include "core/estimate.h"
 #include "core/scenariofile.h"
 
 #include <QTest>
@@ -25,6 +26,7 @@ private Q_SLOTS:
         s.gradDtype = GradDtype::Fp32;
         s.optimizer = Optimizer::Lion;
         s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
         s.dataParallel = 64;
         s.tensorParallel = 4;
         s.pipelineParallel = 2;
@@ -72,6 +74,27 @@ private Q_SLOTS:
         const auto doc = parseScenarioDocument(yaml.toStdString(), "older.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.attention), attention);
+    }
+
+    // A pipeline whose file names no micro-batch count runs with its 1F1B pipeline full; a count
+    // the file gives, 1 included, is kept.
+    void pipelineMicroBatches_data()
+    {
+        QTest::addColumn<QString>("training");
+        QTest::addColumn<int>("inFlight");
+        QTest::newRow("grad_accum absent: one per stage") << "batch: 1" << 4;
+        QTest::newRow("grad_accum: 1 stays one") << "grad_accum: 1" << 1;
+        QTest::newRow("grad_accum: 0 is the same as absent") << "grad_accum: 0" << 4;
+    }
+    void pipelineMicroBatches()
+    {
+        QFETCH(QString, training);
+        QFETCH(int, inFlight);
+        const QString yaml = QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                            "vocab: 32000}\ntraining: {%1}\nparallel: {pp: 4}\n").arg(training);
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "pipeline.vramledger.yaml");
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(estimate(doc->scenario).microBatchesInFlight), inFlight);
     }
 
     void brokenFiles_data()

@@ -241,7 +241,7 @@ void ControlPanel::build()
     m_dp = spinBox(1, 1 << 16, m_advancedBody);
     m_tp = spinBox(1, 64, m_advancedBody);
     m_pp = spinBox(1, 256, m_advancedBody);
-    m_gradAccum = spinBox(1, 4096, m_advancedBody);
+    m_gradAccum = spinBox(0, 4096, m_advancedBody); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
                        {int(Offload::Optimizer), [] { return tr("Optimizer states"); }},
@@ -260,7 +260,8 @@ void ControlPanel::build()
     row(af, m_pp, [] { return tr("Pipeline stages"); },
         [] { return tr("Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations."); });
     row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
-        [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight."); });
+        [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
+                       "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full."); });
     row(af, m_sp, [] { return tr("Sequence parallel"); },
         [] { return tr("With tensor parallelism, also splits the norm and dropout activations over t."); });
     row(af, m_offload, [] { return tr("CPU offload"); },
@@ -389,6 +390,7 @@ void ControlPanel::build()
 
 void ControlPanel::retranslate()
 {
+    m_gradAccum->setSpecialValueText(tr("Auto (one per stage)"));
     for (const auto &setText : m_texts)
         setText();
     m_precision->setChoices({tr("FP32"), tr("Mixed FP16"), tr("Mixed BF16"), tr("Pure BF16")});

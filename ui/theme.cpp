@@ -121,7 +121,7 @@ QString leverChange(const LadderStep &step)
     case Lever::SmallerBatch:
         if (step.change.rfind("sequence", 0) == 0)
             return QCoreApplication::translate("vl::ui", "sequence %1").arg(s.sequence);
-        return QCoreApplication::translate("vl::ui", "micro-batch %1 × %2 accumulation steps").arg(s.microBatch).arg(s.gradAccum);
+        return QCoreApplication::translate("vl::ui", "micro-batch %1 × %2 accumulation steps").arg(s.microBatch).arg(s.microBatchesPerStep());
     }
     return {};
 }
@@ -254,6 +254,7 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "adapter"),
         QT_TRANSLATE_NOOP("vl::formula", "one chunk's FP32 copy (chunked loss,"),
         QT_TRANSLATE_NOOP("vl::formula", "chunks)"),
+        QT_TRANSLATE_NOOP("vl::formula", "(1F1B, pipeline full)"),
         QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
         QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),
         QT_TRANSLATE_NOOP("vl::formula", "GPUs (FSDP)"),

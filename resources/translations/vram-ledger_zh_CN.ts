@@ -520,8 +520,12 @@
         <translation>每步微批数</translation>
     </message>
     <message>
-        <source>Gradient accumulation; with pipelining it decides how many micro-batches are in flight.</source>
-        <translation>梯度累积；在流水线并行中它决定同时在途的微批数。</translation>
+        <source>Auto (one per stage)</source>
+        <translation>自动（每阶段一个）</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation; with pipelining it decides how many micro-batches are in flight. Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full.</source>
+        <translation>梯度累积；有流水线并行时，它决定同时在途的微批数。自动：每个流水线阶段一个，1F1B 调度的流水线是满的。</translation>
     </message>
     <message>
         <source>Sequence parallel</source>
@@ -1658,6 +1662,10 @@
     <message>
         <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits and FP32 copy,</source>
         <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits 与其 FP32 副本</translation>
+    </message>
+    <message>
+        <source>(1F1B, pipeline full)</source>
+        <translation>（1F1B，流水线满载）</translation>
     </message>
 </context>
 <context>
