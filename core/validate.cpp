@@ -141,6 +141,12 @@ std::optional<Error> validate(const Scenario &s)
     if (a.heads % s.tensorParallel != 0)
         return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.heads)
                                + " attention heads; tensor parallelism splits whole heads"};
+    // Megatron-Core splits whole query groups over the TP ranks and refuses anything else
+    // (megatron/core/transformer/attention.py: divide(num_query_groups, world_size) asserts it).
+    if (a.kvHeads % s.tensorParallel != 0)
+        return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.kvHeads)
+                               + " key/value heads; Megatron splits whole query groups, so choose a TP size that "
+                                 "divides them"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
     if (s.offload != Offload::None && s.zeroStage == 0)

@@ -304,6 +304,8 @@ private Q_SLOTS:
         QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
         QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
         QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
+        QTest::newRow("TP over more ranks than KV heads (Megatron splits whole query groups)")
+            << QStringList{"--model", "llama-3.1-70b", "--tp", "16"} << 2 << "--tp: 16 does not divide the 8 key/value heads";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
