@@ -16,6 +16,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
+    {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
     {ItemId::LayerActivations, "layer_activations"},
@@ -281,6 +282,17 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
                 + shardText(s, shardGradients) + equals(gradBytes, units);
         });
+        if (shardOptimizer && !shardParams && s.reduceBucket > 0) {
+            // DeepSpeed's ZeRO-1/2 optimizer (deepspeed/runtime/zero/stage_1_and_2.py,
+            // DeepSpeedZeroOptimizer.backward): with contiguous_gradients (on by default) every
+            // backward allocates an ipg_buffer of reduce_bucket_size elements in the 16-bit dtype,
+            // a second one with overlap_comm (off by default below stage 3; config.py).
+            const Bytes bucket = s.reduceBucket * dt.weight;
+            sink.add(ItemId::ZeroReduceBucket, bucket, [&] {
+                return "reduce_bucket_size " + formatCount(s.reduceBucket) + " elements × " + std::to_string(dt.weight)
+                    + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
+            });
+        }
         if (shardGradients && s.fsdp()) {
             // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
             // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
@@ -545,7 +557,8 @@ Component componentOf(ItemId id)
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams: return Component::Parameters;
     case ItemId::Gradients:
-    case ItemId::FsdpGradientBuffers: return Component::Gradients;
+    case ItemId::FsdpGradientBuffers:
+    case ItemId::ZeroReduceBucket: return Component::Gradients;
     case ItemId::MasterWeights:
     case ItemId::OptimizerMoments: return Component::OptimizerStates;
     case ItemId::LayerActivations:
@@ -559,6 +572,12 @@ Component componentOf(ItemId id)
     case ItemId::CommBuffers: return Component::Overhead;
     }
     return Component::Overhead;
+}
+
+bool isRuntimeBuffer(ItemId id)
+{
+    return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpGradientBuffers
+        || id == ItemId::ZeroReduceBucket;
 }
 
 std::string_view idString(ItemId id)

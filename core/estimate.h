@@ -31,6 +31,7 @@ enum class ItemId {
     FsdpUnshardedParams,
     Gradients,
     FsdpGradientBuffers,
+    ZeroReduceBucket,
     MasterWeights,
     OptimizerMoments,
     LayerActivations,
@@ -43,9 +44,12 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 17;
+inline constexpr int kItemCount = 18;
 
 Component componentOf(ItemId id);
+// A buffer the runtime allocates while it computes (gathered parameters, gradient buckets), not a
+// model state: the ZeRO paper counts such temporary buffers among the residual states.
+bool isRuntimeBuffer(ItemId id);
 std::string_view idString(ItemId id);        // "master_weights": stable, for JSON and files
 std::string_view idString(Component c);      // "optimizer_states"
 
@@ -67,10 +71,20 @@ struct Breakdown {
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }
     Bytes component(Component c) const { return componentBytes[static_cast<int>(c)]; }
+    // Parameters, gradients and optimizer states as the ZeRO paper counts them: without the
+    // runtime's buffers.
     Bytes modelStates() const
     {
         return component(Component::Parameters) + component(Component::Gradients)
-            + component(Component::OptimizerStates);
+            + component(Component::OptimizerStates) - runtimeBuffers();
+    }
+    Bytes runtimeBuffers() const
+    {
+        Bytes sum = 0;
+        for (int i = 0; i < int(itemBytes.size()); ++i)
+            if (isRuntimeBuffer(static_cast<ItemId>(i)))
+                sum += itemBytes[i];
+        return sum;
     }
 };
 

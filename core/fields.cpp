@@ -88,6 +88,9 @@ const std::array kFields = {
     FieldSpec{"sharding", "ENGINE", "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
                                      "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings())},
+    FieldSpec{"reduce-bucket", "N", "DeepSpeed's reduce_bucket_size at --zero 1 or 2: the elements of the contiguous "
+                                    "gradient bucket each backward allocates (default 5e8, DeepSpeed's; 0: none)",
+              VL_INT(reduceBucket)},
     FieldSpec{"dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},

@@ -74,6 +74,9 @@ struct Scenario {
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine, at stage 3
+    // DeepSpeed's reduce_bucket_size (elements) at stages 1 and 2: the contiguous gradient bucket
+    // its ZeRO optimizer allocates each backward (deepspeed/runtime/zero/config.py default 5e8).
+    std::int64_t reduceBucket = 500'000'000;
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;

@@ -34,11 +34,12 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
 
 std::optional<Error> readParallel(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"zero", "sharding", "dp", "tp", "pp", "vpp", "sp", "offload"}))
+    if (auto e = r.rejectUnknown({"zero", "sharding", "reduce_bucket", "dp", "tp", "pp", "vpp", "sp", "offload"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("zero", s.zeroStage, 0, 3))
         || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
+        || (e = r.integer("reduce_bucket", s.reduceBucket, 0, 1'000'000'000'000))
         || (e = r.integer("dp", s.dataParallel, 1, 1 << 20))
         || (e = r.integer("tp", s.tensorParallel, 1, 4096))
         || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
@@ -135,6 +136,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
     out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap
         << YAML::Key << "zero" << YAML::Value << s.zeroStage
         << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding))
+        << YAML::Key << "reduce_bucket" << YAML::Value << s.reduceBucket
         << YAML::Key << "dp" << YAML::Value << s.dataParallel
         << YAML::Key << "tp" << YAML::Value << s.tensorParallel
         << YAML::Key << "pp" << YAML::Value << s.pipelineParallel

@@ -15,18 +15,22 @@ StepTimeline stepTimeline(const Breakdown &b)
     t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     const Bytes overhead = b.component(Component::Overhead);
-    // Resident all step long: the weights (and ZeRO-3's or FSDP's gathered ones), master copy, moments.
-    const Bytes resident = b.component(Component::Parameters) + b.component(Component::OptimizerStates) + overhead;
+    // Resident all step long: the weights, master copy, moments. ZeRO-3's and FSDP's gathered
+    // parameters from the first forward gather to the end of backward.
+    const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
+    const Bytes resident = b.component(Component::Parameters) - gathered + b.component(Component::OptimizerStates) + overhead;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
-    // FSDP's unsharded gradients and reduce-scatter input live only while backward runs.
-    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers);
+    // FSDP's unsharded gradients and reduce-scatter input, DeepSpeed's gradient bucket: they live
+    // only while backward runs.
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + b.item(ItemId::ZeroReduceBucket);
     const Bytes gradients = b.component(Component::Gradients) - gradientBuffers;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     Bytes inUse = resident;
     t.points.push_back({StepPhase::Start, 0, inUse});
+    inUse += gathered;
     inUse += b.item(ItemId::EmbeddingActivations);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
         t.points.push_back({StepPhase::Forward, layer, inUse + share(layerActivations, layer)});

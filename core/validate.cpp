@@ -115,6 +115,7 @@ std::optional<Error> validate(const Scenario &s)
         {"grad-accum", s.gradAccum, 0, 1 << 20},
         {"zero", s.zeroStage, 0, 3},
         {"dp", s.dataParallel, 1, 1 << 20},
+        {"reduce-bucket", s.reduceBucket, 0, 1'000'000'000'000},
         {"tp", s.tensorParallel, 1, 4096},
         {"pp", s.pipelineParallel, 1, a.layers},
         {"vpp", s.virtualStages, 1, 1024},

@@ -23,11 +23,6 @@ double decimalGB(Bytes bytes)
     return static_cast<double>(bytes) / 1e9;
 }
 
-Bytes modelStatesWithoutGather(const Breakdown &b)
-{
-    return b.modelStates() - b.item(ItemId::Zero3GatheredParams);
-}
-
 } // namespace
 
 class TestModelStates : public QObject {
@@ -83,7 +78,7 @@ private Q_SLOTS:
         Scenario s = withParams(7'500'000'000);
         s.zeroStage = stage;
         s.dataParallel = 64;
-        const double gb = decimalGB(modelStatesWithoutGather(estimate(s)));
+        const double gb = decimalGB(estimate(s).modelStates());
         QVERIFY2(std::fabs(gb - publishedGB) < 0.05, qPrintable(QString::number(gb)));
     }
 
@@ -149,6 +144,39 @@ private Q_SLOTS:
         QVERIFY(!b.has(ItemId::MasterWeights) && !b.has(ItemId::Zero3GatheredParams));
         // The sharded gradient is cast back to the parameter's dtype, whatever the reduce dtype.
         QCOMPARE(b.item(ItemId::Gradients), shardedWeights);
+    }
+
+    // DeepSpeed's ZeRO-1/2 optimizer allocates its contiguous gradient bucket every backward:
+    // reduce_bucket_size elements (5e8 by default) in the working weights' dtype. ZeRO-3 and FSDP
+    // have buffers of their own; without ZeRO there is no DeepSpeed optimizer.
+    void deepspeedReduceBucket_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<QString>("precision");
+        QTest::addColumn<qint64>("elements");
+        QTest::addColumn<qint64>("bucket");
+        QTest::newRow("ZeRO-1, mixed precision: 5e8 × 2 B") << 1 << "mixed-bf16" << qint64(500'000'000) << qint64(1'000'000'000);
+        QTest::newRow("ZeRO-2, FP32: 5e8 × 4 B") << 2 << "fp32" << qint64(500'000'000) << qint64(2'000'000'000);
+        QTest::newRow("ZeRO-2, a bucket of 2e8") << 2 << "mixed-bf16" << qint64(200'000'000) << qint64(400'000'000);
+        QTest::newRow("ZeRO-2, no bucket") << 2 << "mixed-bf16" << qint64(0) << qint64(0);
+        QTest::newRow("no ZeRO") << 0 << "mixed-bf16" << qint64(500'000'000) << qint64(0);
+        QTest::newRow("ZeRO-3") << 3 << "mixed-bf16" << qint64(500'000'000) << qint64(0);
+    }
+    void deepspeedReduceBucket()
+    {
+        QFETCH(int, stage);
+        QFETCH(QString, precision);
+        QFETCH(qint64, elements);
+        QFETCH(qint64, bucket);
+        Scenario s = withParams(7'000'000'000);
+        s.zeroStage = stage;
+        s.dataParallel = 8;
+        s.precision = *parsePrecision(precision.toStdString());
+        s.reduceBucket = elements;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::ZeroReduceBucket), bucket);
+        QCOMPARE(b.has(ItemId::ZeroReduceBucket), bucket > 0);
+        QCOMPARE(b.runtimeBuffers(), bucket + b.item(ItemId::Zero3GatheredParams));
     }
 
     // Bytes per parameter in each regime (memory-model.md's table).

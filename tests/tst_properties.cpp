@@ -186,7 +186,7 @@ private Q_SLOTS:
             if (s.offload != Offload::None && stage == 0)
                 continue;
             const Breakdown b = estimate(s);
-            const Bytes states = b.modelStates() - b.item(ItemId::Zero3GatheredParams);
+            const Bytes states = b.modelStates();
             if (previous >= 0)
                 QVERIFY(states <= previous);
             previous = states;

@@ -55,6 +55,7 @@ QColor itemColor(ItemId id)
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
     case ItemId::FsdpGradientBuffers:
+    case ItemId::ZeroReduceBucket:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer: return base.lighter(160);
@@ -83,6 +84,7 @@ QString itemName(ItemId id)
     case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
+    case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
     case ItemId::MasterWeights: return QCoreApplication::translate("vl::ui", "FP32 master copy");
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
@@ -255,6 +257,8 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "one chunk's FP32 copy (chunked loss,"),
         QT_TRANSLATE_NOOP("vl::formula", "chunks)"),
         QT_TRANSLATE_NOOP("vl::formula", "(1F1B, pipeline full)"),
+        QT_TRANSLATE_NOOP("vl::formula", "elements"),
+        QT_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's contiguous gradient bucket)"),
         QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
         QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),
         QT_TRANSLATE_NOOP("vl::formula", "GPUs (FSDP)"),

@@ -1667,6 +1667,14 @@
         <source>(1F1B, pipeline full)</source>
         <translation>（1F1B，流水线满载）</translation>
     </message>
+    <message>
+        <source>elements</source>
+        <translation>个元素</translation>
+    </message>
+    <message>
+        <source>(DeepSpeed&apos;s contiguous gradient bucket)</source>
+        <translation>（DeepSpeed 的连续梯度桶）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -1709,6 +1717,10 @@
     <message>
         <source>FSDP gradient buffers</source>
         <translation>FSDP 梯度缓冲</translation>
+    </message>
+    <message>
+        <source>DeepSpeed gradient bucket</source>
+        <translation>DeepSpeed 梯度桶</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
