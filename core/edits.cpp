@@ -72,6 +72,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp() && s.fineTune != FineTune::Full;
     if (field == "sharding")
         return s.zeroStage == 3;
+    if (field == "replicate" || field == "reshard-after-forward")
+        return s.fsdp();
     if (field == "reduce-bucket")
         return s.zeroStage == 1 || s.zeroStage == 2;
     if (field == "sp")

@@ -133,9 +133,9 @@ std::string times(std::int64_t value)
 
 std::string shardText(const Scenario &s, bool sharded)
 {
-    if (!sharded || s.dataParallel == 1)
+    if (!sharded || s.shardGroup() == 1)
         return {};
-    return " ÷ " + std::to_string(s.dataParallel) + " GPUs" + (s.fsdp() ? " (FSDP)" : " (ZeRO)");
+    return " ÷ " + std::to_string(s.shardGroup()) + " GPUs" + (!s.fsdp() ? " (ZeRO)" : s.replicas > 1 ? " (HSDP group)" : " (FSDP)");
 }
 
 std::string equals(Bytes bytes, Units units)
@@ -151,7 +151,7 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
     const ParameterCounts counts = countParameters(a);
     const std::int64_t t = s.tensorParallel;
     const std::int64_t p = s.pipelineParallel;
-    const std::int64_t n = s.dataParallel;
+    const std::int64_t n = s.shardGroup();
     const bool firstStage = stage == 0;
     const bool lastStage = stage == p - 1;
     const StageLayers layers = stageLayers(s, stage);
@@ -256,12 +256,14 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
             // (torchtitan apply_fsdp also leaves the last layer gathered, which is the first one
             // backward computes: still two layers at a time).
             // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
-            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(), 2);
+            // Not resharded after forward, every layer stays gathered until its backward.
+            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(), s.reshardAfterForward ? 2 : layers.count());
             const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
             const Bytes gathered = gatheredParams * dt.activation;
             sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
                 return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
-                    + " layers, computed and prefetched, × " + formatCount(perLayerOnRank) + ") params × "
+                    + (s.reshardAfterForward ? " layers, computed and prefetched, × " : " layers, not resharded after forward, × ")
+                    + formatCount(perLayerOnRank) + ") params × "
                     + std::to_string(dt.activation) + " B" + equals(gathered, units);
             });
         } else if (shardParams && n > 1) {

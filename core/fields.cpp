@@ -91,6 +91,12 @@ const std::array kFields = {
     FieldSpec{"reduce-bucket", "N", "DeepSpeed's reduce_bucket_size at --zero 1 or 2: the elements of the contiguous "
                                     "gradient bucket each backward allocates (default 5e8, DeepSpeed's; 0: none)",
               VL_INT(reduceBucket)},
+    FieldSpec{"replicate", "N", "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
+                                "group of dp/N and replicates across groups", VL_INT(replicas)},
+    FieldSpec{"reshard-after-forward", "yes|no", "FSDP frees each layer's gathered parameters after its forward (yes) or "
+                                                 "keeps every layer gathered until its backward (no; torchtitan's choice "
+                                                 "under pipeline parallelism)", nullptr,
+              VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo)},
     FieldSpec{"dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},

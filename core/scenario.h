@@ -77,6 +77,12 @@ struct Scenario {
     // DeepSpeed's reduce_bucket_size (elements) at stages 1 and 2: the contiguous gradient bucket
     // its ZeRO optimizer allocates each backward (deepspeed/runtime/zero/config.py default 5e8).
     std::int64_t reduceBucket = 500'000'000;
+    // HSDP (FSDP's hybrid sharding, torchtitan's dp_replicate): the data-parallel GPUs form this
+    // many groups; FSDP shards within a group and replicates across them.
+    std::int64_t replicas = 1;
+    // FSDP frees each layer's gathered parameters after its forward and gathers them again in
+    // backward; off (what torchtitan sets under pipeline parallelism) every layer stays gathered.
+    bool reshardAfterForward = true;
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;
@@ -100,6 +106,8 @@ struct Scenario {
     std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel; }
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
+    // The GPUs that share one copy of the sharded states: all data-parallel ones, or an HSDP group.
+    std::int64_t shardGroup() const { return fsdp() ? dataParallel / replicas : dataParallel; }
     bool operator==(const Scenario &) const = default;
 };
 

@@ -34,12 +34,15 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
 
 std::optional<Error> readParallel(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"zero", "sharding", "reduce_bucket", "dp", "tp", "pp", "vpp", "sp", "offload"}))
+    if (auto e = r.rejectUnknown({"zero", "sharding", "reduce_bucket", "replicate", "reshard_after_forward", "dp", "tp",
+                                  "pp", "vpp", "sp", "offload"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("zero", s.zeroStage, 0, 3))
         || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
         || (e = r.integer("reduce_bucket", s.reduceBucket, 0, 1'000'000'000'000))
+        || (e = r.integer("replicate", s.replicas, 1, 1 << 20))
+        || (e = r.boolean("reshard_after_forward", s.reshardAfterForward))
         || (e = r.integer("dp", s.dataParallel, 1, 1 << 20))
         || (e = r.integer("tp", s.tensorParallel, 1, 4096))
         || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
@@ -137,6 +140,8 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "zero" << YAML::Value << s.zeroStage
         << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding))
         << YAML::Key << "reduce_bucket" << YAML::Value << s.reduceBucket
+        << YAML::Key << "replicate" << YAML::Value << s.replicas
+        << YAML::Key << "reshard_after_forward" << YAML::Value << s.reshardAfterForward
         << YAML::Key << "dp" << YAML::Value << s.dataParallel
         << YAML::Key << "tp" << YAML::Value << s.tensorParallel
         << YAML::Key << "pp" << YAML::Value << s.pipelineParallel

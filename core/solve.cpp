@@ -60,19 +60,22 @@ std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
 std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule)
 {
     Scenario trial = s;
+    // Under HSDP the GPUs come in whole replica groups: search the group size, report all GPUs.
+    const std::int64_t groups = s.fsdp() ? s.replicas : 1;
     auto fits = [&](std::int64_t ranks) {
-        trial.dataParallel = ranks;
+        trial.dataParallel = ranks * groups;
         return fitsIn(trial, capacity, rule);
     };
     if (fits(1))
-        return 1;
+        return groups;
     if (s.zeroStage == 0)
         return 0; // without sharding every rank holds everything: more GPUs never help
     // From 2 ranks on memory only falls as ranks grow (1 → 2 may add communication buffers),
     // so search for the first fitting count as the last failing one plus one.
-    if (!fits(kMaxSolveDataParallel))
+    const std::int64_t most = kMaxSolveDataParallel / groups;
+    if (!fits(most))
         return 0;
-    std::int64_t bad = 1, good = kMaxSolveDataParallel;
+    std::int64_t bad = 1, good = most;
     std::int64_t probe = 2;
     while (probe < good && !fits(probe)) {
         bad = probe;
@@ -84,7 +87,7 @@ std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule)
         const std::int64_t mid = bad + (good - bad) / 2;
         (fits(mid) ? good : bad) = mid;
     }
-    return good;
+    return good * groups;
 }
 
 Result<SweepSpec> parseSweepSpec(std::string_view text)

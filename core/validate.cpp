@@ -116,6 +116,7 @@ std::optional<Error> validate(const Scenario &s)
         {"zero", s.zeroStage, 0, 3},
         {"dp", s.dataParallel, 1, 1 << 20},
         {"reduce-bucket", s.reduceBucket, 0, 1'000'000'000'000},
+        {"replicate", s.replicas, 1, s.dataParallel},
         {"tp", s.tensorParallel, 1, 4096},
         {"pp", s.pipelineParallel, 1, a.layers},
         {"vpp", s.virtualStages, 1, 1024},
@@ -148,6 +149,12 @@ std::optional<Error> validate(const Scenario &s)
         return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.kvHeads)
                                + " key/value heads; Megatron splits whole query groups, so choose a TP size that "
                                  "divides them"};
+    if (s.replicas > 1 && !s.fsdp())
+        return Error{"replicate", "replica groups are FSDP's hybrid sharding (HSDP); use --zero 3 --sharding fsdp, or "
+                                  "--replicate 1"};
+    if (s.dataParallel % s.replicas != 0)
+        return Error{"replicate", std::to_string(s.replicas) + " does not divide the " + std::to_string(s.dataParallel)
+                                      + " data-parallel GPUs; each replica group needs the same number of GPUs"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
     if (s.offload != Offload::None && s.zeroStage == 0)

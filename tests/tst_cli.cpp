@@ -306,6 +306,11 @@ private Q_SLOTS:
         QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
         QTest::newRow("TP over more ranks than KV heads (Megatron splits whole query groups)")
             << QStringList{"--model", "llama-3.1-70b", "--tp", "16"} << 2 << "--tp: 16 does not divide the 8 key/value heads";
+        QTest::newRow("replica groups of unequal size")
+            << QStringList{"--zero", "3", "--sharding", "fsdp", "--dp", "8", "--replicate", "3"} << 2
+            << "--replicate: 3 does not divide the 8 data-parallel GPUs";
+        QTest::newRow("replica groups without FSDP")
+            << QStringList{"--zero", "3", "--dp", "8", "--replicate", "2"} << 2 << "--replicate: replica groups are FSDP's";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";

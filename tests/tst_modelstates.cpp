@@ -146,6 +146,45 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Gradients), shardedWeights);
     }
 
+    // HSDP shards within a replica group and copies the shards across groups; without resharding
+    // after forward FSDP keeps every layer gathered from its forward to its backward.
+    void hybridShardingAndResharding_data()
+    {
+        QTest::addColumn<int>("replicas");
+        QTest::addColumn<bool>("reshard");
+        QTest::addColumn<qint64>("shardedWeights");
+        QTest::addColumn<qint64>("gathered");
+        constexpr qint64 params = 8'030'261'248, layer = 218'112'000, root = 1'050'677'248;
+        QTest::newRow("FSDP over 16") << 1 << true << params * 4 / 16 << (root + 2 * layer) * 2;
+        QTest::newRow("HSDP: 2 groups of 8") << 2 << true << params * 4 / 8 << (root + 2 * layer) * 2;
+        QTest::newRow("HSDP: 16 replicas, nothing sharded") << 16 << true << params * 4 << (root + 2 * layer) * 2;
+        QTest::newRow("not resharded after forward: all 32 layers gathered") << 1 << false << params * 4 / 16
+                                                                            << (root + 32 * layer) * 2;
+    }
+    void hybridShardingAndResharding()
+    {
+        QFETCH(int, replicas);
+        QFETCH(bool, reshard);
+        QFETCH(qint64, shardedWeights);
+        QFETCH(qint64, gathered);
+        Scenario s;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.arch.vocab = 128256;
+        s.arch.fixedParams = 0;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 3;
+        s.dataParallel = 16;
+        s.sharding = Sharding::Fsdp;
+        s.replicas = replicas;
+        s.reshardAfterForward = reshard;
+        QVERIFY(!validate(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::Weights), shardedWeights);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), shardedWeights * 2);
+        QCOMPARE(b.item(ItemId::FsdpUnshardedParams), gathered);
+    }
+
     // DeepSpeed's ZeRO-1/2 optimizer allocates its contiguous gradient bucket every backward:
     // reduce_bucket_size elements (5e8 by default) in the working weights' dtype. ZeRO-3 and FSDP
     // have buffers of their own; without ZeRO there is no DeepSpeed optimizer.

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace vl;
 
 namespace {
@@ -40,10 +42,13 @@ private Q_SLOTS:
         QTest::addColumn<int>("dp");
         QTest::addColumn<int>("recompute");
         QTest::addColumn<qint64>("capacityMiB");
-        QTest::newRow("8B, ZeRO-3 over 8, H100") << 3 << 8 << int(Recompute::None) << qint64(81559);
-        QTest::newRow("8B, ZeRO-2 over 8, full recompute, A100") << 2 << 8 << int(Recompute::Full) << qint64(81920);
-        QTest::newRow("8B, ZeRO-3 over 64, RTX 4090") << 3 << 64 << int(Recompute::Selective) << qint64(24564);
-        QTest::newRow("8B, no sharding, H200") << 0 << 1 << int(Recompute::Full) << qint64(143771);
+        QTest::addColumn<int>("fsdpReplicas"); // 0: DeepSpeed's ZeRO; else FSDP with this many replica groups
+        QTest::newRow("8B, ZeRO-3 over 8, H100") << 3 << 8 << int(Recompute::None) << qint64(81559) << 0;
+        QTest::newRow("8B, ZeRO-2 over 8, full recompute, A100") << 2 << 8 << int(Recompute::Full) << qint64(81920) << 0;
+        QTest::newRow("8B, ZeRO-3 over 64, RTX 4090") << 3 << 64 << int(Recompute::Selective) << qint64(24564) << 0;
+        QTest::newRow("8B, no sharding, H200") << 0 << 1 << int(Recompute::Full) << qint64(143771) << 0;
+        QTest::newRow("8B, FSDP over 64, RTX 4090") << 3 << 64 << int(Recompute::Full) << qint64(24564) << 1;
+        QTest::newRow("8B, HSDP in 4 groups, RTX 4090: whole groups") << 3 << 64 << int(Recompute::Full) << qint64(24564) << 4;
     }
     void solvers()
     {
@@ -51,9 +56,15 @@ private Q_SLOTS:
         QFETCH(int, dp);
         QFETCH(int, recompute);
         QFETCH(qint64, capacityMiB);
+        QFETCH(int, fsdpReplicas);
         Scenario s = llama8b();
         s.zeroStage = zero;
         s.dataParallel = dp;
+        if (fsdpReplicas > 0) {
+            s.sharding = Sharding::Fsdp;
+            s.replicas = fsdpReplicas;
+        }
+        const int step = std::max(fsdpReplicas, 1); // the GPUs come in whole replica groups
         s.recompute = static_cast<Recompute>(recompute);
         const Bytes capacity = capacityMiB * kMiB;
 
@@ -79,9 +90,10 @@ private Q_SLOTS:
         if (ranks > 0) {
             at = s;
             at.dataParallel = ranks;
+            QCOMPARE(ranks % step, 0);
             QVERIFY(fits(at, capacity));
-            if (ranks > 1) {
-                at.dataParallel = ranks - 1;
+            if (ranks > step) {
+                at.dataParallel = ranks - step;
                 QVERIFY(!fits(at, capacity));
             }
         } else {

@@ -238,6 +238,8 @@ void ControlPanel::build()
                     {3, [] { return tr("3 — + parameters"); }}});
     m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO-3"); }},
                         {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }}});
+    m_replicas = spinBox(1, 1 << 16, m_advancedBody);
+    m_reshard = new QCheckBox(m_advancedBody);
     m_dp = spinBox(1, 1 << 16, m_advancedBody);
     m_tp = spinBox(1, 64, m_advancedBody);
     m_pp = spinBox(1, 256, m_advancedBody);
@@ -253,6 +255,12 @@ void ControlPanel::build()
         [] { return tr("Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP "
                        "(torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two "
                        "layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter."); });
+    row(af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
+        [] { return tr("FSDP's hybrid sharding: the data-parallel GPUs form this many groups; each group holds one "
+                       "sharded copy of the model states, so they divide by the group's size, not by all GPUs."); });
+    row(af, m_reshard, [] { return tr("Reshard after forward"); },
+        [] { return tr("FSDP frees each layer's gathered parameters after its forward and gathers them again in "
+                       "backward. Off (torchtitan's choice with pipelines), every layer stays gathered until its backward."); });
     row(af, m_dp, [] { return tr("Data-parallel GPUs"); },
         [] { return tr("N: ZeRO divides the sharded states by N."); });
     row(af, m_tp, [] { return tr("Tensor parallel"); },
@@ -356,6 +364,8 @@ void ControlPanel::build()
             s.offload = Offload::Optimizer;
     });
     comboEdit(m_sharding, [](Scenario &s, int v) { s.sharding = Sharding(v); });
+    spinEdit(m_replicas, [](Scenario &s, int v) { s.replicas = v; });
+    checkEdit(m_reshard, [](Scenario &s, int v) { s.reshardAfterForward = v; });
     spinEdit(m_dp, [](Scenario &s, int v) { s.dataParallel = v; });
     spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
     spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
@@ -562,6 +572,10 @@ void ControlPanel::syncFromModel()
     setComboData(m_zero, int(s.zeroStage));
     setComboData(m_sharding, s.sharding);
     m_sharding->setEnabled(fieldInEffect(s, "sharding"));
+    setSpin(m_replicas, s.replicas);
+    m_replicas->setEnabled(fieldInEffect(s, "replicate"));
+    setCheck(m_reshard, s.reshardAfterForward);
+    m_reshard->setEnabled(fieldInEffect(s, "reshard-after-forward"));
     setSpin(m_dp, s.dataParallel);
     setSpin(m_tp, s.tensorParallel);
     setSpin(m_pp, s.pipelineParallel);

@@ -92,6 +92,8 @@ private:
     QCheckBox *m_sp = nullptr;
     QComboBox *m_offload = nullptr;
     QComboBox *m_sharding = nullptr;
+    QSpinBox *m_replicas = nullptr;
+    QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;

@@ -258,6 +258,8 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "chunks)"),
         QT_TRANSLATE_NOOP("vl::formula", "(1F1B, pipeline full)"),
         QT_TRANSLATE_NOOP("vl::formula", "elements"),
+        QT_TRANSLATE_NOOP("vl::formula", "layers, not resharded after forward,"),
+        QT_TRANSLATE_NOOP("vl::formula", "GPUs (HSDP group)"),
         QT_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's contiguous gradient bucket)"),
         QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
         QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),

@@ -484,6 +484,22 @@
         <translation>分片引擎</translation>
     </message>
     <message>
+        <source>Replica groups (HSDP)</source>
+        <translation>副本组（HSDP）</translation>
+    </message>
+    <message>
+        <source>FSDP&apos;s hybrid sharding: the data-parallel GPUs form this many groups; each group holds one sharded copy of the model states, so they divide by the group&apos;s size, not by all GPUs.</source>
+        <translation>FSDP 的混合分片：数据并行的 GPU 分成这么多组；每组保存一份分片后的模型状态，所以模型状态除以组内 GPU 数，而不是全部 GPU 数。</translation>
+    </message>
+    <message>
+        <source>Reshard after forward</source>
+        <translation>前向后重新分片</translation>
+    </message>
+    <message>
+        <source>FSDP frees each layer&apos;s gathered parameters after its forward and gathers them again in backward. Off (torchtitan&apos;s choice with pipelines), every layer stays gathered until its backward.</source>
+        <translation>FSDP 在每层前向结束后释放聚合的参数，反向时再聚合一次。关闭时（torchtitan 在流水线并行下的选择），每层从前向到反向都保持聚合。</translation>
+    </message>
+    <message>
         <source>Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP (torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter.</source>
         <translation>第 3 阶段由谁分片。DeepSpeed 聚合最大的一层及其梯度。PyTorch FSDP（torchtitan）保存 FP32 分片，整个训练步都聚合着嵌入层和输出头，每次以 16 位聚合两层，并为 reduce-scatter 保留一层的梯度。</translation>
     </message>
@@ -1674,6 +1690,14 @@
     <message>
         <source>(DeepSpeed&apos;s contiguous gradient bucket)</source>
         <translation>（DeepSpeed 的连续梯度桶）</translation>
+    </message>
+    <message>
+        <source>layers, not resharded after forward,</source>
+        <translation>层（前向后不重新分片）</translation>
+    </message>
+    <message>
+        <source>GPUs (HSDP group)</source>
+        <translation>张 GPU（HSDP 组）</translation>
     </message>
 </context>
 <context>
