@@ -144,8 +144,12 @@ std::string equals(Bytes bytes, Units units)
 }
 
 template <class Sink>
-void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink)
+void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
 {
+    // Under context parallelism each GPU computes its slice of the sequence; nothing else in the
+    // model states depends on the sequence.
+    Scenario s = whole;
+    s.sequence = whole.sequence / whole.contextParallel;
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const ParameterCounts counts = countParameters(a);
@@ -403,6 +407,9 @@ void compute(const Scenario &s, int stage, Units units, Breakdown &b, Sink &sink
                         + formatBytes(kept.items[i].bytes, units);
                 text += " = " + formatBytes(kept.total, units);
             }
+            if (s.contextParallel > 1)
+                text += " (the sequence ÷ " + std::to_string(s.contextParallel) + " context-parallel GPUs: "
+                    + std::to_string(s.sequence) + " tokens each)";
             text += times(savingLayers) + " layers";
             if (inFlight > 1)
                 text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");

@@ -86,6 +86,9 @@ struct Scenario {
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;
+    // Context parallelism: each micro-batch's sequence split over this many GPUs, attention run
+    // as a ring (Megatron's --context-parallel-size, torchtitan's context_parallel_degree).
+    std::int64_t contextParallel = 1;
     std::int64_t virtualStages = 1;    // interleaved 1F1B model chunks per stage
     bool sequenceParallel = false;
     Offload offload = Offload::None;
@@ -103,11 +106,13 @@ struct Scenario {
 
     Overhead overhead;
 
-    std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel; }
+    std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel * contextParallel; }
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
-    // The GPUs that share one copy of the sharded states: all data-parallel ones, or an HSDP group.
-    std::int64_t shardGroup() const { return fsdp() ? dataParallel / replicas : dataParallel; }
+    // The GPUs that share one copy of the sharded states: the data-parallel ones (or an HSDP
+    // group) times the context-parallel ones, which hold the same weights (Megatron's distributed
+    // optimizer shards over dp × cp; torchtitan's FSDP mesh is dp_shard × cp).
+    std::int64_t shardGroup() const { return (fsdp() ? dataParallel / replicas : dataParallel) * contextParallel; }
     bool operator==(const Scenario &) const = default;
 };
 

@@ -50,9 +50,11 @@ std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule)
 
 std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
 {
+    // Context parallelism splits the sequence in equal slices: search the slice, report the whole.
     Scenario trial = s;
-    return largestFitting(kMaxSolveSequence, [&](std::int64_t sequence) {
-        trial.sequence = sequence;
+    const std::int64_t slices = s.contextParallel;
+    return slices * largestFitting(kMaxSolveSequence / slices, [&](std::int64_t slice) {
+        trial.sequence = slice * slices;
         return fitsIn(trial, capacity, rule);
     });
 }

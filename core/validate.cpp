@@ -51,6 +51,9 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
         return Error{"implementation", code + " is modelled without tensor, sequence or pipeline parallelism; use "
                                               "--implementation megatron with --tp, --sp or --pp"};
+    if (s.contextParallel > 1 && !titan)
+        return Error{"cp", code + " is modelled without context parallelism; use --implementation megatron or "
+                                  "torchtitan with --cp"};
     if (s.recompute == Recompute::Selective && !titan)
         return Error{"recompute", "selective recomputation is Megatron's and torchtitan's; with --implementation "
                                       + code + " choose none or full (checkpointing every layer)"};
@@ -120,6 +123,7 @@ std::optional<Error> validate(const Scenario &s)
         {"tp", s.tensorParallel, 1, 4096},
         {"pp", s.pipelineParallel, 1, a.layers},
         {"vpp", s.virtualStages, 1, 1024},
+        {"cp", s.contextParallel, 1, 4096},
         {"lora-rank", s.loraRank, 1, 65'536},
         // Only freeze reads it; otherwise a stale value must not make a valid scenario invalid.
         {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000},
@@ -155,6 +159,12 @@ std::optional<Error> validate(const Scenario &s)
     if (s.dataParallel % s.replicas != 0)
         return Error{"replicate", std::to_string(s.replicas) + " does not divide the " + std::to_string(s.dataParallel)
                                       + " data-parallel GPUs; each replica group needs the same number of GPUs"};
+    if (s.sequence % s.contextParallel != 0)
+        return Error{"cp", std::to_string(s.contextParallel) + " does not divide the sequence of "
+                               + std::to_string(s.sequence) + "; each context-parallel GPU takes an equal slice"};
+    if (s.contextParallel > 1 && s.attention == Attention::Eager)
+        return Error{"cp", "context parallelism runs attention as a ring of flash kernels; use --attention flash or "
+                           "sdpa, or --cp 1"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
     if (s.offload != Offload::None && s.zeroStage == 0)

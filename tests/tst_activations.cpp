@@ -178,6 +178,40 @@ private Q_SLOTS:
         QVERIFY(b.keptPerLayer < b.oneLayerActivations);
     }
 
+    // Context parallelism gives each GPU an equal slice of the sequence: every activation is the
+    // one-GPU estimate of that slice, and the sharded states divide by data-parallel × cp GPUs.
+    void contextParallelSlicesTheSequence_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("cp");
+        QTest::newRow("megatron, cp 4") << int(Implementation::Megatron) << 4;
+        QTest::newRow("torchtitan, cp 8") << int(Implementation::TorchTitan) << 8;
+    }
+    void contextParallelSlicesTheSequence()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, cp);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.arch.vocab = 128'256;
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 1;
+        s.dataParallel = 2;
+        Scenario slice = s;
+        slice.sequence = 8192;
+        s.sequence = 8192 * cp;
+        s.contextParallel = cp;
+        QVERIFY(!validate(s));
+        const Breakdown whole = estimate(s), one = estimate(slice);
+        QCOMPARE(whole.component(Component::Activations), one.component(Component::Activations));
+        QCOMPARE(whole.item(ItemId::Weights), one.item(ItemId::Weights));
+        QCOMPARE(whole.item(ItemId::OptimizerMoments), one.item(ItemId::OptimizerMoments) / cp);
+    }
+
     // 8192 tokens × 151,936 vocab in FP32 is 4.64 GiB (memory-model.md).
     void largeVocabularyLogits()
     {

@@ -311,6 +311,10 @@ private Q_SLOTS:
             << "--replicate: 3 does not divide the 8 data-parallel GPUs";
         QTest::newRow("replica groups without FSDP")
             << QStringList{"--zero", "3", "--dp", "8", "--replicate", "2"} << 2 << "--replicate: replica groups are FSDP's";
+        QTest::newRow("context parallelism with eager attention")
+            << QStringList{"--seq", "8192", "--cp", "4", "--attention", "eager"} << 2 << "--cp: context parallelism runs attention as a ring";
+        QTest::newRow("context parallelism that does not divide the sequence")
+            << QStringList{"--seq", "1000", "--cp", "3", "--attention", "flash"} << 2 << "--cp: 3 does not divide the sequence of 1000";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";

@@ -243,6 +243,7 @@ void ControlPanel::build()
     m_dp = spinBox(1, 1 << 16, m_advancedBody);
     m_tp = spinBox(1, 64, m_advancedBody);
     m_pp = spinBox(1, 256, m_advancedBody);
+    m_cp = spinBox(1, 4096, m_advancedBody);
     m_gradAccum = spinBox(0, 4096, m_advancedBody); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
@@ -267,6 +268,9 @@ void ControlPanel::build()
         [] { return tr("Splits each layer's matrices and most activations over t GPUs."); });
     row(af, m_pp, [] { return tr("Pipeline stages"); },
         [] { return tr("Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations."); });
+    row(af, m_cp, [] { return tr("Context parallel"); },
+        [] { return tr("Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the "
+                       "sharded states by data-parallel × c GPUs. Needs a flash attention kernel."); });
     row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
         [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
                        "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full."); });
@@ -369,6 +373,7 @@ void ControlPanel::build()
     spinEdit(m_dp, [](Scenario &s, int v) { s.dataParallel = v; });
     spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
     spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
+    spinEdit(m_cp, [](Scenario &s, int v) { s.contextParallel = v; });
     spinEdit(m_gradAccum, [](Scenario &s, int v) { s.gradAccum = v; });
     checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, [](Scenario &s, int v) {
@@ -579,6 +584,7 @@ void ControlPanel::syncFromModel()
     setSpin(m_dp, s.dataParallel);
     setSpin(m_tp, s.tensorParallel);
     setSpin(m_pp, s.pipelineParallel);
+    setSpin(m_cp, s.contextParallel);
     setSpin(m_gradAccum, s.gradAccum);
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));

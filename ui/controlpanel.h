@@ -93,6 +93,7 @@ private:
     QComboBox *m_offload = nullptr;
     QComboBox *m_sharding = nullptr;
     QSpinBox *m_replicas = nullptr;
+    QSpinBox *m_cp = nullptr;
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;

@@ -528,6 +528,14 @@
         <translation>流水线阶段数</translation>
     </message>
     <message>
+        <source>Context parallel</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <source>Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the sharded states by data-parallel × c GPUs. Needs a flash attention kernel.</source>
+        <translation>把每条序列切到 c 张 GPU 上（注意力以环形方式计算）：中间激活除以 c，分片的状态除以数据并行 × c 张 GPU。需要 flash 类注意力内核。</translation>
+    </message>
+    <message>
         <source>Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations.</source>
         <translation>每个阶段持有 L/p 层；第一个阶段最多保留 p 个微批的激活。</translation>
     </message>
@@ -1698,6 +1706,18 @@
     <message>
         <source>GPUs (HSDP group)</source>
         <translation>张 GPU（HSDP 组）</translation>
+    </message>
+    <message>
+        <source>(the sequence ÷</source>
+        <translation>（序列 ÷</translation>
+    </message>
+    <message>
+        <source>context-parallel GPUs:</source>
+        <translation>张上下文并行 GPU：</translation>
+    </message>
+    <message>
+        <source>tokens each)</source>
+        <translation>个 token/每张）</translation>
     </message>
 </context>
 <context>
