@@ -39,6 +39,7 @@ ParameterCounts countParameters(const Architecture &a)
     const std::int64_t router = a.experts > 1 ? a.hidden * a.experts : 0;
 
     c.perLayerMatrices = attention + mlpMatrices(a) * a.experts + router;
+    c.perLayerExpertMatrices = a.experts > 1 ? mlpMatrices(a) * a.experts : 0;
     c.perLayerBiases = attentionBias + mlpBiases(a) * a.experts;
     c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a);
     c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a)
@@ -61,7 +62,10 @@ ParameterCounts countParameters(const Architecture &a)
         const std::int64_t perLayer = layerShare / a.layers;
         c.perLayerVectors = std::min(c.perLayerVectors, perLayer);
         c.perLayerBiases = std::min(c.perLayerBiases, c.perLayerVectors);
+        // The experts keep their share of the layer's matrices.
+        const double expertShare = c.perLayerMatrices > 0 ? double(c.perLayerExpertMatrices) / double(c.perLayerMatrices) : 0.0;
         c.perLayerMatrices = perLayer - c.perLayerVectors;
+        c.perLayerExpertMatrices = static_cast<std::int64_t>(expertShare * double(c.perLayerMatrices));
         c.activePerLayer = perLayer;
         // Whatever the integer division left over goes to the final norm so the total is exact.
         c.finalNorm = a.fixedParams - outside - perLayer * a.layers + c.finalNorm;

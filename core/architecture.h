@@ -42,6 +42,7 @@ struct Architecture {
 // Parameter counts by where they live, so sharding and pipelining can split them.
 struct ParameterCounts {
     std::int64_t perLayerMatrices = 0; // weight matrices of one transformer layer (split by TP)
+    std::int64_t perLayerExpertMatrices = 0; // the MoE experts' among them (split by EP as well)
     std::int64_t perLayerVectors = 0;  // biases and norms of one layer (replicated under TP)
     std::int64_t perLayerBiases = 0;   // the biases among them: what a linear layer reads with its weight
     std::int64_t embedding = 0;        // token embedding (+ learned positions)

@@ -74,6 +74,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.zeroStage == 3;
     if (field == "replicate" || field == "reshard-after-forward")
         return s.fsdp();
+    if (field == "ep")
+        return s.arch.experts > 1;
     if (field == "reduce-bucket")
         return s.zeroStage == 1 || s.zeroStage == 2;
     if (field == "sp")

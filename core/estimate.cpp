@@ -73,14 +73,15 @@ std::int64_t loraParamsPerLayer(const Scenario &s)
     return total;
 }
 
-// Adafactor keeps one row and one column accumulator per matrix instead of a full second moment.
-std::int64_t adafactorStatePerLayer(const Architecture &a)
+// Adafactor keeps one row and one column accumulator per matrix instead of a full second moment;
+// a GPU holds experts/ep of each layer's experts.
+std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertParallel)
 {
     int count = 0;
     const auto matrices = layerMatrices(a, count);
     std::int64_t total = 0;
     for (int i = 0; i < count; ++i)
-        total += (matrices[i].in + matrices[i].out) * matrices[i].copies;
+        total += (matrices[i].in + matrices[i].out) * (matrices[i].copies > 1 ? matrices[i].copies / expertParallel : 1);
     return total;
 }
 
@@ -135,7 +136,11 @@ std::string shardText(const Scenario &s, bool sharded)
 {
     if (!sharded || s.shardGroup() == 1)
         return {};
-    return " ÷ " + std::to_string(s.shardGroup()) + " GPUs" + (!s.fsdp() ? " (ZeRO)" : s.replicas > 1 ? " (HSDP group)" : " (FSDP)");
+    std::string text = " ÷ " + std::to_string(s.shardGroup()) + " GPUs"
+        + (!s.fsdp() ? " (ZeRO)" : s.replicas > 1 ? " (HSDP group)" : " (FSDP)");
+    if (s.expertParallel > 1 && s.arch.experts > 1)
+        text += ", experts' ÷ " + std::to_string(std::max<std::int64_t>(s.shardGroup() / s.expertParallel, 1));
+    return text;
 }
 
 std::string equals(Bytes bytes, Units units)
@@ -165,7 +170,11 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     b.totalParams = counts.total(a.layers);
 
     // --- what this GPU holds of the model -------------------------------------------------
-    const std::int64_t perLayerOnRank = ceilDiv(counts.perLayerMatrices, t) + counts.perLayerVectors;
+    // Expert matrices split over EP × TP ranks (Megatron's expert tensor parallelism follows TP).
+    const std::int64_t expertsPerLayerOnRank = ceilDiv(counts.perLayerExpertMatrices, s.expertParallel * t);
+    const std::int64_t matricesOnRank = ceilDiv(counts.perLayerMatrices - counts.perLayerExpertMatrices, t)
+        + expertsPerLayerOnRank;
+    const std::int64_t perLayerOnRank = matricesOnRank + counts.perLayerVectors;
     std::int64_t stageParams = perLayerOnRank * layers.count();
     std::int64_t outsideLayers = 0;
     if (firstStage)
@@ -204,6 +213,15 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     const bool shardGradients = s.zeroStage >= 2;
     const bool shardParams = s.zeroStage >= 3;
     auto shard = [&](std::int64_t value, bool sharded) { return sharded ? ceilDiv(value, n) : value; };
+    // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
+    const std::int64_t expertsHere = expertsPerLayerOnRank * layers.count();
+    const std::int64_t trainableExperts = s.fineTune == FineTune::Full ? expertsHere
+        : s.fineTune == FineTune::Freeze ? expertsPerLayerOnRank * trainableLayersHere : 0;
+    auto shardSplit = [&](std::int64_t count, std::int64_t experts, int bytes, bool sharded) -> Bytes {
+        if (!sharded || experts == 0)
+            return shard(count * bytes, sharded);
+        return ceilDiv((count - experts) * bytes, n) + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
+    };
 
     // Parameters --------------------------------------------------------------------------
     {
@@ -214,7 +232,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
             // PEFT's QLoRA leaves the head in 16 bits.
             const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
-            const std::int64_t quantised = ceilDiv(counts.perLayerMatrices, t) * layers.count() + head;
+            const std::int64_t quantised = matricesOnRank * layers.count() + head;
             const std::int64_t kept = stageParams - quantised;
             weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
             weightBytes = shard(weightBytes, shardParams);
@@ -225,7 +243,9 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
             const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
                 : s.fineTune == FineTune::Freeze ? stageParams - trainable : stageParams;
-            weightBytes = shard((stageParams - frozen) * dt.weight + frozen * dt.base, shardParams);
+            const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
+            weightBytes = shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
+                + shardSplit(frozen, frozenExperts, dt.base, shardParams);
             if constexpr (std::is_same_v<Sink, TextSink>)
                 if (frozen > 0 && dt.base != dt.weight)
                     how = (frozen < stageParams ? formatCount(stageParams - frozen) + " params × "
@@ -283,7 +303,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
 
     // Gradients ---------------------------------------------------------------------------
     {
-        const Bytes gradBytes = shard(trainable * dt.gradient, shardGradients);
+        const Bytes gradBytes = shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
         sink.add(ItemId::Gradients, gradBytes, [&] {
             return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
                 + shardText(s, shardGradients) + equals(gradBytes, units);
@@ -334,7 +354,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             });
         };
         if (dt.master > 0) {
-            const Bytes master = shard(trainable * dt.master, shardOptimizer);
+            const Bytes master = shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
             place(ItemId::MasterWeights, master,
                   [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
         }
@@ -354,7 +374,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             states = 1;
             what = "Adafactor row/column factors";
             if (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze) {
-                const std::int64_t factored = adafactorStatePerLayer(a) / t + counts.perLayerVectors;
+                const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
                 const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
                 const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
                 stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
@@ -362,7 +382,9 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             break;
         }
         const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
-        const Bytes moments = shard(stateElements * states * bytesPerState, shardOptimizer);
+        // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
+        const std::int64_t momentExperts = s.optimizer == Optimizer::Adafactor ? 0 : trainableExperts;
+        const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
         place(ItemId::OptimizerMoments, moments, [&] {
             if (states == 0)
                 return std::string(what);

@@ -100,6 +100,8 @@ const std::array kFields = {
     FieldSpec{"dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},
+    FieldSpec{"ep", "N", "Expert-parallel GPUs (MoE): each holds experts/ep of every layer's experts; taken from the "
+                         "data-parallel GPUs", VL_INT(expertParallel)},
     FieldSpec{"cp", "N", "Context-parallel GPUs: each splits the sequence, attention runs as a ring", VL_INT(contextParallel)},
     FieldSpec{"vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},
     FieldSpec{"sp", "yes|no", "Sequence parallelism (with TP)", nullptr,

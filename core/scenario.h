@@ -89,6 +89,10 @@ struct Scenario {
     // Context parallelism: each micro-batch's sequence split over this many GPUs, attention run
     // as a ring (Megatron's --context-parallel-size, torchtitan's context_parallel_degree).
     std::int64_t contextParallel = 1;
+    // Expert parallelism (MoE): each GPU of an expert-parallel group holds experts/ep of every
+    // layer's experts; the group is carved out of the data-parallel GPUs, so an expert's states
+    // are sharded over dp × cp / ep GPUs (Megatron-Core's expert data-parallel group).
+    std::int64_t expertParallel = 1;
     std::int64_t virtualStages = 1;    // interleaved 1F1B model chunks per stage
     bool sequenceParallel = false;
     Offload offload = Offload::None;

@@ -35,7 +35,7 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
 std::optional<Error> readParallel(YamlReader r, Scenario &s)
 {
     if (auto e = r.rejectUnknown({"zero", "sharding", "reduce_bucket", "replicate", "reshard_after_forward", "dp", "tp",
-                                  "pp", "cp", "vpp", "sp", "offload"}))
+                                  "pp", "cp", "ep", "vpp", "sp", "offload"}))
         return e;
     std::optional<Error> e;
     (e = r.integer("zero", s.zeroStage, 0, 3))
@@ -47,6 +47,7 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
         || (e = r.integer("tp", s.tensorParallel, 1, 4096))
         || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
         || (e = r.integer("cp", s.contextParallel, 1, 4096))
+        || (e = r.integer("ep", s.expertParallel, 1, 4096))
         || (e = r.integer("vpp", s.virtualStages, 1, 1024))
         || (e = r.boolean("sp", s.sequenceParallel))
         || (e = r.word("offload", s.offload, parseOffload, allowedOffloads()));
@@ -147,6 +148,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "tp" << YAML::Value << s.tensorParallel
         << YAML::Key << "pp" << YAML::Value << s.pipelineParallel
         << YAML::Key << "cp" << YAML::Value << s.contextParallel
+        << YAML::Key << "ep" << YAML::Value << s.expertParallel
         << YAML::Key << "vpp" << YAML::Value << s.virtualStages
         << YAML::Key << "sp" << YAML::Value << s.sequenceParallel
         << YAML::Key << "offload" << YAML::Value << std::string(toString(s.offload))

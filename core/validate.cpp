@@ -124,6 +124,7 @@ std::optional<Error> validate(const Scenario &s)
         {"pp", s.pipelineParallel, 1, a.layers},
         {"vpp", s.virtualStages, 1, 1024},
         {"cp", s.contextParallel, 1, 4096},
+        {"ep", s.expertParallel, 1, 4096},
         {"lora-rank", s.loraRank, 1, 65'536},
         // Only freeze reads it; otherwise a stale value must not make a valid scenario invalid.
         {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000},
@@ -159,6 +160,17 @@ std::optional<Error> validate(const Scenario &s)
     if (s.dataParallel % s.replicas != 0)
         return Error{"replicate", std::to_string(s.replicas) + " does not divide the " + std::to_string(s.dataParallel)
                                       + " data-parallel GPUs; each replica group needs the same number of GPUs"};
+    if (s.expertParallel > 1) {
+        if (a.experts % s.expertParallel != 0)
+            return Error{"ep", std::to_string(s.expertParallel) + " does not divide the " + std::to_string(a.experts)
+                                   + " experts; each expert-parallel GPU holds an equal share of them"};
+        if ((s.dataParallel * s.contextParallel) % s.expertParallel != 0)
+            return Error{"ep", std::to_string(s.expertParallel) + " does not divide the data-parallel × context-parallel "
+                                   "GPUs (" + std::to_string(s.dataParallel * s.contextParallel)
+                                   + "); the expert-parallel GPUs are taken from them"};
+        if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA)
+            return Error{"ep", "expert parallelism is modelled for full training and freeze; use --ep 1 with LoRA"};
+    }
     if (s.sequence % s.contextParallel != 0)
         return Error{"cp", std::to_string(s.contextParallel) + " does not divide the sequence of "
                                + std::to_string(s.sequence) + "; each context-parallel GPU takes an equal slice"};

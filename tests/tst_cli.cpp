@@ -315,6 +315,10 @@ private Q_SLOTS:
             << QStringList{"--seq", "8192", "--cp", "4", "--attention", "eager"} << 2 << "--cp: context parallelism runs attention as a ring";
         QTest::newRow("context parallelism that does not divide the sequence")
             << QStringList{"--seq", "1000", "--cp", "3", "--attention", "flash"} << 2 << "--cp: 3 does not divide the sequence of 1000";
+        QTest::newRow("expert parallelism that does not divide the experts")
+            << QStringList{"--model", "mixtral-8x7b", "--dp", "6", "--ep", "3"} << 2 << "--ep: 3 does not divide the 8 experts";
+        QTest::newRow("expert parallelism beyond the data-parallel GPUs")
+            << QStringList{"--model", "mixtral-8x7b", "--dp", "2", "--ep", "4"} << 2 << "--ep: 4 does not divide the data-parallel";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";

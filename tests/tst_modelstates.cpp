@@ -185,6 +185,45 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::FsdpUnshardedParams), gathered);
     }
 
+    // Expert parallelism on Mixtral-8x7B (46,702,792,704 parameters; per layer 8 experts of
+    // 3·4096·14336 = 176,160,768, the rest dense: 1,605,636,096 in all): a GPU holds experts/ep,
+    // and an expert's optimizer states are sharded only over the dp/ep GPUs that hold it.
+    void expertParallelism_data()
+    {
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<qint64>("weights");
+        QTest::addColumn<qint64>("moments");
+        constexpr qint64 dense = 1'605'636'096, expert = 176'160'768, layers = 32, dp = 8;
+        QTest::newRow("EP 1: every expert everywhere") << 1 << (dense + layers * 8 * expert) * 2
+                                                       << (dense + layers * 8 * expert) * 8 / dp;
+        QTest::newRow("EP 4: two experts per GPU, their states over 2 GPUs")
+            << 4 << (dense + layers * 2 * expert) * 2 << dense * 8 / dp + layers * 2 * expert * 8 / 2;
+        QTest::newRow("EP 8: one expert per GPU, its states unsharded")
+            << 8 << (dense + layers * expert) * 2 << dense * 8 / dp + layers * expert * 8;
+    }
+    void expertParallelism()
+    {
+        QFETCH(int, ep);
+        QFETCH(qint64, weights);
+        QFETCH(qint64, moments);
+        Scenario s;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.arch.vocab = 32000;
+        s.arch.experts = 8;
+        s.arch.expertsPerToken = 2;
+        s.arch.fixedParams = 0;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 1;
+        s.dataParallel = 8;
+        s.expertParallel = ep;
+        QVERIFY(!validate(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.totalParams, 46'702'792'704);
+        QCOMPARE(b.item(ItemId::Weights), weights);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), moments);
+    }
+
     // DeepSpeed's ZeRO-1/2 optimizer allocates its contiguous gradient bucket every backward:
     // reduce_bucket_size elements (5e8 by default) in the working weights' dtype. ZeRO-3 and FSDP
     // have buffers of their own; without ZeRO there is no DeepSpeed optimizer.

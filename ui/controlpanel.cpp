@@ -244,6 +244,7 @@ void ControlPanel::build()
     m_tp = spinBox(1, 64, m_advancedBody);
     m_pp = spinBox(1, 256, m_advancedBody);
     m_cp = spinBox(1, 4096, m_advancedBody);
+    m_ep = spinBox(1, 4096, m_advancedBody);
     m_gradAccum = spinBox(0, 4096, m_advancedBody); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
@@ -271,6 +272,9 @@ void ControlPanel::build()
     row(af, m_cp, [] { return tr("Context parallel"); },
         [] { return tr("Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the "
                        "sharded states by data-parallel × c GPUs. Needs a flash attention kernel."); });
+    row(af, m_ep, [] { return tr("Expert parallel"); },
+        [] { return tr("Mixture of experts: each GPU holds 1/e of every layer's experts. The e GPUs come out of the "
+                       "data-parallel ones, so an expert's optimizer states are sharded over e times fewer GPUs."); });
     row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
         [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
                        "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full."); });
@@ -374,6 +378,7 @@ void ControlPanel::build()
     spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
     spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
     spinEdit(m_cp, [](Scenario &s, int v) { s.contextParallel = v; });
+    spinEdit(m_ep, [](Scenario &s, int v) { s.expertParallel = v; });
     spinEdit(m_gradAccum, [](Scenario &s, int v) { s.gradAccum = v; });
     checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, [](Scenario &s, int v) {
@@ -585,6 +590,8 @@ void ControlPanel::syncFromModel()
     setSpin(m_tp, s.tensorParallel);
     setSpin(m_pp, s.pipelineParallel);
     setSpin(m_cp, s.contextParallel);
+    setSpin(m_ep, s.expertParallel);
+    m_ep->setEnabled(fieldInEffect(s, "ep"));
     setSpin(m_gradAccum, s.gradAccum);
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));

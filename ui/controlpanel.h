@@ -94,6 +94,7 @@ private:
     QComboBox *m_sharding = nullptr;
     QSpinBox *m_replicas = nullptr;
     QSpinBox *m_cp = nullptr;
+    QSpinBox *m_ep = nullptr;
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;

@@ -263,6 +263,7 @@ QString localizedFormula(const std::string &formula)
         QT_TRANSLATE_NOOP("vl::formula", "(the sequence ÷"),
         QT_TRANSLATE_NOOP("vl::formula", "context-parallel GPUs:"),
         QT_TRANSLATE_NOOP("vl::formula", "tokens each)"),
+        QT_TRANSLATE_NOOP("vl::formula", "experts' ÷"),
         QT_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's contiguous gradient bucket)"),
         QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
         QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),

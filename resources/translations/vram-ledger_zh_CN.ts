@@ -532,6 +532,14 @@
         <translation>上下文并行</translation>
     </message>
     <message>
+        <source>Expert parallel</source>
+        <translation>专家并行</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: each GPU holds 1/e of every layer&apos;s experts. The e GPUs come out of the data-parallel ones, so an expert&apos;s optimizer states are sharded over e times fewer GPUs.</source>
+        <translation>混合专家：每张 GPU 保存每层专家的 1/e。这 e 张 GPU 取自数据并行的 GPU，所以专家的优化器状态只在 1/e 的 GPU 上分片。</translation>
+    </message>
+    <message>
         <source>Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the sharded states by data-parallel × c GPUs. Needs a flash attention kernel.</source>
         <translation>把每条序列切到 c 张 GPU 上（注意力以环形方式计算）：中间激活除以 c，分片的状态除以数据并行 × c 张 GPU。需要 flash 类注意力内核。</translation>
     </message>
@@ -1718,6 +1726,10 @@
     <message>
         <source>tokens each)</source>
         <translation>个 token/每张）</translation>
+    </message>
+    <message>
+        <source>experts&apos; ÷</source>
+        <translation>专家部分 ÷</translation>
     </message>
 </context>
 <context>
