@@ -136,8 +136,8 @@ std::string shardText(const Scenario &s, bool sharded)
 {
     if (!sharded || s.shardGroup() == 1)
         return {};
-    std::string text = " ÷ " + std::to_string(s.shardGroup()) + " GPUs"
-        + (!s.fsdp() ? " (ZeRO)" : s.replicas > 1 ? " (HSDP group)" : " (FSDP)");
+    std::string text = " ÷ " + std::to_string(s.shardGroup()) + " GPUs (" + std::string(shardingName(s))
+        + (s.replicas > 1 && s.fsdp() ? " group)" : ")");
     if (s.expertParallel > 1 && s.arch.experts > 1)
         text += ", experts' ÷ " + std::to_string(std::max<std::int64_t>(s.shardGroup() / s.expertParallel, 1));
     return text;
@@ -603,6 +603,18 @@ Component componentOf(ItemId id)
     case ItemId::CommBuffers: return Component::Overhead;
     }
     return Component::Overhead;
+}
+
+std::int64_t shardCount(const Scenario &s, Component c)
+{
+    const bool sharded = (c == Component::OptimizerStates && s.zeroStage >= 1)
+        || (c == Component::Gradients && s.zeroStage >= 2) || (c == Component::Parameters && s.zeroStage >= 3);
+    return sharded ? s.shardGroup() : 1;
+}
+
+std::string_view shardingName(const Scenario &s)
+{
+    return !s.fsdp() ? "ZeRO" : s.replicas > 1 ? "HSDP" : "FSDP";
 }
 
 bool isRuntimeBuffer(ItemId id)

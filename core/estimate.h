@@ -47,6 +47,11 @@ enum class ItemId {
 inline constexpr int kItemCount = 18;
 
 Component componentOf(ItemId id);
+// Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),
+// and the name of the engine that shards them: ZeRO, FSDP or HSDP.
+std::int64_t shardCount(const Scenario &s, Component c);
+std::string_view shardingName(const Scenario &s);
+
 // A buffer the runtime allocates while it computes (gathered parameters, gradient buckets), not a
 // model state: the ZeRO paper counts such temporary buffers among the residual states.
 bool isRuntimeBuffer(ItemId id);

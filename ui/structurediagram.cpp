@@ -185,14 +185,11 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     p.setBrush(Qt::NoBrush);
     p.drawRect(solid);
 
-    // ZeRO: this GPU holds one of N slices of a sharded block.
-    const bool sharded = m_scenario.dataParallel > 1
-        && ((c == Component::OptimizerStates && m_scenario.zeroStage >= 1)
-            || (c == Component::Gradients && m_scenario.zeroStage >= 2)
-            || (c == Component::Parameters && m_scenario.zeroStage >= 3));
+    // Sharded: this GPU holds one of N slices of the block.
+    const std::int64_t shards = shardCount(m_scenario, c);
     double labelTop = solid.bottom() + 3;
-    if (sharded) {
-        const int slices = int(std::min<std::int64_t>(m_scenario.dataParallel, 64));
+    if (shards > 1) {
+        const int slices = int(std::min<std::int64_t>(shards, 64));
         const double stripWidth = std::min(layout.cellWidth * 0.9, std::max(solid.width(), 90.0 * m_zoom));
         const QRectF strip(rect.center().x() - stripWidth / 2, labelTop, stripWidth, 7 * m_zoom);
         p.setPen(QPen(componentColor(c), 0.8));
@@ -202,7 +199,9 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
             p.drawRect(slot);
         }
         labelTop = strip.bottom() + 2;
-        notes << tr("ZeRO: this GPU holds 1 of %1 slices").arg(m_scenario.dataParallel);
+        notes << tr("%1: this GPU holds 1 of %2 slices")
+                     .arg(QString::fromUtf8(shardingName(m_scenario).data(), qsizetype(shardingName(m_scenario).size())),
+                          QString::number(shards));
     }
     if (c == Component::Parameters && dtypeBytes(m_scenario).master > 0)
         notes << tr("16-bit working copy; the FP32 master is in the optimizer states");

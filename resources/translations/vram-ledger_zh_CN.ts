@@ -1075,8 +1075,8 @@
         <translation>虚线：不重计算时为 %1</translation>
     </message>
     <message>
-        <source>ZeRO: this GPU holds 1 of %1 slices</source>
-        <translation>ZeRO：这张 GPU 只持有 %1 份中的 1 份</translation>
+        <source>%1: this GPU holds 1 of %2 slices</source>
+        <translation>%1：这张 GPU 只持有 %2 份中的 1 份</translation>
     </message>
     <message>
         <source>16-bit working copy; the FP32 master is in the optimizer states</source>
