@@ -155,6 +155,9 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     // model states depends on the sequence.
     Scenario s = whole;
     s.sequence = whole.sequence / whole.contextParallel;
+    // The embedding, the head and the logits are as wide as the padded vocabulary.
+    const std::int64_t multiple = whole.vocabDivisibleBy * whole.tensorParallel;
+    s.arch.vocab = (whole.arch.vocab + multiple - 1) / multiple * multiple;
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const ParameterCounts counts = countParameters(a);

@@ -37,6 +37,9 @@ const std::array kFields = {
     FieldSpec{"head-dim", "N", "Head dimension (0: hidden / heads)", VL_INT(arch.headDim), nullptr, true},
     FieldSpec{"ffn", "N", "MLP intermediate size (per expert)", VL_INT(arch.ffn), nullptr, true},
     FieldSpec{"vocab", "N", "Vocabulary size", VL_INT(arch.vocab), nullptr, true},
+    FieldSpec{"vocab-divisible-by", "N", "Pad the vocabulary to a multiple of N × TP, as Megatron's "
+                                         "--make-vocab-size-divisible-by does (its default 128; 1: as given)",
+              VL_INT(vocabDivisibleBy)},
     FieldSpec{"positions", "N", "Learned position embeddings (GPT-2); 0 for rotary", VL_INT(arch.learnedPositions), nullptr, true},
     FieldSpec{"experts", "N", "MoE experts per layer (1: dense)", VL_INT(arch.experts), nullptr, true},
     FieldSpec{"experts-per-token", "N", "MoE experts each token uses (top-k)", VL_INT(arch.expertsPerToken), nullptr, true},

@@ -93,6 +93,9 @@ struct Scenario {
     // layer's experts; the group is carved out of the data-parallel GPUs, so an expert's states
     // are sharded over dp × cp / ep GPUs (Megatron-Core's expert data-parallel group).
     std::int64_t expertParallel = 1;
+    // Megatron pads the vocabulary to a multiple of this × TP (--make-vocab-size-divisible-by, its
+    // default 128; megatron/training/tokenizer/tokenizer.py, _vocab_size_with_padding). 1: as given.
+    std::int64_t vocabDivisibleBy = 1;
     std::int64_t virtualStages = 1;    // interleaved 1F1B model chunks per stage
     bool sequenceParallel = false;
     Offload offload = Offload::None;

@@ -10,7 +10,7 @@ namespace {
 
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "precision", "master_weights", "grad_dtype",
+    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "vocab_divisible_by", "precision", "master_weights", "grad_dtype",
                                   "optimizer", "dropout", "flash_attention", "attention", "loss", "recompute", "amp_style",
                                   "implementation"}))
         return e;
@@ -18,6 +18,7 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
     (e = r.integer("batch", s.microBatch, 1, 1 << 20))
         || (e = r.integer("seq", s.sequence, 1, 1 << 24))
         || (e = r.integer("grad_accum", s.gradAccum, 0, 1 << 20))
+        || (e = r.integer("vocab_divisible_by", s.vocabDivisibleBy, 1, 65'536))
         || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
         || (e = r.boolean("master_weights", s.masterWeights))
         || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))
@@ -127,6 +128,7 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         << YAML::Key << "batch" << YAML::Value << s.microBatch
         << YAML::Key << "seq" << YAML::Value << s.sequence
         << YAML::Key << "grad_accum" << YAML::Value << s.gradAccum
+        << YAML::Key << "vocab_divisible_by" << YAML::Value << s.vocabDivisibleBy
         << YAML::Key << "precision" << YAML::Value << std::string(toString(s.precision))
         << YAML::Key << "master_weights" << YAML::Value << s.masterWeights
         << YAML::Key << "grad_dtype" << YAML::Value << std::string(toString(s.gradDtype))

@@ -13,9 +13,10 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     const Architecture &a = s.arch;
     constexpr double kLimit = 4.0e18; // below 2^63 with room for the sums
     const double h = real(a.hidden);
+    const double vocab = real(a.vocab) + real(s.vocabDivisibleBy) * real(s.tensorParallel); // padded, at most
     const double q = real(a.heads) * real(a.effectiveHeadDim()), kv = real(a.kvHeads) * real(a.effectiveHeadDim());
     const double params = real(a.layers) * (2.0 * h * q + 2.0 * h * kv + 3.0 * h * real(a.ffn) * real(a.experts))
-        + 2.0 * real(a.vocab) * h + real(a.fixedParams);
+        + 2.0 * vocab * h + real(a.fixedParams);
     if (params * 20.0 > kLimit)
         return Error{"hidden", "the model is too large to count in bytes (over 2·10^17 parameters); "
                                "reduce hidden, ffn, layers or experts"};
@@ -23,7 +24,7 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     // Bounds on bytes per token: every tensor any implementation saves fits under these.
     const double perLayer = sb * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence)
                                   + 20.0 * real(a.ffn) * real(a.expertsPerToken) + 12.0 * q);
-    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * real(a.vocab) * 16.0;
+    const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * vocab * 16.0;
     if (activations > kLimit)
         return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
                             "reduce --seq or --batch"};
@@ -108,6 +109,7 @@ std::optional<Error> validate(const Scenario &s)
         {"head-dim", a.headDim, 0, 65'536},
         {"ffn", a.ffn, 1, 1 << 24},
         {"vocab", a.vocab, 1, 1 << 24},
+        {"vocab-divisible-by", s.vocabDivisibleBy, 1, 65'536},
         {"positions", a.learnedPositions, 0, 1 << 24},
         {"norms-per-layer", a.normsPerLayer, 0, 8},
         {"experts", a.experts, 1, 4096},

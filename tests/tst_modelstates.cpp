@@ -224,6 +224,38 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::OptimizerMoments), moments);
     }
 
+    // Megatron pads the vocabulary to a multiple of 128 × TP: GPT-2's 50,257 becomes 50,304 on
+    // one GPU and 51,200 under TP 8 (megatron/training/tokenizer/tokenizer.py, _vocab_size_with_padding).
+    void vocabularyPadding_data()
+    {
+        QTest::addColumn<int>("divisibleBy");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<qint64>("paddedVocab");
+        QTest::newRow("as given") << 1 << 1 << qint64(50'257);
+        QTest::newRow("128, one GPU") << 128 << 1 << qint64(50'304);
+        QTest::newRow("128 × TP 8") << 128 << 8 << qint64(51'200);
+    }
+    void vocabularyPadding()
+    {
+        QFETCH(int, divisibleBy);
+        QFETCH(int, tp);
+        QFETCH(qint64, paddedVocab);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        s.arch.vocab = 50'257;
+        s.arch.heads = 32;
+        s.vocabDivisibleBy = divisibleBy;
+        s.tensorParallel = tp;
+        QVERIFY(!validate(s));
+        Scenario unpadded = s;
+        unpadded.arch.vocab = paddedVocab;
+        unpadded.vocabDivisibleBy = 1;
+        const Breakdown b = estimate(s), expected = estimate(unpadded);
+        QCOMPARE(b.totalParams, expected.totalParams);
+        QCOMPARE(b.item(ItemId::Weights), expected.item(ItemId::Weights));
+        QCOMPARE(b.item(ItemId::Logits), expected.item(ItemId::Logits));
+    }
+
     // DeepSpeed's ZeRO-1/2 optimizer allocates its contiguous gradient bucket every backward:
     // reduce_bucket_size elements (5e8 by default) in the working weights' dtype. ZeRO-3 and FSDP
     // have buffers of their own; without ZeRO there is no DeepSpeed optimizer.

@@ -245,6 +245,7 @@ void ControlPanel::build()
     m_pp = spinBox(1, 256, m_advancedBody);
     m_cp = spinBox(1, 4096, m_advancedBody);
     m_ep = spinBox(1, 4096, m_advancedBody);
+    m_vocabPadding = spinBox(1, 65536, m_advancedBody);
     m_gradAccum = spinBox(0, 4096, m_advancedBody); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
@@ -275,6 +276,9 @@ void ControlPanel::build()
     row(af, m_ep, [] { return tr("Expert parallel"); },
         [] { return tr("Mixture of experts: each GPU holds 1/e of every layer's experts. The e GPUs come out of the "
                        "data-parallel ones, so an expert's optimizer states are sharded over e times fewer GPUs."); });
+    row(af, m_vocabPadding, [] { return tr("Vocabulary padded to"); },
+        [] { return tr("Megatron pads the vocabulary to a multiple of this × the tensor-parallel size (its default "
+                       "128): the embedding, the head and the logits grow with it. 1 keeps the vocabulary as given."); });
     row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
         [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
                        "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full."); });
@@ -379,6 +383,7 @@ void ControlPanel::build()
     spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
     spinEdit(m_cp, [](Scenario &s, int v) { s.contextParallel = v; });
     spinEdit(m_ep, [](Scenario &s, int v) { s.expertParallel = v; });
+    spinEdit(m_vocabPadding, [](Scenario &s, int v) { s.vocabDivisibleBy = v; });
     spinEdit(m_gradAccum, [](Scenario &s, int v) { s.gradAccum = v; });
     checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, [](Scenario &s, int v) {
@@ -592,6 +597,7 @@ void ControlPanel::syncFromModel()
     setSpin(m_cp, s.contextParallel);
     setSpin(m_ep, s.expertParallel);
     m_ep->setEnabled(fieldInEffect(s, "ep"));
+    setSpin(m_vocabPadding, s.vocabDivisibleBy);
     setSpin(m_gradAccum, s.gradAccum);
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));

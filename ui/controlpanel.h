@@ -95,6 +95,7 @@ private:
     QSpinBox *m_replicas = nullptr;
     QSpinBox *m_cp = nullptr;
     QSpinBox *m_ep = nullptr;
+    QSpinBox *m_vocabPadding = nullptr;
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;

@@ -536,6 +536,14 @@
         <translation>专家并行</translation>
     </message>
     <message>
+        <source>Vocabulary padded to</source>
+        <translation>词表补齐到</translation>
+    </message>
+    <message>
+        <source>Megatron pads the vocabulary to a multiple of this × the tensor-parallel size (its default 128): the embedding, the head and the logits grow with it. 1 keeps the vocabulary as given.</source>
+        <translation>Megatron 把词表补齐到「此值 × 张量并行数」的倍数（默认 128）：嵌入层、输出头和 logits 随之变大。1 表示按原词表大小。</translation>
+    </message>
+    <message>
         <source>Mixture of experts: each GPU holds 1/e of every layer&apos;s experts. The e GPUs come out of the data-parallel ones, so an expert&apos;s optimizer states are sharded over e times fewer GPUs.</source>
         <translation>混合专家：每张 GPU 保存每层专家的 1/e。这 e 张 GPU 取自数据并行的 GPU，所以专家的优化器状态只在 1/e 的 GPU 上分片。</translation>
     </message>
