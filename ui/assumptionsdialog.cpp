@@ -1,5 +1,6 @@
 #include "ui/assumptionsdialog.h"
 
+#include "core/estimate.h"
 #include "core/units.h"
 
 #include <QDialogButtonBox>
@@ -50,6 +51,27 @@ QString assumptionsHtml(const Scenario &s)
                        .arg(dt.autocast ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
                             : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
                                             : QObject::tr("none"));
+    QStringList parallel;
+    if (s.fsdp())
+        parallel << QObject::tr("FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
+                                "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
+                                "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
+                                "their reduce-scatter input.")
+                        .arg(s.shardGroup());
+    if (s.zeroStage == 1 || s.zeroStage == 2)
+        parallel << QObject::tr("DeepSpeed ZeRO-%1: every backward allocates a contiguous gradient bucket of %2 elements "
+                                "(reduce_bucket_size).")
+                        .arg(s.zeroStage)
+                        .arg(s.reduceBucket);
+    if (s.pipelineParallel > 1)
+        parallel << QObject::tr("Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
+                                "one per stage).")
+                        .arg(estimate(s).microBatchesInFlight);
+    parallel << QObject::tr("Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
+                            "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "
+                            "states). Megatron's theoretical memory and DeepSpeed's model-state estimators leave them out.");
+    html += QObject::tr("<h3>Parallelism and runtime buffers</h3>") + QStringLiteral("<ul><li>")
+        + parallel.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
     html += QObject::tr("<h3>Sources</h3><ul>"
                         "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.</li>"
                         "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"

@@ -70,6 +70,26 @@
         <source>%1: unknown format '%2'; use .png, .svg or .pdf</source>
         <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
     </message>
+    <message>
+        <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, two layers at a time; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
+        <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层每次聚合两层；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO-%1: every backward allocates a contiguous gradient bucket of %2 elements (reduce_bucket_size).</source>
+        <translation>DeepSpeed ZeRO-%1：每次反向都分配一个 %2 个元素的连续梯度桶（reduce_bucket_size）。</translation>
+    </message>
+    <message>
+        <source>Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, one per stage).</source>
+        <translation>流水线：所报告的阶段同时有 %1 个微批在途（1F1B；未指定时每阶段一个）。</translation>
+    </message>
+    <message>
+        <source>Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and gradients, alive only while the step computes, and not model states (the ZeRO paper&apos;s residual states). Megatron&apos;s theoretical memory and DeepSpeed&apos;s model-state estimators leave them out.</source>
+        <translation>聚合的参数和梯度桶是运行时缓冲：画在模型参数和梯度里，只在计算时存在，不算模型状态（ZeRO 论文所说的剩余状态）。Megatron 的理论显存公式和 DeepSpeed 的模型状态估算器都不计它们。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Parallelism and runtime buffers&lt;/h3&gt;</source>
+        <translation>&lt;h3&gt;并行与运行时缓冲&lt;/h3&gt;</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
