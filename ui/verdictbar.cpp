@@ -42,7 +42,7 @@ QString VerdictBar::text() const
 
 QSize VerdictBar::sizeHint() const
 {
-    return {100, int(std::max<qsizetype>(2, m_lines.size())) * fontMetrics().lineSpacing() + 2 * kMargin};
+    return {100, int(std::max<qsizetype>(2, m_rows.size())) * fontMetrics().lineSpacing() + 2 * kMargin};
 }
 
 void VerdictBar::changeEvent(QEvent *event)
@@ -50,6 +50,47 @@ void VerdictBar::changeEvent(QEvent *event)
     if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange)
         render();
     QWidget::changeEvent(event);
+}
+
+void VerdictBar::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    layoutRows();
+}
+
+void VerdictBar::layoutRows()
+{
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics normal(font()), strong(bold);
+    const int available = std::max(width() - 2 * kMargin, 1);
+    const int indent = normal.horizontalAdvance(QStringLiteral("✓ ")); // continuation rows start under the name
+    m_rows.clear();
+    for (const Line &line : m_lines) {
+        Line row;
+        int x = 0;
+        for (Run run : line) {
+            const QFontMetrics &metrics = run.bold ? strong : normal;
+            if (!row.isEmpty() && x + metrics.horizontalAdvance(run.text) > available) {
+                m_rows.append(row);
+                row.clear();
+                x = indent;
+                if (run.text.startsWith(QStringLiteral(" · ")))
+                    run.text = run.text.mid(3);
+            }
+            if (x + metrics.horizontalAdvance(run.text) > available)
+                run.text = metrics.elidedText(run.text, Qt::ElideRight, available - x);
+            run.x = x;
+            x += metrics.horizontalAdvance(run.text);
+            row.append(run);
+        }
+        m_rows.append(row);
+    }
+    m_shaped = false;
+    // Grows or shrinks with the rows and the font (presentation mode); the same height again is
+    // a no-op, so a slider tick that keeps the rows never re-lays the window out.
+    setFixedHeight(sizeHint().height());
+    update();
 }
 
 void VerdictBar::render()
@@ -75,21 +116,16 @@ void VerdictBar::render()
         line.append({v.fits() ? tr(": fits, %1 to spare").arg(bytesText(v.headroom, m_units))
                               : tr(": does not fit, %1 short").arg(bytesText(-v.headroom, m_units)),
                      false, v.fits() ? QColor() : bad});
-        QString details = QStringLiteral(" · ");
-        details += v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1");
+        // Each answer its own run, so that a narrow bar breaks the line between them.
+        const auto detail = [&line](const QString &text) { line.append({QStringLiteral(" · ") + text, false, {}}); };
+        detail(v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1"));
         if (v.maxSequence > 0)
-            details += QStringLiteral(" · ") + tr("longest sequence %1").arg(v.maxSequence);
-        details += QStringLiteral(" · ");
-        details += v.minDataParallel > 0 ? tr("fewest GPUs at ZeRO-%1: %2").arg(m_scenario.zeroStage).arg(v.minGpus)
-                                         : tr("no GPU count fits at ZeRO-%1").arg(m_scenario.zeroStage);
-        line.append({details, false, {}});
+            detail(tr("longest sequence %1").arg(v.maxSequence));
+        detail(v.minDataParallel > 0 ? tr("fewest GPUs at ZeRO-%1: %2").arg(m_scenario.zeroStage).arg(v.minGpus)
+                                     : tr("no GPU count fits at ZeRO-%1").arg(m_scenario.zeroStage));
         m_lines.append(line);
     }
-    m_shaped = false;
-    // Grows or shrinks with the number of lines and the font (presentation mode); the same
-    // height again is a no-op, so a slider tick never re-lays the window out.
-    setFixedHeight(sizeHint().height());
-    update();
+    layoutRows();
 }
 
 void VerdictBar::paintEvent(QPaintEvent *)
@@ -97,7 +133,7 @@ void VerdictBar::paintEvent(QPaintEvent *)
     QFont bold = font();
     bold.setBold(true);
     if (!m_shaped) { // once per change that gets painted, not per change: bursts shape once
-        for (Line &line : m_lines)
+        for (Line &line : m_rows)
             for (Run &run : line) {
                 run.shaped.setText(run.text);
                 run.shaped.setTextFormat(Qt::PlainText);
@@ -108,13 +144,11 @@ void VerdictBar::paintEvent(QPaintEvent *)
     QPainter p(this);
     const QColor text = palette().color(QPalette::WindowText);
     double y = kMargin;
-    for (const Line &line : m_lines) {
-        double x = kMargin;
+    for (const Line &line : m_rows) {
         for (const Run &run : line) {
             p.setFont(run.bold ? bold : font());
             p.setPen(run.color.isValid() ? run.color : text);
-            p.drawStaticText(QPointF(x, y), run.shaped);
-            x += run.shaped.size().width();
+            p.drawStaticText(QPointF(kMargin + run.x, y), run.shaped);
         }
         y += fontMetrics().lineSpacing();
     }

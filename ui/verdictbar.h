@@ -2,6 +2,8 @@
 // One line per chosen GPU: fits or not, by how much, and the solvers' answers. Painted
 // directly (a rich-text label would lay a text document out again on every slider tick),
 // each run of text shaped once per painted change (a paint without a change reuses it).
+// A line wider than the bar continues on the next row, run by run; a run wider than a whole
+// row is elided.
 
 #include "core/analysis.h"
 
@@ -24,6 +26,7 @@ public:
 protected:
     void paintEvent(QPaintEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct Run {
@@ -31,11 +34,14 @@ private:
         bool bold = false;
         QColor color; // invalid: the palette's text colour
         QStaticText shaped = {};
+        int x = 0; // where the run starts in its row, set by layoutRows()
     };
     using Line = QList<Run>;
     void render();
+    void layoutRows();
 
-    QList<Line> m_lines;
+    QList<Line> m_lines; // as composed, one per fact
+    QList<Line> m_rows;  // as painted: the lines broken to the bar's width
     bool m_shaped = false; // the runs' QStaticText match their text and the font
     Analysis m_analysis;
     Scenario m_scenario;
