@@ -9,10 +9,12 @@
 #include "core/report.h"
 #include "core/scenariofile.h"
 #include "core/solve.h"
+#include "io/hubclient.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -54,6 +56,28 @@ std::string readOrFail(const std::string &path)
     return *content;
 }
 
+// config.json of a model on the Hugging Face Hub, waited for; a failure ends the run with exit 3
+// and what to do, a notice (a cached copy used) goes to stderr.
+vl::HubResult fetchHubConfig(const vl::HubModelRef &ref, bool offline)
+{
+    vl::HubAccess access = vl::hubAccessFromEnvironment();
+    access.offline = access.offline || offline;
+    vl::HubClient client(access);
+    vl::HubResult result;
+    QEventLoop loop;
+    QObject::connect(&client, &vl::HubClient::finished, &loop, [&](const vl::HubResult &r) {
+        result = r;
+        loop.quit();
+    });
+    client.fetch(ref);
+    loop.exec();
+    if (!result.ok())
+        fail({UnreadableFile, "--hf-model: " + result.message.toStdString()});
+    if (!result.message.isEmpty())
+        std::fprintf(stderr, "vram-ledger-cli: --hf-model: %s\n", qPrintable(result.message));
+    return result;
+}
+
 // A GPU is a preset id, or a capacity such as 80GB, 24GiB or 81920MiB.
 std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const std::string &spec)
 {
@@ -82,6 +106,8 @@ int main(int argc, char *argv[])
     parser.addVersionOption();
     const QCommandLineOption modelOpt(QStringLiteral("model"), QStringLiteral("Start from a model preset (see --list-models)."), QStringLiteral("ID"));
     const QCommandLineOption configOpt(QStringLiteral("config"), QStringLiteral("Start from a Hugging Face config.json or a model preset YAML."), QStringLiteral("FILE"));
+    const QCommandLineOption hfModelOpt(QStringLiteral("hf-model"), QStringLiteral("Start from a model on the Hugging Face Hub: its config.json, fetched (HF_TOKEN for gated models, HF_ENDPOINT for a mirror), e.g. meta-llama/Llama-3.1-8B[@REVISION]."), QStringLiteral("ORG/NAME"));
+    const QCommandLineOption offlineOpt(QStringLiteral("offline"), QStringLiteral("With --hf-model: use the copy fetched before, never the network (as HF_HUB_OFFLINE=1)."));
     const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Start from a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
     const QCommandLineOption gpuOpt(QStringLiteral("gpu"), QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."), QStringLiteral("ID"));
     const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("QUESTION"));
@@ -95,7 +121,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
     const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
     const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
-    for (const auto *option : {&modelOpt, &configOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &fitByOpt, &unitsOpt,
+    for (const auto *option : {&modelOpt, &configOpt, &hfModelOpt, &offlineOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &fitByOpt, &unitsOpt,
                                &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
         parser.addOption(*option);
     for (const vl::FieldSpec &field : vl::scenarioFields())
@@ -169,6 +195,23 @@ int main(int argc, char *argv[])
         if (!model)
             fail(invalid(model.error()));
         scenario.arch = model->arch;
+    }
+    if (parser.isSet(hfModelOpt)) {
+        const auto ref = vl::parseHubModelRef(text(parser.value(hfModelOpt)));
+        if (!ref)
+            fail(invalid(ref.error()));
+        const vl::HubResult fetched = fetchHubConfig(*ref, parser.isSet(offlineOpt));
+        auto model = vl::importHfConfig(fetched.config.toStdString(), ref->text());
+        if (!model)
+            fail(invalid(model.error()));
+        scenario.arch = model->arch;
+        // The Hub counts the tensors in the safetensors files; a different count is shown, not hidden.
+        const std::int64_t counted = vl::totalParameters(model->arch);
+        if (fetched.publishedParams && *fetched.publishedParams != counted)
+            std::fprintf(stderr, "vram-ledger-cli: --hf-model: the Hub publishes %lld parameters for %s; its config "
+                                 "counts %lld\n",
+                         static_cast<long long>(*fetched.publishedParams), ref->text().c_str(),
+                         static_cast<long long>(counted));
     }
     std::vector<std::string_view> given;
     const vl::Architecture before = scenario.arch;

@@ -3,7 +3,7 @@
 // QSaveFile::commit() alone reports success and leaves an empty file when its last buffer
 // cannot be flushed.
 
-#include "ui/atomicfile.h"
+#include "io/atomicfile.h"
 
 #include <QFile>
 #include <QTemporaryDir>

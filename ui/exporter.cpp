@@ -1,6 +1,6 @@
 #include "ui/exporter.h"
 
-#include "ui/atomicfile.h"
+#include "io/atomicfile.h"
 
 #include <QFileInfo>
 #include <QImage>

@@ -5,7 +5,7 @@
 #include "core/report.h"
 #include "core/scenariofile.h"
 #include "ui/assumptionsdialog.h"
-#include "ui/atomicfile.h"
+#include "io/atomicfile.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
 #include "ui/explanationpanel.h"

@@ -1,6 +1,6 @@
 #include "ui/userpresets.h"
 
-#include "ui/atomicfile.h"
+#include "io/atomicfile.h"
 
 #include <QCoreApplication>
 #include <QDir>

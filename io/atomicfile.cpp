@@ -1,4 +1,4 @@
-#include "ui/atomicfile.h"
+#include "io/atomicfile.h"
 
 #include <QCoreApplication>
 
