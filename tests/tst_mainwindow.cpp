@@ -2,6 +2,7 @@
 // and the verdict flips when a capacity line is crossed.
 
 #include "core/estimate.h"
+#include "hubfixture.h"
 #include "core/solve.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
@@ -15,6 +16,7 @@
 #include "ui/verdictbar.h"
 
 #include <QComboBox>
+#include <QFile>
 #include <QListWidget>
 #include <QSlider>
 #include <QSpinBox>
@@ -221,6 +223,43 @@ private Q_SLOTS:
         const int index = box->findData(QStringLiteral("gpt2"));
         QVERIFY(index >= 0);
         QVERIFY2(box->itemText(index).contains(QStringLiteral("replaces the built-in")), qPrintable(box->itemText(index)));
+    }
+
+    // A model fetched by its Hub id becomes the user's preset and the current model; a gated one
+    // comes back as an error that says where to ask for access.
+    void modelFromTheHub_data()
+    {
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("error"); // a part of it; empty: imported
+        QTest::newRow("imported") << 200 << "";
+        QTest::newRow("gated") << 401 << "Request access at";
+    }
+    void modelFromTheHub()
+    {
+        QFETCH(int, status);
+        QFETCH(QString, error);
+        QFile gpt2(QStringLiteral(VL_TEST_DATA "/hf/gpt2.json"));
+        QVERIFY(gpt2.open(QIODevice::ReadOnly));
+        HubFixture hub;
+        hub.routes["/openai-community/gpt2/resolve/main/config.json"] = {status, gpt2.readAll(), {}, -1, 0};
+        hub.routes["/api/models/openai-community/gpt2/revision/main"] = {200, R"({"safetensors": {"total": 124439808}})", {}, -1, 0};
+        qputenv("HF_ENDPOINT", hub.endpoint().toUtf8());
+        qunsetenv("HF_TOKEN");
+        bool finished = false;
+        QString reported;
+        QStringList notes;
+        m_window->importFromHub(*parseHubModelRef("openai-community/gpt2"), [&](const QString &e, const QStringList &n) {
+            finished = true;
+            reported = e;
+            notes = n;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(finished, 20'000);
+        qunsetenv("HF_ENDPOINT");
+        QVERIFY2(error.isEmpty() ? reported.isEmpty() : reported.contains(error), qPrintable(reported));
+        if (error.isEmpty()) {
+            QCOMPARE(totalParameters(m_model->scenario().arch), 124'439'808);
+            QVERIFY2(notes.isEmpty(), qPrintable(notes.join(QLatin1Char('\n')))); // the Hub's count agrees
+        }
     }
 
     void cleanup()

@@ -66,7 +66,8 @@ private Q_SLOTS:
         const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
         QProcess lupdate;
         lupdate.start(QStringLiteral(VL_LUPDATE), {QStringLiteral("-I"), QStringLiteral(VL_SOURCE_DIR),
-                                                  QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/app"),
+                                                  QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/io"),
+                                                  QStringLiteral(VL_SOURCE_DIR "/app"),
                                                   QStringLiteral("-ts"), fresh, QStringLiteral("-silent")});
         QVERIFY(lupdate.waitForFinished(120'000));
         QCOMPARE(lupdate.exitCode(), 0);

@@ -12,6 +12,7 @@
 #include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -74,19 +75,27 @@ void ControlPanel::build()
     m_modelBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_modelBox->setMinimumContentsLength(16);
     m_importButton = new QPushButton(modelGroup);
+    auto *hubButton = new QPushButton(modelGroup);
     addText([=, this] {
+        hubButton->setText(tr("From Hugging Face…"));
+        hubButton->setToolTip(tr("Fetch a model's config.json from the Hugging Face Hub by its id, e.g. "
+                                 "meta-llama/Llama-3.1-8B, and save it as your own preset."));
         m_importButton->setText(tr("Import config.json…"));
         m_importButton->setToolTip(tr("Read a Hugging Face config.json (or drop one on the window) and save it as your own preset."));
         m_modelBox->setToolTip(tr("Start from a model you know. Editing its shape below makes it a custom model."));
     });
     modelLayout->addWidget(m_modelBox);
-    modelLayout->addWidget(m_importButton);
+    auto *importRow = new QHBoxLayout;
+    importRow->addWidget(m_importButton);
+    importRow->addWidget(hubButton);
+    modelLayout->addLayout(importRow);
     connect(m_modelBox, &QComboBox::activated, this, [this](int index) {
         const QString id = m_modelBox->itemData(index).toString();
         if (!id.isEmpty())
             m_model.setModel(id);
     });
     connect(m_importButton, &QPushButton::clicked, this, &ControlPanel::importConfigRequested);
+    connect(hubButton, &QPushButton::clicked, this, &ControlPanel::hubImportRequested);
     layout->addWidget(modelGroup);
 
     // The five sliders ------------------------------------------------------------------------

@@ -43,6 +43,7 @@ public:
 
 Q_SIGNALS:
     void importConfigRequested();
+    void hubImportRequested();
     void customGpuRequested();
     // An edit that would make the scenario invalid was undone; `why` says what does not fit.
     void editRefused(const QString &why);

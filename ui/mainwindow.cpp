@@ -4,8 +4,9 @@
 #include "core/presets.h"
 #include "core/report.h"
 #include "core/scenariofile.h"
-#include "ui/assumptionsdialog.h"
 #include "io/atomicfile.h"
+#include "io/hubclient.h"
+#include "ui/assumptionsdialog.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
 #include "ui/explanationpanel.h"
@@ -34,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProgressDialog>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -116,6 +118,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(m_diagram, &StructureDiagram::componentHovered, this, highlight);
     connect(m_explanation, &ExplanationPanel::componentHovered, this, highlight);
     connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
+    connect(m_controls, &ControlPanel::hubImportRequested, this, &MainWindow::importFromHubDialog);
     connect(m_controls, &ControlPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
     connect(m_controls, &ControlPanel::editRefused, this, [this](const QString &why) { statusBar()->showMessage(why, 8000); });
     connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
@@ -200,6 +203,7 @@ void MainWindow::createMenus()
     action(file, [] { return tr("Save &As…"); }, QKeySequence::SaveAs, [this] { saveAs(); });
     file->addSeparator();
     action(file, [] { return tr("&Import config.json…"); }, QKeySequence(tr("Ctrl+I")), [this] { importConfigDialog(); });
+    action(file, [] { return tr("From &Hugging Face…"); }, QKeySequence(tr("Ctrl+Shift+I")), [this] { importFromHubDialog(); });
     action(file, [] { return tr("&Export view…"); }, QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); });
     action(file, [] { return tr("Copy view as &image"); }, QKeySequence(tr("Ctrl+Shift+C")), [this] { copyImage(); });
     action(file, [] { return tr("Copy breakdown as &Markdown"); }, QKeySequence(), [this] { copyBreakdown(false); });
@@ -404,10 +408,18 @@ QString MainWindow::importConfig(const QString &path, Import import)
     const auto text = readTextFile(path.toStdString());
     if (!text)
         return QString::fromStdString(text.error().describe());
-    auto model = importHfConfig(*text, path.toStdString());
+    return importConfigText(*text, path, import);
+}
+
+QString MainWindow::importConfigText(const std::string &text, const QString &origin, Import import,
+                                     std::int64_t publishedParams)
+{
+    auto model = importHfConfig(text, origin.toStdString());
     if (!model)
         return QString::fromStdString(model.error().describe());
     ModelPreset preset = std::move(model).value();
+    if (publishedParams > 0)
+        preset.publishedParams = publishedParams;
     if (import == Import::ForThisRunOnly) {
         m_model.addModel(std::move(preset));
         return {};
@@ -418,7 +430,7 @@ QString MainWindow::importConfig(const QString &path, Import import)
         return error;
     preset.file = target.toStdString();
     m_model.addModel(std::move(preset));
-    statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(path).fileName(), target), 8000);
+    statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(origin).fileName(), target), 8000);
     return {};
 }
 
@@ -489,6 +501,69 @@ void MainWindow::importConfigDialog()
                                                       tr("Model configs (*.json)"));
     if (!path.isEmpty())
         reportError(importConfig(path));
+}
+
+void MainWindow::importFromHubDialog()
+{
+    bool ok = false;
+    const QString id = QInputDialog::getItem(this, tr("From Hugging Face"),
+                                             tr("Model id on the Hub, e.g. meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main:"),
+                                             Settings::recentHubModels(), 0, true, &ok)
+                           .trimmed();
+    if (!ok || id.isEmpty())
+        return;
+    const auto ref = parseHubModelRef(id.toStdString());
+    if (!ref) {
+        reportError(QString::fromStdString(ref.error().message));
+        return;
+    }
+    importFromHub(*ref, [this](const QString &error, const QStringList &notes) {
+        if (!error.isEmpty())
+            reportError(error);
+        else if (!notes.isEmpty())
+            QMessageBox::information(this, tr("From Hugging Face"), notes.join(QLatin1Char('\n')));
+    });
+}
+
+void MainWindow::importFromHub(const HubModelRef &ref, std::function<void(const QString &, const QStringList &)> done)
+{
+    // Fetched in the background: the window stays live, the progress can be cancelled.
+    const QString id = QString::fromStdString(ref.text());
+    auto *client = new HubClient(hubAccessFromEnvironment(), this);
+    auto *progress = new QProgressDialog(tr("Fetching %1 from the Hugging Face Hub…").arg(id), tr("Cancel"), 0, 0, this);
+    progress->setWindowModality(Qt::NonModal);
+    progress->setMinimumDuration(300);
+    connect(progress, &QProgressDialog::canceled, client, &HubClient::cancel);
+    connect(client, &HubClient::progress, progress, [progress](qint64 received, qint64 total) {
+        progress->setMaximum(total > 0 ? int(total) : 0);
+        progress->setValue(int(received));
+    });
+    connect(client, &HubClient::finished, this, [this, client, progress, id, done](const HubResult &result) {
+        progress->deleteLater();
+        client->deleteLater();
+        if (result.failure == HubFailure::Cancelled)
+            return;
+        if (!result.ok()) {
+            done(result.message, {});
+            return;
+        }
+        Settings::addRecentHubModel(id);
+        const std::int64_t published = result.publishedParams.value_or(0);
+        if (const QString error = importConfigText(result.config.toStdString(), id, Import::SaveAsPreset, published);
+            !error.isEmpty()) {
+            done(error, {});
+            return;
+        }
+        // What the user should know beside the import: a cached copy used, a count that differs.
+        QStringList notes;
+        if (!result.message.isEmpty())
+            notes << result.message;
+        const std::int64_t counted = totalParameters(m_model.scenario().arch);
+        if (published > 0 && published != counted)
+            notes << tr("the Hub publishes %1 parameters for %2; its config counts %3").arg(published).arg(id).arg(counted);
+        done({}, notes);
+    });
+    client->fetch(ref);
 }
 
 void MainWindow::exportDialog()

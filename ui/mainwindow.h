@@ -2,6 +2,7 @@
 // The main window: panels composed around one LedgerModel, menus, files, and the headless
 // screenshot and export used by scripts. The panels do the showing; core does the counting.
 
+#include "core/hubref.h"
 #include "ui/theme.h"
 
 #include <QMainWindow>
@@ -41,6 +42,9 @@ public:
     enum class Import { SaveAsPreset, ForThisRunOnly };
     QString openFile(const QString &path, Import import = Import::SaveAsPreset);
     QString saveScenario(const QString &path);
+    // Fetches a Hub model's config.json in the background and imports it as the user's preset;
+    // `done` gets the error (empty on success) and what to tell beside a success.
+    void importFromHub(const HubModelRef &ref, std::function<void(const QString &error, const QStringList &notes)> done);
     QWidget *viewWidget(View view) const;
     void showView(View view);
     void setTheme(Theme theme);
@@ -73,8 +77,12 @@ private:
     void saveAs();
     bool save();
     void importConfigDialog();
+    void importFromHubDialog();
     void addCustomGpu();
     QString importConfig(const QString &path, Import import = Import::SaveAsPreset);
+    // A config.json's text from `origin` (a file's path, or a Hub id), saved as the user's preset.
+    QString importConfigText(const std::string &text, const QString &origin, Import import,
+                             std::int64_t publishedParams = 0);
     void exportDialog();
     void copyImage();
     void copyBreakdown(bool csv);

@@ -26,6 +26,8 @@ const Key<int> kFitRule{"display/fitRule", int(FitRule::Sum)};
 const Key<int> kBarSet{"display/bars", int(BarSet::Pins)};
 const Key<bool> kAdvanced{"controls/advancedShown", true};
 const Key<QString> kDirectory{"files/lastDirectory", {}};
+const Key<QStringList> kRecentHubModels{"files/recentHubModels", {}};
+constexpr qsizetype kRecentHubModelCount = 10;
 
 template <class Enum>
 Enum clamped(int value, Enum last)
@@ -61,5 +63,15 @@ QString Settings::lastDirectory()
 }
 
 void Settings::setLastDirectory(const QString &directory) { kDirectory.set(directory); }
+
+QStringList Settings::recentHubModels() { return kRecentHubModels.get(); }
+
+void Settings::addRecentHubModel(const QString &id)
+{
+    QStringList recent = kRecentHubModels.get();
+    recent.removeAll(id);
+    recent.prepend(id);
+    kRecentHubModels.set(recent.mid(0, kRecentHubModelCount));
+}
 
 } // namespace vl

@@ -36,6 +36,9 @@ public:
     static void setAdvancedShown(bool shown);
     static QString lastDirectory();
     static void setLastDirectory(const QString &directory);
+    // Hugging Face model ids fetched before, newest first (ids only: a token is never stored).
+    static QStringList recentHubModels();
+    static void addRecentHubModel(const QString &id);
 };
 
 } // namespace vl

@@ -735,6 +735,14 @@
         <source>%1 (yours, replaces the built-in)</source>
         <translation>%1（我的，替代内置预设）</translation>
     </message>
+    <message>
+        <source>From Hugging Face…</source>
+        <translation>从 Hugging Face 获取…</translation>
+    </message>
+    <message>
+        <source>Fetch a model&apos;s config.json from the Hugging Face Hub by its id, e.g. meta-llama/Llama-3.1-8B, and save it as your own preset.</source>
+        <translation>按模型 id（例如 meta-llama/Llama-3.1-8B）从 Hugging Face Hub 获取它的 config.json，并存为你自己的预设。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -1020,6 +1028,34 @@
         <source>%n preset file(s) skipped: %1</source>
         <translation>
             <numerusform>跳过了 %n 个预设文件：%1</numerusform></translation>
+    </message>
+    <message>
+        <source>From Hugging Face</source>
+        <translation>从 Hugging Face 获取</translation>
+    </message>
+    <message>
+        <source>From &amp;Hugging Face…</source>
+        <translation>从 &amp;Hugging Face 获取…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+I</source>
+        <translation>Ctrl+Shift+I</translation>
+    </message>
+    <message>
+        <source>Model id on the Hub, e.g. meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main:</source>
+        <translation>Hub 上的模型 id，例如 meta-llama/Llama-3.1-8B 或 Qwen/Qwen2.5-7B@main：</translation>
+    </message>
+    <message>
+        <source>Fetching %1 from the Hugging Face Hub…</source>
+        <translation>正在从 Hugging Face Hub 获取 %1…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>the Hub publishes %1 parameters for %2; its config counts %3</source>
+        <translation>Hub 公布 %2 有 %1 个参数；按它的 config 计算为 %3 个</translation>
     </message>
 </context>
 <context>
@@ -1906,6 +1942,49 @@
     <message>
         <source>%1: cannot be written (%2)</source>
         <translation>%1：无法写入（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>vl::HubClient</name>
+    <message>
+        <source>offline, and no copy of %1 was fetched before; go online once, or import a local config.json</source>
+        <translation>处于离线状态，且之前没有获取过 %1 的副本；请先联网获取一次，或导入本地的 config.json</translation>
+    </message>
+    <message>
+        <source>%1; using the copy fetched on %2</source>
+        <translation>%1；改用 %2 获取的副本</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>the answer for %1 is larger than %2 MiB; that is no config.json</source>
+        <translation>%1 的响应超过 %2 MiB，不可能是 config.json</translation>
+    </message>
+    <message>
+        <source>%1 refused access to %2 (HTTP %3): the model is gated or private, or does not exist. Request access at %4, then set HF_TOKEN or log in with huggingface-cli, and try again</source>
+        <translation>%1 拒绝访问 %2（HTTP %3）：该模型需要申请访问、是私有的，或者不存在。请在 %4 申请访问，然后设置 HF_TOKEN 或用 huggingface-cli 登录，再试一次</translation>
+    </message>
+    <message>
+        <source>%1 has no config.json for %2 (HTTP 404): check the id and the revision</source>
+        <translation>%1 上没有 %2 的 config.json（HTTP 404）：请检查 id 和版本</translation>
+    </message>
+    <message>
+        <source>%1 answered HTTP %2 for %3</source>
+        <translation>%1 对 %3 返回 HTTP %2</translation>
+    </message>
+    <message>
+        <source>could not reach %1 (%2)</source>
+        <translation>无法连接 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1; check the connection or the proxy, set HF_ENDPOINT for a mirror, or import a local config.json</source>
+        <translation>%1；请检查网络或代理，用 HF_ENDPOINT 指定镜像，或导入本地的 config.json</translation>
+    </message>
+    <message>
+        <source>the answer for %1 from %2 is not a config.json (no JSON object)</source>
+        <translation>%2 对 %1 的响应不是 config.json（不是 JSON 对象）</translation>
     </message>
 </context>
 </TS>
