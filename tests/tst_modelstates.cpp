@@ -18,6 +18,18 @@ Scenario withParams(std::int64_t params)
     return s;
 }
 
+// Llama 3.1 8B by its shapes (the default's 4096 × 32 layers, 32 heads) with mixed BF16.
+Scenario llama31_8b()
+{
+    Scenario s;
+    s.arch.kvHeads = 8;
+    s.arch.ffn = 14336;
+    s.arch.vocab = 128256;
+    s.arch.fixedParams = 0;
+    s.precision = Precision::MixedBf16;
+    return s;
+}
+
 double decimalGB(Bytes bytes)
 {
     return static_cast<double>(bytes) / 1e9;
@@ -121,15 +133,7 @@ private Q_SLOTS:
         QFETCH(qint64, shardedWeights);
         QFETCH(qint64, gathered);
         QFETCH(qint64, gradientBuffers);
-        Scenario s;
-        s.arch = {};
-        s.arch.hidden = 4096;
-        s.arch.layers = 32;
-        s.arch.heads = 32;
-        s.arch.kvHeads = 8;
-        s.arch.ffn = 14336;
-        s.arch.vocab = 128256;
-        s.arch.fixedParams = 0;
+        Scenario s = llama31_8b();
         s.precision = *parsePrecision(precision.toStdString());
         s.gradDtype = *parseGradDtype(reduceDtype.toStdString());
         s.zeroStage = 3;
@@ -167,12 +171,7 @@ private Q_SLOTS:
         QFETCH(bool, reshard);
         QFETCH(qint64, shardedWeights);
         QFETCH(qint64, gathered);
-        Scenario s;
-        s.arch.kvHeads = 8;
-        s.arch.ffn = 14336;
-        s.arch.vocab = 128256;
-        s.arch.fixedParams = 0;
-        s.precision = Precision::MixedBf16;
+        Scenario s = llama31_8b();
         s.zeroStage = 3;
         s.dataParallel = 16;
         s.sharding = Sharding::Fsdp;
@@ -206,14 +205,10 @@ private Q_SLOTS:
         QFETCH(int, ep);
         QFETCH(qint64, weights);
         QFETCH(qint64, moments);
-        Scenario s;
-        s.arch.kvHeads = 8;
-        s.arch.ffn = 14336;
-        s.arch.vocab = 32000;
+        Scenario s = llama31_8b();
+        s.arch.vocab = 32000; // Mixtral-8x7B: Llama's shapes with 8 experts, top 2
         s.arch.experts = 8;
         s.arch.expertsPerToken = 2;
-        s.arch.fixedParams = 0;
-        s.precision = Precision::MixedBf16;
         s.zeroStage = 1;
         s.dataParallel = 8;
         s.expertParallel = ep;
