@@ -14,6 +14,7 @@ namespace vl {
 
 struct FieldSpec {
     std::string_view name;      // "batch": the CLI option and the sweep field
+    std::string_view fileKey;   // "training.batch": where a scenario file keeps it
     std::string_view valueName; // "N", "fp32|mixed-fp16|..."
     std::string_view help;
     // Integer fields expose their storage (sweepable); the others parse text.

@@ -1,6 +1,7 @@
 #include "core/scenariofile.h"
 
 #include "core/estimate.h"
+#include "core/fields.h"
 #include "core/presets.h"
 #include "core/yamlreader.h"
 
@@ -109,10 +110,21 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
         || (e = section("finetune", [&](YamlReader c) { return readFineTune(c, s); }))
         || (e = section("overhead", [&](YamlReader c) { return readOverhead(c, s.overhead); })))
         return e;
-    // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core.
+    // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core;
+    // the error names the file's key and its line (the section's, or the document's, when the
+    // file leaves the key to its default).
     if (auto invalid = validate(s)) {
+        YAML::Node at = r.node();
+        if (const FieldSpec *spec = findField(invalid->field); spec && !spec->fileKey.empty()) {
+            const std::string key(spec->fileKey);
+            const auto dot = key.find('.');
+            const YAML::Node group = r.node()[key.substr(0, dot)];
+            const YAML::Node value = group.IsMap() ? group[key.substr(dot + 1)] : YAML::Node();
+            at = value.IsDefined() ? value : group.IsDefined() ? group : at;
+            invalid->field = r.pathOf(key.c_str());
+        }
         invalid->file = r.file();
-        invalid->line = r.node().Mark().is_null() ? 0 : r.node().Mark().line + 1;
+        invalid->line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
         return invalid;
     }
     return std::nullopt;

@@ -114,7 +114,17 @@ private Q_SLOTS:
         QTest::newRow("a section that is a word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("overhead: on\n") << 3 << "overhead" << "expected a mapping";
         QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan|litgpt";
         QTest::newRow("bad LoRA dropout") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("finetune:\n  lora_dropout: maybe\n") << 4 << "finetune.lora_dropout" << "";
-        QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 1 << "offload" << "choose --zero";
+        // Cross-field rules come from the core; the error names the file's key at its own line.
+        QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 4 << "parallel.offload" << "choose --zero";
+        QTest::newRow("cross-field rule in the architecture")
+            << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, kv_heads: 5, ffn: 11008, vocab: 32000}\n")
+            << 2 << "architecture.kv_heads" << "must divide heads 32";
+        QTest::newRow("cross-field rule on a key left to its default: its section")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: 4096\nparallel:\n  cp: 3\n  sp: false\n")
+            << 6 << "parallel.cp" << "does not divide the sequence";
+        QTest::newRow("cross-field rule inside a pin")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("pins:\n  - name: a\n    architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n    parallel:\n      offload: optimizer\n")
+            << 7 << "pins[0].parallel.offload" << "choose --zero";
         QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";
     }
     void brokenFiles()
