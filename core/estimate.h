@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace vl {
@@ -101,6 +102,8 @@ struct ExplainedItem {
 
 // Checks every field; the error names the field (as the CLI spells it) and the allowed range.
 std::optional<Error> validate(const Scenario &s);
+// An integer field's allowed range in this scenario (some depend on others), for messages.
+std::optional<std::pair<std::int64_t, std::int64_t>> allowedRange(const Scenario &s, std::string_view field);
 
 // Assumes validate(s) passed; call validatedEstimate() when that is not known.
 Breakdown estimate(const Scenario &s);

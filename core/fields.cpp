@@ -1,5 +1,6 @@
 #include "core/fields.h"
 
+#include "core/estimate.h"
 #include "core/units.h"
 
 #include <algorithm>
@@ -154,8 +155,13 @@ std::optional<Error> setField(Scenario &s, std::string_view name, std::string_vi
     if (field->text)
         return field->text(s, value);
     const auto parsed = parseCount(value);
-    if (!parsed)
-        return Error{std::string(name), "'" + std::string(value) + "' is not a whole number"};
+    if (!parsed) {
+        const auto range = allowedRange(s, name);
+        return Error{std::string(name), "'" + std::string(value) + "' is not a whole number"
+                                            + (range ? "; allowed " + std::to_string(range->first) + " to "
+                                                           + std::to_string(range->second)
+                                                     : std::string())};
+    }
     field->integer(s) = *parsed;
     return std::nullopt;
 }

@@ -1,5 +1,6 @@
 #include "core/estimate.h"
 
+#include <array>
 #include <string>
 
 namespace vl {
@@ -92,16 +93,16 @@ Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::in
                                        + std::to_string(hi) + extra};
 }
 
-} // namespace
+// Every integer field's allowed range, some depending on others (pipeline stages on layers).
+struct Range {
+    const char *field;
+    std::int64_t value, lo, hi;
+};
 
-std::optional<Error> validate(const Scenario &s)
+auto fieldRanges(const Scenario &s)
 {
     const Architecture &a = s.arch;
-    struct Range {
-        const char *field;
-        std::int64_t value, lo, hi;
-    };
-    const Range ranges[] = {
+    return std::to_array<Range>({
         {"hidden", a.hidden, 1, 1 << 20},
         {"layers", a.layers, 1, 10'000},
         {"heads", a.heads, 1, 65'536},
@@ -133,7 +134,23 @@ std::optional<Error> validate(const Scenario &s)
         {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
         {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
         {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
-    };
+    });
+}
+
+} // namespace
+
+std::optional<std::pair<std::int64_t, std::int64_t>> allowedRange(const Scenario &s, std::string_view field)
+{
+    for (const Range &r : fieldRanges(s))
+        if (field == r.field)
+            return std::pair{r.lo, r.hi};
+    return std::nullopt;
+}
+
+std::optional<Error> validate(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const auto ranges = fieldRanges(s);
     for (const Range &r : ranges)
         if (r.value < r.lo || r.value > r.hi)
             return outOfRange(r.field, r.value, r.lo, r.hi);

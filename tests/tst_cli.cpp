@@ -287,6 +287,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
         QTest::newRow("zero batch") << QStringList{"--batch", "0"} << 2 << "--batch: 0 is out of range; allowed 1 to";
+        QTest::newRow("a number beyond any range names the range")
+            << QStringList{"--batch", "1e30"} << 2 << "--batch: '1e30' is not a whole number; allowed 1 to 1048576";
         QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
         QTest::newRow("unknown precision") << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
         QTest::newRow("heads not dividing hidden") << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
