@@ -6,6 +6,7 @@
 #include <cctype>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
 
 namespace vl {
 
@@ -349,15 +350,31 @@ std::vector<fs::path> yamlFilesIn(const fs::path &dir)
     return files;
 }
 
+// A list of presets with an index by id, so that merging thousands of user presets stays linear.
+template <class Preset>
+struct Indexed {
+    std::vector<Preset> &list;
+    std::unordered_map<std::string, std::size_t> positions;
+    explicit Indexed(std::vector<Preset> &presets) : list(presets)
+    {
+        for (std::size_t i = 0; i < list.size(); ++i)
+            positions.emplace(list[i].id, i);
+    }
+};
+
 // Adds or, for a user preset, replaces the built-in with the same id.
 template <class Preset>
-void merge(std::vector<Preset> &list, Preset preset, bool user, std::vector<Error> &skipped)
+void merge(Indexed<Preset> &presets, Preset preset, bool user, std::vector<Error> &skipped)
 {
     preset.user = user;
-    const auto same = std::find_if(list.begin(), list.end(), [&](const Preset &p) { return p.id == preset.id; });
-    if (same == list.end()) {
-        list.push_back(std::move(preset));
-    } else if (user && !same->user) {
+    const auto known = presets.positions.find(preset.id);
+    if (known == presets.positions.end()) {
+        presets.positions.emplace(preset.id, presets.list.size());
+        presets.list.push_back(std::move(preset));
+        return;
+    }
+    Preset *same = &presets.list[known->second];
+    if (user && !same->user) {
         preset.shadowsBuiltin = true;
         *same = std::move(preset);
     } else {
@@ -371,23 +388,25 @@ void loadFrom(const fs::path &root, bool user, PresetCatalog &catalog)
 {
     if (root.empty())
         return;
+    Indexed models(catalog.models);
+    Indexed gpus(catalog.gpus);
     for (const fs::path &path : yamlFilesIn(root / "models")) {
         auto text = readTextFile(path);
         auto preset = text ? parseModelPreset(*text, path.string()) : Result<ModelPreset>(text.error());
         if (preset)
-            merge(catalog.models, std::move(preset).value(), user, catalog.skipped);
+            merge(models, std::move(preset).value(), user, catalog.skipped);
         else
             catalog.skipped.push_back(preset.error());
     }
     for (const fs::path &path : yamlFilesIn(root / "gpus")) {
         auto text = readTextFile(path);
-        auto gpus = text ? parseGpuPresets(*text, path.string()) : Result<std::vector<GpuPreset>>(text.error());
-        if (!gpus) {
-            catalog.skipped.push_back(gpus.error());
+        auto parsed = text ? parseGpuPresets(*text, path.string()) : Result<std::vector<GpuPreset>>(text.error());
+        if (!parsed) {
+            catalog.skipped.push_back(parsed.error());
             continue;
         }
-        for (GpuPreset gpu : *gpus)
-            merge(catalog.gpus, std::move(gpu), user, catalog.skipped);
+        for (GpuPreset gpu : *parsed)
+            merge(gpus, std::move(gpu), user, catalog.skipped);
     }
 }
 

@@ -220,6 +220,9 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
             const YAML::Node gpus = r.node()["gpus"];
             if (!gpus.IsSequence())
                 return r.errorAt("gpus", "expected a list of GPU ids, e.g. [a100-80gb, h100-sxm]");
+            if (gpus.size() > kMaxGpus)
+                return r.errorAt("gpus", std::to_string(gpus.size()) + " GPU ids; a file lists at most "
+                                             + std::to_string(kMaxGpus));
             for (const auto &gpu : gpus) {
                 if (!gpu.IsScalar())
                     return r.errorAt("gpus", "expected GPU ids as text");
@@ -238,6 +241,9 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
             const YAML::Node pins = r.node()["pins"];
             if (!pins.IsSequence())
                 return r.errorAt("pins", "expected a list of pinned scenarios");
+            if (pins.size() > kMaxPins)
+                return r.errorAt("pins", std::to_string(pins.size()) + " pinned scenarios; a file keeps at most "
+                                             + std::to_string(kMaxPins));
             for (std::size_t i = 0; i < pins.size(); ++i) {
                 YamlReader pinReader(pins[i], file, "pins[" + std::to_string(i) + "]");
                 if (auto e = pinReader.requireMap())

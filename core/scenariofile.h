@@ -33,6 +33,10 @@ struct ScenarioDocument {
 // article printed it (without the FP32 master copy it then warns about).
 ScenarioDocument articleExampleDocument();
 
+// What one file may hold: every pin is estimated on every redraw, every GPU drawn as a line.
+inline constexpr std::size_t kMaxPins = 256;
+inline constexpr std::size_t kMaxGpus = 256;
+
 Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std::string &file);
 std::string scenarioDocumentToYaml(const ScenarioDocument &doc);
 

@@ -125,6 +125,14 @@ private Q_SLOTS:
         QTest::newRow("cross-field rule inside a pin")
             << QStringLiteral("schema: 1\n") + arch + QStringLiteral("pins:\n  - name: a\n    architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n    parallel:\n      offload: optimizer\n")
             << 7 << "pins[0].parallel.offload" << "choose --zero";
+        QString manyPins = QStringLiteral("schema: 1\n") + arch + QStringLiteral("pins:\n");
+        for (std::size_t i = 0; i <= kMaxPins; ++i)
+            manyPins += QStringLiteral("  - {name: p%1, architecture: {hidden: 64, layers: 2, heads: 4, ffn: 256, vocab: 100}}\n").arg(i);
+        QTest::newRow("more pins than a file keeps") << manyPins << 4 << "pins" << "pinned scenarios; a file keeps at most 256";
+        QString manyGpus = QStringLiteral("schema: 1\n") + arch + QStringLiteral("gpus: [");
+        for (std::size_t i = 0; i <= kMaxGpus; ++i)
+            manyGpus += QStringLiteral("gpu-%1, ").arg(i);
+        QTest::newRow("more GPUs than a file lists") << manyGpus + QStringLiteral("last]\n") << 3 << "gpus" << "a file lists at most 256";
         QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";
     }
     void brokenFiles()
