@@ -92,6 +92,19 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
     return next;
 }
 
+std::string grownItems(const Breakdown &before, const Breakdown &after, Units units)
+{
+    std::vector<std::pair<Bytes, ItemId>> grown;
+    for (int i = 0; i < kItemCount; ++i)
+        if (after.itemBytes[i] > before.itemBytes[i])
+            grown.emplace_back(after.itemBytes[i] - before.itemBytes[i], static_cast<ItemId>(i));
+    std::sort(grown.begin(), grown.end(), [](const auto &l, const auto &r) { return l.first > r.first; });
+    std::string text;
+    for (const auto &[bytes, id] : grown)
+        text += (text.empty() ? "" : ", ") + std::string(idString(id)) + " +" + formatBytes(bytes, units);
+    return text;
+}
+
 std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
                                            Bytes capacity)
 {
@@ -105,8 +118,10 @@ std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<cons
         if (!next)
             continue;
         const Breakdown b = estimate(*next);
+        const Breakdown before = estimate(current);
         steps.push_back({lever, *next, b, currentTotal - b.total, b.total <= capacity,
-                         describeChange(lever, current, *next), describeCost(lever, *next)});
+                         describeChange(lever, current, *next), describeCost(lever, *next),
+                         b.total > currentTotal ? grownItems(before, b, Units::GiB) : std::string()});
         current = *next;
         currentTotal = b.total;
         if (steps.back().fits)

@@ -35,7 +35,13 @@ struct LadderStep {
     bool fits;
     std::string change; // "ZeRO stage 3 over 8 GPUs"
     std::string cost;   // "≈ 1.5× data-parallel communication"
+    // When the step costs memory instead of saving it: the items that grew, by how much
+    // ("zero3_gathered_params +3.91 GiB, recompute_buffer +1.05 GiB").
+    std::string grew;
 };
+
+// The items of `after` larger than in `before`, largest growth first, as "id +size" joined by ", ".
+std::string grownItems(const Breakdown &before, const Breakdown &after, Units units);
 
 // Applies `order` from `start`, skipping levers already pulled, stopping at the first step
 // that fits `capacity` (or after the last lever).

@@ -288,7 +288,7 @@ std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &
             out += "  {\"lever\": " + jsonString(idString(s.lever)) + ", \"change\": " + jsonString(s.change)
                 + ", \"total_bytes\": " + std::to_string(s.breakdown.total) + ", \"saving_bytes\": "
                 + std::to_string(s.saving) + ", \"fits\": " + (s.fits ? "true" : "false") + ", \"cost\": "
-                + jsonString(s.cost) + "}" + (i + 1 < steps.size() ? "," : "") + "\n";
+                + jsonString(s.cost) + ", \"grew\": " + jsonString(s.grew) + "}" + (i + 1 < steps.size() ? "," : "") + "\n";
         }
         return out + "]}\n";
     }
@@ -299,8 +299,9 @@ std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &
     rows.push_back({"0", "start", size(start.total), size(0), start.total <= gpu.capacity ? "yes" : "no", ""});
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const LadderStep &s = steps[i];
+        // A lever that costs memory says which parts grew.
         rows.push_back({std::to_string(i + 1), s.change, size(s.breakdown.total), size(s.saving), s.fits ? "yes" : "no",
-                         s.cost});
+                         s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
     }
     std::string out = renderRows(rows, format);
     if (format != Format::Csv && !steps.empty() && !steps.back().fits)

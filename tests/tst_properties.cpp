@@ -1,12 +1,15 @@
 // Properties every estimate must keep, over a grid of very different scenarios.
 
+#include "core/advice.h"
 #include "core/edits.h"
 #include "core/estimate.h"
 #include "core/timeline.h"
 
 #include <QTest>
 
+#include <map>
 #include <random>
+#include <set>
 
 using namespace vl;
 
@@ -94,6 +97,7 @@ QList<Scenario> randomScenarios(Implementation implementation, Modeling modeling
         s.recompute = pick(Recompute::None, Recompute::Full);
         s.zeroStage = pick(0, 1, 2, 3);
         s.dataParallel = pick(1, 8);
+        s.sharding = pick(Sharding::Zero, Sharding::Fsdp);
         if (s.fineTune != FineTune::Full && s.ampStyle == AmpStyle::Autocast)
             s.baseDtype = pick(BaseDtype::Auto, BaseDtype::Bf16);
         s.implementation = implementation;
@@ -230,6 +234,54 @@ private Q_SLOTS:
             bigger.microBatch *= 2;
             QVERIFY(estimate(bigger).total >= b.total);
         }
+    }
+
+    // A lever may cost memory only through what pulling it really allocates (ZeRO-3's and FSDP's
+    // gathered parameters and gradient buffers, DeepSpeed's bucket, recomputation's working set;
+    // mixed precision's master copy, the loss's FP32 copy and, under autocast, the 16-bit casts
+    // kept beside FP32 results), never through weights, gradients or moments; and the ladder then
+    // names what grew instead of calling it a saving.
+    void leversCostMemoryOnlyThroughTheirBuffers_data() { randomScenariosKeepTheInvariants_data(); }
+    void leversCostMemoryOnlyThroughTheirBuffers()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, modeling);
+        const std::map<Lever, std::set<ItemId>> mayGrow{
+            // FSDP reduces gradients into FP32 shards where ZeRO-2 kept 16-bit ones: the gradients
+            // item may grow, the model states as a whole may not (checked below).
+            {Lever::ZeroSharding, {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
+                                   ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve,
+                                   ItemId::Gradients}},
+            {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
+            {Lever::MixedPrecision, {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
+                                     ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
+            {Lever::SmallerBatch, {ItemId::AllocatorReserve}},
+        };
+        int costly = 0;
+        for (const Scenario &s : randomScenarios(Implementation(implementation), Modeling(modeling), 400)) {
+            const Breakdown before = estimate(s);
+            for (Lever lever : kArticleLadder) {
+                const std::array order{lever};
+                const auto steps = optimizationLadder(s, order, 8, 0); // capacity 0: every lever is tried
+                if (steps.empty())
+                    continue;
+                const LadderStep &step = steps.front();
+                QCOMPARE(step.saving < 0, !step.grew.empty());
+                if (lever == Lever::ZeroSharding)
+                    QVERIFY(step.breakdown.modelStates() <= before.modelStates());
+                if (step.saving >= 0)
+                    continue;
+                ++costly;
+                for (int i = 0; i < kItemCount; ++i)
+                    if (step.breakdown.itemBytes[i] > before.itemBytes[i])
+                        QVERIFY2(mayGrow.at(lever).count(ItemId(i)),
+                                 qPrintable(QStringLiteral("%1 grew with lever %2: %3")
+                                                .arg(QString::fromUtf8(idString(ItemId(i)).data()),
+                                                     QString::fromUtf8(idString(lever).data()),
+                                                     QString::fromStdString(step.grew))));
+            }
+        }
+        qInfo("%d of the lever steps cost memory, each through its named buffers", costly);
     }
 
     void recomputationNeverAddsMemory_data() { addRows(); }
