@@ -127,10 +127,11 @@ int main(int argc, char *argv[])
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().first();
     if (!file.isEmpty()) {
-        const QString error = window.openFile(file, headless ? vl::MainWindow::Import::ForThisRunOnly
-                                                             : vl::MainWindow::Import::SaveAsPreset);
-        if (!error.isEmpty())
-            return fail(error.contains(QLatin1String("cannot be read")) ? UnreadableFile : InvalidInput, error);
+        const auto error = window.openFile(file, headless ? vl::MainWindow::Import::ForThisRunOnly
+                                                          : vl::MainWindow::Import::SaveAsPreset);
+        if (error)
+            return fail(error->kind == vl::ErrorKind::Io ? UnreadableFile : InvalidInput,
+                        QString::fromStdString(error->describe()));
     } else if (!headless) {
         window.restoreSession();
     }

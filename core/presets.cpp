@@ -80,18 +80,18 @@ Result<std::string> readTextFile(const fs::path &path)
     // exhaust memory (a scenario or config.json is a few KiB).
     std::error_code code;
     if (fs::exists(path, code) && !fs::is_regular_file(path, code))
-        return Error{"", "cannot be read: not a regular file", path.string()};
+        return Error{"", "cannot be read: not a regular file", path.string(), 0, ErrorKind::Io};
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return Error{"", "cannot be read (missing or not permitted)", path.string()};
+        return Error{"", "cannot be read (missing or not permitted)", path.string(), 0, ErrorKind::Io};
     std::string text(kMaxTextFileBytes + 1, '\0');
     in.read(text.data(), std::streamsize(text.size()));
     if (in.bad())
-        return Error{"", "cannot be read: reading failed part-way", path.string()};
+        return Error{"", "cannot be read: reading failed part-way", path.string(), 0, ErrorKind::Io};
     if (std::size_t(in.gcount()) > kMaxTextFileBytes)
         return Error{"", "cannot be read: larger than " + std::to_string(kMaxTextFileBytes / (1024 * 1024))
                              + " MiB, which no scenario, preset or config.json needs",
-                     path.string()};
+                     path.string(), 0, ErrorKind::Io};
     text.resize(std::size_t(in.gcount()));
     return text;
 }

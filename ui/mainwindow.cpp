@@ -385,53 +385,59 @@ void MainWindow::reportError(const QString &message)
         QMessageBox::warning(this, tr("VRAM Ledger"), message);
 }
 
-QString MainWindow::openFile(const QString &path, Import import)
+void MainWindow::reportError(const std::optional<Error> &error)
+{
+    if (error)
+        reportError(QString::fromStdString(error->describe()));
+}
+
+std::optional<Error> MainWindow::openFile(const QString &path, Import import)
 {
     if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
         return importConfig(path, import);
     const auto text = readTextFile(path.toStdString());
     if (!text)
-        return QString::fromStdString(text.error().describe());
+        return text.error();
     auto doc = parseScenarioDocument(*text, path.toStdString());
     if (!doc)
-        return QString::fromStdString(doc.error().describe());
+        return doc.error();
     setPath(path);
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
     if (const QStringList unknown = m_model.setDocument(std::move(doc).value()); !unknown.isEmpty())
         statusBar()->showMessage(tr("Not among the GPU presets here, left out: %1").arg(unknown.join(QStringLiteral(", "))),
                                  10000);
-    return {};
+    return std::nullopt;
 }
 
-QString MainWindow::importConfig(const QString &path, Import import)
+std::optional<Error> MainWindow::importConfig(const QString &path, Import import)
 {
     const auto text = readTextFile(path.toStdString());
     if (!text)
-        return QString::fromStdString(text.error().describe());
+        return text.error();
     return importConfigText(*text, path, import);
 }
 
-QString MainWindow::importConfigText(const std::string &text, const QString &origin, Import import,
-                                     std::int64_t publishedParams)
+std::optional<Error> MainWindow::importConfigText(const std::string &text, const QString &origin, Import import,
+                                                  std::int64_t publishedParams)
 {
     auto model = importHfConfig(text, origin.toStdString());
     if (!model)
-        return QString::fromStdString(model.error().describe());
+        return model.error();
     ModelPreset preset = std::move(model).value();
     if (publishedParams > 0)
         preset.publishedParams = publishedParams;
     if (import == Import::ForThisRunOnly) {
         m_model.addModel(std::move(preset));
-        return {};
+        return std::nullopt;
     }
     // Save it as the user's own preset, next to the built-ins, without replacing an existing file.
     QString target;
     if (const QString error = saveUserModel(preset, &target); !error.isEmpty())
-        return error;
+        return Error{"", error.toStdString(), {}, 0, ErrorKind::Io};
     preset.file = target.toStdString();
     m_model.addModel(std::move(preset));
     statusBar()->showMessage(tr("Imported %1 as your preset %2").arg(QFileInfo(origin).fileName(), target), 8000);
-    return {};
+    return std::nullopt;
 }
 
 QString MainWindow::saveScenario(const QString &path)
@@ -549,9 +555,8 @@ void MainWindow::importFromHub(const HubModelRef &ref, std::function<void(const 
         }
         Settings::addRecentHubModel(id);
         const std::int64_t published = result.publishedParams.value_or(0);
-        if (const QString error = importConfigText(result.config.toStdString(), id, Import::SaveAsPreset, published);
-            !error.isEmpty()) {
-            done(error, {});
+        if (const auto error = importConfigText(result.config.toStdString(), id, Import::SaveAsPreset, published)) {
+            done(QString::fromStdString(error->describe()), {});
             return;
         }
         // What the user should know beside the import: a cached copy used, a count that differs.

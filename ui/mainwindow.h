@@ -3,6 +3,7 @@
 // screenshot and export used by scripts. The panels do the showing; core does the counting.
 
 #include "core/hubref.h"
+#include "core/result.h"
 #include "ui/theme.h"
 
 #include <QMainWindow>
@@ -40,7 +41,7 @@ public:
     // What opening a config.json does with the model: keep it among the user's presets, or use it
     // for this run only (headless rendering must not change the user's state).
     enum class Import { SaveAsPreset, ForThisRunOnly };
-    QString openFile(const QString &path, Import import = Import::SaveAsPreset);
+    std::optional<Error> openFile(const QString &path, Import import = Import::SaveAsPreset);
     QString saveScenario(const QString &path);
     // Fetches a Hub model's config.json in the background and imports it as the user's preset;
     // `done` gets the error (empty on success) and what to tell beside a success.
@@ -79,14 +80,15 @@ private:
     void importConfigDialog();
     void importFromHubDialog();
     void addCustomGpu();
-    QString importConfig(const QString &path, Import import = Import::SaveAsPreset);
+    std::optional<Error> importConfig(const QString &path, Import import = Import::SaveAsPreset);
     // A config.json's text from `origin` (a file's path, or a Hub id), saved as the user's preset.
-    QString importConfigText(const std::string &text, const QString &origin, Import import,
-                             std::int64_t publishedParams = 0);
+    std::optional<Error> importConfigText(const std::string &text, const QString &origin, Import import,
+                                          std::int64_t publishedParams = 0);
     void exportDialog();
     void copyImage();
     void copyBreakdown(bool csv);
     void reportError(const QString &message);
+    void reportError(const std::optional<Error> &error);
 
     LedgerModel &m_model;
     Language &m_language;
