@@ -151,7 +151,8 @@ private Q_SLOTS:
         const QImage image = chart.grab().toImage(); // lays the plot out as it paints
         QCustomPlot *plot = chart.plot();
         const int bar = chart.barCount() - 1;
-        const double x = plot->xAxis->coordToPixel(bar + 1);
+        // Off the centre line, where each part's size label is written.
+        const double x = plot->xAxis->coordToPixel(bar + 1 - 0.25);
         double below = 0;
         for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates,
                             Component::Activations}) {
@@ -162,6 +163,32 @@ private Q_SLOTS:
         }
         const QPoint aboveTheBar(int(x), int(plot->yAxis->coordToPixel(below)) - 12);
         QCOMPARE(image.pixelColor(aboveTheBar).rgb(), palette(theme).color(QPalette::Base).rgb());
+    }
+
+    // Each bar carries its total, and each part its size where the part can hold the text.
+    void barsAreLabelled()
+    {
+        const ScenarioDocument doc = scenario(QStringLiteral("article"));
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        MemoryChart chart;
+        chart.resize(1200, 800);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showAnalysis(a, {}, Units::GiB);
+        QStringList texts;
+        QTRY_VERIFY([&] {
+            texts.clear();
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto *text = qobject_cast<QCPItemText *>(chart.plot()->item(i)))
+                    texts << text->text();
+            return !texts.isEmpty();
+        }());
+        for (const Bar &bar : a.bars) {
+            QVERIFY2(texts.contains(bytesText(bar.breakdown.total, Units::GiB)), qPrintable(texts.join(QLatin1Char('|'))));
+            // The article's 7B: every one of the four parts is at least 13 GiB, tall enough here.
+            for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations})
+                QVERIFY2(texts.contains(bytesText(bar.breakdown.component(c), Units::GiB)), qPrintable(texts.join(QLatin1Char('|'))));
+        }
     }
 
     void solidFillLooksLikeTheTranslucentOne_data()

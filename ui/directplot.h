@@ -18,6 +18,8 @@ public:
 
     // Use instead of replot(): schedules a paint, which lays the plot out and draws it.
     void redraw() { update(); }
+    // Lays the axes and margins out now, for a caller that needs pixel sizes before the paint.
+    void layOut() { updateLayout(); }
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace vl {
@@ -104,7 +105,65 @@ void MemoryChart::rebuild()
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
     m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    addBarLabels(labelFont);
     m_plot->redraw();
+}
+
+void MemoryChart::addBarLabels(const QFont &font)
+{
+    // Each bar's total above it, and each part's size inside it where the part is tall and wide
+    // enough to hold the text: a slide needs the numbers, not a ruler.
+    m_plot->layOut();
+    const QRect area = m_plot->axisRect()->rect();
+    if (area.height() <= 0)
+        return; // no size yet: the resize that gives it one adds them
+    const QFontMetrics metrics(font);
+    const double pixelsPerUnit = area.height() / m_plot->yAxis->range().size();
+    const double barPixels = 0.6 * area.width() / m_plot->xAxis->range().size();
+    const QColor text = palette().color(QPalette::WindowText);
+    const auto label = [&](double key, double value, const QString &what, const QColor &colour, Qt::Alignment align) {
+        auto *tag = new QCPItemText(m_plot);
+        tag->position->setCoords(key, value);
+        tag->setPositionAlignment(align);
+        tag->setText(what);
+        tag->setFont(font);
+        tag->setColor(colour);
+        tag->setClipToAxisRect(true);
+        return tag;
+    };
+    for (std::size_t i = 0; i < m_analysis.bars.size(); ++i) {
+        const Breakdown &b = m_analysis.bars[i].breakdown;
+        const double key = double(i + 1);
+        const QString total = bytesText(b.total, m_units);
+        if (metrics.horizontalAdvance(total) <= barPixels * 1.5) {
+            // On the plot's background, so that a capacity line just above never strikes it through.
+            QCPItemText *tag = label(key, toUnits(b.total, m_units), total, text, Qt::AlignHCenter | Qt::AlignBottom);
+            tag->setBrush(palette().base());
+            tag->setPadding(QMargins(3, 0, 3, 1));
+        }
+        double base = 0;
+        for (Component c : kComponents) {
+            const double value = toUnits(b.component(c), m_units);
+            const QString size = bytesText(b.component(c), m_units);
+            if (value * pixelsPerUnit >= metrics.height() * 1.4 && metrics.horizontalAdvance(size) <= barPixels - 6) {
+                // In the middle of the part, or nearer one end where a capacity line crosses the middle.
+                const auto clear = [&](double y) {
+                    return std::none_of(m_gpus.begin(), m_gpus.end(), [&](const GpuPreset &gpu) {
+                        return std::abs(toUnits(gpu.capacity, m_units) - y) * pixelsPerUnit < metrics.height() * 0.7;
+                    });
+                };
+                const double half = metrics.height() * 0.6 / pixelsPerUnit; // keeps the text inside the part
+                for (const double y : {base + value / 2, base + half, base + value - half}) {
+                    if (!clear(y))
+                        continue;
+                    const QColor fill = componentColor(c);
+                    label(key, y, size, fill.lightnessF() > 0.6 ? QColor(Qt::black) : QColor(Qt::white), Qt::AlignCenter);
+                    break;
+                }
+            }
+            base += value;
+        }
+    }
 }
 
 void MemoryChart::recolour()
@@ -158,7 +217,9 @@ void MemoryChart::changeEvent(QEvent *event)
 
 bool MemoryChart::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_plot && event->type() == QEvent::MouseMove)
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        QMetaObject::invokeMethod(this, &MemoryChart::rebuild, Qt::QueuedConnection); // labels fit the new size
+    else if (watched == m_plot && event->type() == QEvent::MouseMove)
         showTooltip(static_cast<QMouseEvent *>(event)->pos());
     else if (watched == m_plot && event->type() == QEvent::Leave)
         Q_EMIT componentHovered(std::nullopt);

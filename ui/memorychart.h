@@ -40,6 +40,7 @@ protected:
 private:
     void recolour();
     void rebuild();
+    void addBarLabels(const QFont &font);
     void showTooltip(QPoint position);
 
     DirectPlot *m_plot;
