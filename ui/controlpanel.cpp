@@ -68,6 +68,7 @@ void ControlPanel::build()
 
     // Model ---------------------------------------------------------------------------------
     auto *modelGroup = new QGroupBox(this);
+    m_modelGroup = modelGroup;
     addText([=, this] { modelGroup->setTitle(tr("Model")); });
     auto *modelLayout = new QVBoxLayout(modelGroup);
     m_modelBox = new QComboBox(modelGroup);
@@ -149,6 +150,7 @@ void ControlPanel::build()
 
     // GPUs ----------------------------------------------------------------------------------------
     auto *gpuGroup = new QGroupBox(this);
+    m_gpuGroup = gpuGroup;
     addText([=, this] { gpuGroup->setTitle(tr("Compare against GPUs")); });
     auto *gpuLayout = new QVBoxLayout(gpuGroup);
     m_gpus = new QListWidget(gpuGroup);
@@ -505,6 +507,14 @@ void ControlPanel::changeEvent(QEvent *event)
 void ControlPanel::setAdvancedVisible(bool visible)
 {
     m_advanced->setChecked(visible);
+}
+
+void ControlPanel::setPresenting(bool presenting)
+{
+    // The room sees the five sliders; the model, the GPUs and the advanced settings stay as set.
+    m_modelGroup->setVisible(!presenting);
+    m_gpuGroup->setVisible(!presenting);
+    m_advanced->setVisible(!presenting);
 }
 
 bool ControlPanel::advancedVisible() const

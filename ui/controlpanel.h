@@ -30,6 +30,7 @@ public:
     explicit ControlPanel(LedgerModel &model, QWidget *parent = nullptr);
 
     void setAdvancedVisible(bool visible);
+    void setPresenting(bool presenting); // the five sliders only
     bool advancedVisible() const;
 
     // For tests and presentation: the five named controls.
@@ -77,6 +78,8 @@ private:
     QPushButton *m_customGpu = nullptr;
 
     QGroupBox *m_advanced = nullptr;
+    QGroupBox *m_modelGroup = nullptr;
+    QGroupBox *m_gpuGroup = nullptr;
     QWidget *m_advancedBody = nullptr;
     QSpinBox *m_heads = nullptr;
     QSpinBox *m_kvHeads = nullptr;

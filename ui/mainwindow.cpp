@@ -327,13 +327,19 @@ void MainWindow::setZoom(double zoom)
 void MainWindow::setPresentationMode(bool on, bool fullScreen)
 {
     m_presenting = on;
-    m_controls->setAdvancedVisible(!on && Settings::advancedShown());
+    m_controls->setPresenting(on);
     m_explanation->setVisible(!on);
     QFont large = QApplication::font();
     if (on)
-        large.setPointSizeF(large.pointSizeF() * 1.35);
+        large.setPointSizeF(large.pointSizeF() * 1.6);
     m_controls->setFont(large); // the five sliders readable from the back of the room
-    m_verdict->setFont(large);
+    QFont verdict = large;
+    if (on)
+        verdict.setPointSizeF(QApplication::font().pointSizeF() * 1.8); // the answer, larger still
+    m_verdict->setFont(verdict);
+    // Long sliders beside the chart, so a small move shows from the back of the room.
+    m_controlsScroll->setMinimumWidth(on ? std::max(m_controls->minimumSizeHint().width() + 24, width() / 4)
+                                         : m_controls->minimumSizeHint().width() + 24);
     setZoom(on ? 1.6 : 1.0);
     if (!fullScreen)
         return;
