@@ -16,6 +16,7 @@
 #include "ui/verdictbar.h"
 
 #include <QComboBox>
+#include <QGroupBox>
 #include <QFile>
 #include <QListWidget>
 #include <QSlider>
@@ -260,6 +261,21 @@ private Q_SLOTS:
             QCOMPARE(totalParameters(m_model->scenario().arch), 124'439'808);
             QVERIFY2(notes.isEmpty(), qPrintable(notes.join(QLatin1Char('\n')))); // the Hub's count agrees
         }
+    }
+
+    // Presentation: the five sliders only, in larger type; back to everything afterwards.
+    void presentationShowsTheFiveSliders()
+    {
+        const auto *advanced = m_window->findChild<QGroupBox *>(QStringLiteral("advanced"));
+        const QWidget *models = m_window->controls()->modelBox();
+        QVERIFY(advanced && advanced->isVisible() && models->isVisible());
+        const qreal normal = m_window->controls()->batchSlider()->font().pointSizeF();
+        m_window->setPresentationMode(true, false);
+        QVERIFY(!advanced->isVisible() && !models->isVisible());
+        QVERIFY(m_window->controls()->batchSlider()->isVisible());
+        QVERIFY(m_window->controls()->batchSlider()->font().pointSizeF() > normal * 1.5);
+        m_window->setPresentationMode(false, false);
+        QVERIFY(advanced->isVisible() && models->isVisible());
     }
 
     void cleanup()
