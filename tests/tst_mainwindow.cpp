@@ -12,12 +12,14 @@
 #include "ui/ledgermodel.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart.h"
+#include "ui/settings.h"
 #include "ui/sliderspin.h"
 #include "ui/verdictbar.h"
 
 #include <QComboBox>
 #include <QGroupBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QListWidget>
 #include <QSlider>
 #include <QSpinBox>
@@ -209,9 +211,19 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("plan.vramledger.yaml"));
         QVERIFY(m_window->saveScenario(path).isEmpty());
         QVERIFY2(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")), qPrintable(m_window->windowTitle()));
-        m_window->controls()->sequenceSlider()->spinBox()->setValue(1024); // a change keeps the title
+        QVERIFY(!m_window->isWindowModified());
+        QCOMPARE(m_window->windowFilePath(), path);
+        QCOMPARE(Settings::recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        m_window->controls()->sequenceSlider()->spinBox()->setValue(1024); // a change keeps the title, marked
         QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")));
-        QVERIFY(!m_window->openFile(path));
+        QVERIFY(m_window->isWindowModified());
+        QVERIFY(m_window->saveScenario(path).isEmpty());
+        QVERIFY(!m_window->isWindowModified());
+        m_window->controls()->sequenceSlider()->spinBox()->setValue(2048);
+        QVERIFY(m_window->isWindowModified());
+        QVERIFY(!m_window->openFile(path, MainWindow::Import::ForThisRunOnly)); // what the file holds: unmodified
+        QVERIFY(!m_window->isWindowModified());
+        QCOMPARE(m_window->controls()->sequenceSlider()->spinBox()->value(), 1024);
         QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")));
     }
 

@@ -148,6 +148,9 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
 
 void MainWindow::refresh()
 {
+    // An opened or saved file with edits since: the title's [*] (an untitled session is kept
+    // in the settings and restored, so it never asks).
+    setWindowModified(!m_path.isEmpty() && !(m_model.document() == m_saved));
     const Analysis &a = m_model.analysis();
     m_verdict->showAnalysis(a, m_model.scenario(), m_model.units());
     m_diagram->showAnalysis(a, m_model.scenario(), m_model.units());
@@ -166,13 +169,28 @@ void MainWindow::refresh()
 void MainWindow::setPath(const QString &path)
 {
     m_path = path;
+    m_saved = m_model.document();
+    setWindowFilePath(path);
+    setWindowModified(false);
     updateTitle();
 }
 
 void MainWindow::updateTitle()
 {
     const QString file = m_path.isEmpty() ? tr("Untitled") : QFileInfo(m_path).fileName();
-    setWindowTitle(tr("%1 — VRAM Ledger").arg(file));
+    setWindowTitle(tr("%1[*] — VRAM Ledger").arg(file));
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!isWindowModified())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("VRAM Ledger"), tr("%1 has changes that are not saved. Save them?").arg(QFileInfo(m_path).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
 }
 
 void MainWindow::settle()
@@ -199,6 +217,19 @@ void MainWindow::createMenus()
 
     QMenu *file = menu(nullptr, [] { return tr("&File"); });
     action(file, [] { return tr("&Open…"); }, QKeySequence::Open, [this] { openDialog(); });
+    QMenu *recent = menu(file, [] { return tr("Open &Recent"); });
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        for (const QString &path : Settings::recentFiles())
+            connect(recent->addAction(QDir::toNativeSeparators(path)), &QAction::triggered, this, [this, path] {
+                if (maybeSave())
+                    reportError(openFile(path));
+            });
+        recent->addSeparator();
+        QAction *clear = recent->addAction(tr("Clear the list"));
+        clear->setEnabled(!Settings::recentFiles().isEmpty());
+        connect(clear, &QAction::triggered, this, [] { Settings::clearRecentFiles(); });
+    });
     action(file, [] { return tr("&Save"); }, QKeySequence::Save, [this] { save(); });
     action(file, [] { return tr("Save &As…"); }, QKeySequence::SaveAs, [this] { saveAs(); });
     file->addSeparator();
@@ -367,6 +398,10 @@ void MainWindow::restoreSession()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
     Settings::setWindowGeometry(saveGeometry());
     Settings::setLastScenario(QString::fromStdString(scenarioDocumentToYaml(m_model.document())));
     QMainWindow::closeEvent(event);
@@ -381,7 +416,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile())
+        if (url.isLocalFile() && (url.toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || maybeSave()))
             reportError(openFile(url.toLocalFile()));
 }
 
@@ -407,9 +442,12 @@ std::optional<Error> MainWindow::openFile(const QString &path, Import import)
     auto doc = parseScenarioDocument(*text, path.toStdString());
     if (!doc)
         return doc.error();
-    setPath(path);
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
-    if (const QStringList unknown = m_model.setDocument(std::move(doc).value()); !unknown.isEmpty())
+    const QStringList unknown = m_model.setDocument(std::move(doc).value());
+    setPath(path); // after the document: it is what the file holds
+    if (import == Import::SaveAsPreset) // a headless run leaves the user's settings alone
+        Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
+    if (!unknown.isEmpty())
         statusBar()->showMessage(tr("Not among the GPU presets here, left out: %1").arg(unknown.join(QStringLiteral(", "))),
                                  10000);
     return std::nullopt;
@@ -453,11 +491,14 @@ QString MainWindow::saveScenario(const QString &path)
         !error.isEmpty())
         return error;
     setPath(path);
+    Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
     return {};
 }
 
 void MainWindow::openDialog()
 {
+    if (!maybeSave())
+        return;
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open scenario or config.json"), Settings::lastDirectory(),
         tr("Scenarios and model configs (*.vramledger.yaml *.yaml *.yml *.json);;All files (*)"));

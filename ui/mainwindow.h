@@ -4,6 +4,7 @@
 
 #include "core/hubref.h"
 #include "core/result.h"
+#include "core/scenariofile.h"
 #include "ui/theme.h"
 
 #include <QMainWindow>
@@ -75,6 +76,8 @@ private:
     void setPath(const QString &path); // the scenario file shown in the title
     void updateTitle();
     void openDialog();
+    // With unsaved edits: asks to save them; false when the user cancels (or saving failed).
+    bool maybeSave();
     void saveAs();
     bool save();
     void importConfigDialog();
@@ -93,6 +96,7 @@ private:
     LedgerModel &m_model;
     Language &m_language;
     QString m_path; // the scenario file being edited, if any
+    ScenarioDocument m_saved; // the file's content as last opened or saved: edits since mark the window modified
     double m_zoom = 1.0;
     bool m_presenting = false;
 

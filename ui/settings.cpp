@@ -27,7 +27,17 @@ const Key<int> kBarSet{"display/bars", int(BarSet::Pins)};
 const Key<bool> kAdvanced{"controls/advancedShown", true};
 const Key<QString> kDirectory{"files/lastDirectory", {}};
 const Key<QStringList> kRecentHubModels{"files/recentHubModels", {}};
-constexpr qsizetype kRecentHubModelCount = 10;
+const Key<QStringList> kRecentFiles{"files/recent", {}};
+constexpr qsizetype kRecentCount = 10;
+
+// `item` first, once, and at most kRecentCount in all.
+void pushRecent(const Key<QStringList> &key, const QString &item)
+{
+    QStringList recent = key.get();
+    recent.removeAll(item);
+    recent.prepend(item);
+    key.set(recent.mid(0, kRecentCount));
+}
 
 template <class Enum>
 Enum clamped(int value, Enum last)
@@ -66,12 +76,10 @@ void Settings::setLastDirectory(const QString &directory) { kDirectory.set(direc
 
 QStringList Settings::recentHubModels() { return kRecentHubModels.get(); }
 
-void Settings::addRecentHubModel(const QString &id)
-{
-    QStringList recent = kRecentHubModels.get();
-    recent.removeAll(id);
-    recent.prepend(id);
-    kRecentHubModels.set(recent.mid(0, kRecentHubModelCount));
-}
+void Settings::addRecentHubModel(const QString &id) { pushRecent(kRecentHubModels, id); }
+
+QStringList Settings::recentFiles() { return kRecentFiles.get(); }
+void Settings::addRecentFile(const QString &path) { pushRecent(kRecentFiles, path); }
+void Settings::clearRecentFiles() { kRecentFiles.set({}); }
 
 } // namespace vl

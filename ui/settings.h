@@ -36,6 +36,10 @@ public:
     static void setAdvancedShown(bool shown);
     static QString lastDirectory();
     static void setLastDirectory(const QString &directory);
+    // Scenario files opened or saved, newest first.
+    static QStringList recentFiles();
+    static void addRecentFile(const QString &path);
+    static void clearRecentFiles();
     // Hugging Face model ids fetched before, newest first (ids only: a token is never stored).
     static QStringList recentHubModels();
     static void addRecentHubModel(const QString &id);

@@ -801,8 +801,8 @@
         <translation>未命名</translation>
     </message>
     <message>
-        <source>%1 — VRAM Ledger</source>
-        <translation>%1 — 显存账本</translation>
+        <source>%1[*] — VRAM Ledger</source>
+        <translation>%1[*] — 显存账本</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -1056,6 +1056,18 @@
     <message>
         <source>the Hub publishes %1 parameters for %2; its config counts %3</source>
         <translation>Hub 公布 %2 有 %1 个参数；按它的 config 计算为 %3 个</translation>
+    </message>
+    <message>
+        <source>%1 has changes that are not saved. Save them?</source>
+        <translation>%1 有尚未保存的修改。要保存吗？</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Clear the list</source>
+        <translation>清空列表</translation>
     </message>
 </context>
 <context>
