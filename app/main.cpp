@@ -156,7 +156,7 @@ int main(int argc, char *argv[])
                 return fail(UnreadableFile, error);
         }
         if (parser.isSet(exportOpt)) {
-            const QString error = vl::exportWidget(window.viewWidget(*view), parser.value(exportOpt), scale);
+            const QString error = window.exportView(*view, parser.value(exportOpt), scale);
             if (!error.isEmpty())
                 return fail(UnreadableFile, error);
         }

@@ -8,6 +8,7 @@
 
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
@@ -87,6 +88,35 @@ private Q_SLOTS:
         QVERIFY(bytes.startsWith("%PDF"));
         QVERIFY(bytes.size() > 2000);
         QVERIFY2(!bytes.contains("/Subtype /Image"), "vector content, not a pasted bitmap");
+    }
+
+    // Several views in one file: one below the other in a PNG, a page each in a PDF, each drawn
+    // after `prepare` has brought it forward.
+    void severalViews()
+    {
+        QWidget first, second;
+        first.resize(200, 100);
+        second.resize(300, 50);
+        first.setAutoFillBackground(true);
+        second.setAutoFillBackground(true);
+        QTemporaryDir dir;
+        QList<QWidget *> prepared;
+        const auto prepare = [&](QWidget *w) { prepared << w; };
+        const QString png = dir.filePath(QStringLiteral("all.png"));
+        QVERIFY(exportWidgets({&first, &second}, prepare, png, 2.0).isEmpty());
+        QCOMPARE(prepared, (QList<QWidget *>{&first, &second}));
+        // The widest view by both heights, at scale 2.
+        const QSize stacked(std::max(first.width(), second.width()), first.height() + second.height());
+        QCOMPARE(QImage(png).size(), stacked * 2);
+        const QString pdf = dir.filePath(QStringLiteral("all.pdf"));
+        QVERIFY(exportWidgets({&first, &second}, prepare, pdf).isEmpty());
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromLatin1(file.readAll());
+        qsizetype pages = 0;
+        for (auto it = QRegularExpression(QStringLiteral("/Type\\s*/Page[^s]")).globalMatch(text); it.hasNext(); it.next())
+            ++pages;
+        QCOMPARE(pages, 2);
     }
 
     void unknownFormatKeepsTheOldFile()

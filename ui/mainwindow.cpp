@@ -328,6 +328,21 @@ QWidget *MainWindow::viewWidget(View view) const
     return m_center;
 }
 
+QString MainWindow::exportView(View view, const QString &path, double scale)
+{
+    if (view != View::All)
+        return exportWidget(viewWidget(view), path, scale);
+    const QList<View> views{View::Chart, View::Diagram, View::Timeline, View::Sweep};
+    QList<QWidget *> widgets;
+    for (View v : views)
+        widgets << viewWidget(v);
+    return exportWidgets(widgets, [this, views, widgets](QWidget *widget) {
+        showView(views[widgets.indexOf(widget)]); // a view is laid out and drawn only on its own tab
+        settle();
+        QApplication::processEvents();
+    }, path, scale);
+}
+
 void MainWindow::showView(View view)
 {
     if (view == View::Diagram)
