@@ -332,12 +332,15 @@ QString MainWindow::exportView(View view, const QString &path, double scale)
 {
     if (view != View::All)
         return exportWidget(viewWidget(view), path, scale);
+    // The four views, then the explanation: every item with its formula, and the levers.
     const QList<View> views{View::Chart, View::Diagram, View::Timeline, View::Sweep};
     QList<QWidget *> widgets;
     for (View v : views)
         widgets << viewWidget(v);
+    widgets << m_explanation;
     return exportWidgets(widgets, [this, views, widgets](QWidget *widget) {
-        showView(views[widgets.indexOf(widget)]); // a view is laid out and drawn only on its own tab
+        if (const qsizetype i = widgets.indexOf(widget); i < views.size())
+            showView(views[i]); // a view is laid out and drawn only on its own tab
         settle();
         QApplication::processEvents();
     }, path, scale);

@@ -48,7 +48,8 @@ public:
     // `done` gets the error (empty on success) and what to tell beside a success.
     void importFromHub(const HubModelRef &ref, std::function<void(const QString &error, const QStringList &notes)> done);
     QWidget *viewWidget(View view) const;
-    // Writes a view, or all four (a PDF page each, or one image with them one below the other).
+    // Writes a view, or all four and the explanation (a PDF page each, or one image with them
+    // one below the other).
     QString exportView(View view, const QString &path, double scale);
     void showView(View view);
     void setTheme(Theme theme);
