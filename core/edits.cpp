@@ -40,6 +40,22 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     return s;
 }
 
+Scenario withShardingDefaults(Scenario s, std::string_view changed)
+{
+    if (changed == "zero") {
+        if (s.zeroStage == 0)
+            s.offload = Offload::None;
+        else if (s.zeroStage < 3 && s.offload == Offload::OptimizerAndParams)
+            s.offload = Offload::Optimizer;
+    } else if (changed == "offload") {
+        if (s.offload == Offload::OptimizerAndParams)
+            s.zeroStage = 3;
+        else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
+            s.zeroStage = 2;
+    }
+    return s;
+}
+
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads)
 {
     return before.kvHeads == before.heads ? heads : std::gcd(before.kvHeads, heads);

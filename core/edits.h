@@ -16,6 +16,12 @@ namespace vl {
 // does not fit.
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep = {});
 
+// ZeRO stage and CPU offload follow each other: offload is part of ZeRO (none at stage 0,
+// the optimizer only below stage 3), and offloading needs a stage (stage 2 for the optimizer,
+// stage 3 for the parameters). `changed` is the field the user set, "zero" or "offload"; the
+// other one follows it.
+Scenario withShardingDefaults(Scenario s, std::string_view changed);
+
 // The key/value heads once the attention heads change: a multi-head model stays multi-head; a
 // grouped one keeps the largest grouping that divides the new count.
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);

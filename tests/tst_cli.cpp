@@ -113,6 +113,8 @@ private Q_SLOTS:
             << QStringList{"--model", "llama-2-7b", "--pp", "4"} << "pipeline.micro_batches_in_flight" << qint64(4);
         QTest::newRow("--grad-accum still decides when given")
             << QStringList{"--model", "llama-2-7b", "--pp", "4", "--grad-accum", "2"} << "pipeline.micro_batches_in_flight" << qint64(2);
+        QTest::newRow("--offload alone brings the ZeRO stage it needs (the GUI's rule)")
+            << QStringList{"--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
         QTest::newRow("offload reports host memory")
             << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
     }

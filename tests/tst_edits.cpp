@@ -91,6 +91,43 @@ private Q_SLOTS:
         QCOMPARE(!validate(after), valid);
     }
 
+    // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
+    void shardingDefaults_data()
+    {
+        QTest::addColumn<int>("zero");
+        QTest::addColumn<int>("offload");
+        QTest::addColumn<QString>("changed");
+        QTest::addColumn<int>("zeroAfter");
+        QTest::addColumn<int>("offloadAfter");
+        QTest::newRow("stage 0 ends offload") << 0 << int(Offload::Optimizer) << "zero" << 0 << int(Offload::None);
+        QTest::newRow("below stage 3 keeps the optimizer on the host") << 2 << int(Offload::OptimizerAndParams) << "zero" << 2
+                                                                       << int(Offload::Optimizer);
+        QTest::newRow("stage 3 keeps what is offloaded") << 3 << int(Offload::OptimizerAndParams) << "zero" << 3
+                                                         << int(Offload::OptimizerAndParams);
+        QTest::newRow("offloading the optimizer brings stage 2") << 0 << int(Offload::Optimizer) << "offload" << 2
+                                                                 << int(Offload::Optimizer);
+        QTest::newRow("offloading parameters brings stage 3") << 1 << int(Offload::OptimizerAndParams) << "offload" << 3
+                                                              << int(Offload::OptimizerAndParams);
+        QTest::newRow("a stage that offloads already stays") << 1 << int(Offload::Optimizer) << "offload" << 1
+                                                             << int(Offload::Optimizer);
+    }
+    void shardingDefaults()
+    {
+        QFETCH(int, zero);
+        QFETCH(int, offload);
+        QFETCH(QString, changed);
+        QFETCH(int, zeroAfter);
+        QFETCH(int, offloadAfter);
+        Scenario s = llama();
+        s.zeroStage = zero;
+        s.offload = Offload(offload);
+        s.dataParallel = 8;
+        const Scenario after = withShardingDefaults(s, changed.toStdString());
+        QCOMPARE(int(after.zeroStage), zeroAfter);
+        QCOMPARE(int(after.offload), offloadAfter);
+        QVERIFY(!validate(after));
+    }
+
     void kvHeadsFollowHeads_data()
     {
         QTest::addColumn<int>("heads");

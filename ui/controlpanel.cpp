@@ -381,10 +381,7 @@ void ControlPanel::build()
     comboEdit(m_gradDtype, [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
     comboEdit(m_zero, [](Scenario &s, int v) {
         s.zeroStage = v;
-        if (v == 0)
-            s.offload = Offload::None;
-        else if (v < 3 && s.offload == Offload::OptimizerAndParams)
-            s.offload = Offload::Optimizer;
+        s = withShardingDefaults(s, "zero");
     });
     comboEdit(m_sharding, [](Scenario &s, int v) { s.sharding = Sharding(v); });
     spinEdit(m_replicas, [](Scenario &s, int v) { s.replicas = v; });
@@ -399,10 +396,7 @@ void ControlPanel::build()
     checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, [](Scenario &s, int v) {
         s.offload = Offload(v);
-        if (s.offload == Offload::OptimizerAndParams)
-            s.zeroStage = 3;
-        else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
-            s.zeroStage = 2;
+        s = withShardingDefaults(s, "offload");
     });
     comboEdit(m_implementation, [](Scenario &s, int v) {
         s.implementation = Implementation(v);
