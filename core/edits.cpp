@@ -93,7 +93,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "ep")
         return s.arch.experts > 1;
     if (field == "reduce-bucket")
-        return s.zeroStage == 1 || s.zeroStage == 2;
+        return s.zeroStage >= 1 && !s.fsdp();
     if (field == "sp")
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")

@@ -311,12 +311,15 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
                 + shardText(s, shardGradients) + equals(gradBytes, units);
         });
-        if (shardOptimizer && !shardParams && s.reduceBucket > 0) {
-            // DeepSpeed's ZeRO-1/2 optimizer (deepspeed/runtime/zero/stage_1_and_2.py,
-            // DeepSpeedZeroOptimizer.backward): with contiguous_gradients (on by default) every
-            // backward allocates an ipg_buffer of reduce_bucket_size elements in the 16-bit dtype,
-            // a second one with overlap_comm (off by default below stage 3; config.py).
+        if (shardOptimizer && !s.fsdp() && s.reduceBucket > 0) {
+            // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
+            // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
+            // 16-bit dtype (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.backward;
+            // a second one with overlap_comm, off by default below stage 3: config.py); at stage 3
+            // the optimizer allocates one such __ipg_bucket_flat_buffer when it is built
+            // (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__).
             const Bytes bucket = s.reduceBucket * dt.weight;
+            b.bucketPersists = shardParams;
             sink.add(ItemId::ZeroReduceBucket, bucket, [&] {
                 return "reduce_bucket_size " + formatCount(s.reduceBucket) + " elements × " + std::to_string(dt.weight)
                     + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);

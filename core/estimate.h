@@ -73,6 +73,7 @@ struct Breakdown {
     std::int64_t microBatchesInFlight = 1;
     Bytes oneLayerActivations = 0;     // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;            // what each layer actually keeps under the recompute setting
+    bool bucketPersists = false;       // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }

@@ -92,8 +92,8 @@ const std::array kFields = {
     FieldSpec{"sharding", "parallel.sharding", "ENGINE", "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
                                      "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings())},
-    FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N", "DeepSpeed's reduce_bucket_size at --zero 1 or 2: the elements of the contiguous "
-                                    "gradient bucket each backward allocates (default 5e8, DeepSpeed's; 0: none)",
+    FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N", "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
+                                    "gradient bucket (default 5e8, DeepSpeed's; 0: none)",
               VL_INT(reduceBucket)},
     FieldSpec{"replicate", "parallel.replicate", "N", "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
                                 "group of dp/N and replicates across groups", VL_INT(replicas)},

@@ -74,8 +74,8 @@ struct Scenario {
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine, at stage 3
-    // DeepSpeed's reduce_bucket_size (elements) at stages 1 and 2: the contiguous gradient bucket
-    // its ZeRO optimizer allocates each backward (deepspeed/runtime/zero/config.py default 5e8).
+    // DeepSpeed's reduce_bucket_size (elements): the contiguous gradient bucket its ZeRO optimizer
+    // allocates (deepspeed/runtime/zero/config.py default 5e8).
     std::int64_t reduceBucket = 500'000'000;
     // HSDP (FSDP's hybrid sharding, torchtitan's dp_replicate): the data-parallel GPUs form this
     // many groups; FSDP shards within a group and replicates across them.

@@ -15,17 +15,20 @@ StepTimeline stepTimeline(const Breakdown &b)
     t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     const Bytes overhead = b.component(Component::Overhead);
+    // DeepSpeed's gradient bucket: all step long at ZeRO-3, only in backward below.
+    const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     // Resident all step long: the weights, master copy, moments. ZeRO-3's and FSDP's gathered
     // parameters from the first forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
-    const Bytes resident = b.component(Component::Parameters) - gathered + b.component(Component::OptimizerStates) + overhead;
+    const Bytes resident = b.component(Component::Parameters) - gathered + b.component(Component::OptimizerStates) + overhead
+        + (b.bucketPersists ? bucket : 0);
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
-    // FSDP's unsharded gradients and reduce-scatter input, DeepSpeed's gradient bucket: they live
-    // only while backward runs.
-    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + b.item(ItemId::ZeroReduceBucket);
-    const Bytes gradients = b.component(Component::Gradients) - gradientBuffers;
+    // FSDP's unsharded gradients and reduce-scatter input, DeepSpeed's gradient bucket below
+    // ZeRO-3: they live only while backward runs (ZeRO-3's bucket stays all step).
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + (b.bucketPersists ? 0 : bucket);
+    const Bytes gradients = b.component(Component::Gradients) - gradientBuffers - (b.bucketPersists ? bucket : 0);
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     Bytes inUse = resident;

@@ -58,8 +58,8 @@ QString assumptionsHtml(const Scenario &s)
                                 "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
                                 "their reduce-scatter input.")
                         .arg(s.shardGroup());
-    if (s.zeroStage == 1 || s.zeroStage == 2)
-        parallel << QObject::tr("DeepSpeed ZeRO-%1: every backward allocates a contiguous gradient bucket of %2 elements "
+    if (s.zeroStage >= 1 && !s.fsdp())
+        parallel << QObject::tr("DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "
                                 "(reduce_bucket_size).")
                         .arg(s.zeroStage)
                         .arg(s.reduceBucket);

@@ -75,8 +75,8 @@
         <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层每次聚合两层；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
     </message>
     <message>
-        <source>DeepSpeed ZeRO-%1: every backward allocates a contiguous gradient bucket of %2 elements (reduce_bucket_size).</source>
-        <translation>DeepSpeed ZeRO-%1：每次反向都分配一个 %2 个元素的连续梯度桶（reduce_bucket_size）。</translation>
+        <source>DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements (reduce_bucket_size).</source>
+        <translation>DeepSpeed ZeRO-%1：其优化器分配一个 %2 个元素的连续梯度桶（reduce_bucket_size）。</translation>
     </message>
     <message>
         <source>Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, one per stage).</source>
