@@ -623,6 +623,11 @@ std::string_view shardingName(const Scenario &s)
     return !s.fsdp() ? "ZeRO" : s.replicas > 1 ? "HSDP" : "FSDP";
 }
 
+std::string shardingLabel(const Scenario &s)
+{
+    return s.fsdp() ? std::string(shardingName(s)) : "ZeRO-" + std::to_string(s.zeroStage);
+}
+
 bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpGradientBuffers

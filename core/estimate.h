@@ -52,6 +52,8 @@ Component componentOf(ItemId id);
 // and the name of the engine that shards them: ZeRO, FSDP or HSDP.
 std::int64_t shardCount(const Scenario &s, Component c);
 std::string_view shardingName(const Scenario &s);
+// How the states are sharded, for a label: "ZeRO-2", "FSDP", "HSDP".
+std::string shardingLabel(const Scenario &s);
 
 // A buffer the runtime allocates while it computes (gathered parameters, gradient buckets), not a
 // model state: the ZeRO paper counts such temporary buffers among the residual states.

@@ -121,8 +121,9 @@ void VerdictBar::render()
         detail(v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1"));
         if (v.maxSequence > 0)
             detail(tr("longest sequence %1").arg(v.maxSequence));
-        detail(v.minDataParallel > 0 ? tr("fewest GPUs at ZeRO-%1: %2").arg(m_scenario.zeroStage).arg(v.minGpus)
-                                     : tr("no GPU count fits at ZeRO-%1").arg(m_scenario.zeroStage));
+        const QString sharding = QString::fromStdString(shardingLabel(m_scenario));
+        detail(v.minDataParallel > 0 ? tr("fewest GPUs with %1: %2").arg(sharding).arg(v.minGpus)
+                                     : tr("no GPU count fits with %1").arg(sharding));
         m_lines.append(line);
     }
     layoutRows();

@@ -1261,12 +1261,12 @@
         <translation>最长序列 %1</translation>
     </message>
     <message>
-        <source>fewest GPUs at ZeRO-%1: %2</source>
-        <translation>ZeRO-%1 下最少需要 %2 张 GPU</translation>
+        <source>fewest GPUs with %1: %2</source>
+        <translation>%1 下最少需要 %2 张 GPU</translation>
     </message>
     <message>
-        <source>no GPU count fits at ZeRO-%1</source>
-        <translation>ZeRO-%1 下多少张 GPU 都放不下</translation>
+        <source>no GPU count fits with %1</source>
+        <translation>%1 下多少张 GPU 都放不下</translation>
     </message>
     <message>
         <source>%1 per GPU</source>
