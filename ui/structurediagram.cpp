@@ -148,9 +148,30 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
                      .arg(bytesText(without, m_units));
     }
 
-    // Items as slices, top to bottom, each with its share of the height.
+    // Items as slices, top to bottom, each with its share of the height. A label that does not fit
+    // inside its slice goes beside the block, on the side with more room, with a leader line;
+    // such labels stack downwards so that they never overlap.
     const Bytes total = b.component(c);
     double y = solid.top();
+    // Beside the block: up to the next block on that side (or the widget's edge).
+    double rightLimit = width() - 4.0, leftLimit = 4.0;
+    for (const QRectF &other : layout.blocks) {
+        if (other.isEmpty() || other == rect)
+            continue;
+        if (other.left() >= solid.right())
+            rightLimit = std::min(rightLimit, other.left());
+        else if (other.right() <= solid.left())
+            leftLimit = std::max(leftLimit, other.right());
+    }
+    const double roomRight = rightLimit - solid.right() - 24 * m_zoom;
+    const double roomLeft = solid.left() - leftLimit - 24 * m_zoom;
+    const bool outsideRight = roomRight >= roomLeft;
+    const double lineHeight = p.fontMetrics().height();
+    struct Outside {
+        double sliceY;
+        QString label;
+    };
+    QVarLengthArray<Outside, 8> outside;
     for (int i = 0; i < kItemCount; ++i) {
         const auto id = ItemId(i);
         if (componentOf(id) != c || !b.has(id) || b.item(id) <= 0)
@@ -173,13 +194,38 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
             p.setPen(QPen(seenOver(seam, fill), 0)); // a hairline, in a solid colour
             p.drawLines(slabs.constData(), int(slabs.size()));
         }
-        const QString label = QStringLiteral("%1 %2").arg(itemName(id), bytesText(b.item(id), m_units));
-        if (h >= p.fontMetrics().height() * 1.1 && slice.width() >= 70 * m_zoom) {
+        const QString name = itemName(id), size = bytesText(b.item(id), m_units);
+        const QString label = QStringLiteral("%1 %2").arg(name, size);
+        const QFontMetrics &metrics = p.fontMetrics();
+        const int labelWidth = metrics.horizontalAdvance(label);
+        const double inner = slice.width() - 8;
+        if (h >= lineHeight * 1.1 && labelWidth <= inner) {
             p.setPen(Qt::white);
-            p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       p.fontMetrics().elidedText(label, Qt::ElideMiddle, int(slice.width() - 8)));
+            p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
+        } else if (h >= lineHeight * 2.2 && metrics.horizontalAdvance(name) <= inner && metrics.horizontalAdvance(size) <= inner) {
+            p.setPen(Qt::white); // the name above its size
+            p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, name + QLatin1Char('\n') + size);
+        } else {
+            outside.append({slice.center().y(), label});
         }
         y += h;
+    }
+    // Outside labels, laid out from the bottom up so that none reaches below the block (where its
+    // title is) and none overlaps the next.
+    const double room = std::max(outsideRight ? roomRight : roomLeft, 0.0);
+    const double edge = outsideRight ? solid.right() : solid.left();
+    double below = solid.bottom() + lineHeight / 2;
+    p.setPen(QPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text, 0));
+    for (qsizetype i = outside.size() - 1; i >= 0; --i) {
+        const double labelY = std::min(outside[i].sliceY, below - lineHeight);
+        below = labelY;
+        const QString shown = p.fontMetrics().elidedText(outside[i].label, Qt::ElideMiddle, int(room));
+        const double shownWidth = p.fontMetrics().horizontalAdvance(shown);
+        const double start = outsideRight ? edge + 10 * m_zoom : edge - 10 * m_zoom - shownWidth;
+        p.drawLine(QPointF(outsideRight ? edge - 4 * m_zoom : edge + 4 * m_zoom, outside[i].sliceY),
+                   QPointF(outsideRight ? start - 2 : start + shownWidth + 2, labelY));
+        p.drawText(QRectF(start, labelY - lineHeight / 2, shownWidth + 1, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   shown);
     }
     p.setPen(QPen(m_highlighted == c ? text : componentColor(c).darker(130), (m_highlighted == c ? 2.5 : 1.0) * m_zoom));
     p.setBrush(Qt::NoBrush);
