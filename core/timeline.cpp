@@ -20,8 +20,6 @@ StepTimeline stepTimeline(const Breakdown &b)
     // Resident all step long: the weights, master copy, moments. ZeRO-3's and FSDP's gathered
     // parameters from the first forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
-    const Bytes resident = b.component(Component::Parameters) - gathered + b.component(Component::OptimizerStates) + overhead
-        + (b.bucketPersists ? bucket : 0);
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
@@ -31,25 +29,39 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes gradients = b.component(Component::Gradients) - gradientBuffers - (b.bucketPersists ? bucket : 0);
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
-    Bytes inUse = resident;
-    t.points.push_back({StepPhase::Start, 0, inUse});
-    inUse += gathered;
-    inUse += b.item(ItemId::EmbeddingActivations);
+    const Bytes params = b.component(Component::Parameters) - gathered;
+    const Bytes optimizer = b.component(Component::OptimizerStates);
+    const Bytes persistent = b.bucketPersists ? bucket : 0; // a gradient buffer alive all step
+    const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {
+        TimelinePoint p{phase, layer, 0, {}};
+        p.parts[std::size_t(Component::Parameters)] = parameters;
+        p.parts[std::size_t(Component::Gradients)] = persistent + grads;
+        p.parts[std::size_t(Component::OptimizerStates)] = optimizer;
+        p.parts[std::size_t(Component::Activations)] = activations;
+        p.parts[std::size_t(Component::Overhead)] = overhead;
+        for (Bytes part : p.parts)
+            p.inUse += part;
+        t.points.push_back(p);
+    };
+
+    point(StepPhase::Start, 0, params, 0, 0);
+    const Bytes embedding = b.item(ItemId::EmbeddingActivations);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
-        t.points.push_back({StepPhase::Forward, layer, inUse + share(layerActivations, layer)});
-    const Bytes afterForward = inUse + layerActivations;
+        point(StepPhase::Forward, layer, params + gathered, 0, embedding + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
-    t.points.push_back({StepPhase::Loss, 0, afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations)});
+    const Bytes afterForward = embedding + layerActivations;
+    point(StepPhase::Loss, 0, params + gathered, 0,
+          afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
     // Backward frees each layer's activations as it produces that layer's gradients; under full
     // recomputation the layer's whole working set is rebuilt first.
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
-        const Bytes held = afterForward - share(layerActivations, done) + share(gradients, done);
-        t.points.push_back({StepPhase::Backward, layer, held + recompute + gradientBuffers});
+        point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
+              afterForward - share(layerActivations, done) + recompute);
     }
-    t.points.push_back({StepPhase::OptimizerStep, 0, resident + gradients});
+    point(StepPhase::OptimizerStep, 0, params, gradients, 0);
 
     for (std::size_t i = 0; i < t.points.size(); ++i)
         if (t.points[i].inUse > t.points[t.peakIndex].inUse)

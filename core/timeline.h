@@ -6,6 +6,7 @@
 #include "core/estimate.h"
 #include "core/scenario.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -18,7 +19,9 @@ enum class StepPhase { Start, Forward, Loss, Backward, OptimizerStep };
 struct TimelinePoint {
     StepPhase phase;
     std::int64_t layer; // the layer just processed (forward 1..L, backward L..1); 0 elsewhere
-    Bytes inUse;
+    Bytes inUse;        // the sum of the parts
+    std::array<Bytes, kComponentCount> parts{}; // what each component holds at this point
+    Bytes part(Component c) const { return parts[static_cast<std::size_t>(c)]; }
 };
 
 struct StepTimeline {

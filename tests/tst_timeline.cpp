@@ -75,6 +75,17 @@ private Q_SLOTS:
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
         QVERIFY(loss != t.points.end());
         QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients));
+        // By component: everything but the gradients is alive at the loss, all of it at once.
+        for (Component c : kComponents)
+            QCOMPARE(loss->part(c), c == Component::Gradients ? 0 : b.component(c));
+        for (const TimelinePoint &p : t.points) {
+            Bytes sum = 0;
+            for (Component c : kComponents)
+                sum += p.part(c);
+            QCOMPARE(sum, p.inUse);
+        }
+        QCOMPARE(t.points.back().part(Component::Activations), 0);                        // the optimizer step
+        QCOMPARE(t.points.back().part(Component::Gradients), b.component(Component::Gradients)); // every gradient
     }
 
     void forwardGrowsBackwardShrinks()

@@ -20,8 +20,25 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     // costs a third of the paint and changes nothing. Items choose for themselves: the peak's
     // circle and the labels keep it, the straight lines do not.
     m_plot->setNotAntialiasedElements(~QCP::AntialiasedElements(QCP::aeItems));
+    QCPGraph *below = nullptr;
+    for (Component c : kComponents) {
+        QCPGraph *area = m_plot->addGraph();
+        area->setLayer(areaLayer(m_plot));
+        area->setLineStyle(QCPGraph::lsStepLeft);
+        area->setPen(Qt::NoPen);
+        area->setChannelFillGraph(below); // filled down to the component below it (the axis for the first)
+        m_areas[std::size_t(c)] = below = area;
+    }
     m_graph = m_plot->addGraph();
     m_graph->setLayer(areaLayer(m_plot));
+    m_graph->removeFromLegend();
+    // The legend as one row above the plot, as on the chart.
+    m_plot->legend->setVisible(true);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
 }
@@ -62,11 +79,29 @@ void StepTimelineView::rebuild()
     }
     m_graph->setData(keys, values, true);
     m_graph->setLineStyle(QCPGraph::lsStepLeft);
-    QColor line = componentColor(Component::Activations).darker(110);
-    m_graph->setPen(QPen(line, 2.0 * m_zoom));
-    line.setAlpha(60);
-    m_graph->setBrush(seenOver(line, pal.color(QPalette::Base)));
+    m_graph->setPen(QPen(text, 1.6 * m_zoom));
+    m_graph->setBrush(Qt::NoBrush);
     m_graph->setName(tr("In use"));
+    // Each component stacked on the ones below it.
+    QVector<double> stacked(n, 0.0);
+    for (Component c : kComponents) {
+        QCPGraph *area = m_areas[std::size_t(c)];
+        bool any = false;
+        for (int i = 0; i < n; ++i) {
+            const Bytes part = t.points[std::size_t(i)].part(c);
+            stacked[i] += toUnits(part, m_units);
+            any = any || part > 0;
+        }
+        area->setData(keys, stacked, true);
+        QColor fill = componentColor(c);
+        fill.setAlpha(c == Component::Overhead ? 110 : 170);
+        area->setBrush(seenOver(fill, pal.color(QPalette::Base)));
+        area->setName(componentName(c));
+        if (any)
+            area->addToLegend();
+        else
+            area->removeFromLegend();
+    }
 
     // Phase labels at the middle of each phase, so neighbours never overlap.
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
@@ -131,6 +166,12 @@ void StepTimelineView::rebuild()
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(legendFont.pointSizeF() * m_zoom);
+    m_plot->legend->setFont(legendFont);
+    m_plot->legend->setTextColor(text);
+    m_plot->legend->setBrush(pal.brush(QPalette::Base));
+    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid), m_zoom));
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));

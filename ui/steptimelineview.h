@@ -1,11 +1,15 @@
 #pragma once
-// Memory in use through one training step, layer by layer, with its peak marked beside the
-// sum of all components (the upper bound every other tool reports) and the GPU capacities.
+// Memory in use through one training step, layer by layer, stacked by component in the chart's
+// colours (the parameters stay, activations pile up in forward and drain in backward while the
+// gradients grow), with its peak marked beside the sum of all components (the upper bound every
+// other tool reports) and the GPU capacities.
 
 #include "core/analysis.h"
 #include "ui/directplot.h"
 
 #include <QWidget>
+
+#include <array>
 
 class QCPGraph;
 
@@ -27,7 +31,8 @@ protected:
 private:
     void rebuild();
     DirectPlot *m_plot;
-    QCPGraph *m_graph;
+    QCPGraph *m_graph; // the total, outlined
+    std::array<QCPGraph *, kComponentCount> m_areas{}; // stacked, bottom to top in kComponents order
     Analysis m_analysis;
     std::vector<GpuPreset> m_gpus;
     Units m_units = Units::GiB;
