@@ -17,6 +17,8 @@
 #include <QPainter>
 #include <QTest>
 
+#include <algorithm>
+
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -189,6 +191,36 @@ private Q_SLOTS:
             for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations})
                 QVERIFY2(texts.contains(bytesText(bar.breakdown.component(c), Units::GiB)), qPrintable(texts.join(QLatin1Char('|'))));
         }
+    }
+
+    // Walking through the step: the arrow keys move the cursor point by point, Play advances it
+    // on its own and stops at the optimizer step, and the text says where it is and what is held.
+    void timelineWalksThroughTheStep()
+    {
+        const ScenarioDocument doc = scenario(QStringLiteral("article"));
+        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        StepTimelineView view;
+        view.resize(900, 600);
+        view.showAnalysis(a, {}, Units::GiB);
+        QCOMPARE(view.cursor(), 0);
+        QVERIFY2(view.cursorText().contains(QStringLiteral("before the step")), qPrintable(view.cursorText()));
+        QTest::keyClick(&view, Qt::Key_Right);
+        QCOMPARE(view.cursor(), 1);
+        QVERIFY2(view.cursorText().startsWith(QStringLiteral("forward, layer 1:")), qPrintable(view.cursorText()));
+        QTest::keyClick(&view, Qt::Key_Left);
+        QTest::keyClick(&view, Qt::Key_Left); // not before the start
+        QCOMPARE(view.cursor(), 0);
+        const int loss = int(std::find_if(a.timeline.points.begin(), a.timeline.points.end(),
+                                          [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; })
+                             - a.timeline.points.begin());
+        view.setCursor(loss);
+        QVERIFY2(view.cursorText().contains(bytesText(a.timeline.points[std::size_t(loss)].inUse, Units::GiB)),
+                 qPrintable(view.cursorText()));
+        view.togglePlay();
+        QVERIFY(view.playing());
+        QTRY_VERIFY_WITH_TIMEOUT(!view.playing(), 20'000); // it stops by itself at the end
+        QCOMPARE(view.cursor(), int(a.timeline.points.size()) - 1);
+        QVERIFY2(view.cursorText().startsWith(QStringLiteral("the optimizer step")), qPrintable(view.cursorText()));
     }
 
     void solidFillLooksLikeTheTranslucentOne_data()

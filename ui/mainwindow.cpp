@@ -321,7 +321,7 @@ QWidget *MainWindow::viewWidget(View view) const
     switch (view) {
     case View::Chart: return m_chartPanel->chart();
     case View::Diagram: return m_diagram;
-    case View::Timeline: return m_timeline;
+    case View::Timeline: return m_timeline->plot(); // without the walk-through controls
     case View::Sweep: return m_sweep;
     case View::All: return m_center;
     }

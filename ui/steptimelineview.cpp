@@ -4,9 +4,16 @@
 #include "ui/theme.h"
 
 #include <QEvent>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
 
 namespace vl {
 
@@ -14,7 +21,25 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    auto *walk = new QHBoxLayout;
+    m_play = new QPushButton(this);
+    m_where = new QLabel(this);
+    walk->addWidget(m_play);
+    walk->addWidget(m_where, 1);
+    layout->addLayout(walk, 0);
+    layout->addWidget(m_plot, 1); // the plot takes the height; the walk row stays one line
+    // The whole step in about twelve seconds, however many layers: time to say what happens.
+    m_timer = new QTimer(this);
+    connect(m_timer, &QTimer::timeout, this, [this] {
+        const int last = int(m_analysis.timeline.points.size()) - 1;
+        if (m_cursor >= last)
+            togglePlay(); // stops at the optimizer step
+        else
+            setCursor(m_cursor + 1);
+    });
+    connect(m_play, &QPushButton::clicked, this, &StepTimelineView::togglePlay);
+    setFocusPolicy(Qt::StrongFocus); // the arrow keys step through
+    m_play->setText(tr("▶ Play the step"));
     m_plot->setMinimumSize(360, 240);
     // The step line, its area, the grid and the axes are all axis-aligned: antialiasing them
     // costs a third of the paint and changes nothing. Items choose for themselves: the peak's
@@ -49,6 +74,81 @@ void StepTimelineView::showAnalysis(const Analysis &analysis, const std::vector<
     m_gpus = gpus;
     m_units = units;
     rebuild();
+}
+
+void StepTimelineView::setCursor(int point)
+{
+    const int last = int(m_analysis.timeline.points.size()) - 1;
+    m_cursor = std::clamp(point, 0, std::max(last, 0));
+    placeCursor();
+    m_plot->redraw();
+}
+
+bool StepTimelineView::playing() const
+{
+    return m_timer->isActive();
+}
+
+void StepTimelineView::togglePlay()
+{
+    if (playing()) {
+        m_timer->stop();
+    } else {
+        if (m_cursor >= int(m_analysis.timeline.points.size()) - 1)
+            setCursor(0); // from the start again
+        m_timer->start(std::max(120, 12'000 / std::max<int>(1, int(m_analysis.timeline.points.size()))));
+    }
+    m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
+}
+
+QString StepTimelineView::cursorText() const
+{
+    const auto &points = m_analysis.timeline.points;
+    if (m_cursor < 0 || m_cursor >= int(points.size()))
+        return {};
+    const TimelinePoint &p = points[std::size_t(m_cursor)];
+    QString where;
+    switch (p.phase) {
+    case StepPhase::Start: where = tr("before the step"); break;
+    case StepPhase::Forward: where = tr("forward, layer %1").arg(p.layer); break;
+    case StepPhase::Loss: where = tr("the loss"); break;
+    case StepPhase::Backward: where = tr("backward, layer %1").arg(p.layer); break;
+    case StepPhase::OptimizerStep: where = tr("the optimizer step"); break;
+    }
+    QStringList parts;
+    for (Component c : kComponents)
+        if (p.part(c) > 0)
+            parts << QStringLiteral("%1 %2").arg(componentName(c), bytesText(p.part(c), m_units));
+    return tr("%1: %2 in use (%3)").arg(where, bytesText(p.inUse, m_units), parts.join(QStringLiteral(" · ")));
+}
+
+void StepTimelineView::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Right || event->key() == Qt::Key_Left) {
+        if (playing())
+            togglePlay();
+        setCursor(m_cursor + (event->key() == Qt::Key_Right ? 1 : -1));
+        return;
+    }
+    if (event->key() == Qt::Key_Space) {
+        togglePlay();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void StepTimelineView::placeCursor()
+{
+    // A vertical line through the point, and the point in words above the plot.
+    for (int i = m_plot->itemCount() - 1; i >= 0; --i)
+        if (m_plot->item(i)->objectName() == QLatin1String("cursor"))
+            m_plot->removeItem(i);
+    auto *line = new QCPItemStraightLine(m_plot);
+    line->setObjectName(QStringLiteral("cursor"));
+    line->point1->setCoords(m_cursor, 0);
+    line->point2->setCoords(m_cursor, 1);
+    line->setPen(QPen(palette().color(QPalette::WindowText), 1.2 * m_zoom, Qt::DotLine));
+    m_where->setText(cursorText());
 }
 
 void StepTimelineView::setZoom(double zoom)
@@ -175,13 +275,17 @@ void StepTimelineView::rebuild()
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    m_cursor = std::clamp(m_cursor, 0, std::max(n - 1, 0)); // a new scenario may have fewer layers
+    placeCursor();
     m_plot->redraw();
 }
 
 void StepTimelineView::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange) {
+        m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
         rebuild();
+    }
     QWidget::changeEvent(event);
 }
 

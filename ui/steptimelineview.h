@@ -12,6 +12,9 @@
 #include <array>
 
 class QCPGraph;
+class QLabel;
+class QPushButton;
+class QTimer;
 
 namespace vl {
 
@@ -25,14 +28,28 @@ public:
     // For tests: the plotted values, in chart units.
     QVector<double> plottedValues() const;
 
+    // Walking through the step, for a classroom: a cursor on one point of the timeline, moved by
+    // Play (slow enough to explain; Play again pauses) or by the arrow keys.
+    int cursor() const { return m_cursor; }
+    void setCursor(int point);
+    void togglePlay();
+    bool playing() const;
+    QString cursorText() const; // "backward, layer 12: 34.5 GiB (parameters …)"
+
 protected:
     void changeEvent(QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     void rebuild();
+    void placeCursor();
     DirectPlot *m_plot;
     QCPGraph *m_graph; // the total, outlined
     std::array<QCPGraph *, kComponentCount> m_areas{}; // stacked, bottom to top in kComponents order
+    QPushButton *m_play;
+    QLabel *m_where;
+    QTimer *m_timer;
+    int m_cursor = 0;
     Analysis m_analysis;
     std::vector<GpuPreset> m_gpus;
     Units m_units = Units::GiB;
