@@ -105,15 +105,20 @@ private Q_SLOTS:
         const Analysis a = analyse(doc, {}, AnalysisOptions{});
         const Breakdown &b = a.breakdown;
 
-        // Areas are proportional to bytes: each block's area, in bytes, is its component within a pixel.
-        const DiagramLayout layout = layoutDiagram(QRectF(0, 0, 900, 600), b);
-        QVERIFY(layout.bytesPerSquarePixel > 0);
-        for (int c = 0; c < 4; ++c) {
-            const QRectF r = layout.blocks[std::size_t(c)];
-            const double expectedArea = double(b.component(Component(c))) / layout.bytesPerSquarePixel;
-            QVERIFY2(std::fabs(r.width() * r.height() - expectedArea) <= r.width() + 1,
-                     qPrintable(QStringLiteral("%1: %2 vs %3").arg(c).arg(r.width() * r.height()).arg(expectedArea)));
-            QCOMPARE(r.width(), r.height());
+        // Areas are proportional to bytes: each block's area, in bytes, is its component within a
+        // pixel; all blocks share one shape, square in narrow cells, taller where the area allows.
+        for (const QRectF &area : {QRectF(0, 0, 900, 600), QRectF(0, 0, 1500, 1000)}) {
+            const DiagramLayout layout = layoutDiagram(area, b);
+            QVERIFY(layout.bytesPerSquarePixel > 0);
+            QCOMPARE(layout.aspect > 1.0, area.width() > 1000); // 900 wide: cells too narrow for tall blocks
+            for (int c = 0; c < 4; ++c) {
+                const QRectF r = layout.blocks[std::size_t(c)];
+                const double expectedArea = double(b.component(Component(c))) / layout.bytesPerSquarePixel;
+                QVERIFY2(std::fabs(r.width() * r.height() - expectedArea) <= r.height() + 1,
+                         qPrintable(QStringLiteral("%1: %2 vs %3").arg(c).arg(r.width() * r.height()).arg(expectedArea)));
+                QVERIFY(std::fabs(r.height() - r.width() * layout.aspect) < 1e-6);
+                QVERIFY(r.top() >= area.top() - 1e-6);
+            }
         }
 
         // Painted: at each visible block's centre is its component's colour.

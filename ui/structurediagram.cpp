@@ -31,22 +31,30 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
     DiagramLayout layout;
     const int cells = b.component(Component::Overhead) > 0 ? 5 : 4;
     const double cellWidth = area.width() / cells;
-    const double maxSide = std::max(1.0, std::min(cellWidth * 0.78, area.height()));
+    // Every block has the same shape, so areas stay proportional to bytes; where the cells are
+    // wide enough to hold labels in a narrower block, the shape is as tall as the window allows
+    // (up to twice its width), so a tall window is used, not left empty.
+    const double maxWidth = std::max(1.0, cellWidth * 0.78);
+    const double maxHeight = std::max(1.0, area.height());
+    constexpr double kNarrowest = 180.0; // a block narrower than this cannot hold "Weights 13.0 GiB"
+    layout.aspect = maxWidth < kNarrowest ? 1.0 : std::clamp(maxHeight / maxWidth, 1.0, std::min(2.0, maxWidth / kNarrowest * 1.2));
+    const double largestWidth = std::min(maxWidth, maxHeight / layout.aspect);
     Bytes largest = 0;
     for (Component c : kFlowOrder)
         largest = std::max(largest, b.component(c));
     if (largest <= 0)
         return layout;
-    layout.bytesPerSquarePixel = double(largest) / (maxSide * maxSide);
-    layout.baseline = area.top() + maxSide;
+    layout.bytesPerSquarePixel = double(largest) / (largestWidth * largestWidth * layout.aspect);
+    layout.baseline = area.top() + largestWidth * layout.aspect;
     layout.cellWidth = cellWidth;
     for (int i = 0; i < cells; ++i) {
         const Bytes bytes = b.component(kFlowOrder[std::size_t(i)]);
         if (bytes <= 0)
             continue;
-        const double side = std::sqrt(double(bytes) / layout.bytesPerSquarePixel);
+        const double width = std::sqrt(double(bytes) / layout.bytesPerSquarePixel / layout.aspect);
+        const double height = width * layout.aspect;
         const double centre = area.left() + cellWidth * (i + 0.5);
-        layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - side / 2, layout.baseline - side, side, side);
+        layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height, width, height);
     }
     return layout;
 }
@@ -87,7 +95,7 @@ QRectF StructureDiagram::diagramArea() const
     const double line = fontMetrics().height() * m_zoom;
     // Above the blocks: the title and the labelled flow arrows; below: the labels and the
     // arrow that closes the loop.
-    return QRectF(rect()).adjusted(8, line * 5.2, -8, -line * 6.2);
+    return QRectF(rect()).adjusted(8, line * 5.2, -8, -line * 7.6);
 }
 
 DiagramLayout StructureDiagram::currentLayout() const
@@ -137,10 +145,12 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     // Recomputation drawn as an outline: what the activations would be without it.
     if (c == Component::Activations && m_scenario.recompute != Recompute::None) {
         const Bytes without = activationsWithoutRecompute(b);
-        const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel);
-        const double limit = std::min(layout.cellWidth * 0.95, layout.baseline - diagramArea().top() + solid.height());
-        const QRectF ghost(rect.center().x() - std::min(side, limit) / 2, rect.bottom() - std::min(side, limit),
-                           std::min(side, limit), std::min(side, limit));
+        // The same shape as the blocks, so its area too is proportional to the bytes.
+        const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel / layout.aspect);
+        const double limit = std::min(layout.cellWidth * 0.95,
+                                      (layout.baseline - diagramArea().top() + solid.height()) / layout.aspect);
+        const QRectF ghost(rect.center().x() - std::min(side, limit) / 2, rect.bottom() - std::min(side, limit) * layout.aspect,
+                           std::min(side, limit), std::min(side, limit) * layout.aspect);
         p.setPen(QPen(componentColor(c), 1.2 * m_zoom, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(ghost);
@@ -149,23 +159,16 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     }
 
     // Items as slices, top to bottom, each with its share of the height. A label that does not fit
-    // inside its slice goes beside the block, on the side with more room, with a leader line;
-    // such labels stack downwards so that they never overlap.
+    // inside its slice goes beside the block with a leader line; such labels stack so that they
+    // never overlap.
     const Bytes total = b.component(c);
     double y = solid.top();
-    // Beside the block: up to the next block on that side (or the widget's edge).
-    double rightLimit = width() - 4.0, leftLimit = 4.0;
-    for (const QRectF &other : layout.blocks) {
-        if (other.isEmpty() || other == rect)
-            continue;
-        if (other.left() >= solid.right())
+    // Beside the block: up to the next block on the right (or the widget's edge).
+    double rightLimit = width() - 4.0;
+    for (const QRectF &other : layout.blocks)
+        if (!other.isEmpty() && other != rect && other.left() >= solid.right())
             rightLimit = std::min(rightLimit, other.left());
-        else if (other.right() <= solid.left())
-            leftLimit = std::max(leftLimit, other.right());
-    }
     const double roomRight = rightLimit - solid.right() - 24 * m_zoom;
-    const double roomLeft = solid.left() - leftLimit - 24 * m_zoom;
-    const bool outsideRight = roomRight >= roomLeft;
     const double lineHeight = p.fontMetrics().height();
     struct Outside {
         double sliceY;
@@ -210,23 +213,28 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         }
         y += h;
     }
-    // Outside labels, laid out from the bottom up so that none reaches below the block (where its
-    // title is) and none overlaps the next.
-    const double room = std::max(outsideRight ? roomRight : roomLeft, 0.0);
-    const double edge = outsideRight ? solid.right() : solid.left();
+    // Outside labels, to the right where the whole label has room (the gap up to the next block
+    // is this block's alone), laid out from the bottom up so that none reaches below the block
+    // (where its title is) and none overlaps the next. The rest are listed under the title.
+    const double edge = solid.right();
     double below = solid.bottom() + lineHeight / 2;
     p.setPen(QPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text, 0));
+    QStringList unplaced;
     for (qsizetype i = outside.size() - 1; i >= 0; --i) {
+        const double width = p.fontMetrics().horizontalAdvance(outside[i].label);
+        if (width > roomRight) {
+            unplaced.prepend(outside[i].label);
+            continue;
+        }
         const double labelY = std::min(outside[i].sliceY, below - lineHeight);
         below = labelY;
-        const QString shown = p.fontMetrics().elidedText(outside[i].label, Qt::ElideMiddle, int(room));
-        const double shownWidth = p.fontMetrics().horizontalAdvance(shown);
-        const double start = outsideRight ? edge + 10 * m_zoom : edge - 10 * m_zoom - shownWidth;
-        p.drawLine(QPointF(outsideRight ? edge - 4 * m_zoom : edge + 4 * m_zoom, outside[i].sliceY),
-                   QPointF(outsideRight ? start - 2 : start + shownWidth + 2, labelY));
-        p.drawText(QRectF(start, labelY - lineHeight / 2, shownWidth + 1, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                   shown);
+        const double start = edge + 10 * m_zoom;
+        p.drawLine(QPointF(edge - 4 * m_zoom, outside[i].sliceY), QPointF(start - 2, labelY));
+        p.drawText(QRectF(start, labelY - lineHeight / 2, width + 1, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   outside[i].label);
     }
+    if (!unplaced.isEmpty())
+        notes << unplaced.join(QStringLiteral(" · "));
     p.setPen(QPen(m_highlighted == c ? text : componentColor(c).darker(130), (m_highlighted == c ? 2.5 : 1.0) * m_zoom));
     p.setBrush(Qt::NoBrush);
     p.drawRect(solid);
@@ -257,9 +265,13 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text);
-    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6, p.fontMetrics().height() * 1.2);
-    p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop,
-               QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_units)));
+    // The name and size on one line, or on two where the cell is narrower than the line.
+    QString title = QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_units));
+    const bool twoLines = p.fontMetrics().horizontalAdvance(title) > layout.cellWidth - 6;
+    if (twoLines)
+        title = componentName(c) + QLatin1Char('\n') + bytesText(total, m_units);
+    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6, p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
+    p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
     QFont normal = bold;
     normal.setBold(false);
     normal.setPointSizeF(normal.pointSizeF() * 0.9);
@@ -302,7 +314,7 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
                    steps[i]);
     }
     // The loop closes under the labels: the update writes the parameters.
-    const double loopY = std::min(height() - line * 1.2, layout.baseline + line * 6.0);
+    const double loopY = std::min(height() - line * 1.2, layout.baseline + line * 7.4); // under up to four lines of notes
     const double first = area.left() + layout.cellWidth * 0.5, last = area.left() + layout.cellWidth * 3.5;
     const double rise = loopY - line * 0.8;
     QPainterPath loop;

@@ -19,6 +19,7 @@ struct DiagramLayout {
     double bytesPerSquarePixel = 0;
     double baseline = 0;  // the blocks stand on it, in the order of a training step
     double cellWidth = 0;
+    double aspect = 1.0;  // every block's height ÷ width: taller than square where the height allows
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 
