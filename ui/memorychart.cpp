@@ -36,13 +36,7 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPl
         below = bars;
         m_bars[std::size_t(c)] = bars;
     }
-    // The legend as one row above the plot, where it never hides a bar.
-    m_plot->legend->setVisible(true);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    addLegendRow(m_plot);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
     m_plot->setMouseTracking(true);
@@ -170,14 +164,7 @@ void MemoryChart::recolour()
 {
     const QPalette p = palette();
     const QColor text = p.color(QPalette::WindowText);
-    const QColor grid = p.color(QPalette::Mid);
     stylePlot(m_plot, p, QWidget::font(), m_zoom);
-    QFont font = QWidget::font();
-    font.setPointSizeF(font.pointSizeF() * m_zoom);
-    m_plot->legend->setBrush(p.brush(QPalette::Base));
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBorderPen(QPen(grid, m_zoom));
-    m_plot->legend->setFont(font);
     for (Component c : kComponents) {
         QCPBars *bars = m_bars[std::size_t(c)];
         QColor fill = componentColor(c);

@@ -27,6 +27,10 @@ void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, do
         grid.setAlpha(45); // faint on light and dark alike
         axis->grid()->setPen(QPen(grid, zoom));
     }
+    plot->legend->setBrush(palette.brush(QPalette::Base));
+    plot->legend->setTextColor(text);
+    plot->legend->setBorderPen(QPen(palette.color(QPalette::Mid), zoom));
+    plot->legend->setFont(scaled);
 }
 
 QCPLayer *areaLayer(QCustomPlot *plot)
@@ -55,6 +59,16 @@ void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QStri
     tag->setFont(font);
     tag->setBrush(labelBackground);
     tag->setPadding(QMargins(4, 1, 4, 1));
+}
+
+void addLegendRow(QCustomPlot *plot)
+{
+    plot->legend->setVisible(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot->legend->setMargins(QMargins(4, 2, 4, 2));
 }
 
 } // namespace vl

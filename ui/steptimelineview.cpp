@@ -57,13 +57,7 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     m_graph = m_plot->addGraph();
     m_graph->setLayer(areaLayer(m_plot));
     m_graph->removeFromLegend();
-    // The legend as one row above the plot, as on the chart.
-    m_plot->legend->setVisible(true);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
-    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    m_plot->legend->setMargins(QMargins(4, 2, 4, 2));
+    addLegendRow(m_plot);
     m_plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     m_plot->xAxis->grid()->setVisible(false);
 }
@@ -266,12 +260,6 @@ void StepTimelineView::rebuild()
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(legendFont.pointSizeF() * m_zoom);
-    m_plot->legend->setFont(legendFont);
-    m_plot->legend->setTextColor(text);
-    m_plot->legend->setBrush(pal.brush(QPalette::Base));
-    m_plot->legend->setBorderPen(QPen(pal.color(QPalette::Mid), m_zoom));
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));

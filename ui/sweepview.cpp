@@ -176,9 +176,6 @@ void SweepView::refresh()
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);
-    m_plot->legend->setBrush(pal.brush(QPalette::Base));
-    m_plot->legend->setTextColor(pal.color(QPalette::WindowText));
-    m_plot->legend->setFont(labelFont);
     const bool log = m_log->isChecked();
     m_plot->xAxis->setScaleType(log ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (log)
