@@ -15,6 +15,9 @@
 #include "ui/settings.h"
 #include "ui/sliderspin.h"
 #include "ui/verdictbar.h"
+#include "core/timeline.h"
+#include "ui/structurediagram.h"
+#include "ui/steptimelineview.h"
 
 #include <QComboBox>
 #include <QGroupBox>
@@ -27,6 +30,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace vl;
 
@@ -288,6 +293,25 @@ private Q_SLOTS:
         QVERIFY(m_window->controls()->batchSlider()->font().pointSizeF() > normal * 1.5);
         m_window->setPresentationMode(false, false);
         QVERIFY(advanced->isVisible() && models->isVisible());
+    }
+
+    // The timeline's cursor is the diagram's moment; the diagram's keys move the same cursor.
+    void diagramShowsTheTimelinesMoment()
+    {
+        StepTimelineView *timeline = m_window->timeline();
+        StructureDiagram *diagram = m_window->diagram();
+        QVERIFY(!diagram->moment());
+        const auto &points = m_model->analysis().timeline.points;
+        const int loss = int(std::find_if(points.begin(), points.end(),
+                                          [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; })
+                             - points.begin());
+        timeline->setCursor(loss);
+        QCOMPARE(diagram->moment(), std::optional<int>(loss));
+        QTest::keyClick(diagram, Qt::Key_Right);
+        QCOMPARE(timeline->cursor(), loss + 1);
+        QCOMPARE(diagram->moment(), std::optional<int>(loss + 1));
+        timeline->setCursor(0); // before the step: the whole picture again
+        QVERIFY(!diagram->moment());
     }
 
     void cleanup()

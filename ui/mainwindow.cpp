@@ -116,6 +116,14 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     };
     connect(m_chartPanel->chart(), &MemoryChart::componentHovered, this, highlight);
     connect(m_diagram, &StructureDiagram::componentHovered, this, highlight);
+    // One moment of the step for both: the timeline's cursor, shown by the diagram as what is
+    // alive then; the diagram's keys play and step the same cursor.
+    connect(m_timeline, &StepTimelineView::cursorChanged, m_diagram, [this](int point) {
+        m_diagram->showMoment(point > 0 || m_timeline->playing() ? std::optional<int>(point) : std::nullopt);
+    });
+    connect(m_diagram, &StructureDiagram::playRequested, m_timeline, &StepTimelineView::togglePlay);
+    connect(m_diagram, &StructureDiagram::stepRequested, m_timeline,
+            [this](int delta) { m_timeline->setCursor(m_timeline->cursor() + delta); });
     connect(m_explanation, &ExplanationPanel::componentHovered, this, highlight);
     connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
     connect(m_controls, &ControlPanel::hubImportRequested, this, &MainWindow::importFromHubDialog);

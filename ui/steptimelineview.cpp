@@ -40,6 +40,8 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     connect(m_play, &QPushButton::clicked, this, &StepTimelineView::togglePlay);
     setFocusPolicy(Qt::StrongFocus); // the arrow keys step through
     m_play->setText(tr("▶ Play the step"));
+    m_play->setToolTip(tr("Walks a cursor through the step; the Structure tab shows what is alive at that moment. "
+                          "Space plays or pauses, the arrow keys step, here and there."));
     m_plot->setMinimumSize(360, 240);
     // The step line, its area, the grid and the axes are all axis-aligned: antialiasing them
     // costs a third of the paint and changes nothing. Items choose for themselves: the peak's
@@ -73,9 +75,12 @@ void StepTimelineView::showAnalysis(const Analysis &analysis, const std::vector<
 void StepTimelineView::setCursor(int point)
 {
     const int last = int(m_analysis.timeline.points.size()) - 1;
+    const int previous = m_cursor;
     m_cursor = std::clamp(point, 0, std::max(last, 0));
     placeCursor();
     m_plot->redraw();
+    if (m_cursor != previous)
+        Q_EMIT cursorChanged(m_cursor);
 }
 
 bool StepTimelineView::playing() const
@@ -95,25 +100,29 @@ void StepTimelineView::togglePlay()
     m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
 }
 
+QString describePoint(const TimelinePoint &p, Units units)
+{
+    QString where;
+    switch (p.phase) {
+    case StepPhase::Start: where = StepTimelineView::tr("before the step"); break;
+    case StepPhase::Forward: where = StepTimelineView::tr("forward, layer %1").arg(p.layer); break;
+    case StepPhase::Loss: where = StepTimelineView::tr("the loss"); break;
+    case StepPhase::Backward: where = StepTimelineView::tr("backward, layer %1").arg(p.layer); break;
+    case StepPhase::OptimizerStep: where = StepTimelineView::tr("the optimizer step"); break;
+    }
+    QStringList parts;
+    for (Component c : kComponents)
+        if (p.part(c) > 0)
+            parts << QStringLiteral("%1 %2").arg(componentName(c), bytesText(p.part(c), units));
+    return StepTimelineView::tr("%1: %2 in use (%3)").arg(where, bytesText(p.inUse, units), parts.join(QStringLiteral(" · ")));
+}
+
 QString StepTimelineView::cursorText() const
 {
     const auto &points = m_analysis.timeline.points;
     if (m_cursor < 0 || m_cursor >= int(points.size()))
         return {};
-    const TimelinePoint &p = points[std::size_t(m_cursor)];
-    QString where;
-    switch (p.phase) {
-    case StepPhase::Start: where = tr("before the step"); break;
-    case StepPhase::Forward: where = tr("forward, layer %1").arg(p.layer); break;
-    case StepPhase::Loss: where = tr("the loss"); break;
-    case StepPhase::Backward: where = tr("backward, layer %1").arg(p.layer); break;
-    case StepPhase::OptimizerStep: where = tr("the optimizer step"); break;
-    }
-    QStringList parts;
-    for (Component c : kComponents)
-        if (p.part(c) > 0)
-            parts << QStringLiteral("%1 %2").arg(componentName(c), bytesText(p.part(c), m_units));
-    return tr("%1: %2 in use (%3)").arg(where, bytesText(p.inUse, m_units), parts.join(QStringLiteral(" · ")));
+    return describePoint(points[std::size_t(m_cursor)], m_units);
 }
 
 void StepTimelineView::keyPressEvent(QKeyEvent *event)
@@ -272,6 +281,8 @@ void StepTimelineView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange) {
         m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
+        m_play->setToolTip(tr("Walks a cursor through the step; the Structure tab shows what is alive at that moment. "
+                              "Space plays or pauses, the arrow keys step, here and there."));
         rebuild();
     }
     QWidget::changeEvent(event);

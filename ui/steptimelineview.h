@@ -18,6 +18,9 @@ class QTimer;
 
 namespace vl {
 
+// One point of the step in words: "backward, layer 12: 34.5 GiB in use (Parameters … · …)".
+QString describePoint(const TimelinePoint &point, Units units);
+
 class StepTimelineView : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +38,9 @@ public:
     void togglePlay();
     bool playing() const;
     QString cursorText() const; // "backward, layer 12: 34.5 GiB (parameters …)"
+
+Q_SIGNALS:
+    void cursorChanged(int point); // for views that show the same moment
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -1,8 +1,11 @@
 #include "ui/structurediagram.h"
 
+#include "ui/steptimelineview.h"
+
 #include "ui/theme.h"
 
 #include <QEvent>
+#include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -64,8 +67,25 @@ StructureDiagram::StructureDiagram(QWidget *parent) : QWidget(parent)
     setObjectName(QStringLiteral("structureDiagram"));
     setMouseTracking(true);
     setMinimumSize(360, 260);
+    setFocusPolicy(Qt::StrongFocus); // Space and the arrow keys walk through the step
     // paintEvent fills every pixel: Qt need not paint the tab page underneath first.
     setAttribute(Qt::WA_OpaquePaintEvent);
+}
+
+void StructureDiagram::showMoment(std::optional<int> point)
+{
+    m_moment = point;
+    update();
+}
+
+void StructureDiagram::keyPressEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Space)
+        Q_EMIT playRequested();
+    else if (event->key() == Qt::Key_Left || event->key() == Qt::Key_Right)
+        Q_EMIT stepRequested(event->key() == Qt::Key_Right ? 1 : -1);
+    else
+        QWidget::keyPressEvent(event);
 }
 
 void StructureDiagram::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)
@@ -115,9 +135,15 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     titleFont.setBold(true);
     p.setFont(titleFont);
     p.setPen(palette().color(QPalette::Text));
+    const auto &points = m_analysis.timeline.points;
+    const bool moment = m_moment && *m_moment >= 0 && *m_moment < int(points.size());
+    // At a moment of the step, the moment in words; its parts' list gives way first where the
+    // window is narrow (each block shows its part anyway).
+    QString title = moment ? tr("At %1").arg(describePoint(points[std::size_t(*m_moment)], m_units))
+                           : tr("One GPU's memory: %1 in all (block areas are proportional to bytes)")
+                                 .arg(bytesText(m_analysis.breakdown.total, m_units));
     p.drawText(QRectF(8, 4, width() - 16, p.fontMetrics().height() * 1.6), Qt::AlignLeft | Qt::AlignVCenter,
-               tr("One GPU's memory: %1 in all (block areas are proportional to bytes)")
-                   .arg(bytesText(m_analysis.breakdown.total, m_units)));
+               p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 16));
     p.setFont(font);
 
     const DiagramLayout layout = currentLayout();
@@ -235,6 +261,14 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     }
     if (!unplaced.isEmpty())
         notes << unplaced.join(QStringLiteral(" · "));
+    // At a moment of the step: what is not alive then is faded, from the top down.
+    const auto &points = m_analysis.timeline.points;
+    if (m_moment && *m_moment >= 0 && *m_moment < int(points.size()) && total > 0) {
+        const double alive = std::clamp(double(points[std::size_t(*m_moment)].part(c)) / double(total), 0.0, 1.0);
+        QColor veil = base;
+        veil.setAlphaF(0.82f);
+        p.fillRect(QRectF(solid.left(), solid.top(), solid.width(), solid.height() * (1.0 - alive)), veil);
+    }
     p.setPen(QPen(m_highlighted == c ? text : componentColor(c).darker(130), (m_highlighted == c ? 2.5 : 1.0) * m_zoom));
     p.setBrush(Qt::NoBrush);
     p.drawRect(solid);

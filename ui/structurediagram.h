@@ -31,17 +31,24 @@ public:
     void highlight(std::optional<Component> component);
     void setZoom(double zoom);
     DiagramLayout currentLayout() const;
+    // A moment of the step (a point of the analysis' timeline): each block shows the part of it
+    // alive then, the rest as an outline. nullopt: the whole step at once.
+    void showMoment(std::optional<int> point);
+    std::optional<int> moment() const { return m_moment; }
 
     QSize sizeHint() const override { return {720, 480}; }
 
 Q_SIGNALS:
     void componentHovered(std::optional<Component> component);
+    void playRequested();          // Space: play or pause the step
+    void stepRequested(int delta); // the arrow keys: a point back or on
 
 protected:
     void paintEvent(QPaintEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
     void leaveEvent(QEvent *event) override;
     void changeEvent(QEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
 
 private:
     QRectF diagramArea() const;
@@ -53,6 +60,7 @@ private:
     Units m_units = Units::GiB;
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
+    std::optional<int> m_moment;
 };
 
 } // namespace vl

@@ -1167,6 +1167,10 @@
         <source>%1: %2 in use (%3)</source>
         <translation>%1：占用 %2（%3）</translation>
     </message>
+    <message>
+        <source>Walks a cursor through the step; the Structure tab shows what is alive at that moment. Space plays or pauses, the arrow keys step, here and there.</source>
+        <translation>让光标走过整个训练步；结构图标签页同时显示此刻存活的部分。空格键播放或暂停，方向键单步，两处都可用。</translation>
+    </message>
 </context>
 <context>
     <name>vl::StructureDiagram</name>
@@ -1205,6 +1209,10 @@
     <message>
         <source>the update writes new parameters, and the next step begins</source>
         <translation>更新写回新参数，开始下一步</translation>
+    </message>
+    <message>
+        <source>At %1</source>
+        <translation>此刻：%1</translation>
     </message>
 </context>
 <context>
