@@ -39,9 +39,7 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     });
     connect(m_play, &QPushButton::clicked, this, &StepTimelineView::togglePlay);
     setFocusPolicy(Qt::StrongFocus); // the arrow keys step through
-    m_play->setText(tr("▶ Play the step"));
-    m_play->setToolTip(tr("Walks a cursor through the step; the Structure tab shows what is alive at that moment. "
-                          "Space plays or pauses, the arrow keys step, here and there."));
+    retranslate();
     m_plot->setMinimumSize(360, 240);
     // The step line, its area, the grid and the axes are all axis-aligned: antialiasing them
     // costs a third of the paint and changes nothing. Items choose for themselves: the peak's
@@ -97,7 +95,14 @@ void StepTimelineView::togglePlay()
             setCursor(0); // from the start again
         m_timer->start(std::max(120, 12'000 / std::max<int>(1, int(m_analysis.timeline.points.size()))));
     }
+    retranslate();
+}
+
+void StepTimelineView::retranslate()
+{
     m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
+    m_play->setToolTip(tr("Walks a cursor through the step; the Structure tab shows what is alive at that moment. "
+                          "Space plays or pauses, the arrow keys step, here and there."));
 }
 
 QString describePoint(const TimelinePoint &p, Units units)
@@ -280,9 +285,7 @@ void StepTimelineView::rebuild()
 void StepTimelineView::changeEvent(QEvent *event)
 {
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange) {
-        m_play->setText(playing() ? tr("❚❚ Pause") : tr("▶ Play the step"));
-        m_play->setToolTip(tr("Walks a cursor through the step; the Structure tab shows what is alive at that moment. "
-                              "Space plays or pauses, the arrow keys step, here and there."));
+        retranslate();
         rebuild();
     }
     QWidget::changeEvent(event);

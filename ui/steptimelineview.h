@@ -48,6 +48,7 @@ protected:
 
 private:
     void rebuild();
+    void retranslate(); // the play button's text and tooltip
     void placeCursor();
     DirectPlot *m_plot;
     QCPGraph *m_graph; // the total, outlined
