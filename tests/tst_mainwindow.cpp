@@ -19,17 +19,21 @@
 #include "ui/structurediagram.h"
 #include "ui/steptimelineview.h"
 
+#include <QApplication>
 #include <QComboBox>
-#include <QGroupBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
-#include <QTreeWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QTreeWidget>
 
 #include <algorithm>
 
@@ -312,6 +316,27 @@ private Q_SLOTS:
         QCOMPARE(diagram->moment(), std::optional<int>(loss + 1));
         timeline->setCursor(0); // before the step: the whole picture again
         QVERIFY(!diagram->moment());
+    }
+
+    // Closing with unsaved edits asks; Cancel keeps the window and the edits.
+    void closingWithChangesAsks()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("asked.vramledger.yaml"));
+        QVERIFY(m_window->saveScenario(path).isEmpty());
+        m_window->controls()->sequenceSlider()->spinBox()->setValue(2048);
+        QVERIFY(m_window->isWindowModified());
+        bool asked = false;
+        QTimer::singleShot(0, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            asked = box != nullptr;
+            if (box)
+                box->button(QMessageBox::Cancel)->click();
+        });
+        QVERIFY(!m_window->close());
+        QVERIFY(asked);
+        QVERIFY(m_window->isVisible() && m_window->isWindowModified());
+        QCOMPARE(m_window->controls()->sequenceSlider()->spinBox()->value(), 2048);
     }
 
     void cleanup()
