@@ -228,6 +228,33 @@ private Q_SLOTS:
         QVERIFY2(view.cursorText().startsWith(QStringLiteral("the optimizer step")), qPrintable(view.cursorText()));
     }
 
+    // Labels beside a block never overlap one another and never reach below the block (its title):
+    // each stays at its slice where it can and otherwise moves up, never down.
+    void labelsBesideABlockNeverOverlap_data()
+    {
+        QTest::addColumn<QList<double>>("wanted");
+        QTest::addColumn<QList<double>>("expected");
+        QTest::newRow("spaced: where their slices are") << QList<double>{10, 40, 70} << QList<double>{10, 40, 70};
+        QTest::newRow("the thin slices at the bottom push each other up")
+            << QList<double>{20, 98, 99, 99.5} << QList<double>{20, 62.5, 77.5, 92.5};
+        QTest::newRow("one over the bottom comes back above it") << QList<double>{104} << QList<double>{92.5};
+        QTest::newRow("none") << QList<double>{} << QList<double>{};
+    }
+    void labelsBesideABlockNeverOverlap()
+    {
+        QFETCH(QList<double>, wanted);
+        QFETCH(QList<double>, expected);
+        constexpr double line = 15, bottom = 100;
+        const QList<double> placed = stackLabels(wanted, line, bottom);
+        QCOMPARE(placed, expected);
+        for (qsizetype i = 0; i < placed.size(); ++i) {
+            QVERIFY(placed[i] <= wanted[i]);
+            QVERIFY(placed[i] + line / 2 <= bottom);
+            if (i > 0)
+                QVERIFY(placed[i] - placed[i - 1] >= line);
+        }
+    }
+
     void solidFillLooksLikeTheTranslucentOne_data()
     {
         QTest::addColumn<QColor>("translucent");

@@ -62,6 +62,16 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
     return layout;
 }
 
+QList<double> stackLabels(const QList<double> &wanted, double lineHeight, double bottom)
+{
+    // From the bottom up: a label moves up, never down, out of the way of the one below.
+    QList<double> placed(wanted.size());
+    double below = bottom + lineHeight / 2;
+    for (qsizetype i = wanted.size() - 1; i >= 0; --i)
+        below = placed[i] = std::min(wanted[i], below - lineHeight);
+    return placed;
+}
+
 StructureDiagram::StructureDiagram(QWidget *parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("structureDiagram"));
@@ -243,21 +253,24 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     // is this block's alone), laid out from the bottom up so that none reaches below the block
     // (where its title is) and none overlaps the next. The rest are listed under the title.
     const double edge = solid.right();
-    double below = solid.bottom() + lineHeight / 2;
     p.setPen(QPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text, 0));
     QStringList unplaced;
-    for (qsizetype i = outside.size() - 1; i >= 0; --i) {
-        const double width = p.fontMetrics().horizontalAdvance(outside[i].label);
-        if (width > roomRight) {
-            unplaced.prepend(outside[i].label);
+    QList<double> wanted;
+    QStringList beside;
+    for (const Outside &label : outside) {
+        if (p.fontMetrics().horizontalAdvance(label.label) > roomRight) {
+            unplaced << label.label;
             continue;
         }
-        const double labelY = std::min(outside[i].sliceY, below - lineHeight);
-        below = labelY;
+        wanted << label.sliceY;
+        beside << label.label;
+    }
+    const QList<double> placed = stackLabels(wanted, lineHeight, solid.bottom());
+    for (qsizetype i = 0; i < placed.size(); ++i) {
         const double start = edge + 10 * m_zoom;
-        p.drawLine(QPointF(edge - 4 * m_zoom, outside[i].sliceY), QPointF(start - 2, labelY));
-        p.drawText(QRectF(start, labelY - lineHeight / 2, width + 1, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                   outside[i].label);
+        p.drawLine(QPointF(edge - 4 * m_zoom, wanted[i]), QPointF(start - 2, placed[i]));
+        p.drawText(QRectF(start, placed[i] - lineHeight / 2, roomRight, lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   beside[i]);
     }
     if (!unplaced.isEmpty())
         notes << unplaced.join(QStringLiteral(" · "));

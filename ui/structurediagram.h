@@ -23,6 +23,10 @@ struct DiagramLayout {
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 
+// Where labels beside a block go: each as near its slice's centre (`wanted`, top to bottom) as
+// it can be, none closer than a line to the next, the lowest no lower than `bottom` allows.
+QList<double> stackLabels(const QList<double> &wanted, double lineHeight, double bottom);
+
 class StructureDiagram : public QWidget {
     Q_OBJECT
 public:
