@@ -57,7 +57,9 @@ Result<HubModelRef> parseHubModelRef(std::string_view text, std::string_view fie
         return fail("'" + std::string(text) + "' is not a Hub model id; write ORG/NAME[@REVISION], e.g. "
                     "meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main (letters, digits, '-', '_' and '.', at most "
                     "96 each)");
-    const bool revisionOk = !ref.revision.empty() && ref.revision.size() <= kMaxRevision
+    // "." and ".." name no revision, and would be folders in a cache path.
+    const bool revisionOk = !ref.revision.empty() && ref.revision != "." && ref.revision != ".."
+        && ref.revision.size() <= kMaxRevision
         && std::none_of(ref.revision.begin(), ref.revision.end(),
                         [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; });
     if (!revisionOk)

@@ -60,6 +60,7 @@ private Q_SLOTS:
         QTest::newRow("double dash") << "org/a--b" << "" << "";
         QTest::newRow("a space") << "org/my model" << "" << "";
         QTest::newRow("an empty revision") << "org/model@" << "" << "";
+        QTest::newRow("a parent folder as revision") << "org/model@.." << "" << "";
         QTest::newRow("97 characters") << QString(97, QLatin1Char('a')) << "" << "";
     }
     void modelIds()
