@@ -107,7 +107,7 @@ void MemoryChart::addBarLabels(const QFont &font)
 {
     // Each bar's total above it, and each part's size inside it where the part is tall and wide
     // enough to hold the text: a slide needs the numbers, not a ruler.
-    m_plot->layOut();
+    m_plot->layOut(); // the pixel sizes of this range, before the paint
     const QRect area = m_plot->axisRect()->rect();
     if (area.height() <= 0)
         return; // no size yet: the resize that gives it one adds them

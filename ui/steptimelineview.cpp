@@ -45,15 +45,18 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     // costs a third of the paint and changes nothing. Items choose for themselves: the peak's
     // circle and the labels keep it, the straight lines do not.
     m_plot->setNotAntialiasedElements(~QCP::AntialiasedElements(QCP::aeItems));
-    QCPGraph *below = nullptr;
-    for (Component c : kComponents) {
+    // Each component's area is its running total filled down to the axis, the top one drawn
+    // first: the same picture as fills between neighbours, without QCustomPlot's costly
+    // channel fills.
+    for (auto c = kComponents.rbegin(); c != kComponents.rend(); ++c) {
         QCPGraph *area = m_plot->addGraph();
         area->setLayer(areaLayer(m_plot));
         area->setLineStyle(QCPGraph::lsStepLeft);
         area->setPen(Qt::NoPen);
-        area->setChannelFillGraph(below); // filled down to the component below it (the axis for the first)
-        m_areas[std::size_t(c)] = below = area;
+        m_areas[std::size_t(*c)] = area;
     }
+    for (Component c : kComponents) // the legend in the chart's order, bottom part first
+        m_areas[std::size_t(c)]->removeFromLegend();
     m_graph = m_plot->addGraph();
     m_graph->setLayer(areaLayer(m_plot));
     m_graph->removeFromLegend();
