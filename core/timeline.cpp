@@ -14,24 +14,23 @@ StepTimeline stepTimeline(const Breakdown &b)
     StepTimeline t;
     t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
+    // All step long: the weights, master copy and moments, the overhead, and DeepSpeed ZeRO-3's
+    // gradient bucket (below stage 3 the bucket lives in backward only).
     const Bytes overhead = b.component(Component::Overhead);
-    // DeepSpeed's gradient bucket: all step long at ZeRO-3, only in backward below.
+    const Bytes optimizer = b.component(Component::OptimizerStates);
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
-    // Resident all step long: the weights, master copy, moments. ZeRO-3's and FSDP's gathered
-    // parameters from the first forward gather to the end of backward.
+    const Bytes persistent = b.bucketPersists ? bucket : 0;
+    // ZeRO-3's and FSDP's gathered parameters: from the first forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
+    const Bytes params = b.component(Component::Parameters) - gathered;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
-    // FSDP's unsharded gradients and reduce-scatter input, DeepSpeed's gradient bucket below
-    // ZeRO-3: they live only while backward runs (ZeRO-3's bucket stays all step).
-    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + (b.bucketPersists ? 0 : bucket);
-    const Bytes gradients = b.component(Component::Gradients) - gradientBuffers - (b.bucketPersists ? bucket : 0);
+    // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - persistent;
+    const Bytes gradients = b.component(Component::Gradients) - b.item(ItemId::FsdpGradientBuffers) - bucket;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
-    const Bytes params = b.component(Component::Parameters) - gathered;
-    const Bytes optimizer = b.component(Component::OptimizerStates);
-    const Bytes persistent = b.bucketPersists ? bucket : 0; // a gradient buffer alive all step
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {
         TimelinePoint p{phase, layer, 0, {}};
         p.parts[std::size_t(Component::Parameters)] = parameters;

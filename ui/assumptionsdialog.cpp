@@ -1,6 +1,5 @@
 #include "ui/assumptionsdialog.h"
 
-#include "core/estimate.h"
 #include "core/units.h"
 
 #include <QDialogButtonBox>
@@ -9,7 +8,7 @@
 
 namespace vl {
 
-QString assumptionsHtml(const Scenario &s)
+QString assumptionsHtml(const Scenario &s, const Breakdown &b)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const QString optimizerBytes = s.optimizer == Optimizer::AdamW ? (s.precision == Precision::Bf16 ? QStringLiteral("4") : QStringLiteral("8"))
@@ -66,7 +65,7 @@ QString assumptionsHtml(const Scenario &s)
     if (s.pipelineParallel > 1)
         parallel << QObject::tr("Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
                                 "one per stage).")
-                        .arg(estimate(s).microBatchesInFlight);
+                        .arg(b.microBatchesInFlight);
     parallel << QObject::tr("Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
                             "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "
                             "states). Megatron's theoretical memory and DeepSpeed's model-state estimators leave them out.");
@@ -82,12 +81,12 @@ QString assumptionsHtml(const Scenario &s)
     return html;
 }
 
-AssumptionsDialog::AssumptionsDialog(const Scenario &s, QWidget *parent) : QDialog(parent)
+AssumptionsDialog::AssumptionsDialog(const Scenario &s, const Breakdown &b, QWidget *parent) : QDialog(parent)
 {
     setWindowTitle(tr("Assumptions"));
     auto *layout = new QVBoxLayout(this);
     auto *text = new QTextBrowser(this);
-    text->setHtml(assumptionsHtml(s));
+    text->setHtml(assumptionsHtml(s, b));
     text->setOpenExternalLinks(true);
     layout->addWidget(text);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

@@ -2,18 +2,20 @@
 // Help → Assumptions: every convention in force for the current scenario, and the sources,
 // so a number can be defended in a meeting.
 
+#include "core/estimate.h"
 #include "core/scenario.h"
 
 #include <QDialog>
 
 namespace vl {
 
-QString assumptionsHtml(const Scenario &s);
+// `b` is the scenario's estimate, as the window already holds it.
+QString assumptionsHtml(const Scenario &s, const Breakdown &b);
 
 class AssumptionsDialog : public QDialog {
     Q_OBJECT
 public:
-    AssumptionsDialog(const Scenario &s, QWidget *parent = nullptr);
+    AssumptionsDialog(const Scenario &s, const Breakdown &b, QWidget *parent = nullptr);
 };
 
 } // namespace vl

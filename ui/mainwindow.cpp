@@ -291,7 +291,7 @@ void MainWindow::createMenus()
 
     QMenu *help = menu(nullptr, [] { return tr("&Help"); });
     action(help, [] { return tr("&Assumptions and sources"); }, QKeySequence::HelpContents,
-           [this] { AssumptionsDialog(m_model.scenario(), this).exec(); });
+           [this] { AssumptionsDialog(m_model.scenario(), m_model.analysis().breakdown, this).exec(); });
     action(help, [] { return tr("&About VRAM Ledger"); }, QKeySequence(), [this] {
         QMessageBox::about(this, tr("About VRAM Ledger"),
                            tr("<h3>VRAM Ledger %1</h3><p>How much GPU memory a training run takes, where it goes, "
