@@ -18,7 +18,6 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -225,9 +224,7 @@ int main(int argc, char *argv[])
             fail(invalid(*error));
     }
     scenario = vl::withArchitectureDefaults(scenario, before, given);
-    const auto isGiven = [&](std::string_view name) { return std::find(given.begin(), given.end(), name) != given.end(); };
-    if (isGiven("offload") != isGiven("zero")) // both given: validate() says if they disagree
-        scenario = vl::withShardingDefaults(scenario, isGiven("offload") ? "offload" : "zero");
+    scenario = vl::withShardingDefaults(scenario, given);
     if (parser.isSet(QStringLiteral("implementation")))
         scenario = vl::withImplementationDefaults(scenario, given);
     if (auto error = vl::validate(scenario))

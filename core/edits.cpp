@@ -40,14 +40,24 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     return s;
 }
 
-Scenario withShardingDefaults(Scenario s, std::string_view changed)
+namespace {
+
+bool contains(std::span<const std::string_view> names, std::string_view name)
 {
-    if (changed == "zero") {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+} // namespace
+
+Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    const bool zero = contains(given, "zero"), offload = contains(given, "offload");
+    if (zero && !offload) {
         if (s.zeroStage == 0)
             s.offload = Offload::None;
         else if (s.zeroStage < 3 && s.offload == Offload::OptimizerAndParams)
             s.offload = Offload::Optimizer;
-    } else if (changed == "offload") {
+    } else if (offload && !zero) {
         if (s.offload == Offload::OptimizerAndParams)
             s.zeroStage = 3;
         else if (s.offload == Offload::Optimizer && s.zeroStage == 0)
@@ -63,7 +73,7 @@ std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads)
 
 Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
-    const auto isGiven = [&](std::string_view name) { return std::find(given.begin(), given.end(), name) != given.end(); };
+    const auto isGiven = [&](std::string_view name) { return contains(given, name); };
     const bool reshaped = std::any_of(given.begin(), given.end(), [](std::string_view name) {
         const FieldSpec *field = findField(name);
         return field && field->shapesModel;

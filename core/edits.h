@@ -18,9 +18,10 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
 
 // ZeRO stage and CPU offload follow each other: offload is part of ZeRO (none at stage 0,
 // the optimizer only below stage 3), and offloading needs a stage (stage 2 for the optimizer,
-// stage 3 for the parameters). `changed` is the field the user set, "zero" or "offload"; the
-// other one follows it.
-Scenario withShardingDefaults(Scenario s, std::string_view changed);
+// stage 3 for the parameters). `given` names the fields the user set (CLI names): when one of
+// "zero" and "offload" is among them without the other, the other follows it; both given are
+// left as they are, for validate() to judge.
+Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> given);
 
 // The key/value heads once the attention heads change: a multi-head model stays multi-head; a
 // grouped one keeps the largest grouping that divides the new count.

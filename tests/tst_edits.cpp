@@ -122,10 +122,15 @@ private Q_SLOTS:
         s.zeroStage = zero;
         s.offload = Offload(offload);
         s.dataParallel = 8;
-        const Scenario after = withShardingDefaults(s, changed.toStdString());
+        const std::string name = changed.toStdString();
+        const std::string_view given[] = {name};
+        const Scenario after = withShardingDefaults(s, given);
         QCOMPARE(int(after.zeroStage), zeroAfter);
         QCOMPARE(int(after.offload), offloadAfter);
         QVERIFY(!validate(after));
+        // Both given: neither follows the other (validate() judges them together).
+        const std::string_view both[] = {"zero", "offload"};
+        QVERIFY(withShardingDefaults(s, both) == s);
     }
 
     void kvHeadsFollowHeads_data()

@@ -381,7 +381,8 @@ void ControlPanel::build()
     comboEdit(m_gradDtype, [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
     comboEdit(m_zero, [](Scenario &s, int v) {
         s.zeroStage = v;
-        s = withShardingDefaults(s, "zero");
+        constexpr std::string_view changed[] = {"zero"};
+        s = withShardingDefaults(s, changed);
     });
     comboEdit(m_sharding, [](Scenario &s, int v) { s.sharding = Sharding(v); });
     spinEdit(m_replicas, [](Scenario &s, int v) { s.replicas = v; });
@@ -396,7 +397,8 @@ void ControlPanel::build()
     checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, [](Scenario &s, int v) {
         s.offload = Offload(v);
-        s = withShardingDefaults(s, "offload");
+        constexpr std::string_view changed[] = {"offload"};
+        s = withShardingDefaults(s, changed);
     });
     comboEdit(m_implementation, [](Scenario &s, int v) {
         s.implementation = Implementation(v);
