@@ -108,23 +108,6 @@ void StepTimelineView::retranslate()
                           "Space plays or pauses, the arrow keys step, here and there."));
 }
 
-QString describePoint(const TimelinePoint &p, Units units)
-{
-    QString where;
-    switch (p.phase) {
-    case StepPhase::Start: where = StepTimelineView::tr("before the step"); break;
-    case StepPhase::Forward: where = StepTimelineView::tr("forward, layer %1").arg(p.layer); break;
-    case StepPhase::Loss: where = StepTimelineView::tr("the loss"); break;
-    case StepPhase::Backward: where = StepTimelineView::tr("backward, layer %1").arg(p.layer); break;
-    case StepPhase::OptimizerStep: where = StepTimelineView::tr("the optimizer step"); break;
-    }
-    QStringList parts;
-    for (Component c : kComponents)
-        if (p.part(c) > 0)
-            parts << QStringLiteral("%1 %2").arg(componentName(c), bytesText(p.part(c), units));
-    return StepTimelineView::tr("%1: %2 in use (%3)").arg(where, bytesText(p.inUse, units), parts.join(QStringLiteral(" · ")));
-}
-
 QString StepTimelineView::cursorText() const
 {
     const auto &points = m_analysis.timeline.points;

@@ -18,9 +18,6 @@ class QTimer;
 
 namespace vl {
 
-// One point of the step in words: "backward, layer 12: 34.5 GiB in use (Parameters … · …)".
-QString describePoint(const TimelinePoint &point, Units units);
-
 class StepTimelineView : public QWidget {
     Q_OBJECT
 public:

@@ -1,7 +1,5 @@
 #include "ui/structurediagram.h"
 
-#include "ui/steptimelineview.h"
-
 #include "ui/theme.h"
 
 #include <QEvent>

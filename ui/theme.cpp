@@ -141,6 +141,24 @@ QString barLabel(const Bar &bar)
     return {};
 }
 
+QString describePoint(const TimelinePoint &p, Units units)
+{
+    QString where;
+    switch (p.phase) {
+    case StepPhase::Start: where = QCoreApplication::translate("vl::ui", "before the step"); break;
+    case StepPhase::Forward: where = QCoreApplication::translate("vl::ui", "forward, layer %1").arg(p.layer); break;
+    case StepPhase::Loss: where = QCoreApplication::translate("vl::ui", "the loss"); break;
+    case StepPhase::Backward: where = QCoreApplication::translate("vl::ui", "backward, layer %1").arg(p.layer); break;
+    case StepPhase::OptimizerStep: where = QCoreApplication::translate("vl::ui", "the optimizer step"); break;
+    }
+    QStringList parts;
+    for (Component c : kComponents)
+        if (p.part(c) > 0)
+            parts << QStringLiteral("%1 %2").arg(componentName(c), bytesText(p.part(c), units));
+    return QCoreApplication::translate("vl::ui", "%1: %2 in use (%3)")
+        .arg(where, bytesText(p.inUse, units), parts.join(QStringLiteral(" · ")));
+}
+
 QString localizedFormula(const std::string &formula)
 {
     // The words and tensor names core's formulas use; numbers, units and symbols stay as they

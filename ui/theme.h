@@ -5,6 +5,7 @@
 #include "core/analysis.h"
 #include "core/estimate.h"
 #include "core/presets.h"
+#include "core/timeline.h"
 
 #include <QColor>
 #include <QPalette>
@@ -29,6 +30,8 @@ QString itemName(ItemId id);
 QString leverName(Lever lever);
 QString leverChange(const LadderStep &step); // "ZeRO stage 3 over 8 GPUs", translated
 QString barLabel(const Bar &bar); // "Current", a pin's name, "8 GPUs", "ZeRO 2", "+ recomputation"
+// One point of the step in words: "backward, layer 12: 34.5 GiB in use (Parameters … · …)".
+QString describePoint(const TimelinePoint &point, Units units);
 // The formula text core wrote (English), with its words translated for the current language.
 QString localizedFormula(const std::string &formula);
 

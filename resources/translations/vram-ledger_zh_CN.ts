@@ -1136,36 +1136,12 @@
         <translation>这张 GPU 上的占用（%1）</translation>
     </message>
     <message>
-        <source>backward, layer %1</source>
-        <translation>反向，第 %1 层</translation>
-    </message>
-    <message>
-        <source>the loss</source>
-        <translation>损失</translation>
-    </message>
-    <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
     </message>
     <message>
-        <source>forward, layer %1</source>
-        <translation>前向，第 %1 层</translation>
-    </message>
-    <message>
-        <source>before the step</source>
-        <translation>训练步开始前</translation>
-    </message>
-    <message>
-        <source>the optimizer step</source>
-        <translation>优化器更新</translation>
-    </message>
-    <message>
         <source>▶ Play the step</source>
         <translation>▶ 播放训练步</translation>
-    </message>
-    <message>
-        <source>%1: %2 in use (%3)</source>
-        <translation>%1：占用 %2（%3）</translation>
     </message>
     <message>
         <source>Walks a cursor through the step; the Structure tab shows what is alive at that moment. Space plays or pauses, the arrow keys step, here and there.</source>
@@ -1994,6 +1970,30 @@
     <message>
         <source>%1: cannot be written (%2)</source>
         <translation>%1：无法写入（%2）</translation>
+    </message>
+    <message>
+        <source>backward, layer %1</source>
+        <translation>反向，第 %1 层</translation>
+    </message>
+    <message>
+        <source>the loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>forward, layer %1</source>
+        <translation>前向，第 %1 层</translation>
+    </message>
+    <message>
+        <source>before the step</source>
+        <translation>训练步开始前</translation>
+    </message>
+    <message>
+        <source>the optimizer step</source>
+        <translation>优化器更新</translation>
+    </message>
+    <message>
+        <source>%1: %2 in use (%3)</source>
+        <translation>%1：占用 %2（%3）</translation>
     </message>
 </context>
 <context>
