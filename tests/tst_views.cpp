@@ -369,6 +369,20 @@ private Q_SLOTS:
         // The optimizer step: the model states, and DeepSpeed ZeRO-3's bucket, which stays all step.
         const Bytes persistent = a.breakdown.bucketPersists ? a.breakdown.item(ItemId::ZeroReduceBucket) : 0;
         QCOMPARE(values.back(), toUnits(a.breakdown.modelStates() + persistent, Units::GiB));
+
+        // The peak's tag stands on the sum line (never below it, where it would cross the line)
+        // and its bottom edge is the line: drawn, it sits just above.
+        const double sum = toUnits(a.breakdown.total, Units::GiB);
+        int tags = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i) {
+            const auto *tag = qobject_cast<QCPItemText *>(view.plot()->item(i));
+            if (!tag || !tag->text().startsWith(QStringLiteral("peak ")))
+                continue;
+            ++tags;
+            QCOMPARE(tag->position->value(), sum);
+            QVERIFY(tag->positionAlignment().testFlag(Qt::AlignBottom));
+        }
+        QCOMPARE(tags, 1);
     }
 };
 

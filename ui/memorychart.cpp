@@ -150,8 +150,7 @@ void MemoryChart::addBarLabels(const QFont &font)
                 for (const double y : {base + value / 2, base + half, base + value - half}) {
                     if (!clear(y))
                         continue;
-                    const QColor fill = componentColor(c);
-                    label(key, y, size, fill.lightnessF() > 0.6 ? QColor(Qt::black) : QColor(Qt::white), Qt::AlignCenter);
+                    label(key, y, size, textOn(componentColor(c)), Qt::AlignCenter);
                     break;
                 }
             }

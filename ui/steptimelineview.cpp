@@ -31,7 +31,7 @@ StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(ne
     // The whole step in about twelve seconds, however many layers: time to say what happens.
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, [this] {
-        const int last = int(m_analysis.timeline.points.size()) - 1;
+        const int last = pointCount() - 1;
         if (m_cursor >= last)
             togglePlay(); // stops at the optimizer step
         else
@@ -75,7 +75,7 @@ void StepTimelineView::showAnalysis(const Analysis &analysis, const std::vector<
 
 void StepTimelineView::setCursor(int point)
 {
-    const int last = int(m_analysis.timeline.points.size()) - 1;
+    const int last = pointCount() - 1;
     const int previous = m_cursor;
     m_cursor = std::clamp(point, 0, std::max(last, 0));
     placeCursor();
@@ -94,9 +94,9 @@ void StepTimelineView::togglePlay()
     if (playing()) {
         m_timer->stop();
     } else {
-        if (m_cursor >= int(m_analysis.timeline.points.size()) - 1)
+        if (m_cursor >= pointCount() - 1)
             setCursor(0); // from the start again
-        m_timer->start(std::max(120, 12'000 / std::max<int>(1, int(m_analysis.timeline.points.size()))));
+        m_timer->start(std::max(120, 12'000 / std::max(1, pointCount())));
     }
     retranslate();
 }
@@ -215,6 +215,11 @@ void StepTimelineView::rebuild()
         }
         i = j + 1;
     }
+    // The last phase's label is centred near the axis' right end: leave it room to be drawn whole.
+    const QString lastLabel = ticker->ticks().isEmpty() ? QString() : ticker->ticks().last();
+    QFont tickFont = font();
+    tickFont.setPointSizeF(tickFont.pointSizeF() * m_zoom);
+    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, QFontMetrics(tickFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
 
     m_plot->clearItems();
     QFont labelFont = font();
@@ -238,10 +243,19 @@ void StepTimelineView::rebuild()
         marker->setSize(9 * m_zoom);
         marker->setPen(QPen(text, 1.5 * m_zoom));
         marker->setBrush(componentColor(Component::Activations));
+        // The tag stands on the sum line, which is never below the peak, so the two never cross;
+        // a dotted leader joins it to the peak's circle.
+        const double sum = toUnits(m_analysis.breakdown.total, m_units);
+        if (sum > peak) {
+            auto *leader = new QCPItemLine(m_plot);
+            leader->start->setCoords(double(t.peakIndex), peak);
+            leader->end->setCoords(double(t.peakIndex), sum);
+            leader->setPen(QPen(text, 1.0 * m_zoom, Qt::DotLine));
+        }
         auto *tag = new QCPItemText(m_plot);
-        tag->position->setCoords(double(t.peakIndex), peak);
+        tag->position->setCoords(double(t.peakIndex), std::max(sum, peak));
         tag->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        tag->setPadding(QMargins(0, 0, 0, int(8 * m_zoom)));
+        tag->setPadding(QMargins(2, 0, 2, int(3 * m_zoom)));
         QString why;
         switch (t.points[t.peakIndex].phase) {
         case StepPhase::Loss: why = tr("every layer's activations plus the logits"); break;
@@ -252,7 +266,7 @@ void StepTimelineView::rebuild()
         }
         tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_units), why));
         tag->setColor(text);
-        tag->setBrush(pal.base()); // readable where it crosses the sum line
+        tag->setBrush(pal.base()); // readable over the capacity lines' labels and the grid
         QFont f = font();
         f.setPointSizeF(f.pointSizeF() * m_zoom);
         f.setBold(true);

@@ -31,6 +31,7 @@ public:
     // Walking through the step, for a classroom: a cursor on one point of the timeline, moved by
     // Play (slow enough to explain; Play again pauses) or by the arrow keys.
     int cursor() const { return m_cursor; }
+    int pointCount() const { return int(m_analysis.timeline.points.size()); }
     void setCursor(int point);
     void togglePlay();
     bool playing() const;

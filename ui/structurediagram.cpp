@@ -237,10 +237,10 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         const int labelWidth = metrics.horizontalAdvance(label);
         const double inner = slice.width() - 8;
         if (h >= lineHeight * 1.1 && labelWidth <= inner) {
-            p.setPen(Qt::white);
+            p.setPen(textOn(fill));
             p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
         } else if (h >= lineHeight * 2.2 && metrics.horizontalAdvance(name) <= inner && metrics.horizontalAdvance(size) <= inner) {
-            p.setPen(Qt::white); // the name above its size
+            p.setPen(textOn(fill)); // the name above its size
             p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, name + QLatin1Char('\n') + size);
         } else {
             outside.append({slice.center().y(), label});
@@ -271,7 +271,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
                    beside[i]);
     }
     if (!unplaced.isEmpty())
-        notes << unplaced.join(QStringLiteral(" · "));
+        notes << unplaced.join(QStringLiteral(" ·\u00A0")); // a wrapped line starts with the dot, none ends with it
     // At a moment of the step: what is not alive then is faded, from the top down.
     const auto &points = m_analysis.timeline.points;
     if (m_moment && *m_moment >= 0 && *m_moment < int(points.size()) && total > 0) {

@@ -42,6 +42,11 @@ QColor seenOver(const QColor &translucent, const QColor &background)
                             float(mix(translucent.blueF(), background.blueF())));
 }
 
+QColor textOn(const QColor &fill)
+{
+    return fill.lightnessF() > 0.6 ? QColor(Qt::black) : QColor(Qt::white);
+}
+
 QColor itemColor(ItemId id)
 {
     const QColor base = componentColor(componentOf(id));

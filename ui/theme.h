@@ -24,6 +24,8 @@ QColor capacityColor();      // the first chosen GPU's line, and anything that d
 // The solid colour a translucent one shows over a background. Filling large areas with it
 // looks the same and rasterises several times faster (no blending with what is underneath).
 QColor seenOver(const QColor &translucent, const QColor &background);
+// Black or white, whichever reads on `fill` (a label inside a bar or a block).
+QColor textOn(const QColor &fill);
 
 QString componentName(Component c);
 QString itemName(ItemId id);

@@ -3,6 +3,8 @@
 //   timeline are all redrawn (median and p99 over --changes changes);
 // - slider_to_tab_redrawn: the same for the application as it is used, with one of those
 //   views on the visible tab (the others are not drawn until shown);
+// - play_frame: one frame of playing the step (the timeline's cursor and the diagram's moment
+//   move one point, both redrawn), median, p99 and the slowest as frames per second;
 // - a burst of 100 changes, which must collapse into one paint of the chart;
 // - start-up of the real program to a rendered frame, and its peak resident memory;
 // - with --paint-breakdown, the milliseconds each widget spends painting per change.
@@ -160,6 +162,27 @@ int main(int argc, char *argv[])
     QApplication::processEvents();
     report[QStringLiteral("slider_to_redrawn")] = medianAndP99(timeSliderChanges(sequence, changes));
     report[QStringLiteral("slider_to_tab_redrawn")] = perTab;
+
+    // Playing the step: each frame moves the timeline's cursor one point and the diagram shows
+    // that moment; both redraw. The slowest frame decides whether play holds 60 fps.
+    {
+        auto *steps = window.timeline();
+        QElapsedTimer timer;
+        std::vector<double> frames;
+        const int points = steps->pointCount();
+        for (int i = 0; i < std::max(changes, points); ++i) {
+            timer.start();
+            steps->setCursor((i + 1) % points);
+            QApplication::processEvents();
+            frames.push_back(double(timer.nsecsElapsed()) / 1e6);
+        }
+        const double slowest = *std::max_element(frames.begin(), frames.end());
+        QJsonObject play = medianAndP99(frames);
+        play[QStringLiteral("slowest_ms")] = rounded(slowest);
+        play[QStringLiteral("fps_at_slowest_frame")] = rounded(1000.0 / slowest);
+        play[QStringLiteral("points")] = points;
+        report[QStringLiteral("play_frame")] = play;
+    }
 
     if (parser.isSet(breakdownOption)) {
         app.timing = true;
