@@ -3,6 +3,9 @@
 #include <QSettings>
 #include <QStandardPaths>
 
+#include <array>
+#include <utility>
+
 namespace vl {
 
 namespace {
@@ -19,11 +22,38 @@ struct Key {
 const Key<QByteArray> kGeometry{"window/geometry", {}};
 const Key<QByteArray> kState{"window/state", {}};
 const Key<QString> kScenario{"scenario/last", {}};
-const Key<int> kUnits{"display/units", int(Units::GiB)};
-const Key<int> kTheme{"display/theme", int(Theme::Light)};
+// An enum kept by a stable name ("dark"), so that reordering an enum never changes what a
+// user chose. Versions up to 0.1 kept the number; it is still read.
+template <class Enum, std::size_t N>
+struct EnumKey {
+    const char *name;
+    Enum fallback;
+    std::array<std::pair<Enum, const char *>, N> names; // in the enum's order
+    Enum get() const
+    {
+        const QString stored = QSettings().value(QLatin1String(name)).toString();
+        for (const auto &[value, text] : names)
+            if (stored == QLatin1String(text))
+                return value;
+        bool isNumber = false;
+        const int legacy = stored.toInt(&isNumber);
+        return isNumber && legacy >= 0 && legacy < int(N) ? names[std::size_t(legacy)].first : fallback;
+    }
+    void set(Enum value) const
+    {
+        for (const auto &[candidate, text] : names)
+            if (candidate == value)
+                QSettings().setValue(QLatin1String(name), QLatin1String(text));
+    }
+};
+
+const EnumKey<Units, 2> kUnits{"display/units", Units::GiB, {{{Units::GiB, "GiB"}, {Units::GB, "GB"}}}};
+const EnumKey<Theme, 2> kTheme{"display/theme", Theme::Light, {{{Theme::Light, "light"}, {Theme::Dark, "dark"}}}};
 const Key<QString> kLanguage{"display/language", {}};
-const Key<int> kFitRule{"display/fitRule", int(FitRule::Sum)};
-const Key<int> kBarSet{"display/bars", int(BarSet::Pins)};
+const EnumKey<FitRule, 2> kFitRule{"display/fitRule", FitRule::Sum, {{{FitRule::Sum, "sum"}, {FitRule::Peak, "peak"}}}};
+const EnumKey<BarSet, 4> kBarSet{"display/bars", BarSet::Pins,
+                                 {{{BarSet::Pins, "pins"}, {BarSet::GpuCounts, "gpu-counts"},
+                                   {BarSet::ZeroStages, "zero-stages"}, {BarSet::Ladder, "ladder"}}}};
 const Key<bool> kAdvanced{"controls/advancedShown", true};
 const Key<QString> kDirectory{"files/lastDirectory", {}};
 const Key<QStringList> kRecentHubModels{"files/recentHubModels", {}};
@@ -39,12 +69,6 @@ void pushRecent(const Key<QStringList> &key, const QString &item)
     key.set(recent.mid(0, kRecentCount));
 }
 
-template <class Enum>
-Enum clamped(int value, Enum last)
-{
-    return value >= 0 && value <= int(last) ? Enum(value) : Enum(0);
-}
-
 } // namespace
 
 QByteArray Settings::windowGeometry() { return kGeometry.get(); }
@@ -53,16 +77,16 @@ QByteArray Settings::windowState() { return kState.get(); }
 void Settings::setWindowState(const QByteArray &s) { kState.set(s); }
 QString Settings::lastScenario() { return kScenario.get(); }
 void Settings::setLastScenario(const QString &yaml) { kScenario.set(yaml); }
-Units Settings::units() { return clamped(kUnits.get(), Units::GB); }
-void Settings::setUnits(Units units) { kUnits.set(int(units)); }
-Theme Settings::theme() { return clamped(kTheme.get(), Theme::Dark); }
-void Settings::setTheme(Theme theme) { kTheme.set(int(theme)); }
+Units Settings::units() { return kUnits.get(); }
+void Settings::setUnits(Units units) { kUnits.set(units); }
+Theme Settings::theme() { return kTheme.get(); }
+void Settings::setTheme(Theme theme) { kTheme.set(theme); }
 QString Settings::language() { return kLanguage.get(); }
 void Settings::setLanguage(const QString &language) { kLanguage.set(language); }
-FitRule Settings::fitRule() { return clamped(kFitRule.get(), FitRule::Peak); }
-void Settings::setFitRule(FitRule rule) { kFitRule.set(int(rule)); }
-BarSet Settings::barSet() { return clamped(kBarSet.get(), BarSet::Ladder); }
-void Settings::setBarSet(BarSet bars) { kBarSet.set(int(bars)); }
+FitRule Settings::fitRule() { return kFitRule.get(); }
+void Settings::setFitRule(FitRule rule) { kFitRule.set(rule); }
+BarSet Settings::barSet() { return kBarSet.get(); }
+void Settings::setBarSet(BarSet bars) { kBarSet.set(bars); }
 bool Settings::advancedShown() { return kAdvanced.get(); }
 void Settings::setAdvancedShown(bool shown) { kAdvanced.set(shown); }
 
