@@ -104,30 +104,70 @@ int main(int argc, char *argv[])
         "Estimate the GPU memory of one training step: parameters, gradients, optimizer states and activations."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption modelOpt(QStringLiteral("model"), QStringLiteral("Start from a model preset (see --list-models)."), QStringLiteral("ID"));
-    const QCommandLineOption configOpt(QStringLiteral("config"), QStringLiteral("Start from a Hugging Face config.json or a model preset YAML."), QStringLiteral("FILE"));
-    const QCommandLineOption hfModelOpt(QStringLiteral("hf-model"), QStringLiteral("Start from a model on the Hugging Face Hub: its config.json, fetched (HF_TOKEN for gated models, HF_ENDPOINT for a mirror), e.g. meta-llama/Llama-3.1-8B[@REVISION]."), QStringLiteral("ORG/NAME"));
-    const QCommandLineOption offlineOpt(QStringLiteral("offline"), QStringLiteral("With --hf-model: use the copy fetched before, never the network (as HF_HUB_OFFLINE=1)."));
-    const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Start from a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
-    const QCommandLineOption gpuOpt(QStringLiteral("gpu"), QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."), QStringLiteral("ID"));
-    const QCommandLineOption solveOpt(QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."), QStringLiteral("QUESTION"));
-    const QCommandLineOption sweepOpt(QStringLiteral("sweep"), QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling), e.g. seq=512:8192:512."), QStringLiteral("SPEC"));
-    const QCommandLineOption ladderOpt(QStringLiteral("ladder"), QStringLiteral("Apply the article's levers one at a time until it fits --gpu."));
-    const QCommandLineOption ladderOrderOpt(QStringLiteral("ladder-order"), QStringLiteral("The levers to try, in order: a comma list of zero, recompute, mixed-precision, smaller-batch (default: the article's order)."), QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
-    const QCommandLineOption ladderGpusOpt(QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."), QStringLiteral("N"), QStringLiteral("8"));
-    const QCommandLineOption fitByOpt(QStringLiteral("fit-by"), QStringLiteral("What must fit the GPU, for the verdict and --solve: sum (every part at once, the default) or peak (the step timeline's peak)."), QStringLiteral("RULE"), QStringLiteral("sum"));
-    const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."), QStringLiteral("UNITS"), QStringLiteral("gib"));
-    const QCommandLineOption formatOpt(QStringLiteral("format"), QStringLiteral("Output format: table, json, markdown or csv."), QStringLiteral("FORMAT"), QStringLiteral("table"));
-    const QCommandLineOption presetsOpt(QStringLiteral("presets"), QStringLiteral("Read built-in presets from DIR instead of the installed ones."), QStringLiteral("DIR"));
-    const QCommandLineOption listModelsOpt(QStringLiteral("list-models"), QStringLiteral("List model presets with derived and published parameter counts."));
-    const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"), QStringLiteral("List GPU presets with their reported capacities."));
-    for (const auto *option : {&modelOpt, &configOpt, &hfModelOpt, &offlineOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt, &ladderOrderOpt, &ladderGpusOpt, &fitByOpt, &unitsOpt,
-                               &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
+    const QCommandLineOption modelOpt(QStringLiteral("model"),
+                                      QStringLiteral("Start from a model preset (see --list-models)."),
+                                      QStringLiteral("ID"));
+    const QCommandLineOption configOpt(QStringLiteral("config"),
+                                       QStringLiteral("Start from a Hugging Face config.json or a model preset YAML."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption hfModelOpt(
+        QStringLiteral("hf-model"),
+        QStringLiteral("Start from a model on the Hugging Face Hub: its config.json, fetched (HF_TOKEN for gated "
+                       "models, HF_ENDPOINT for a mirror), e.g. meta-llama/Llama-3.1-8B[@REVISION]."),
+        QStringLiteral("ORG/NAME"));
+    const QCommandLineOption offlineOpt(
+        QStringLiteral("offline"),
+        QStringLiteral("With --hf-model: use the copy fetched before, never the network (as HF_HUB_OFFLINE=1)."));
+    const QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
+                                         QStringLiteral("Start from a scenario file (.vramledger.yaml)."),
+                                         QStringLiteral("FILE"));
+    const QCommandLineOption gpuOpt(
+        QStringLiteral("gpu"),
+        QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."),
+        QStringLiteral("ID"));
+    const QCommandLineOption solveOpt(
+        QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."),
+        QStringLiteral("QUESTION"));
+    const QCommandLineOption sweepOpt(
+        QStringLiteral("sweep"),
+        QStringLiteral("Vary one field: FIELD=FROM:TO[:STEP] (no STEP: doubling), e.g. seq=512:8192:512."),
+        QStringLiteral("SPEC"));
+    const QCommandLineOption ladderOpt(QStringLiteral("ladder"),
+                                       QStringLiteral("Apply the article's levers one at a time until it fits --gpu."));
+    const QCommandLineOption ladderOrderOpt(
+        QStringLiteral("ladder-order"),
+        QStringLiteral("The levers to try, in order: a comma list of zero, recompute, mixed-precision, smaller-batch "
+                       "(default: the article's order)."),
+        QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
+    const QCommandLineOption ladderGpusOpt(
+        QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."),
+        QStringLiteral("N"), QStringLiteral("8"));
+    const QCommandLineOption fitByOpt(QStringLiteral("fit-by"),
+                                      QStringLiteral("What must fit the GPU, for the verdict and --solve: sum (every "
+                                                     "part at once, the default) or peak (the step timeline's peak)."),
+                                      QStringLiteral("RULE"), QStringLiteral("sum"));
+    const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."),
+                                      QStringLiteral("UNITS"), QStringLiteral("gib"));
+    const QCommandLineOption formatOpt(QStringLiteral("format"),
+                                       QStringLiteral("Output format: table, json, markdown or csv."),
+                                       QStringLiteral("FORMAT"), QStringLiteral("table"));
+    const QCommandLineOption presetsOpt(QStringLiteral("presets"),
+                                        QStringLiteral("Read built-in presets from DIR instead of the installed ones."),
+                                        QStringLiteral("DIR"));
+    const QCommandLineOption listModelsOpt(
+        QStringLiteral("list-models"),
+        QStringLiteral("List model presets with derived and published parameter counts."));
+    const QCommandLineOption listGpusOpt(QStringLiteral("list-gpus"),
+                                         QStringLiteral("List GPU presets with their reported capacities."));
+    for (const auto *option :
+         {&modelOpt, &configOpt, &hfModelOpt, &offlineOpt, &scenarioOpt, &gpuOpt, &solveOpt, &sweepOpt, &ladderOpt,
+          &ladderOrderOpt, &ladderGpusOpt, &fitByOpt, &unitsOpt, &formatOpt, &presetsOpt, &listModelsOpt, &listGpusOpt})
         parser.addOption(*option);
     for (const vl::FieldSpec &field : vl::scenarioFields())
-        parser.addOption(QCommandLineOption(QString::fromUtf8(field.name.data(), qsizetype(field.name.size())),
-                                            QString::fromUtf8(field.help.data(), qsizetype(field.help.size())),
-                                            QString::fromUtf8(field.valueName.data(), qsizetype(field.valueName.size()))));
+        parser.addOption(
+            QCommandLineOption(QString::fromUtf8(field.name.data(), qsizetype(field.name.size())),
+                               QString::fromUtf8(field.help.data(), qsizetype(field.help.size())),
+                               QString::fromUtf8(field.valueName.data(), qsizetype(field.valueName.size()))));
 
     if (!parser.parse(QCoreApplication::arguments()))
         fail({InvalidInput, text(parser.errorText()) + " (see --help)"});
@@ -143,15 +183,18 @@ int main(int argc, char *argv[])
         fail({InvalidInput, "--units: '" + text(parser.value(unitsOpt)) + "' is not allowed; use gib or gb"});
     const auto format = vl::parseFormat(text(parser.value(formatOpt)));
     if (!format)
-        fail({InvalidInput, "--format: '" + text(parser.value(formatOpt)) + "' is not allowed; use table, json, markdown or csv"});
+        fail({InvalidInput,
+              "--format: '" + text(parser.value(formatOpt)) + "' is not allowed; use table, json, markdown or csv"});
     const auto fitBy = vl::parseFitRule(text(parser.value(fitByOpt)));
     if (!fitBy)
         fail({InvalidInput, "--fit-by: '" + text(parser.value(fitByOpt)) + "' is not allowed; use sum or peak"});
 
-    const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets");
+    const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        + QStringLiteral("/presets");
     const vl::PresetCatalog catalog = vl::loadCatalog(
-        vl::builtinPresetDir(text(QCoreApplication::applicationDirPath()),
-                             text(parser.isSet(presetsOpt) ? parser.value(presetsOpt) : qEnvironmentVariable("VRAM_LEDGER_PRESETS"))),
+        vl::builtinPresetDir(
+            text(QCoreApplication::applicationDirPath()),
+            text(parser.isSet(presetsOpt) ? parser.value(presetsOpt) : qEnvironmentVariable("VRAM_LEDGER_PRESETS"))),
         text(userPresets));
     for (const vl::Error &skipped : catalog.skipped)
         std::fprintf(stderr, "vram-ledger-cli: skipped preset %s\n", skipped.describe().c_str());
@@ -175,7 +218,8 @@ int main(int argc, char *argv[])
         scenario = doc->scenario;
         const auto gpus = catalog.resolveGpus(doc->gpuIds);
         for (const std::string &id : gpus.missing)
-            std::fprintf(stderr, "vram-ledger-cli: %s: GPU '%s' is not among the presets here (see --list-gpus); left out\n",
+            std::fprintf(stderr,
+                         "vram-ledger-cli: %s: GPU '%s' is not among the presets here (see --list-gpus); left out\n",
                          path.c_str(), id.c_str());
         if (!gpus.found.empty())
             gpu = gpus.found.front();
@@ -208,8 +252,9 @@ int main(int argc, char *argv[])
         // The Hub counts the tensors in the safetensors files; a different count is shown, not hidden.
         const std::int64_t counted = vl::totalParameters(model->arch);
         if (fetched.publishedParams && *fetched.publishedParams != counted)
-            std::fprintf(stderr, "vram-ledger-cli: --hf-model: the Hub publishes %lld parameters for %s; its config "
-                                 "counts %lld\n",
+            std::fprintf(stderr,
+                         "vram-ledger-cli: --hf-model: the Hub publishes %lld parameters for %s; its config "
+                         "counts %lld\n",
                          static_cast<long long>(*fetched.publishedParams), ref->text().c_str(),
                          static_cast<long long>(counted));
     }
@@ -233,7 +278,9 @@ int main(int argc, char *argv[])
     if (parser.isSet(gpuOpt)) {
         gpu = resolveGpu(catalog, text(parser.value(gpuOpt)));
         if (!gpu)
-            fail({InvalidInput, "--gpu: '" + text(parser.value(gpuOpt)) + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
+            fail({InvalidInput,
+                  "--gpu: '" + text(parser.value(gpuOpt))
+                      + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
     }
 
     if (int(parser.isSet(sweepOpt)) + int(parser.isSet(ladderOpt)) + int(parser.isSet(solveOpt)) > 1)
@@ -256,14 +303,18 @@ int main(int argc, char *argv[])
         for (const QString &word : parser.value(ladderOrderOpt).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             const auto lever = vl::parseLever(text(word.trimmed()));
             if (!lever)
-                fail({InvalidInput, "--ladder-order: '" + text(word) + "' is not a lever; use zero, recompute, mixed-precision or smaller-batch"});
+                fail({InvalidInput,
+                      "--ladder-order: '" + text(word)
+                          + "' is not a lever; use zero, recompute, mixed-precision or smaller-batch"});
             order.push_back(*lever);
         }
         if (order.empty())
-            fail({InvalidInput, "--ladder-order: name at least one lever: zero, recompute, mixed-precision or smaller-batch"});
+            fail({InvalidInput,
+                  "--ladder-order: name at least one lever: zero, recompute, mixed-precision or smaller-batch"});
         const auto gpus = vl::parseCount(text(parser.value(ladderGpusOpt)));
         if (!gpus || *gpus < 1 || *gpus > vl::kMaxSolveDataParallel)
-            fail({InvalidInput, "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use 1 to 1048576"});
+            fail({InvalidInput,
+                  "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use 1 to 1048576"});
         const std::int64_t shardOver = scenario.dataParallel > 1 ? scenario.dataParallel : *gpus;
         const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity);
         std::fputs(vl::renderLadder(vl::estimate(scenario), steps, *gpu, *units, *format).c_str(), stdout);

@@ -12,9 +12,9 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QSettings>
 
 #include <algorithm>
 #include <cstdio>
@@ -42,21 +42,37 @@ int main(int argc, char *argv[])
     QApplication::setDesktopFileName(QStringLiteral("vram-ledger"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("See where a training run's GPU memory goes, and what to change when it does not fit."));
+    parser.setApplicationDescription(
+        QStringLiteral("See where a training run's GPU memory goes, and what to change when it does not fit."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption scenarioOpt(QStringLiteral("scenario"), QStringLiteral("Open a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
-    const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"), QStringLiteral("Render the window off screen to a PNG and exit."), QStringLiteral("OUT.png"));
-    const QCommandLineOption exportOpt(QStringLiteral("export"), QStringLiteral("Export a view to PNG, SVG or PDF and exit."), QStringLiteral("OUT"));
-    const QCommandLineOption viewOpt(QStringLiteral("view"), QStringLiteral("The view to export: chart, diagram, timeline, sweep or all."), QStringLiteral("VIEW"), QStringLiteral("chart"));
-    const QCommandLineOption sizeOpt(QStringLiteral("size"), QStringLiteral("Window size for --screenshot and --export."), QStringLiteral("WxH"), QStringLiteral("1600x1000"));
-    const QCommandLineOption scaleOpt(QStringLiteral("scale"), QStringLiteral("Pixel scale of PNG exports (2 for crisp slides)."), QStringLiteral("N"), QStringLiteral("1"));
-    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("CODE"));
-    const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."), QStringLiteral("THEME"));
-    const QCommandLineOption presentOpt(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode (large type, five sliders)."));
-    for (const auto *o : {&scenarioOpt, &screenshotOpt, &exportOpt, &viewOpt, &sizeOpt, &scaleOpt, &langOpt, &themeOpt, &presentOpt})
+    const QCommandLineOption scenarioOpt(
+        QStringLiteral("scenario"), QStringLiteral("Open a scenario file (.vramledger.yaml)."), QStringLiteral("FILE"));
+    const QCommandLineOption screenshotOpt(QStringLiteral("screenshot"),
+                                           QStringLiteral("Render the window off screen to a PNG and exit."),
+                                           QStringLiteral("OUT.png"));
+    const QCommandLineOption exportOpt(
+        QStringLiteral("export"), QStringLiteral("Export a view to PNG, SVG or PDF and exit."), QStringLiteral("OUT"));
+    const QCommandLineOption viewOpt(QStringLiteral("view"),
+                                     QStringLiteral("The view to export: chart, diagram, timeline, sweep or all."),
+                                     QStringLiteral("VIEW"), QStringLiteral("chart"));
+    const QCommandLineOption sizeOpt(QStringLiteral("size"),
+                                     QStringLiteral("Window size for --screenshot and --export."),
+                                     QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+    const QCommandLineOption scaleOpt(QStringLiteral("scale"),
+                                      QStringLiteral("Pixel scale of PNG exports (2 for crisp slides)."),
+                                      QStringLiteral("N"), QStringLiteral("1"));
+    const QCommandLineOption langOpt(QStringLiteral("lang"), QStringLiteral("Interface language: en or zh_CN."),
+                                     QStringLiteral("CODE"));
+    const QCommandLineOption themeOpt(QStringLiteral("theme"), QStringLiteral("light or dark."),
+                                      QStringLiteral("THEME"));
+    const QCommandLineOption presentOpt(QStringLiteral("presentation"),
+                                        QStringLiteral("Start in presentation mode (large type, five sliders)."));
+    for (const auto *o :
+         {&scenarioOpt, &screenshotOpt, &exportOpt, &viewOpt, &sizeOpt, &scaleOpt, &langOpt, &themeOpt, &presentOpt})
         parser.addOption(*o);
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A scenario file or config.json to open."), QStringLiteral("[file]"));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A scenario file or config.json to open."),
+                                 QStringLiteral("[file]"));
     // As the CLI does: a bad command line is exit 2 (QCommandLineParser::process() would exit 1).
     if (!parser.parse(QCoreApplication::arguments()))
         return fail(InvalidInput, parser.errorText() + QStringLiteral(" (see --help)"));
@@ -80,24 +96,31 @@ int main(int argc, char *argv[])
         if (wh.size() == 2)
             size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
         if (!okW || !okH || size.width() < 320 || size.height() < 240 || size.width() > 8192 || size.height() > 8192)
-            return fail(InvalidInput, QStringLiteral("--size: '%1' is not allowed; use WxH between 320x240 and 8192x8192").arg(parser.value(sizeOpt)));
+            return fail(InvalidInput,
+                        QStringLiteral("--size: '%1' is not allowed; use WxH between 320x240 and 8192x8192")
+                            .arg(parser.value(sizeOpt)));
     }
     bool scaleOk = false;
     const double scale = parser.value(scaleOpt).toDouble(&scaleOk);
     if (!scaleOk || !(scale >= 0.25 && scale <= 8)) // NaN fails both comparisons
-        return fail(InvalidInput, QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
+        return fail(
+            InvalidInput,
+            QStringLiteral("--scale: '%1' is not allowed; use a number from 0.25 to 8").arg(parser.value(scaleOpt)));
     // What one export may paint: 16384 pixels a side (a 1 GiB RGBA image), not 8192 × 8 = 65536.
     constexpr double kLargestSide = 16384;
     if (parser.isSet(exportOpt) && std::max(size.width(), size.height()) * scale > kLargestSide)
-        return fail(InvalidInput, QStringLiteral("--scale: %1 × --size %2×%3 would paint %4 pixels a side; at most %5")
-                                      .arg(scale)
-                                      .arg(size.width())
-                                      .arg(size.height())
-                                      .arg(std::max(size.width(), size.height()) * scale)
-                                      .arg(kLargestSide));
+        return fail(InvalidInput,
+                    QStringLiteral("--scale: %1 × --size %2×%3 would paint %4 pixels a side; at most %5")
+                        .arg(scale)
+                        .arg(size.width())
+                        .arg(size.height())
+                        .arg(std::max(size.width(), size.height()) * scale)
+                        .arg(kLargestSide));
     const auto view = vl::parseView(parser.value(viewOpt));
     if (!view)
-        return fail(InvalidInput, QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline, sweep or all").arg(parser.value(viewOpt)));
+        return fail(InvalidInput,
+                    QStringLiteral("--view: '%1' is not allowed; use chart, diagram, timeline, sweep or all")
+                        .arg(parser.value(viewOpt)));
     vl::Theme theme = vl::Settings::theme();
     if (parser.isSet(themeOpt)) {
         const QString t = parser.value(themeOpt);
@@ -107,17 +130,20 @@ int main(int argc, char *argv[])
     }
     const QString languageCode = parser.isSet(langOpt) ? parser.value(langOpt) : vl::Settings::language();
     if (!languageCode.isEmpty() && !vl::Language::available().contains(languageCode))
-        return fail(InvalidInput, QStringLiteral("--lang: '%1' is not allowed; use one of %2")
-                                      .arg(languageCode, vl::Language::available().join(QStringLiteral(", "))));
+        return fail(InvalidInput,
+                    QStringLiteral("--lang: '%1' is not allowed; use one of %2")
+                        .arg(languageCode, vl::Language::available().join(QStringLiteral(", "))));
 
     vl::applyTheme(app, theme);
     vl::Language language(&app);
     language.apply(languageCode);
 
-    const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/presets");
-    vl::LedgerModel model(vl::loadCatalog(
-        vl::builtinPresetDir(QCoreApplication::applicationDirPath().toStdString(), qEnvironmentVariable("VRAM_LEDGER_PRESETS").toStdString()),
-        userPresets.toStdString()));
+    const QString userPresets = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+        + QStringLiteral("/presets");
+    vl::LedgerModel model(
+        vl::loadCatalog(vl::builtinPresetDir(QCoreApplication::applicationDirPath().toStdString(),
+                                             qEnvironmentVariable("VRAM_LEDGER_PRESETS").toStdString()),
+                        userPresets.toStdString()));
     model.setUnits(vl::Settings::units());
     model.setFitRule(vl::Settings::fitRule());
     model.setBarSet(vl::Settings::barSet());
@@ -127,8 +153,8 @@ int main(int argc, char *argv[])
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().first();
     if (!file.isEmpty()) {
-        const auto error = window.openFile(file, headless ? vl::MainWindow::Import::ForThisRunOnly
-                                                          : vl::MainWindow::Import::SaveAsPreset);
+        const auto error = window.openFile(
+            file, headless ? vl::MainWindow::Import::ForThisRunOnly : vl::MainWindow::Import::SaveAsPreset);
         if (error)
             return fail(error->kind == vl::ErrorKind::Io ? UnreadableFile : InvalidInput,
                         QString::fromStdString(error->describe()));
@@ -153,7 +179,8 @@ int main(int argc, char *argv[])
             QByteArray png;
             QBuffer buffer(&png);
             if (!buffer.open(QIODevice::WriteOnly) || !window.grab().save(&buffer, "PNG", kSmallestPng))
-                return fail(UnreadableFile, QStringLiteral("%1: the PNG could not be encoded").arg(parser.value(screenshotOpt)));
+                return fail(UnreadableFile,
+                            QStringLiteral("%1: the PNG could not be encoded").arg(parser.value(screenshotOpt)));
             if (const QString error = vl::writeAtomically(parser.value(screenshotOpt), png); !error.isEmpty())
                 return fail(UnreadableFile, error);
         }

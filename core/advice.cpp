@@ -31,13 +31,14 @@ std::string describeChange(Lever lever, const Scenario &before, const Scenario &
 {
     switch (lever) {
     case Lever::ZeroSharding:
-        return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.dataParallel) + " GPUs";
+        return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.dataParallel)
+            + " GPUs";
     case Lever::Recomputation: return "full activation recomputation";
     case Lever::MixedPrecision: return "mixed precision (BF16 with an FP32 master copy)";
     case Lever::SmallerBatch:
         if (after.microBatch != before.microBatch)
-            return "micro-batch " + std::to_string(after.microBatch) + " × " + std::to_string(after.microBatchesPerStep())
-                + " accumulation steps";
+            return "micro-batch " + std::to_string(after.microBatch) + " × "
+                + std::to_string(after.microBatchesPerStep()) + " accumulation steps";
         return "sequence " + std::to_string(after.sequence);
     }
     return {};
@@ -51,8 +52,9 @@ std::string describeCost(Lever lever, const Scenario &after)
                                     : "same communication as data parallelism";
     case Lever::Recomputation: return "≈ 33 % more compute (one extra forward pass)";
     case Lever::MixedPrecision: return "no slowdown on GPUs with BF16; FP16 needs loss scaling";
-    case Lever::SmallerBatch: return "same global batch through accumulation, lower GPU utilisation; "
-                                     "a shorter sequence changes what the model learns";
+    case Lever::SmallerBatch:
+        return "same global batch through accumulation, lower GPU utilisation; "
+               "a shorter sequence changes what the model learns";
     }
     return {};
 }
@@ -67,9 +69,7 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
         next.dataParallel = std::max(s.dataParallel, gpus);
         next.zeroStage = next.dataParallel > 1 ? 3 : s.zeroStage;
         break;
-    case Lever::Recomputation:
-        next.recompute = Recompute::Full;
-        break;
+    case Lever::Recomputation: next.recompute = Recompute::Full; break;
     case Lever::MixedPrecision:
         if (s.precision == Precision::Fp32)
             next.precision = Precision::MixedBf16;

@@ -16,8 +16,8 @@
 namespace vl {
 
 enum class Lever { ZeroSharding, Recomputation, MixedPrecision, SmallerBatch };
-inline constexpr std::array<Lever, 4> kArticleLadder{Lever::ZeroSharding, Lever::Recomputation,
-                                                      Lever::MixedPrecision, Lever::SmallerBatch};
+inline constexpr std::array<Lever, 4> kArticleLadder{Lever::ZeroSharding, Lever::Recomputation, Lever::MixedPrecision,
+                                                     Lever::SmallerBatch};
 
 std::string_view idString(Lever lever); // "zero", "recompute", "mixed-precision", "smaller-batch"
 std::optional<Lever> parseLever(std::string_view text);
@@ -31,7 +31,7 @@ struct LadderStep {
     Lever lever;
     Scenario scenario;
     Breakdown breakdown;
-    Bytes saving;      // versus the step before
+    Bytes saving; // versus the step before
     bool fits;
     std::string change; // "ZeRO stage 3 over 8 GPUs"
     std::string cost;   // "≈ 1.5× data-parallel communication"

@@ -34,8 +34,8 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
             Scenario at = s;
             at.dataParallel = n;
             if (!validate(at))
-                bars.push_back(makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount, n, {}, at,
-                                       o.fitRule));
+                bars.push_back(
+                    makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount, n, {}, at, o.fitRule));
         }
         break;
     }

@@ -23,7 +23,7 @@ struct Bar {
     std::int64_t value = 0; // GPU count, ZeRO stage
     std::string name;       // pin name, or the ladder step's change
     Breakdown breakdown;
-    Bytes required = 0;     // by the fit rule in force (sum or peak)
+    Bytes required = 0; // by the fit rule in force (sum or peak)
 };
 
 struct GpuVerdict {
@@ -31,7 +31,7 @@ struct GpuVerdict {
     Bytes required = 0;
     Bytes headroom = 0; // negative: the shortfall
     bool fits() const { return headroom >= 0; }
-    std::int64_t maxBatch = 0;       // 0: not even one
+    std::int64_t maxBatch = 0; // 0: not even one
     std::int64_t maxSequence = 0;
     std::int64_t minDataParallel = 0; // at the scenario's ZeRO stage; 0: no GPU count helps
     std::int64_t minGpus = 0;         // minDataParallel × TP × PP

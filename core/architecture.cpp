@@ -63,7 +63,9 @@ ParameterCounts countParameters(const Architecture &a)
         c.perLayerVectors = std::min(c.perLayerVectors, perLayer);
         c.perLayerBiases = std::min(c.perLayerBiases, c.perLayerVectors);
         // The experts keep their share of the layer's matrices.
-        const double expertShare = c.perLayerMatrices > 0 ? double(c.perLayerExpertMatrices) / double(c.perLayerMatrices) : 0.0;
+        const double expertShare = c.perLayerMatrices > 0
+            ? double(c.perLayerExpertMatrices) / double(c.perLayerMatrices)
+            : 0.0;
         c.perLayerMatrices = perLayer - c.perLayerVectors;
         c.perLayerExpertMatrices = static_cast<std::int64_t>(expertShare * double(c.perLayerMatrices));
         c.activePerLayer = perLayer;

@@ -7,7 +7,7 @@
 
 namespace vl {
 
-enum class MlpKind { Gelu, Gated };       // Gated covers SwiGLU and GeGLU: three matrices
+enum class MlpKind { Gelu, Gated };         // Gated covers SwiGLU and GeGLU: three matrices
 enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RMSNorm weight only
 // Which Hugging Face transformers modeling file the model follows (what its layers save
 // depends on it): modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py.
@@ -19,20 +19,20 @@ struct Architecture {
     std::int64_t hidden = 4096;
     std::int64_t layers = 32;
     std::int64_t heads = 32;
-    std::int64_t kvHeads = 32;          // = heads for multi-head attention
-    std::int64_t headDim = 0;           // 0: hidden / heads
-    std::int64_t ffn = 11008;           // MLP intermediate size (per expert for MoE)
+    std::int64_t kvHeads = 32; // = heads for multi-head attention
+    std::int64_t headDim = 0;  // 0: hidden / heads
+    std::int64_t ffn = 11008;  // MLP intermediate size (per expert for MoE)
     std::int64_t vocab = 32000;
-    std::int64_t learnedPositions = 0;  // GPT-2's n_positions; 0 for rotary models
+    std::int64_t learnedPositions = 0; // GPT-2's n_positions; 0 for rotary models
     MlpKind mlp = MlpKind::Gated;
     Modeling modeling = Modeling::Llama;
     NormKind norm = NormKind::RmsNorm;
-    std::int64_t normsPerLayer = 2;             // Gemma-2 has four
+    std::int64_t normsPerLayer = 2; // Gemma-2 has four
     bool tiedEmbeddings = false;
-    bool qkvBias = false;               // Qwen2
-    bool linearBias = false;            // GPT-2: every linear layer has a bias
-    std::int64_t experts = 1;           // MoE: experts per layer (1 = dense)
-    std::int64_t expertsPerToken = 1;   // MoE: top-k
+    bool qkvBias = false;                     // Qwen2
+    bool linearBias = false;                  // GPT-2: every linear layer has a bias
+    std::int64_t experts = 1;                 // MoE: experts per layer (1 = dense)
+    std::int64_t expertsPerToken = 1;         // MoE: top-k
     std::int64_t fixedParams = 7'000'000'000; // > 0: the article's "7B" given directly; shapes still drive activations
 
     std::int64_t effectiveHeadDim() const { return headDim > 0 ? headDim : hidden / heads; }
@@ -41,15 +41,15 @@ struct Architecture {
 
 // Parameter counts by where they live, so sharding and pipelining can split them.
 struct ParameterCounts {
-    std::int64_t perLayerMatrices = 0; // weight matrices of one transformer layer (split by TP)
+    std::int64_t perLayerMatrices = 0;       // weight matrices of one transformer layer (split by TP)
     std::int64_t perLayerExpertMatrices = 0; // the MoE experts' among them (split by EP as well)
-    std::int64_t perLayerVectors = 0;  // biases and norms of one layer (replicated under TP)
-    std::int64_t perLayerBiases = 0;   // the biases among them: what a linear layer reads with its weight
-    std::int64_t embedding = 0;        // token embedding (+ learned positions)
-    std::int64_t head = 0;             // untied LM head (0 when tied)
+    std::int64_t perLayerVectors = 0;        // biases and norms of one layer (replicated under TP)
+    std::int64_t perLayerBiases = 0;         // the biases among them: what a linear layer reads with its weight
+    std::int64_t embedding = 0;              // token embedding (+ learned positions)
+    std::int64_t head = 0;                   // untied LM head (0 when tied)
     std::int64_t finalNorm = 0;
-    std::int64_t activePerLayer = 0;   // MoE: what one token touches in one layer
-    std::int64_t largestMatrix = 0;    // the biggest single weight (ZeRO-3 gathers whole modules)
+    std::int64_t activePerLayer = 0; // MoE: what one token touches in one layer
+    std::int64_t largestMatrix = 0;  // the biggest single weight (ZeRO-3 gathers whole modules)
 
     std::int64_t perLayer() const { return perLayerMatrices + perLayerVectors; }
     std::int64_t total(std::int64_t layers) const { return perLayer() * layers + embedding + head + finalNorm; }

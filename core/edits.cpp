@@ -12,8 +12,9 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     if (s.implementation == Implementation::Megatron)
         return s;
     const auto free = [&](std::initializer_list<std::string_view> names) {
-        return std::none_of(names.begin(), names.end(),
-                            [&](std::string_view name) { return std::find(keep.begin(), keep.end(), name) != keep.end(); });
+        return std::none_of(names.begin(), names.end(), [&](std::string_view name) {
+            return std::find(keep.begin(), keep.end(), name) != keep.end();
+        });
     };
     const bool llama = s.arch.modeling == Modeling::Llama;
     if (free({"attention", "flash-attention"})) {

@@ -81,7 +81,8 @@ std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertPa
     const auto matrices = layerMatrices(a, count);
     std::int64_t total = 0;
     for (int i = 0; i < count; ++i)
-        total += (matrices[i].in + matrices[i].out) * (matrices[i].copies > 1 ? matrices[i].copies / expertParallel : 1);
+        total += (matrices[i].in + matrices[i].out)
+            * (matrices[i].copies > 1 ? matrices[i].copies / expertParallel : 1);
     return total;
 }
 
@@ -102,7 +103,6 @@ std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
 {
     return std::max<std::int64_t>(0, std::min(a.last, last) - std::max(a.first, first));
 }
-
 
 // Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
 struct NumbersSink {
@@ -194,12 +194,10 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     std::int64_t trainableLayersHere = layers.count();
     std::int64_t adapters = 0;
     switch (s.fineTune) {
-    case FineTune::Full:
-        break;
+    case FineTune::Full: break;
     case FineTune::Freeze:
         trainableLayersHere = overlap(layers, a.layers - s.trainableLayers, a.layers);
-        trainable = perLayerOnRank * trainableLayersHere
-            + (lastStage ? counts.finalNorm + ceilDiv(counts.head, t) : 0);
+        trainable = perLayerOnRank * trainableLayersHere + (lastStage ? counts.finalNorm + ceilDiv(counts.head, t) : 0);
         b.trainableParams = (counts.perLayer()) * s.trainableLayers + counts.finalNorm + counts.head;
         break;
     case FineTune::LoRA:
@@ -219,11 +217,13 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
     const std::int64_t expertsHere = expertsPerLayerOnRank * layers.count();
     const std::int64_t trainableExperts = s.fineTune == FineTune::Full ? expertsHere
-        : s.fineTune == FineTune::Freeze ? expertsPerLayerOnRank * trainableLayersHere : 0;
+        : s.fineTune == FineTune::Freeze                               ? expertsPerLayerOnRank * trainableLayersHere
+                                                                       : 0;
     auto shardSplit = [&](std::int64_t count, std::int64_t experts, int bytes, bool sharded) -> Bytes {
         if (!sharded || experts == 0)
             return shard(count * bytes, sharded);
-        return ceilDiv((count - experts) * bytes, n) + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
+        return ceilDiv((count - experts) * bytes, n)
+            + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
     };
 
     // Parameters --------------------------------------------------------------------------
@@ -234,7 +234,8 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
             // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
             // PEFT's QLoRA leaves the head in 16 bits.
-            const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
+            const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t)
+                                                                                              : 0;
             const std::int64_t quantised = matricesOnRank * layers.count() + head;
             const std::int64_t kept = stageParams - quantised;
             weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
@@ -245,15 +246,16 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
         } else {
             // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
             const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
-                : s.fineTune == FineTune::Freeze ? stageParams - trainable : stageParams;
+                : s.fineTune == FineTune::Freeze                     ? stageParams - trainable
+                                                                     : stageParams;
             const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
             weightBytes = shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
                 + shardSplit(frozen, frozenExperts, dt.base, shardParams);
             if constexpr (std::is_same_v<Sink, TextSink>)
                 if (frozen > 0 && dt.base != dt.weight)
-                    how = (frozen < stageParams ? formatCount(stageParams - frozen) + " params × "
-                                                      + std::to_string(dt.weight) + " B + "
-                                                : std::string())
+                    how = (frozen < stageParams
+                               ? formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
+                               : std::string())
                         + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
         }
         const bool onHost = s.offload == Offload::OptimizerAndParams;
@@ -284,14 +286,17 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             // backward computes: still two layers at a time).
             // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
             // Not resharded after forward, every layer stays gathered until its backward.
-            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(), s.reshardAfterForward ? 2 : layers.count());
+            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
+                                                                       s.reshardAfterForward ? 2 : layers.count());
             const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
             const Bytes gathered = gatheredParams * dt.activation;
             sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
-                return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
-                    + (s.reshardAfterForward ? " layers, computed and prefetched, × " : " layers, not resharded after forward, × ")
-                    + formatCount(perLayerOnRank) + ") params × "
-                    + std::to_string(dt.activation) + " B" + equals(gathered, units);
+                return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + "
+                    + std::to_string(gatheredLayers)
+                    + (s.reshardAfterForward ? " layers, computed and prefetched, × "
+                                             : " layers, not resharded after forward, × ")
+                    + formatCount(perLayerOnRank) + ") params × " + std::to_string(dt.activation) + " B"
+                    + equals(gathered, units);
             });
         } else if (shardParams && n > 1) {
             // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
@@ -331,15 +336,20 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             // whole unit in the reduce dtype, freed once the shard is reduced. The head's gradient
             // arrives in the loss's backward and waits for the root's reduce-scatter at the end of
             // backward (the root unit reduces when its last gradient, the embedding's, is in).
-            const int reduceBytes = s.gradDtype == GradDtype::Auto ? dt.gradient : s.gradDtype == GradDtype::Fp32 ? 4 : 2;
+            const int reduceBytes = s.gradDtype == GradDtype::Auto ? dt.gradient
+                : s.gradDtype == GradDtype::Fp32                   ? 4
+                                                                   : 2;
             const std::int64_t layerGrads = trainableLayersHere == 0 ? 0
-                : baseTrains(s) ? perLayerOnRank : ceilDiv(loraParamsPerLayer(s), t);
-            const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden : counts.head; // tied: the embedding's
+                : baseTrains(s)                                      ? perLayerOnRank
+                                                                     : ceilDiv(loraParamsPerLayer(s), t);
+            const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden
+                                                             : counts.head; // tied: the embedding's
             const std::int64_t headGrads = lastStage && baseTrains(s) ? counts.finalNorm + ceilDiv(headParams, t) : 0;
             const Bytes buffers = layerGrads * (dt.activation + reduceBytes) + headGrads * dt.activation;
             sink.add(ItemId::FsdpGradientBuffers, buffers, [&] {
                 std::string text = "one layer's unsharded gradients " + formatCount(layerGrads) + " × ("
-                    + std::to_string(dt.activation) + " B + " + std::to_string(reduceBytes) + " B reduce-scatter input)";
+                    + std::to_string(dt.activation) + " B + " + std::to_string(reduceBytes)
+                    + " B reduce-scatter input)";
                 if (headGrads > 0)
                     text += " + the head's, held until the root reduces, " + formatCount(headGrads) + " × "
                         + std::to_string(dt.activation) + " B";
@@ -371,11 +381,26 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
         std::int64_t stateElements = trainable;
         const char *what = "";
         switch (s.optimizer) {
-        case Optimizer::AdamW: states = 2; what = "Adam m and v"; break;
-        case Optimizer::AdamW8bit: states = 2; what = "8-bit Adam m and v"; break;
-        case Optimizer::Sgd: states = 0; what = "plain SGD keeps no state"; break;
-        case Optimizer::SgdMomentum: states = 1; what = "momentum"; break;
-        case Optimizer::Lion: states = 1; what = "Lion momentum"; break;
+        case Optimizer::AdamW:
+            states = 2;
+            what = "Adam m and v";
+            break;
+        case Optimizer::AdamW8bit:
+            states = 2;
+            what = "8-bit Adam m and v";
+            break;
+        case Optimizer::Sgd:
+            states = 0;
+            what = "plain SGD keeps no state";
+            break;
+        case Optimizer::SgdMomentum:
+            states = 1;
+            what = "momentum";
+            break;
+        case Optimizer::Lion:
+            states = 1;
+            what = "Lion momentum";
+            break;
         case Optimizer::Adafactor:
             states = 1;
             what = "Adafactor row/column factors";
@@ -426,21 +451,24 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
         sink.add(ItemId::LayerActivations, layerTotal, [&] {
             std::string text;
             if (s.recompute == Recompute::Full) {
-                text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
-                    + " B = " + formatBytes(kept.total, units) + "/layer";
+                text = "each layer keeps only its input: s·b·h × "
+                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B = " + formatBytes(kept.total, units)
+                    + "/layer";
             } else {
-                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:" : "per layer:";
+                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
+                                 : "per layer:";
                 for (int i = 0; i < kept.count; ++i)
                     text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
                         + formatBytes(kept.items[i].bytes, units);
                 text += " = " + formatBytes(kept.total, units);
             }
             if (s.contextParallel > 1)
-                text += " (the sequence ÷ " + std::to_string(s.contextParallel) + " context-parallel GPUs: "
-                    + std::to_string(s.sequence) + " tokens each)";
+                text += " (the sequence ÷ " + std::to_string(s.contextParallel)
+                    + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
             text += times(savingLayers) + " layers";
             if (inFlight > 1)
-                text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
+                text += times(inFlight) + " micro-batches in flight"
+                    + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
             if (interleaved)
                 text += " × (1 + (p−1)/(p·v))";
             text += equals(layerTotal, units);
@@ -453,9 +481,8 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
         const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
         if (rebuildsLayer && savingLayers > 0) {
             const Bytes buffer = b.oneLayerActivations;
-            sink.add(ItemId::RecomputeBuffer, buffer, [&] {
-                return "one layer's full activations while it is recomputed" + equals(buffer, units);
-            });
+            sink.add(ItemId::RecomputeBuffer, buffer,
+                     [&] { return "one layer's full activations while it is recomputed" + equals(buffer, units); });
         }
         if (dt.autocast && s.fineTune != FineTune::QLoRA) {
             // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
@@ -471,7 +498,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
             const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
             // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
             const std::int64_t head = !lastStage || !baseCast ? 0
-                : a.modeling == Modeling::Bert && codeLevel ? counts.head // countParameters: pooler and classifier
+                : a.modeling == Modeling::Bert && codeLevel   ? counts.head // countParameters: pooler and classifier
                                                               : ceilDiv(a.vocab * a.hidden, t);
             const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
             sink.add(ItemId::WeightCasts, casts, [&] {
@@ -583,7 +610,6 @@ int heaviestStage(const Scenario &s)
     return final.total > first.total ? last : 0;
 }
 
-
 } // namespace
 
 Component componentOf(ItemId id)
@@ -658,8 +684,8 @@ Bytes activationsWithoutRecompute(const Breakdown &b)
 {
     if (b.keptPerLayer <= 0)
         return b.component(Component::Activations);
-    const double fullLayers =
-        double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations) / double(b.keptPerLayer);
+    const double fullLayers = double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations)
+        / double(b.keptPerLayer);
     return b.component(Component::Activations) - b.item(ItemId::LayerActivations) - b.item(ItemId::RecomputeBuffer)
         + Bytes(std::llround(fullLayers));
 }

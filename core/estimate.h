@@ -22,8 +22,9 @@ namespace vl {
 enum class Component { Parameters, Gradients, OptimizerStates, Activations, Overhead };
 inline constexpr int kComponentCount = 5;
 // Bottom to top in every stacked view; the article's four first.
-inline constexpr std::array<Component, kComponentCount> kComponents{
-    Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations, Component::Overhead};
+inline constexpr std::array<Component, kComponentCount> kComponents{Component::Parameters, Component::Gradients,
+                                                                    Component::OptimizerStates, Component::Activations,
+                                                                    Component::Overhead};
 
 enum class ItemId {
     Weights,
@@ -58,24 +59,24 @@ std::string shardingLabel(const Scenario &s);
 // A buffer the runtime allocates while it computes (gathered parameters, gradient buckets), not a
 // model state: the ZeRO paper counts such temporary buffers among the residual states.
 bool isRuntimeBuffer(ItemId id);
-std::string_view idString(ItemId id);        // "master_weights": stable, for JSON and files
-std::string_view idString(Component c);      // "optimizer_states"
+std::string_view idString(ItemId id);   // "master_weights": stable, for JSON and files
+std::string_view idString(Component c); // "optimizer_states"
 
 struct Breakdown {
     std::array<Bytes, kItemCount> itemBytes{};
     std::array<bool, kItemCount> present{};
     std::array<Bytes, kComponentCount> componentBytes{};
-    Bytes total = 0;      // everything on this GPU
-    Bytes host = 0;       // offloaded to CPU memory, per GPU
+    Bytes total = 0; // everything on this GPU
+    Bytes host = 0;  // offloaded to CPU memory, per GPU
 
     std::int64_t totalParams = 0;
     std::int64_t trainableParams = 0;
-    int stage = 0;                     // the pipeline stage reported (the most loaded one)
+    int stage = 0; // the pipeline stage reported (the most loaded one)
     std::int64_t layersOnStage = 0;
     std::int64_t microBatchesInFlight = 1;
-    Bytes oneLayerActivations = 0;     // saved by one layer for one micro-batch (no recomputation)
-    Bytes keptPerLayer = 0;            // what each layer actually keeps under the recompute setting
-    bool bucketPersists = false;       // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    Bytes oneLayerActivations = 0; // saved by one layer for one micro-batch (no recomputation)
+    Bytes keptPerLayer = 0;        // what each layer actually keeps under the recompute setting
+    bool bucketPersists = false;   // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }

@@ -23,111 +23,146 @@ std::optional<Error> assign(T &out, std::string_view value, Parse &&parse, std::
 }
 
 #define VL_INT(member) [](Scenario &s) -> std::int64_t & { return s.member; }
-#define VL_WORD(member, parser, field, allowed)                                                                       \
+#define VL_WORD(member, parser, field, allowed)                                                                        \
     [](Scenario &s, std::string_view v) { return assign(s.member, v, parser, field, allowed); }
 
 constexpr std::string_view kYesNo = "yes|no";
 
 const std::array kFields = {
-    FieldSpec{"params", "architecture.params", "N", "Parameter count given directly, e.g. 7e9, 7B or 6738415616; the architecture still "
-                             "shapes activations (0: count from the architecture)", VL_INT(arch.fixedParams)},
+    FieldSpec{"params", "architecture.params", "N",
+              "Parameter count given directly, e.g. 7e9, 7B or 6738415616; the architecture still "
+              "shapes activations (0: count from the architecture)",
+              VL_INT(arch.fixedParams)},
     FieldSpec{"hidden", "architecture.hidden", "N", "Hidden size h", VL_INT(arch.hidden), nullptr, true},
     FieldSpec{"layers", "architecture.layers", "N", "Transformer layers L", VL_INT(arch.layers), nullptr, true},
     FieldSpec{"heads", "architecture.heads", "N", "Attention heads a", VL_INT(arch.heads), nullptr, true},
-    FieldSpec{"kv-heads", "architecture.kv_heads", "N", "Key/value heads (GQA); equal to heads for multi-head attention", VL_INT(arch.kvHeads), nullptr, true},
-    FieldSpec{"head-dim", "architecture.head_dim", "N", "Head dimension (0: hidden / heads)", VL_INT(arch.headDim), nullptr, true},
+    FieldSpec{"kv-heads", "architecture.kv_heads", "N",
+              "Key/value heads (GQA); equal to heads for multi-head attention", VL_INT(arch.kvHeads), nullptr, true},
+    FieldSpec{"head-dim", "architecture.head_dim", "N", "Head dimension (0: hidden / heads)", VL_INT(arch.headDim),
+              nullptr, true},
     FieldSpec{"ffn", "architecture.ffn", "N", "MLP intermediate size (per expert)", VL_INT(arch.ffn), nullptr, true},
     FieldSpec{"vocab", "architecture.vocab", "N", "Vocabulary size", VL_INT(arch.vocab), nullptr, true},
-    FieldSpec{"vocab-divisible-by", "training.vocab_divisible_by", "N", "Pad the vocabulary to a multiple of N × TP, as Megatron's "
-                                         "--make-vocab-size-divisible-by does (its default 128; 1: as given)",
+    FieldSpec{"vocab-divisible-by", "training.vocab_divisible_by", "N",
+              "Pad the vocabulary to a multiple of N × TP, as Megatron's "
+              "--make-vocab-size-divisible-by does (its default 128; 1: as given)",
               VL_INT(vocabDivisibleBy)},
-    FieldSpec{"positions", "architecture.positions", "N", "Learned position embeddings (GPT-2); 0 for rotary", VL_INT(arch.learnedPositions), nullptr, true},
-    FieldSpec{"experts", "architecture.experts", "N", "MoE experts per layer (1: dense)", VL_INT(arch.experts), nullptr, true},
-    FieldSpec{"experts-per-token", "architecture.experts_per_token", "N", "MoE experts each token uses (top-k)", VL_INT(arch.expertsPerToken), nullptr, true},
-    FieldSpec{"norms-per-layer", "architecture.norms_per_layer", "N", "Norm layers per transformer layer", VL_INT(arch.normsPerLayer), nullptr, true},
-    FieldSpec{"mlp", "architecture.mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr, VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu"), true},
-    FieldSpec{"modeling", "architecture.modeling", "FILE", "Hugging Face modeling code the model follows: llama (also Mistral, Qwen2), gpt2 or "
-                                  "bert; what --implementation huggingface counts", nullptr,
-              VL_WORD(arch.modeling, parseModeling, "modeling", "llama|gpt2|bert"), true},
+    FieldSpec{"positions", "architecture.positions", "N", "Learned position embeddings (GPT-2); 0 for rotary",
+              VL_INT(arch.learnedPositions), nullptr, true},
+    FieldSpec{"experts", "architecture.experts", "N", "MoE experts per layer (1: dense)", VL_INT(arch.experts), nullptr,
+              true},
+    FieldSpec{"experts-per-token", "architecture.experts_per_token", "N", "MoE experts each token uses (top-k)",
+              VL_INT(arch.expertsPerToken), nullptr, true},
+    FieldSpec{"norms-per-layer", "architecture.norms_per_layer", "N", "Norm layers per transformer layer",
+              VL_INT(arch.normsPerLayer), nullptr, true},
+    FieldSpec{"mlp", "architecture.mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr,
+              VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu"), true},
+    FieldSpec{"modeling", "architecture.modeling", "FILE",
+              "Hugging Face modeling code the model follows: llama (also Mistral, Qwen2), gpt2 or "
+              "bert; what --implementation huggingface counts",
+              nullptr, VL_WORD(arch.modeling, parseModeling, "modeling", "llama|gpt2|bert"), true},
     FieldSpec{"norm", "architecture.norm", "KIND", "Norm kind: layernorm or rmsnorm", nullptr,
               VL_WORD(arch.norm, parseNorm, "norm", "layernorm|rmsnorm"), true},
-    FieldSpec{"tied-embeddings", "architecture.tied_embeddings", "yes|no", "LM head shares the embedding matrix", nullptr,
-              VL_WORD(arch.tiedEmbeddings, parseYesNo, "tied-embeddings", kYesNo), true},
-    FieldSpec{"linear-bias", "architecture.linear_bias", "yes|no", "Every linear layer has a bias (GPT-2, BERT)", nullptr,
-              VL_WORD(arch.linearBias, parseYesNo, "linear-bias", kYesNo), true},
-    FieldSpec{"qkv-bias", "architecture.qkv_bias", "yes|no", "Query, key and value projections have a bias (Qwen2)", nullptr,
-              VL_WORD(arch.qkvBias, parseYesNo, "qkv-bias", kYesNo), true},
+    FieldSpec{"tied-embeddings", "architecture.tied_embeddings", "yes|no", "LM head shares the embedding matrix",
+              nullptr, VL_WORD(arch.tiedEmbeddings, parseYesNo, "tied-embeddings", kYesNo), true},
+    FieldSpec{"linear-bias", "architecture.linear_bias", "yes|no", "Every linear layer has a bias (GPT-2, BERT)",
+              nullptr, VL_WORD(arch.linearBias, parseYesNo, "linear-bias", kYesNo), true},
+    FieldSpec{"qkv-bias", "architecture.qkv_bias", "yes|no", "Query, key and value projections have a bias (Qwen2)",
+              nullptr, VL_WORD(arch.qkvBias, parseYesNo, "qkv-bias", kYesNo), true},
     FieldSpec{"batch", "training.batch", "N", "Micro-batch size b per GPU", VL_INT(microBatch)},
     FieldSpec{"seq", "training.seq", "N", "Sequence length s", VL_INT(sequence)},
-    FieldSpec{"grad-accum", "training.grad_accum", "N", "Micro-batches per step; 0 (the default): one per pipeline stage, the 1F1B pipeline "
-                                 "full", VL_INT(gradAccum)},
-    FieldSpec{"precision", "training.precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16", nullptr,
-              VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
-    FieldSpec{"amp-style", "training.amp_style", "STYLE", "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "
-                                   "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
-                                   "Hugging Face Trainer, Lightning, torchtune)", nullptr,
-              VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
-    FieldSpec{"implementation", "training.implementation", "CODE", "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
-                                        "huggingface (transformers' modeling code), torchtitan or litgpt", nullptr,
-              VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
-    FieldSpec{"master-weights", "training.master_weights", "yes|no", "Keep the FP32 master copy in mixed precision", nullptr,
-              VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
-    FieldSpec{"grad-dtype", "training.grad_dtype", "DTYPE", "Gradient dtype: auto, fp32 (Megatron's 18 B/param), bf16 or fp16", nullptr,
+    FieldSpec{"grad-accum", "training.grad_accum", "N",
+              "Micro-batches per step; 0 (the default): one per pipeline stage, the 1F1B pipeline "
+              "full",
+              VL_INT(gradAccum)},
+    FieldSpec{"precision", "training.precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16",
+              nullptr, VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
+    FieldSpec{"amp-style", "training.amp_style", "STYLE",
+              "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "
+              "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
+              "Hugging Face Trainer, Lightning, torchtune)",
+              nullptr, VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
+    FieldSpec{"implementation", "training.implementation", "CODE",
+              "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
+              "huggingface (transformers' modeling code), torchtitan or litgpt",
+              nullptr, VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
+    FieldSpec{"master-weights", "training.master_weights", "yes|no", "Keep the FP32 master copy in mixed precision",
+              nullptr, VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
+    FieldSpec{"grad-dtype", "training.grad_dtype", "DTYPE",
+              "Gradient dtype: auto, fp32 (Megatron's 18 B/param), bf16 or fp16", nullptr,
               VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes())},
-    FieldSpec{"optimizer", "training.optimizer", "NAME", "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
+    FieldSpec{"optimizer", "training.optimizer", "NAME",
+              "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
               VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers())},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
               VL_WORD(dropout, parseYesNo, "dropout", kYesNo)},
-    FieldSpec{"flash-attention", "training.flash_attention", "yes|no", "FlashAttention (no s² attention scores kept)", nullptr,
-              VL_WORD(attention, parseFlashAttention, "flash-attention", kYesNo)},
-    FieldSpec{"attention", "training.attention", "KERNEL", "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
-                                     "scaled_dot_product_attention, flash kernel) or flash (flash-attn)", nullptr,
-              VL_WORD(attention, parseAttention, "attention", allowedAttentions())},
-    FieldSpec{"loss", "training.loss", "MODE", "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
-                              "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)", nullptr,
-              VL_WORD(loss, parseLoss, "loss", allowedLosses())},
-    FieldSpec{"recompute", "training.recompute", "MODE", "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
+    FieldSpec{"flash-attention", "training.flash_attention", "yes|no", "FlashAttention (no s² attention scores kept)",
+              nullptr, VL_WORD(attention, parseFlashAttention, "flash-attention", kYesNo)},
+    FieldSpec{"attention", "training.attention", "KERNEL",
+              "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
+              "scaled_dot_product_attention, flash kernel) or flash (flash-attn)",
+              nullptr, VL_WORD(attention, parseAttention, "attention", allowedAttentions())},
+    FieldSpec{"loss", "training.loss", "MODE",
+              "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
+              "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)",
+              nullptr, VL_WORD(loss, parseLoss, "loss", allowedLosses())},
+    FieldSpec{"recompute", "training.recompute", "MODE",
+              "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
     FieldSpec{"zero", "parallel.zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
-    FieldSpec{"sharding", "parallel.sharding", "ENGINE", "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
-                                     "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
+    FieldSpec{"sharding", "parallel.sharding", "ENGINE",
+              "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
+              "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings())},
-    FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N", "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
-                                    "gradient bucket (default 5e8, DeepSpeed's; 0: none)",
+    FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N",
+              "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
+              "gradient bucket (default 5e8, DeepSpeed's; 0: none)",
               VL_INT(reduceBucket)},
-    FieldSpec{"replicate", "parallel.replicate", "N", "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
-                                "group of dp/N and replicates across groups", VL_INT(replicas)},
-    FieldSpec{"reshard-after-forward", "parallel.reshard_after_forward", "yes|no", "FSDP frees each layer's gathered parameters after its forward (yes) or "
-                                                 "keeps every layer gathered until its backward (no; torchtitan's choice "
-                                                 "under pipeline parallelism)", nullptr,
-              VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo)},
+    FieldSpec{"replicate", "parallel.replicate", "N",
+              "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
+              "group of dp/N and replicates across groups",
+              VL_INT(replicas)},
+    FieldSpec{"reshard-after-forward", "parallel.reshard_after_forward", "yes|no",
+              "FSDP frees each layer's gathered parameters after its forward (yes) or "
+              "keeps every layer gathered until its backward (no; torchtitan's choice "
+              "under pipeline parallelism)",
+              nullptr, VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo)},
     FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "parallel.tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "parallel.pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},
-    FieldSpec{"ep", "parallel.ep", "N", "Expert-parallel GPUs (MoE): each holds experts/ep of every layer's experts; taken from the "
-                         "data-parallel GPUs", VL_INT(expertParallel)},
-    FieldSpec{"cp", "parallel.cp", "N", "Context-parallel GPUs: each splits the sequence, attention runs as a ring", VL_INT(contextParallel)},
+    FieldSpec{"ep", "parallel.ep", "N",
+              "Expert-parallel GPUs (MoE): each holds experts/ep of every layer's experts; taken from the "
+              "data-parallel GPUs",
+              VL_INT(expertParallel)},
+    FieldSpec{"cp", "parallel.cp", "N", "Context-parallel GPUs: each splits the sequence, attention runs as a ring",
+              VL_INT(contextParallel)},
     FieldSpec{"vpp", "parallel.vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},
     FieldSpec{"sp", "parallel.sp", "yes|no", "Sequence parallelism (with TP)", nullptr,
               VL_WORD(sequenceParallel, parseYesNo, "sp", kYesNo)},
-    FieldSpec{"offload", "parallel.offload", "WHAT", "ZeRO-Offload to CPU memory: none, optimizer or optimizer-params", nullptr,
-              VL_WORD(offload, parseOffload, "offload", allowedOffloads())},
+    FieldSpec{"offload", "parallel.offload", "WHAT", "ZeRO-Offload to CPU memory: none, optimizer or optimizer-params",
+              nullptr, VL_WORD(offload, parseOffload, "offload", allowedOffloads())},
     FieldSpec{"finetune", "finetune.mode", "MODE", "Fine-tuning: full, freeze, lora or qlora", nullptr,
               VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes())},
     FieldSpec{"lora-rank", "finetune.lora_rank", "N", "LoRA rank r", VL_INT(loraRank)},
-    FieldSpec{"lora-targets", "finetune.lora_targets", "LIST", "Projections LoRA adapts: all, attention, or a list of q,k,v,o,gate,up,down", nullptr,
+    FieldSpec{"lora-targets", "finetune.lora_targets", "LIST",
+              "Projections LoRA adapts: all, attention, or a list of q,k,v,o,gate,up,down", nullptr,
               VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v")},
-    FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no", "LoRA dropout on: each adapter saves its own dropped copy of its input",
-              nullptr, VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo)},
-    FieldSpec{"base-dtype", "finetune.base_dtype", "DTYPE", "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
-                                     "weights'), fp32, bf16 or fp16", nullptr,
-              VL_WORD(baseDtype, parseBaseDtype, "base-dtype", allowedBaseDtypes())},
-    FieldSpec{"trainable-layers", "finetune.trainable_layers", "N", "With --finetune freeze: how many top layers train", VL_INT(trainableLayers)},
+    FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no",
+              "LoRA dropout on: each adapter saves its own dropped copy of its input", nullptr,
+              VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo)},
+    FieldSpec{"base-dtype", "finetune.base_dtype", "DTYPE",
+              "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
+              "weights'), fp32, bf16 or fp16",
+              nullptr, VL_WORD(baseDtype, parseBaseDtype, "base-dtype", allowedBaseDtypes())},
+    FieldSpec{"trainable-layers", "finetune.trainable_layers", "N", "With --finetune freeze: how many top layers train",
+              VL_INT(trainableLayers)},
     FieldSpec{"overhead", "overhead.enabled", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
               VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},
-    FieldSpec{"allocator-percent", "overhead.allocator_percent", "N", "Allocator reserve, % of allocated memory", VL_INT(overhead.allocatorPercent)},
-    FieldSpec{"cuda-context", "overhead.cuda_context_mib", "SIZE", "CUDA context and kernels with --overhead yes, e.g. 1343MiB (V100, CUDA 11.2, eager "
-                                      "loading) or 287MiB (lazy loading); default 400MiB", nullptr,
+    FieldSpec{"allocator-percent", "overhead.allocator_percent", "N", "Allocator reserve, % of allocated memory",
+              VL_INT(overhead.allocatorPercent)},
+    FieldSpec{"cuda-context", "overhead.cuda_context_mib", "SIZE",
+              "CUDA context and kernels with --overhead yes, e.g. 1343MiB (V100, CUDA 11.2, eager "
+              "loading) or 287MiB (lazy loading); default 400MiB",
+              nullptr,
               VL_WORD(overhead.cudaContext, parseSize, "cuda-context", "a size such as 400MiB, 1.3GiB or 1.4GB")},
 };
 
@@ -157,10 +192,10 @@ std::optional<Error> setField(Scenario &s, std::string_view name, std::string_vi
     const auto parsed = parseCount(value);
     if (!parsed) {
         const auto range = allowedRange(s, name);
-        return Error{std::string(name), "'" + std::string(value) + "' is not a whole number"
-                                            + (range ? "; allowed " + std::to_string(range->first) + " to "
-                                                           + std::to_string(range->second)
-                                                     : std::string())};
+        return Error{std::string(name),
+                     "'" + std::string(value) + "' is not a whole number"
+                         + (range ? "; allowed " + std::to_string(range->first) + " to " + std::to_string(range->second)
+                                  : std::string())};
     }
     field->integer(s) = *parsed;
     return std::nullopt;

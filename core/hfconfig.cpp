@@ -24,7 +24,10 @@ std::optional<unsigned> hexUnit(std::string_view text, std::size_t at)
     unsigned value = 0;
     for (std::size_t i = at + 2; i < at + 6; ++i) {
         const char c = text[i];
-        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        const int digit = c >= '0' && c <= '9' ? c - '0'
+            : c >= 'a' && c <= 'f'             ? c - 'a' + 10
+            : c >= 'A' && c <= 'F'             ? c - 'A' + 10
+                                               : -1;
         if (digit < 0)
             return std::nullopt;
         value = value * 16 + unsigned(digit);
@@ -87,8 +90,10 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         if (!gpt2Style && !r.has(keys.ffn))
             missing += (missing.empty() ? "" : ", ") + std::string(keys.ffn);
         if (!missing.empty())
-            return Error{"", "not a complete GPT-2, BERT or Llama-family config" + (modelType.empty() ? "" : " (model_type '" + modelType + "')")
-                                 + "; missing " + missing + ". Enter the architecture by hand instead.",
+            return Error{"",
+                         "not a complete GPT-2, BERT or Llama-family config"
+                             + (modelType.empty() ? "" : " (model_type '" + modelType + "')") + "; missing " + missing
+                             + ". Enter the architecture by hand instead.",
                          file};
 
         ModelPreset m;
@@ -144,8 +149,9 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         if (e)
             return *e;
         if (a.headDim == 0 && a.hidden % a.heads != 0)
-            return r.errorAt(keys.heads, std::to_string(a.heads) + " does not divide " + keys.hidden + " "
-                                             + std::to_string(a.hidden) + " and there is no head_dim");
+            return r.errorAt(keys.heads,
+                             std::to_string(a.heads) + " does not divide " + keys.hidden + " "
+                                 + std::to_string(a.hidden) + " and there is no head_dim");
         if (a.heads % a.kvHeads != 0)
             return r.errorAt("num_key_value_heads", std::to_string(a.kvHeads) + " must divide the attention heads");
         if (a.expertsPerToken > a.experts)

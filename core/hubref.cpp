@@ -8,7 +8,7 @@ namespace vl {
 
 namespace {
 
-constexpr std::size_t kMaxPart = 96;      // huggingface_hub: REPO_ID_REGEX allows 1 to 96
+constexpr std::size_t kMaxPart = 96; // huggingface_hub: REPO_ID_REGEX allows 1 to 96
 constexpr std::size_t kMaxRevision = 256;
 
 bool validPart(std::string_view part)
@@ -54,14 +54,15 @@ Result<HubModelRef> parseHubModelRef(std::string_view text, std::string_view fie
     const std::string_view owner = slash == std::string_view::npos ? std::string_view() : repo.substr(0, slash);
     const std::string_view name = slash == std::string_view::npos ? repo : repo.substr(slash + 1);
     if (repo.empty() || (slash != std::string_view::npos && !validPart(owner)) || !validPart(name))
-        return fail("'" + std::string(text) + "' is not a Hub model id; write ORG/NAME[@REVISION], e.g. "
-                    "meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main (letters, digits, '-', '_' and '.', at most "
-                    "96 each)");
+        return fail("'" + std::string(text)
+                    + "' is not a Hub model id; write ORG/NAME[@REVISION], e.g. "
+                      "meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main (letters, digits, '-', '_' and '.', at most "
+                      "96 each)");
     // "." and ".." name no revision, and would be folders in a cache path.
     const bool revisionOk = !ref.revision.empty() && ref.revision != "." && ref.revision != ".."
-        && ref.revision.size() <= kMaxRevision
-        && std::none_of(ref.revision.begin(), ref.revision.end(),
-                        [](char c) { return static_cast<unsigned char>(c) <= ' ' || c == 0x7f; });
+        && ref.revision.size() <= kMaxRevision && std::none_of(ref.revision.begin(), ref.revision.end(), [](char c) {
+               return static_cast<unsigned char>(c) <= ' ' || c == 0x7f;
+           });
     if (!revisionOk)
         return fail("'" + ref.revision + "' is not a revision; give a branch, tag or commit without spaces after '@'");
     ref.repo = std::string(repo);

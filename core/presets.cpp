@@ -89,8 +89,9 @@ Result<std::string> readTextFile(const fs::path &path)
     if (in.bad())
         return Error{"", "cannot be read: reading failed part-way", path.string(), 0, ErrorKind::Io};
     if (std::size_t(in.gcount()) > kMaxTextFileBytes)
-        return Error{"", "cannot be read: larger than " + std::to_string(kMaxTextFileBytes / (1024 * 1024))
-                             + " MiB, which no scenario, preset or config.json needs",
+        return Error{"",
+                     "cannot be read: larger than " + std::to_string(kMaxTextFileBytes / (1024 * 1024))
+                         + " MiB, which no scenario, preset or config.json needs",
                      path.string(), 0, ErrorKind::Io};
     text.resize(std::size_t(in.gcount()));
     return text;
@@ -107,23 +108,17 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
                                   "experts", "experts_per_token", "params", "modeling"}))
         return e;
     std::optional<Error> e;
-    (e = r.integer("hidden", a.hidden, 1, 1 << 20, true))
-        || (e = r.integer("layers", a.layers, 1, 10'000, true))
-        || (e = r.integer("heads", a.heads, 1, 65'536, true))
-        || (e = r.integer("kv_heads", a.kvHeads, 1, 65'536))
-        || (e = r.integer("head_dim", a.headDim, 0, 65'536))
-        || (e = r.integer("ffn", a.ffn, 1, 1 << 24, true))
+    (e = r.integer("hidden", a.hidden, 1, 1 << 20, true)) || (e = r.integer("layers", a.layers, 1, 10'000, true))
+        || (e = r.integer("heads", a.heads, 1, 65'536, true)) || (e = r.integer("kv_heads", a.kvHeads, 1, 65'536))
+        || (e = r.integer("head_dim", a.headDim, 0, 65'536)) || (e = r.integer("ffn", a.ffn, 1, 1 << 24, true))
         || (e = r.integer("vocab", a.vocab, 1, 1 << 24, true))
         || (e = r.integer("positions", a.learnedPositions, 0, 1 << 24))
         || (e = r.word("mlp", a.mlp, parseMlp, "gelu|swiglu|geglu"))
         || (e = r.word("norm", a.norm, parseNorm, "layernorm|rmsnorm"))
         || (e = r.integer("norms_per_layer", a.normsPerLayer, 0, 8))
-        || (e = r.boolean("tied_embeddings", a.tiedEmbeddings))
-        || (e = r.boolean("qkv_bias", a.qkvBias))
-        || (e = r.boolean("linear_bias", a.linearBias))
-        || (e = r.integer("experts", a.experts, 1, 4096))
-        || (e = r.integer("experts_per_token", a.expertsPerToken, 1, 4096))
-        || (e = r.count("params", a.fixedParams));
+        || (e = r.boolean("tied_embeddings", a.tiedEmbeddings)) || (e = r.boolean("qkv_bias", a.qkvBias))
+        || (e = r.boolean("linear_bias", a.linearBias)) || (e = r.integer("experts", a.experts, 1, 4096))
+        || (e = r.integer("experts_per_token", a.expertsPerToken, 1, 4096)) || (e = r.count("params", a.fixedParams));
     if (e)
         return e;
     a.modeling = modelingOf(a.mlp, a.norm);
@@ -132,8 +127,9 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
     if (!r.has("kv_heads"))
         a.kvHeads = a.heads;
     if (a.headDim == 0 && a.hidden % a.heads != 0)
-        return r.errorAt("heads", std::to_string(a.heads) + " does not divide hidden " + std::to_string(a.hidden)
-                                      + "; set head_dim or choose a divisor");
+        return r.errorAt("heads",
+                         std::to_string(a.heads) + " does not divide hidden " + std::to_string(a.hidden)
+                             + "; set head_dim or choose a divisor");
     if (a.heads % a.kvHeads != 0)
         return r.errorAt("kv_heads", std::to_string(a.kvHeads) + " must divide heads " + std::to_string(a.heads));
     if (a.expertsPerToken > a.experts)
@@ -201,11 +197,8 @@ Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &f
         ModelPreset m;
         m.file = file;
         std::optional<Error> e;
-        (e = readSchema(r))
-            || (e = r.string("id", m.id, true))
-            || (e = r.string("name", m.name, true))
-            || (e = r.string("family", m.family))
-            || (e = r.string("source", m.source, true))
+        (e = readSchema(r)) || (e = r.string("id", m.id, true)) || (e = r.string("name", m.name, true))
+            || (e = r.string("family", m.family)) || (e = r.string("source", m.source, true))
             || (e = r.count("published_params", m.publishedParams));
         if (e)
             return *e;
@@ -254,22 +247,18 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
             YamlReader g(list[i], file, "gpus[" + std::to_string(i) + "]");
             if (auto e = g.requireMap())
                 return *e;
-            if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs", "bf16", "fp8",
-                                          "verified", "source"}))
+            if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs", "bf16",
+                                          "fp8", "verified", "source"}))
                 return *e;
             GpuPreset gpu;
             gpu.file = file;
             std::int64_t mib = 0;
             std::optional<Error> e;
-            (e = g.string("id", gpu.id, true))
-                || (e = g.string("name", gpu.name, true))
-                || (e = g.string("vendor", gpu.vendor))
-                || (e = g.string("label", gpu.label, true))
+            (e = g.string("id", gpu.id, true)) || (e = g.string("name", gpu.name, true))
+                || (e = g.string("vendor", gpu.vendor)) || (e = g.string("label", gpu.label, true))
                 || (e = g.integer("capacity_mib", mib, 1, 16 * 1024 * 1024, true))
-                || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6))
-                || (e = g.boolean("bf16", gpu.bf16))
-                || (e = g.boolean("fp8", gpu.fp8))
-                || (e = g.boolean("verified", gpu.verified))
+                || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6)) || (e = g.boolean("bf16", gpu.bf16))
+                || (e = g.boolean("fp8", gpu.fp8)) || (e = g.boolean("verified", gpu.verified))
                 || (e = g.string("source", gpu.source, true));
             if (e)
                 return *e;
@@ -378,9 +367,8 @@ void merge(Indexed<Preset> &presets, Preset preset, bool user, std::vector<Error
         preset.shadowsBuiltin = true;
         *same = std::move(preset);
     } else {
-        skipped.push_back(Error{"id", "'" + preset.id + "' is already defined in " + same->file
-                                          + "; ids must be unique",
-                                preset.file});
+        skipped.push_back(Error{
+            "id", "'" + preset.id + "' is already defined in " + same->file + "; ids must be unique", preset.file});
     }
 }
 

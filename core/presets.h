@@ -33,8 +33,8 @@ struct GpuPreset {
     std::string id;
     std::string name;
     std::string vendor;
-    std::string label;                // the vendor's "80 GB"
-    Bytes capacity = 0;               // what nvidia-smi reports; the capacity lines use this
+    std::string label;  // the vendor's "80 GB"
+    Bytes capacity = 0; // what nvidia-smi reports; the capacity lines use this
     double bandwidthGBs = 0;
     bool bf16 = false;
     bool fp8 = false;

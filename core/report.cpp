@@ -142,8 +142,8 @@ std::string reportJson(const Report &r)
     out << "  \"items\": [\n";
     for (std::size_t i = 0; i < r.items.size(); ++i) {
         const ExplainedItem &item = r.items[i];
-        out << "    {\"id\": " << jsonString(idString(item.id)) << ", \"component\": "
-            << jsonString(idString(componentOf(item.id))) << ", \"bytes\": " << item.bytes
+        out << "    {\"id\": " << jsonString(idString(item.id))
+            << ", \"component\": " << jsonString(idString(componentOf(item.id))) << ", \"bytes\": " << item.bytes
             << ", \"formula\": " << jsonString(item.formula) << '}' << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
     out << "  ],\n  \"host\": {\"total\": " << b.host << "},\n";
@@ -268,7 +268,8 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
     for (const SweepPoint &p : points) {
         std::vector<std::string> row{std::to_string(p.value)};
         for (Component c : kComponents)
-            row.push_back(exact ? std::to_string(p.breakdown.component(c)) : formatBytes(p.breakdown.component(c), units));
+            row.push_back(exact ? std::to_string(p.breakdown.component(c))
+                                : formatBytes(p.breakdown.component(c), units));
         row.push_back(exact ? std::to_string(p.breakdown.total) : formatBytes(p.breakdown.total, units));
         if (gpu)
             row.push_back(p.breakdown.total <= gpu->capacity ? "yes" : "no");
@@ -277,8 +278,8 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
     return renderRows(rows, format);
 }
 
-std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu, Units units,
-                         Format format)
+std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
+                         Units units, Format format)
 {
     if (format == Format::Json) {
         std::string out = "{\"gpu\": " + jsonString(gpu.id) + ", \"capacity_bytes\": " + std::to_string(gpu.capacity)
@@ -286,9 +287,10 @@ std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LadderStep &s = steps[i];
             out += "  {\"lever\": " + jsonString(idString(s.lever)) + ", \"change\": " + jsonString(s.change)
-                + ", \"total_bytes\": " + std::to_string(s.breakdown.total) + ", \"saving_bytes\": "
-                + std::to_string(s.saving) + ", \"fits\": " + (s.fits ? "true" : "false") + ", \"cost\": "
-                + jsonString(s.cost) + ", \"grew\": " + jsonString(s.grew) + "}" + (i + 1 < steps.size() ? "," : "") + "\n";
+                + ", \"total_bytes\": " + std::to_string(s.breakdown.total)
+                + ", \"saving_bytes\": " + std::to_string(s.saving) + ", \"fits\": " + (s.fits ? "true" : "false")
+                + ", \"cost\": " + jsonString(s.cost) + ", \"grew\": " + jsonString(s.grew) + "}"
+                + (i + 1 < steps.size() ? "," : "") + "\n";
         }
         return out + "]}\n";
     }
@@ -301,7 +303,7 @@ std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &
         const LadderStep &s = steps[i];
         // A lever that costs memory says which parts grew.
         rows.push_back({std::to_string(i + 1), s.change, size(s.breakdown.total), size(s.saving), s.fits ? "yes" : "no",
-                         s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
+                        s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
     }
     std::string out = renderRows(rows, format);
     if (format != Format::Csv && !steps.empty() && !steps.back().fits)
@@ -316,10 +318,9 @@ std::string renderModelList(const PresetCatalog &catalog, Format format)
         for (std::size_t i = 0; i < catalog.models.size(); ++i) {
             const ModelPreset &m = catalog.models[i];
             out += "  {\"id\": " + jsonString(m.id) + ", \"name\": " + jsonString(m.name)
-                + ", \"derived_params\": " + std::to_string(totalParameters(m.arch))
-                + ", \"published_params\": " + std::to_string(m.publishedParams)
-                + ", \"user\": " + (m.user ? "true" : "false") + ", \"source\": " + jsonString(m.source) + "}"
-                + (i + 1 < catalog.models.size() ? "," : "") + "\n";
+                + ", \"derived_params\": " + std::to_string(totalParameters(m.arch)) + ", \"published_params\": "
+                + std::to_string(m.publishedParams) + ", \"user\": " + (m.user ? "true" : "false")
+                + ", \"source\": " + jsonString(m.source) + "}" + (i + 1 < catalog.models.size() ? "," : "") + "\n";
         }
         return out + "]\n";
     }
@@ -338,9 +339,8 @@ std::string renderGpuList(const PresetCatalog &catalog, Units units, Format form
         for (std::size_t i = 0; i < catalog.gpus.size(); ++i) {
             const GpuPreset &g = catalog.gpus[i];
             out += "  {\"id\": " + jsonString(g.id) + ", \"name\": " + jsonString(g.name) + ", \"label\": "
-                + jsonString(g.label) + ", \"capacity_bytes\": " + std::to_string(g.capacity)
-                + ", \"verified\": " + (g.verified ? "true" : "false") + "}"
-                + (i + 1 < catalog.gpus.size() ? "," : "") + "\n";
+                + jsonString(g.label) + ", \"capacity_bytes\": " + std::to_string(g.capacity) + ", \"verified\": "
+                + (g.verified ? "true" : "false") + "}" + (i + 1 < catalog.gpus.size() ? "," : "") + "\n";
         }
         return out + "]\n";
     }

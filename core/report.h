@@ -32,8 +32,8 @@ struct Report {
     std::optional<GpuPreset> gpu;
     std::optional<SolveAnswer> solve;
     Units units = Units::GiB;
-    Bytes peak = 0;                  // the step timeline's peak, beside the sum (breakdown.total)
-    FitRule fitRule = FitRule::Sum;  // which of the two the verdict compares with the GPU
+    Bytes peak = 0;                 // the step timeline's peak, beside the sum (breakdown.total)
+    FitRule fitRule = FitRule::Sum; // which of the two the verdict compares with the GPU
     Bytes required() const { return fitRule == FitRule::Sum ? breakdown.total : peak; }
 };
 
@@ -46,8 +46,8 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
                         std::optional<GpuPreset> gpu, Format format);
 
 // The optimization ladder: the starting scenario, then each step with its saving and cost.
-std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu, Units units,
-                         Format format);
+std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
+                         Units units, Format format);
 
 std::string renderModelList(const PresetCatalog &catalog, Format format);
 std::string renderGpuList(const PresetCatalog &catalog, Units units, Format format);

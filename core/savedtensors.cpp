@@ -40,7 +40,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
         return p;
     }
     const std::int64_t masks = s.dropout ? 2 * sb * h : 0; // attention-out and MLP dropout masks, 1 B each
-    p.inputs = (4 * e * sb * h + masks) / spDiv;            // 2 norm inputs, QKV input, MLP input
+    p.inputs = (4 * e * sb * h + masks) / spDiv;           // 2 norm inputs, QKV input, MLP input
     p.attention = e * sb * (a.heads * d + 2 * a.kvHeads * d + a.heads * d) / t; // Q, K, V, out-proj input
     if (s.attention != Attention::Eager) {
         p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
@@ -184,7 +184,8 @@ void normOutputRead(const Scenario &s, TensorList &out, std::int64_t elements)
 {
     const DtypeBytes dt = dtypeBytes(s);
     if (baseTrains(s))
-        out.add(dt.autocast ? "16-bit cast of the norm output, saved by the next linear" : "norm output, saved by the next linear",
+        out.add(dt.autocast ? "16-bit cast of the norm output, saved by the next linear"
+                            : "norm output, saved by the next linear",
                 (dt.autocast ? 2 : dt.activation) * elements);
 }
 
@@ -319,8 +320,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
         out.add("LoRA dropout output, saved by LoRA A", e * tokens * h);
     }
     if (lora)
-        out.add("LoRA A output (rank r), saved by LoRA B",
-                e * tokens * s.loraRank * std::popcount(qkvBits));
+        out.add("LoRA A output (rank r), saved by LoRA B", e * tokens * s.loraRank * std::popcount(qkvBits));
     // V is a view of the fused qkv output unless GQA repeats it into a copy; then it is that copy.
     if (a.kvHeads == a.heads || a.kvHeads == 1)
         out.add("fused qkv output, kept whole by the value view", e * tokens * (a.heads + 2 * a.kvHeads) * d);

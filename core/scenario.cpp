@@ -14,41 +14,33 @@ constexpr NameTable<Precision, 4> kPrecisions{{{Precision::Fp32, "fp32"},
                                                {Precision::MixedFp16, "mixed-fp16"},
                                                {Precision::MixedBf16, "mixed-bf16"},
                                                {Precision::Bf16, "bf16"}}};
-constexpr NameTable<GradDtype, 4> kGradDtypes{{{GradDtype::Auto, "auto"},
-                                               {GradDtype::Fp32, "fp32"},
-                                               {GradDtype::Bf16, "bf16"},
-                                               {GradDtype::Fp16, "fp16"}}};
-constexpr NameTable<BaseDtype, 4> kBaseDtypes{{{BaseDtype::Auto, "auto"},
-                                               {BaseDtype::Fp32, "fp32"},
-                                               {BaseDtype::Bf16, "bf16"},
-                                               {BaseDtype::Fp16, "fp16"}}};
+constexpr NameTable<GradDtype, 4> kGradDtypes{
+    {{GradDtype::Auto, "auto"}, {GradDtype::Fp32, "fp32"}, {GradDtype::Bf16, "bf16"}, {GradDtype::Fp16, "fp16"}}};
+constexpr NameTable<BaseDtype, 4> kBaseDtypes{
+    {{BaseDtype::Auto, "auto"}, {BaseDtype::Fp32, "fp32"}, {BaseDtype::Bf16, "bf16"}, {BaseDtype::Fp16, "fp16"}}};
 constexpr NameTable<Optimizer, 6> kOptimizers{{{Optimizer::AdamW, "adamw"},
                                                {Optimizer::AdamW8bit, "adamw-8bit"},
                                                {Optimizer::Sgd, "sgd"},
                                                {Optimizer::SgdMomentum, "sgd-momentum"},
                                                {Optimizer::Lion, "lion"},
                                                {Optimizer::Adafactor, "adafactor"}}};
-constexpr NameTable<Offload, 3> kOffloads{{{Offload::None, "none"},
-                                           {Offload::Optimizer, "optimizer"},
-                                           {Offload::OptimizerAndParams, "optimizer-params"}}};
-constexpr NameTable<Recompute, 3> kRecomputes{{{Recompute::None, "none"},
-                                               {Recompute::Selective, "selective"},
-                                               {Recompute::Full, "full"}}};
-constexpr NameTable<FineTune, 4> kFineTunes{{{FineTune::Full, "full"},
-                                             {FineTune::Freeze, "freeze"},
-                                             {FineTune::LoRA, "lora"},
-                                             {FineTune::QLoRA, "qlora"}}};
+constexpr NameTable<Offload, 3> kOffloads{
+    {{Offload::None, "none"}, {Offload::Optimizer, "optimizer"}, {Offload::OptimizerAndParams, "optimizer-params"}}};
+constexpr NameTable<Recompute, 3> kRecomputes{
+    {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
+constexpr NameTable<FineTune, 4> kFineTunes{
+    {{FineTune::Full, "full"}, {FineTune::Freeze, "freeze"}, {FineTune::LoRA, "lora"}, {FineTune::QLoRA, "qlora"}}};
 constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatron, "megatron"},
                                                          {Implementation::HuggingFace, "huggingface"},
                                                          {Implementation::TorchTitan, "torchtitan"},
                                                          {Implementation::LitGpt, "litgpt"}}};
 constexpr NameTable<Sharding, 2> kShardings{{{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
-constexpr NameTable<Attention, 3> kAttentions{{{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"},
-                                               {Attention::Flash, "flash"}}};
+constexpr NameTable<Attention, 3> kAttentions{
+    {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
-constexpr NameTable<unsigned, 7> kLoraTargets{{{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"},
-                                               {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
+constexpr NameTable<unsigned, 7> kLoraTargets{
+    {{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"}, {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
 
 template <class Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N> &table, Enum value)
@@ -84,7 +76,8 @@ int bytesOf(GradDtype dtype, int weightBytes)
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp(); // the FP32 weights are the master copy
+    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast
+        && !s.fsdp(); // the FP32 weights are the master copy
     // FSDP's MixedPrecisionPolicy(param_dtype=16-bit, reduce_dtype=FP32), torchtitan's default
     // (torch/distributed/_composable/fsdp/_fsdp_param.py, FSDPParam.all_gather_inputs casts the FP32
     // shard to param_dtype): the FP32 shards are what the optimizer updates, so no separate master
@@ -99,27 +92,82 @@ DtypeBytes dtypeBytes(const Scenario &s)
         return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream};
     if (fsdpCast)
         return DtypeBytes{4, 4, 0, 2, false, base, 2};
-    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
+    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false, base,
+                      stream};
 }
 
-std::string_view toString(Precision v) { return nameOf(kPrecisions, v); }
-std::string_view toString(GradDtype v) { return nameOf(kGradDtypes, v); }
-std::string_view toString(Optimizer v) { return nameOf(kOptimizers, v); }
-std::string_view toString(BaseDtype v) { return nameOf(kBaseDtypes, v); }
-std::optional<BaseDtype> parseBaseDtype(std::string_view t) { return parseName(kBaseDtypes, t); }
-std::string_view toString(Offload v) { return nameOf(kOffloads, v); }
-std::string_view toString(Recompute v) { return nameOf(kRecomputes, v); }
-std::string_view toString(FineTune v) { return nameOf(kFineTunes, v); }
-std::string_view toString(Implementation v) { return nameOf(kImplementations, v); }
-std::string_view toString(AmpStyle v) { return nameOf(kAmpStyles, v); }
-std::optional<Implementation> parseImplementation(std::string_view t) { return parseName(kImplementations, t); }
-std::optional<AmpStyle> parseAmpStyle(std::string_view t) { return parseName(kAmpStyles, t); }
-std::string_view toString(Attention v) { return nameOf(kAttentions, v); }
-std::optional<Attention> parseAttention(std::string_view t) { return parseName(kAttentions, t); }
-std::string_view toString(Loss v) { return nameOf(kLosses, v); }
-std::optional<Loss> parseLoss(std::string_view t) { return parseName(kLosses, t); }
-std::string_view toString(Sharding v) { return nameOf(kShardings, v); }
-std::optional<Sharding> parseSharding(std::string_view t) { return parseName(kShardings, t); }
+std::string_view toString(Precision v)
+{
+    return nameOf(kPrecisions, v);
+}
+std::string_view toString(GradDtype v)
+{
+    return nameOf(kGradDtypes, v);
+}
+std::string_view toString(Optimizer v)
+{
+    return nameOf(kOptimizers, v);
+}
+std::string_view toString(BaseDtype v)
+{
+    return nameOf(kBaseDtypes, v);
+}
+std::optional<BaseDtype> parseBaseDtype(std::string_view t)
+{
+    return parseName(kBaseDtypes, t);
+}
+std::string_view toString(Offload v)
+{
+    return nameOf(kOffloads, v);
+}
+std::string_view toString(Recompute v)
+{
+    return nameOf(kRecomputes, v);
+}
+std::string_view toString(FineTune v)
+{
+    return nameOf(kFineTunes, v);
+}
+std::string_view toString(Implementation v)
+{
+    return nameOf(kImplementations, v);
+}
+std::string_view toString(AmpStyle v)
+{
+    return nameOf(kAmpStyles, v);
+}
+std::optional<Implementation> parseImplementation(std::string_view t)
+{
+    return parseName(kImplementations, t);
+}
+std::optional<AmpStyle> parseAmpStyle(std::string_view t)
+{
+    return parseName(kAmpStyles, t);
+}
+std::string_view toString(Attention v)
+{
+    return nameOf(kAttentions, v);
+}
+std::optional<Attention> parseAttention(std::string_view t)
+{
+    return parseName(kAttentions, t);
+}
+std::string_view toString(Loss v)
+{
+    return nameOf(kLosses, v);
+}
+std::optional<Loss> parseLoss(std::string_view t)
+{
+    return parseName(kLosses, t);
+}
+std::string_view toString(Sharding v)
+{
+    return nameOf(kShardings, v);
+}
+std::optional<Sharding> parseSharding(std::string_view t)
+{
+    return parseName(kShardings, t);
+}
 
 std::optional<Attention> parseFlashAttention(std::string_view t)
 {
@@ -128,12 +176,30 @@ std::optional<Attention> parseFlashAttention(std::string_view t)
         return std::nullopt;
     return *on ? Attention::Flash : Attention::Eager;
 }
-std::optional<Precision> parsePrecision(std::string_view t) { return parseName(kPrecisions, t); }
-std::optional<GradDtype> parseGradDtype(std::string_view t) { return parseName(kGradDtypes, t); }
-std::optional<Optimizer> parseOptimizer(std::string_view t) { return parseName(kOptimizers, t); }
-std::optional<Offload> parseOffload(std::string_view t) { return parseName(kOffloads, t); }
-std::optional<Recompute> parseRecompute(std::string_view t) { return parseName(kRecomputes, t); }
-std::optional<FineTune> parseFineTune(std::string_view t) { return parseName(kFineTunes, t); }
+std::optional<Precision> parsePrecision(std::string_view t)
+{
+    return parseName(kPrecisions, t);
+}
+std::optional<GradDtype> parseGradDtype(std::string_view t)
+{
+    return parseName(kGradDtypes, t);
+}
+std::optional<Optimizer> parseOptimizer(std::string_view t)
+{
+    return parseName(kOptimizers, t);
+}
+std::optional<Offload> parseOffload(std::string_view t)
+{
+    return parseName(kOffloads, t);
+}
+std::optional<Recompute> parseRecompute(std::string_view t)
+{
+    return parseName(kRecomputes, t);
+}
+std::optional<FineTune> parseFineTune(std::string_view t)
+{
+    return parseName(kFineTunes, t);
+}
 
 std::optional<MlpKind> parseMlp(std::string_view t)
 {
@@ -204,17 +270,53 @@ std::optional<unsigned> parseLoraTargets(std::string_view text)
     return targets ? std::optional<unsigned>(targets) : std::nullopt;
 }
 
-std::string_view allowedPrecisions() { return "fp32|mixed-fp16|mixed-bf16|bf16"; }
-std::string_view allowedGradDtypes() { return "auto|fp32|bf16|fp16"; }
-std::string_view allowedBaseDtypes() { return "auto|fp32|bf16|fp16"; }
-std::string_view allowedOptimizers() { return "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor"; }
-std::string_view allowedOffloads() { return "none|optimizer|optimizer-params"; }
-std::string_view allowedRecomputes() { return "none|selective|full"; }
-std::string_view allowedFineTunes() { return "full|freeze|lora|qlora"; }
-std::string_view allowedImplementations() { return "megatron|huggingface|torchtitan|litgpt"; }
-std::string_view allowedAttentions() { return "eager|sdpa|flash"; }
-std::string_view allowedLosses() { return "standard|chunked"; }
-std::string_view allowedAmpStyles() { return "master-copy|autocast"; }
-std::string_view allowedShardings() { return "zero|fsdp"; }
+std::string_view allowedPrecisions()
+{
+    return "fp32|mixed-fp16|mixed-bf16|bf16";
+}
+std::string_view allowedGradDtypes()
+{
+    return "auto|fp32|bf16|fp16";
+}
+std::string_view allowedBaseDtypes()
+{
+    return "auto|fp32|bf16|fp16";
+}
+std::string_view allowedOptimizers()
+{
+    return "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor";
+}
+std::string_view allowedOffloads()
+{
+    return "none|optimizer|optimizer-params";
+}
+std::string_view allowedRecomputes()
+{
+    return "none|selective|full";
+}
+std::string_view allowedFineTunes()
+{
+    return "full|freeze|lora|qlora";
+}
+std::string_view allowedImplementations()
+{
+    return "megatron|huggingface|torchtitan|litgpt";
+}
+std::string_view allowedAttentions()
+{
+    return "eager|sdpa|flash";
+}
+std::string_view allowedLosses()
+{
+    return "standard|chunked";
+}
+std::string_view allowedAmpStyles()
+{
+    return "master-copy|autocast";
+}
+std::string_view allowedShardings()
+{
+    return "zero|fsdp";
+}
 
 } // namespace vl

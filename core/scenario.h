@@ -41,16 +41,21 @@ inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
-    LoraQ = 1u << 0, LoraK = 1u << 1, LoraV = 1u << 2, LoraO = 1u << 3,
-    LoraGate = 1u << 4, LoraUp = 1u << 5, LoraDown = 1u << 6,
+    LoraQ = 1u << 0,
+    LoraK = 1u << 1,
+    LoraV = 1u << 2,
+    LoraO = 1u << 3,
+    LoraGate = 1u << 4,
+    LoraUp = 1u << 5,
+    LoraDown = 1u << 6,
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
     LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown,
 };
 
 struct Overhead {
-    bool enabled = false;              // off: the article's four components alone
+    bool enabled = false;               // off: the article's four components alone
     Bytes cudaContext = 400 * kMiB;     // CUDA ≥ 11.7 lazy loading: 300–400 MiB
-    std::int64_t allocatorPercent = 10;        // caching-allocator reserve and fragmentation
+    std::int64_t allocatorPercent = 10; // caching-allocator reserve and fragmentation
     Bytes commBuffers = 512 * kMiB;     // NCCL buffers, only when more than one GPU talks
     bool operator==(const Overhead &) const = default;
 };
@@ -67,7 +72,7 @@ struct Scenario {
     Precision precision = Precision::MixedFp16;
     AmpStyle ampStyle = AmpStyle::MasterCopy;
     Implementation implementation = Implementation::Megatron;
-    bool masterWeights = true;         // the FP32 copy mixed precision keeps (the article's table forgot it)
+    bool masterWeights = true; // the FP32 copy mixed precision keeps (the article's table forgot it)
     GradDtype gradDtype = GradDtype::Auto;
     BaseDtype baseDtype = BaseDtype::Auto;
     Optimizer optimizer = Optimizer::AdamW;
@@ -96,7 +101,7 @@ struct Scenario {
     // Megatron pads the vocabulary to a multiple of this × TP (--make-vocab-size-divisible-by, its
     // default 128; megatron/training/tokenizer/tokenizer.py, _vocab_size_with_padding). 1: as given.
     std::int64_t vocabDivisibleBy = 1;
-    std::int64_t virtualStages = 1;    // interleaved 1F1B model chunks per stage
+    std::int64_t virtualStages = 1; // interleaved 1F1B model chunks per stage
     bool sequenceParallel = false;
     Offload offload = Offload::None;
 
@@ -108,8 +113,8 @@ struct Scenario {
     FineTune fineTune = FineTune::Full;
     std::int64_t loraRank = 16;
     unsigned loraTargets = LoraAll;
-    bool loraDropout = false;          // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
-    std::int64_t trainableLayers = 2;  // Freeze: only the top layers train
+    bool loraDropout = false;         // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
+    std::int64_t trainableLayers = 2; // Freeze: only the top layers train
 
     Overhead overhead;
 
@@ -125,13 +130,13 @@ struct Scenario {
 
 // Bytes per element of each kind of tensor under a scenario's precision settings.
 struct DtypeBytes {
-    int weight;      // working (forward/backward) copy
+    int weight; // working (forward/backward) copy
     int gradient;
-    int master;      // 0 when no FP32 master copy is kept
-    int activation;  // what linear layers and attention compute in
-    bool autocast;   // PyTorch autocast: FP32 weights cast to 16 bits per op
-    int base;        // frozen base weights
-    int stream;      // the residual stream, as the embedding outputs it
+    int master;     // 0 when no FP32 master copy is kept
+    int activation; // what linear layers and attention compute in
+    bool autocast;  // PyTorch autocast: FP32 weights cast to 16 bits per op
+    int base;       // frozen base weights
+    int stream;     // the residual stream, as the embedding outputs it
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 

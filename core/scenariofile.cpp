@@ -11,13 +11,12 @@ namespace {
 
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "vocab_divisible_by", "precision", "master_weights", "grad_dtype",
-                                  "optimizer", "dropout", "flash_attention", "attention", "loss", "recompute", "amp_style",
-                                  "implementation"}))
+    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "vocab_divisible_by", "precision", "master_weights",
+                                  "grad_dtype", "optimizer", "dropout", "flash_attention", "attention", "loss",
+                                  "recompute", "amp_style", "implementation"}))
         return e;
     std::optional<Error> e;
-    (e = r.integer("batch", s.microBatch, 1, 1 << 20))
-        || (e = r.integer("seq", s.sequence, 1, 1 << 24))
+    (e = r.integer("batch", s.microBatch, 1, 1 << 20)) || (e = r.integer("seq", s.sequence, 1, 1 << 24))
         || (e = r.integer("grad_accum", s.gradAccum, 0, 1 << 20))
         || (e = r.integer("vocab_divisible_by", s.vocabDivisibleBy, 1, 65'536))
         || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
@@ -45,12 +44,9 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
         || (e = r.integer("reduce_bucket", s.reduceBucket, 0, 1'000'000'000'000))
         || (e = r.integer("replicate", s.replicas, 1, 1 << 20))
         || (e = r.boolean("reshard_after_forward", s.reshardAfterForward))
-        || (e = r.integer("dp", s.dataParallel, 1, 1 << 20))
-        || (e = r.integer("tp", s.tensorParallel, 1, 4096))
-        || (e = r.integer("pp", s.pipelineParallel, 1, 10'000))
-        || (e = r.integer("cp", s.contextParallel, 1, 4096))
-        || (e = r.integer("ep", s.expertParallel, 1, 4096))
-        || (e = r.integer("vpp", s.virtualStages, 1, 1024))
+        || (e = r.integer("dp", s.dataParallel, 1, 1 << 20)) || (e = r.integer("tp", s.tensorParallel, 1, 4096))
+        || (e = r.integer("pp", s.pipelineParallel, 1, 10'000)) || (e = r.integer("cp", s.contextParallel, 1, 4096))
+        || (e = r.integer("ep", s.expertParallel, 1, 4096)) || (e = r.integer("vpp", s.virtualStages, 1, 1024))
         || (e = r.boolean("sp", s.sequenceParallel))
         || (e = r.word("offload", s.offload, parseOffload, allowedOffloads()));
     return e;
@@ -58,7 +54,8 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
 
 std::optional<Error> readFineTune(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"mode", "lora_rank", "lora_targets", "lora_dropout", "base_dtype", "trainable_layers"}))
+    if (auto e = r.rejectUnknown(
+            {"mode", "lora_rank", "lora_targets", "lora_dropout", "base_dtype", "trainable_layers"}))
         return e;
     std::optional<Error> e;
     (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes()))
@@ -76,8 +73,7 @@ std::optional<Error> readOverhead(YamlReader r, Overhead &o)
         return e;
     std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
     std::optional<Error> e;
-    (e = r.boolean("enabled", o.enabled))
-        || (e = r.integer("cuda_context_mib", contextMiB, 0, 65'536))
+    (e = r.boolean("enabled", o.enabled)) || (e = r.integer("cuda_context_mib", contextMiB, 0, 65'536))
         || (e = r.integer("allocator_percent", o.allocatorPercent, 0, 200))
         || (e = r.integer("comm_buffers_mib", commMiB, 0, 65'536));
     o.cudaContext = contextMiB * kMiB;
@@ -136,51 +132,37 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         out << YAML::Key << "model" << YAML::Value << modelId;
     out << YAML::Key << "architecture" << YAML::Value;
     writeArchitecture(out, s.arch);
-    out << YAML::Key << "training" << YAML::Value << YAML::BeginMap
-        << YAML::Key << "batch" << YAML::Value << s.microBatch
-        << YAML::Key << "seq" << YAML::Value << s.sequence
-        << YAML::Key << "grad_accum" << YAML::Value << s.gradAccum
-        << YAML::Key << "vocab_divisible_by" << YAML::Value << s.vocabDivisibleBy
-        << YAML::Key << "precision" << YAML::Value << std::string(toString(s.precision))
-        << YAML::Key << "master_weights" << YAML::Value << s.masterWeights
-        << YAML::Key << "grad_dtype" << YAML::Value << std::string(toString(s.gradDtype))
-        << YAML::Key << "optimizer" << YAML::Value << std::string(toString(s.optimizer))
-        << YAML::Key << "dropout" << YAML::Value << s.dropout
-        << YAML::Key << "attention" << YAML::Value << std::string(toString(s.attention))
-        << YAML::Key << "loss" << YAML::Value << std::string(toString(s.loss))
-        << YAML::Key << "recompute" << YAML::Value << std::string(toString(s.recompute))
-        << YAML::Key << "amp_style" << YAML::Value << std::string(toString(s.ampStyle))
-        << YAML::Key << "implementation" << YAML::Value << std::string(toString(s.implementation))
+    out << YAML::Key << "training" << YAML::Value << YAML::BeginMap << YAML::Key << "batch" << YAML::Value
+        << s.microBatch << YAML::Key << "seq" << YAML::Value << s.sequence << YAML::Key << "grad_accum" << YAML::Value
+        << s.gradAccum << YAML::Key << "vocab_divisible_by" << YAML::Value << s.vocabDivisibleBy << YAML::Key
+        << "precision" << YAML::Value << std::string(toString(s.precision)) << YAML::Key << "master_weights"
+        << YAML::Value << s.masterWeights << YAML::Key << "grad_dtype" << YAML::Value
+        << std::string(toString(s.gradDtype)) << YAML::Key << "optimizer" << YAML::Value
+        << std::string(toString(s.optimizer)) << YAML::Key << "dropout" << YAML::Value << s.dropout << YAML::Key
+        << "attention" << YAML::Value << std::string(toString(s.attention)) << YAML::Key << "loss" << YAML::Value
+        << std::string(toString(s.loss)) << YAML::Key << "recompute" << YAML::Value
+        << std::string(toString(s.recompute)) << YAML::Key << "amp_style" << YAML::Value
+        << std::string(toString(s.ampStyle)) << YAML::Key << "implementation" << YAML::Value
+        << std::string(toString(s.implementation)) << YAML::EndMap;
+    out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap << YAML::Key << "zero" << YAML::Value << s.zeroStage
+        << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding)) << YAML::Key << "reduce_bucket"
+        << YAML::Value << s.reduceBucket << YAML::Key << "replicate" << YAML::Value << s.replicas << YAML::Key
+        << "reshard_after_forward" << YAML::Value << s.reshardAfterForward << YAML::Key << "dp" << YAML::Value
+        << s.dataParallel << YAML::Key << "tp" << YAML::Value << s.tensorParallel << YAML::Key << "pp" << YAML::Value
+        << s.pipelineParallel << YAML::Key << "cp" << YAML::Value << s.contextParallel << YAML::Key << "ep"
+        << YAML::Value << s.expertParallel << YAML::Key << "vpp" << YAML::Value << s.virtualStages << YAML::Key << "sp"
+        << YAML::Value << s.sequenceParallel << YAML::Key << "offload" << YAML::Value
+        << std::string(toString(s.offload)) << YAML::EndMap;
+    out << YAML::Key << "finetune" << YAML::Value << YAML::BeginMap << YAML::Key << "mode" << YAML::Value
+        << std::string(toString(s.fineTune)) << YAML::Key << "lora_rank" << YAML::Value << s.loraRank << YAML::Key
+        << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets) << YAML::Key << "lora_dropout"
+        << YAML::Value << s.loraDropout << YAML::Key << "base_dtype" << YAML::Value
+        << std::string(toString(s.baseDtype)) << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
         << YAML::EndMap;
-    out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap
-        << YAML::Key << "zero" << YAML::Value << s.zeroStage
-        << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding))
-        << YAML::Key << "reduce_bucket" << YAML::Value << s.reduceBucket
-        << YAML::Key << "replicate" << YAML::Value << s.replicas
-        << YAML::Key << "reshard_after_forward" << YAML::Value << s.reshardAfterForward
-        << YAML::Key << "dp" << YAML::Value << s.dataParallel
-        << YAML::Key << "tp" << YAML::Value << s.tensorParallel
-        << YAML::Key << "pp" << YAML::Value << s.pipelineParallel
-        << YAML::Key << "cp" << YAML::Value << s.contextParallel
-        << YAML::Key << "ep" << YAML::Value << s.expertParallel
-        << YAML::Key << "vpp" << YAML::Value << s.virtualStages
-        << YAML::Key << "sp" << YAML::Value << s.sequenceParallel
-        << YAML::Key << "offload" << YAML::Value << std::string(toString(s.offload))
-        << YAML::EndMap;
-    out << YAML::Key << "finetune" << YAML::Value << YAML::BeginMap
-        << YAML::Key << "mode" << YAML::Value << std::string(toString(s.fineTune))
-        << YAML::Key << "lora_rank" << YAML::Value << s.loraRank
-        << YAML::Key << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets)
-        << YAML::Key << "lora_dropout" << YAML::Value << s.loraDropout
-        << YAML::Key << "base_dtype" << YAML::Value << std::string(toString(s.baseDtype))
-        << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
-        << YAML::EndMap;
-    out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap
-        << YAML::Key << "enabled" << YAML::Value << s.overhead.enabled
-        << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB
-        << YAML::Key << "allocator_percent" << YAML::Value << s.overhead.allocatorPercent
-        << YAML::Key << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB
-        << YAML::EndMap;
+    out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap << YAML::Key << "enabled" << YAML::Value
+        << s.overhead.enabled << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB
+        << YAML::Key << "allocator_percent" << YAML::Value << s.overhead.allocatorPercent << YAML::Key
+        << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB << YAML::EndMap;
 }
 
 } // namespace
@@ -221,8 +203,8 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
             if (!gpus.IsSequence())
                 return r.errorAt("gpus", "expected a list of GPU ids, e.g. [a100-80gb, h100-sxm]");
             if (gpus.size() > kMaxGpus)
-                return r.errorAt("gpus", std::to_string(gpus.size()) + " GPU ids; a file lists at most "
-                                             + std::to_string(kMaxGpus));
+                return r.errorAt(
+                    "gpus", std::to_string(gpus.size()) + " GPU ids; a file lists at most " + std::to_string(kMaxGpus));
             for (const auto &gpu : gpus) {
                 if (!gpu.IsScalar())
                     return r.errorAt("gpus", "expected GPU ids as text");
@@ -232,8 +214,7 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
         if (r.has("display")) {
             YamlReader display = r.child("display");
             std::optional<Error> e;
-            (e = display.rejectUnknown({"units"}))
-                || (e = display.word("units", doc.units, parseUnits, "gib|gb"));
+            (e = display.rejectUnknown({"units"})) || (e = display.word("units", doc.units, parseUnits, "gib|gb"));
             if (e)
                 return *e;
         }
@@ -242,8 +223,9 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
             if (!pins.IsSequence())
                 return r.errorAt("pins", "expected a list of pinned scenarios");
             if (pins.size() > kMaxPins)
-                return r.errorAt("pins", std::to_string(pins.size()) + " pinned scenarios; a file keeps at most "
-                                             + std::to_string(kMaxPins));
+                return r.errorAt("pins",
+                                 std::to_string(pins.size()) + " pinned scenarios; a file keeps at most "
+                                     + std::to_string(kMaxPins));
             for (std::size_t i = 0; i < pins.size(); ++i) {
                 YamlReader pinReader(pins[i], file, "pins[" + std::to_string(i) + "]");
                 if (auto e = pinReader.requireMap())

@@ -20,9 +20,9 @@ struct Pin {
 };
 
 struct ScenarioDocument {
-    std::string modelId;              // the preset it started from; empty for a custom model
-    Scenario scenario;                // architecture always written in full
-    std::vector<std::string> gpuIds;  // capacity lines to draw
+    std::string modelId;             // the preset it started from; empty for a custom model
+    Scenario scenario;               // architecture always written in full
+    std::vector<std::string> gpuIds; // capacity lines to draw
     Units units = Units::GiB;
     std::vector<Pin> pins;
     bool operator==(const ScenarioDocument &) const = default;

@@ -54,9 +54,9 @@ std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
     Scenario trial = s;
     const std::int64_t slices = s.contextParallel;
     return slices * largestFitting(kMaxSolveSequence / slices, [&](std::int64_t slice) {
-        trial.sequence = slice * slices;
-        return fitsIn(trial, capacity, rule);
-    });
+               trial.sequence = slice * slices;
+               return fitsIn(trial, capacity, rule);
+           });
 }
 
 std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule)
@@ -96,12 +96,14 @@ Result<SweepSpec> parseSweepSpec(std::string_view text)
 {
     const auto equals = text.find('=');
     if (equals == std::string_view::npos)
-        return Error{"sweep", "'" + std::string(text) + "' is not FIELD=FROM:TO[:STEP], e.g. batch=1:64 or seq=512:8192:512"};
+        return Error{"sweep",
+                     "'" + std::string(text) + "' is not FIELD=FROM:TO[:STEP], e.g. batch=1:64 or seq=512:8192:512"};
     SweepSpec spec;
     spec.field = std::string(text.substr(0, equals));
     const FieldSpec *field = findField(spec.field);
     if (!field || !field->integer)
-        return Error{"sweep", "'" + spec.field + "' is not a numeric scenario field; try batch, seq, hidden, layers, dp"};
+        return Error{"sweep",
+                     "'" + spec.field + "' is not a numeric scenario field; try batch, seq, hidden, layers, dp"};
     std::string_view rest = text.substr(equals + 1);
     std::int64_t *parts[] = {&spec.from, &spec.to, &spec.step};
     int count = 0;
@@ -109,7 +111,8 @@ Result<SweepSpec> parseSweepSpec(std::string_view text)
         const auto colon = rest.find(':');
         const auto value = parseCount(rest.substr(0, colon));
         if (!value || *value < 0)
-            return Error{"sweep", "'" + std::string(rest.substr(0, colon)) + "' is not a whole number in " + std::string(text)};
+            return Error{"sweep",
+                         "'" + std::string(rest.substr(0, colon)) + "' is not a whole number in " + std::string(text)};
         *parts[count++] = *value;
         if (colon == std::string_view::npos)
             break;
@@ -120,12 +123,14 @@ Result<SweepSpec> parseSweepSpec(std::string_view text)
     if (count < 2)
         return Error{"sweep", "give a range FROM:TO, e.g. " + spec.field + "=1:64"};
     if (spec.from < 1 || spec.to < spec.from)
-        return Error{"sweep", "the range must satisfy 1 <= FROM <= TO; got " + std::to_string(spec.from) + ":"
-                                  + std::to_string(spec.to)};
+        return Error{"sweep",
+                     "the range must satisfy 1 <= FROM <= TO; got " + std::to_string(spec.from) + ":"
+                         + std::to_string(spec.to)};
     const std::int64_t points = spec.step > 0 ? (spec.to - spec.from) / spec.step + 1 : 64;
     if (static_cast<std::size_t>(points) > kMaxSweepPoints)
-        return Error{"sweep", std::to_string(points) + " points is too many; allowed up to "
-                                  + std::to_string(kMaxSweepPoints) + ", use a larger STEP"};
+        return Error{"sweep",
+                     std::to_string(points) + " points is too many; allowed up to " + std::to_string(kMaxSweepPoints)
+                         + ", use a larger STEP"};
     return spec;
 }
 

@@ -18,8 +18,8 @@ enum class StepPhase { Start, Forward, Loss, Backward, OptimizerStep };
 
 struct TimelinePoint {
     StepPhase phase;
-    std::int64_t layer; // the layer just processed (forward 1..L, backward L..1); 0 elsewhere
-    Bytes inUse;        // the sum of the parts
+    std::int64_t layer;                         // the layer just processed (forward 1..L, backward L..1); 0 elsewhere
+    Bytes inUse;                                // the sum of the parts
     std::array<Bytes, kComponentCount> parts{}; // what each component holds at this point
     Bytes part(Component c) const { return parts[static_cast<std::size_t>(c)]; }
 };

@@ -44,7 +44,10 @@ std::string formatBytes(Bytes bytes, Units units)
         return "0 " + std::string(unitSymbol(units));
     if (magnitude >= unitSize(units))
         return threeDigits(toUnits(bytes, units)) + ' ' + std::string(unitSymbol(units));
-    struct Step { Bytes size; const char *symbol; };
+    struct Step {
+        Bytes size;
+        const char *symbol;
+    };
     const Step steps[] = {binary ? Step{kMiB, "MiB"} : Step{1'000'000, "MB"},
                           binary ? Step{kKiB, "KiB"} : Step{1'000, "kB"}};
     for (const Step &step : steps)
@@ -80,7 +83,8 @@ std::optional<std::int64_t> parseCount(std::string_view text)
     switch (std::toupper(static_cast<unsigned char>(text.back()))) {
     case 'K': scale = 1e3; break;
     case 'M': scale = 1e6; break;
-    case 'B': case 'G': scale = 1e9; break;
+    case 'B':
+    case 'G': scale = 1e9; break;
     case 'T': scale = 1e12; break;
     default: break;
     }

@@ -19,16 +19,19 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     const double params = real(a.layers) * (2.0 * h * q + 2.0 * h * kv + 3.0 * h * real(a.ffn) * real(a.experts))
         + 2.0 * vocab * h + real(a.fixedParams);
     if (params * 20.0 > kLimit)
-        return Error{"hidden", "the model is too large to count in bytes (over 2·10^17 parameters); "
-                               "reduce hidden, ffn, layers or experts"};
+        return Error{"hidden",
+                     "the model is too large to count in bytes (over 2·10^17 parameters); "
+                     "reduce hidden, ffn, layers or experts"};
     const double sb = real(s.sequence) * real(s.microBatch);
     // Bounds on bytes per token: every tensor any implementation saves fits under these.
-    const double perLayer = sb * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence)
-                                  + 20.0 * real(a.ffn) * real(a.expertsPerToken) + 12.0 * q);
+    const double perLayer = sb
+        * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence) + 20.0 * real(a.ffn) * real(a.expertsPerToken)
+           + 12.0 * q);
     const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * vocab * 16.0;
     if (activations > kLimit)
-        return Error{"seq", "batch × sequence is too large: the activations would exceed 4 EB; "
-                            "reduce --seq or --batch"};
+        return Error{"seq",
+                     "batch × sequence is too large: the activations would exceed 4 EB; "
+                     "reduce --seq or --batch"};
     return std::nullopt;
 }
 
@@ -41,44 +44,62 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
     const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
     if (a.experts > 1)
-        return Error{"implementation", code + " is modelled for dense layers; use --implementation megatron for a "
-                                              "mixture of experts"};
+        return Error{"implementation",
+                     code
+                         + " is modelled for dense layers; use --implementation megatron for a "
+                           "mixture of experts"};
     if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
-        return Error{"modeling", std::string(toString(a.modeling)) + " does not fit this architecture: llama needs "
-                                 "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
-                                 "multi-head attention"};
+        return Error{"modeling",
+                     std::string(toString(a.modeling))
+                         + " does not fit this architecture: llama needs "
+                           "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
+                           "multi-head attention"};
     if (titan && a.modeling != Modeling::Llama)
-        return Error{"implementation", "torchtitan is modelled for its Llama; use huggingface or megatron for "
-                                       + std::string(toString(a.modeling))};
+        return Error{"implementation",
+                     "torchtitan is modelled for its Llama; use huggingface or megatron for "
+                         + std::string(toString(a.modeling))};
     if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
-        return Error{"implementation", code + " is modelled without tensor, sequence or pipeline parallelism; use "
-                                              "--implementation megatron with --tp, --sp or --pp"};
+        return Error{"implementation",
+                     code
+                         + " is modelled without tensor, sequence or pipeline parallelism; use "
+                           "--implementation megatron with --tp, --sp or --pp"};
     if (s.contextParallel > 1 && !titan)
-        return Error{"cp", code + " is modelled without context parallelism; use --implementation megatron or "
-                                  "torchtitan with --cp"};
+        return Error{"cp",
+                     code
+                         + " is modelled without context parallelism; use --implementation megatron or "
+                           "torchtitan with --cp"};
     if (s.recompute == Recompute::Selective && !titan)
-        return Error{"recompute", "selective recomputation is Megatron's and torchtitan's; with --implementation "
-                                      + code + " choose none or full (checkpointing every layer)"};
+        return Error{"recompute",
+                     "selective recomputation is Megatron's and torchtitan's; with --implementation " + code
+                         + " choose none or full (checkpointing every layer)"};
     if (s.dropout && a.modeling == Modeling::Llama)
-        return Error{"dropout", "Llama trains without dropout in " + code + "'s code; use --dropout no "
-                                "(LoRA's dropout is --lora-dropout)"};
+        return Error{"dropout",
+                     "Llama trains without dropout in " + code
+                         + "'s code; use --dropout no "
+                           "(LoRA's dropout is --lora-dropout)"};
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     if (lora && (titan || a.modeling != Modeling::Llama))
-        return Error{"finetune", "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code; use "
-                                 "--finetune full or freeze, or --implementation megatron"};
+        return Error{"finetune",
+                     "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code; use "
+                     "--finetune full or freeze, or --implementation megatron"};
     if (s.implementation == Implementation::LitGpt) {
         if (a.modeling != Modeling::Llama)
-            return Error{"implementation", "litgpt is modelled for its Llama blocks (RMSNorm, LLaMAMLP); use megatron "
-                                           "for " + std::string(toString(a.modeling))};
+            return Error{"implementation",
+                         "litgpt is modelled for its Llama blocks (RMSNorm, LLaMAMLP); use megatron "
+                         "for "
+                             + std::string(toString(a.modeling))};
         if (s.precision != Precision::Bf16)
-            return Error{"precision", "litgpt is modelled as finetune/lora.py trains in bf16-true; use --precision bf16"};
+            return Error{"precision",
+                         "litgpt is modelled as finetune/lora.py trains in bf16-true; use --precision bf16"};
         if (s.attention != Attention::Flash)
             return Error{"attention", "litgpt runs flash attention; use --attention flash"};
         if (s.recompute != Recompute::None)
-            return Error{"recompute", "lit-gpt's fine-tuning scripts do not checkpoint on one GPU; use --recompute none"};
+            return Error{"recompute",
+                         "lit-gpt's fine-tuning scripts do not checkpoint on one GPU; use --recompute none"};
         if (lora && (s.loraTargets & ~static_cast<unsigned>(LoraQ | LoraK | LoraV)))
-            return Error{"lora-targets", "litgpt is modelled with LoRA on the fused query, key and value projection; "
-                                         "choose among q, k and v"};
+            return Error{"lora-targets",
+                         "litgpt is modelled with LoRA on the fused query, key and value projection; "
+                         "choose among q, k and v"};
     }
     if (titan && s.attention != Attention::Sdpa)
         return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
@@ -89,8 +110,9 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
 
 Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::int64_t hi, std::string extra = {})
 {
-    return Error{std::move(field), std::to_string(value) + " is out of range; allowed " + std::to_string(lo) + " to "
-                                       + std::to_string(hi) + extra};
+    return Error{std::move(field),
+                 std::to_string(value) + " is out of range; allowed " + std::to_string(lo) + " to " + std::to_string(hi)
+                     + extra};
 }
 
 // Every integer field's allowed range, some depending on others (pipeline stages on layers).
@@ -156,56 +178,72 @@ std::optional<Error> validate(const Scenario &s)
             return outOfRange(r.field, r.value, r.lo, r.hi);
 
     if (a.fixedParams != 0 && a.fixedParams < 1000)
-        return Error{"params", std::to_string(a.fixedParams) + " is too small; give at least 1000 parameters, or 0 "
-                                                               "to count them from the architecture"};
+        return Error{"params",
+                     std::to_string(a.fixedParams)
+                         + " is too small; give at least 1000 parameters, or 0 "
+                           "to count them from the architecture"};
     if (a.headDim == 0 && a.hidden % a.heads != 0)
-        return Error{"heads", std::to_string(a.heads) + " does not divide hidden size " + std::to_string(a.hidden)
-                                  + "; choose a divisor of hidden, or set --head-dim"};
+        return Error{"heads",
+                     std::to_string(a.heads) + " does not divide hidden size " + std::to_string(a.hidden)
+                         + "; choose a divisor of hidden, or set --head-dim"};
     if (a.kvHeads > a.heads || a.heads % a.kvHeads != 0)
-        return Error{"kv-heads", std::to_string(a.kvHeads) + " must divide the " + std::to_string(a.heads)
-                                     + " attention heads (GQA groups); allowed: a divisor of heads"};
+        return Error{"kv-heads",
+                     std::to_string(a.kvHeads) + " must divide the " + std::to_string(a.heads)
+                         + " attention heads (GQA groups); allowed: a divisor of heads"};
     if (a.heads % s.tensorParallel != 0)
-        return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.heads)
-                               + " attention heads; tensor parallelism splits whole heads"};
+        return Error{"tp",
+                     std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.heads)
+                         + " attention heads; tensor parallelism splits whole heads"};
     // Megatron-Core splits whole query groups over the TP ranks and refuses anything else
     // (megatron/core/transformer/attention.py: divide(num_query_groups, world_size) asserts it).
     if (a.kvHeads % s.tensorParallel != 0)
-        return Error{"tp", std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.kvHeads)
-                               + " key/value heads; Megatron splits whole query groups, so choose a TP size that "
-                                 "divides them"};
+        return Error{"tp",
+                     std::to_string(s.tensorParallel) + " does not divide the " + std::to_string(a.kvHeads)
+                         + " key/value heads; Megatron splits whole query groups, so choose a TP size that "
+                           "divides them"};
     if (s.replicas > 1 && !s.fsdp())
-        return Error{"replicate", "replica groups are FSDP's hybrid sharding (HSDP); use --zero 3 --sharding fsdp, or "
-                                  "--replicate 1"};
+        return Error{"replicate",
+                     "replica groups are FSDP's hybrid sharding (HSDP); use --zero 3 --sharding fsdp, or "
+                     "--replicate 1"};
     if (s.dataParallel % s.replicas != 0)
-        return Error{"replicate", std::to_string(s.replicas) + " does not divide the " + std::to_string(s.dataParallel)
-                                      + " data-parallel GPUs; each replica group needs the same number of GPUs"};
+        return Error{"replicate",
+                     std::to_string(s.replicas) + " does not divide the " + std::to_string(s.dataParallel)
+                         + " data-parallel GPUs; each replica group needs the same number of GPUs"};
     if (s.expertParallel > 1) {
         if (a.experts % s.expertParallel != 0)
-            return Error{"ep", std::to_string(s.expertParallel) + " does not divide the " + std::to_string(a.experts)
-                                   + " experts; each expert-parallel GPU holds an equal share of them"};
+            return Error{"ep",
+                         std::to_string(s.expertParallel) + " does not divide the " + std::to_string(a.experts)
+                             + " experts; each expert-parallel GPU holds an equal share of them"};
         if ((s.dataParallel * s.contextParallel) % s.expertParallel != 0)
-            return Error{"ep", std::to_string(s.expertParallel) + " does not divide the data-parallel × context-parallel "
-                                   "GPUs (" + std::to_string(s.dataParallel * s.contextParallel)
-                                   + "); the expert-parallel GPUs are taken from them"};
+            return Error{"ep",
+                         std::to_string(s.expertParallel)
+                             + " does not divide the data-parallel × context-parallel "
+                               "GPUs ("
+                             + std::to_string(s.dataParallel * s.contextParallel)
+                             + "); the expert-parallel GPUs are taken from them"};
         if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA)
             return Error{"ep", "expert parallelism is modelled for full training and freeze; use --ep 1 with LoRA"};
     }
     if (s.sequence % s.contextParallel != 0)
-        return Error{"cp", std::to_string(s.contextParallel) + " does not divide the sequence of "
-                               + std::to_string(s.sequence) + "; each context-parallel GPU takes an equal slice"};
+        return Error{"cp",
+                     std::to_string(s.contextParallel) + " does not divide the sequence of "
+                         + std::to_string(s.sequence) + "; each context-parallel GPU takes an equal slice"};
     if (s.contextParallel > 1 && s.attention == Attention::Eager)
-        return Error{"cp", "context parallelism runs attention as a ring of flash kernels; use --attention flash or "
-                           "sdpa, or --cp 1"};
+        return Error{"cp",
+                     "context parallelism runs attention as a ring of flash kernels; use --attention flash or "
+                     "sdpa, or --cp 1"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
     if (s.offload != Offload::None && s.zeroStage == 0)
         return Error{"offload", "CPU offload is part of ZeRO; choose --zero 1, 2 or 3 to offload"};
     if (s.offload == Offload::OptimizerAndParams && s.zeroStage != 3)
         return Error{"offload", "offloading parameters needs ZeRO stage 3; use --zero 3 or --offload optimizer"};
-    if (s.baseDtype != BaseDtype::Auto && (s.fineTune == FineTune::Full || s.ampStyle != AmpStyle::Autocast
-                                           || (s.precision != Precision::MixedBf16 && s.precision != Precision::MixedFp16)))
-        return Error{"base-dtype", "a frozen base in its own dtype is modelled under autocast; use --finetune freeze, lora "
-                                   "or qlora with --precision mixed-bf16 --amp-style autocast, or --base-dtype auto"};
+    if (s.baseDtype != BaseDtype::Auto
+        && (s.fineTune == FineTune::Full || s.ampStyle != AmpStyle::Autocast
+            || (s.precision != Precision::MixedBf16 && s.precision != Precision::MixedFp16)))
+        return Error{"base-dtype",
+                     "a frozen base in its own dtype is modelled under autocast; use --finetune freeze, lora "
+                     "or qlora with --precision mixed-bf16 --amp-style autocast, or --base-dtype auto"};
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
     if (s.implementation != Implementation::Megatron)

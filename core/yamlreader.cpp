@@ -133,12 +133,13 @@ std::optional<Error> YamlReader::integer(const char *key, std::int64_t &out, std
             throw YAML::Exception(value.Mark(), "not a scalar");
         parsed = value.as<std::int64_t>();
     } catch (const YAML::Exception &) {
-        return errorAt(key, "'" + text + "' is not a whole number; allowed " + std::to_string(lo) + " to "
-                                + std::to_string(hi));
+        return errorAt(
+            key, "'" + text + "' is not a whole number; allowed " + std::to_string(lo) + " to " + std::to_string(hi));
     }
     if (parsed < lo || parsed > hi)
-        return errorAt(key, std::to_string(parsed) + " is out of range; allowed " + std::to_string(lo) + " to "
-                                + std::to_string(hi));
+        return errorAt(key,
+                       std::to_string(parsed) + " is out of range; allowed " + std::to_string(lo) + " to "
+                           + std::to_string(hi));
     out = parsed;
     return std::nullopt;
 }
@@ -159,8 +160,9 @@ std::optional<Error> YamlReader::count(const char *key, std::int64_t &out, bool 
     const YAML::Node value = m_node[key];
     const auto parsed = value.IsScalar() ? parseCount(value.Scalar()) : std::nullopt;
     if (!parsed || *parsed < 0)
-        return errorAt(key, "'" + (value.IsScalar() ? value.Scalar() : std::string("(not a scalar)"))
-                                + "' is not a count; write e.g. 6738415616, 7e9 or 7B");
+        return errorAt(key,
+                       "'" + (value.IsScalar() ? value.Scalar() : std::string("(not a scalar)"))
+                           + "' is not a count; write e.g. 6738415616, 7e9 or 7B");
     out = *parsed;
     return std::nullopt;
 }
@@ -179,8 +181,8 @@ std::optional<Error> YamlReader::real(const char *key, double &out, double lo, d
         return errorAt(key, "'" + (value.IsScalar() ? value.Scalar() : std::string()) + "' is not a number");
     }
     if (!std::isfinite(parsed) || parsed < lo || parsed > hi)
-        return errorAt(key, value.Scalar() + " is out of range; allowed " + std::to_string(lo) + " to "
-                                + std::to_string(hi));
+        return errorAt(
+            key, value.Scalar() + " is out of range; allowed " + std::to_string(lo) + " to " + std::to_string(hi));
     out = parsed;
     return std::nullopt;
 }

@@ -51,7 +51,8 @@ HubAccess hubAccessFromEnvironment()
     access.token = tokenFromEnvironment();
     access.cacheDir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/hub");
     const QString offline = qEnvironmentVariable("HF_HUB_OFFLINE").toLower();
-    access.offline = offline == QLatin1String("1") || offline == QLatin1String("true") || offline == QLatin1String("yes");
+    access.offline = offline == QLatin1String("1") || offline == QLatin1String("true")
+        || offline == QLatin1String("yes");
     return access;
 }
 
@@ -68,11 +69,15 @@ void HubClient::fetch(const HubModelRef &ref)
     m_cancelled = false;
     if (m_access.offline) {
         // Asynchronous all the same, so callers handle one path.
-        QMetaObject::invokeMethod(this, [this] {
-            finish(fromCache(HubFailure::NotCached,
-                             tr("offline, and no copy of %1 was fetched before; go online once, or import a local "
-                                "config.json").arg(fromStd(m_ref.text()))));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                finish(fromCache(HubFailure::NotCached,
+                                 tr("offline, and no copy of %1 was fetched before; go online once, or import a local "
+                                    "config.json")
+                                     .arg(fromStd(m_ref.text()))));
+            },
+            Qt::QueuedConnection);
         return;
     }
     m_reply = get(hubConfigPath(ref));
@@ -131,8 +136,8 @@ HubResult HubClient::fromCache(HubFailure otherwise, const QString &why) const
     }
     result.config = config.readAll();
     result.fromCache = true;
-    result.message = tr("%1; using the copy fetched on %2")
-                         .arg(why, QFileInfo(config).lastModified().toString(Qt::ISODate));
+    result.message =
+        tr("%1; using the copy fetched on %2").arg(why, QFileInfo(config).lastModified().toString(Qt::ISODate));
     QFile info(cachePath("model_info.json"));
     if (info.open(QIODevice::ReadOnly) && info.size() <= kMaxBytes)
         result.publishedParams = publishedParameterCount(info.readAll().toStdString());
@@ -151,23 +156,31 @@ void HubClient::configArrived()
         return;
     }
     if (m_result.failure == HubFailure::TooLarge) {
-        finish({HubFailure::TooLarge, tr("the answer for %1 is larger than %2 MiB; that is no config.json")
-                                          .arg(model).arg(kMaxBytes >> 20), {}, false, {}});
+        finish({HubFailure::TooLarge,
+                tr("the answer for %1 is larger than %2 MiB; that is no config.json").arg(model).arg(kMaxBytes >> 20),
+                {},
+                false,
+                {}});
         return;
     }
     if (status == 401 || status == 403) {
         finish({HubFailure::NoAccess,
                 tr("%1 refused access to %2 (HTTP %3): the model is gated or private, or does not exist. Request "
                    "access at %4, then set HF_TOKEN or log in with huggingface-cli, and try again")
-                    .arg(host, model).arg(status).arg(modelPage()),
-                {}, false, {}});
+                    .arg(host, model)
+                    .arg(status)
+                    .arg(modelPage()),
+                {},
+                false,
+                {}});
         return;
     }
     if (status == 404) {
         finish({HubFailure::NotFound,
-                tr("%1 has no config.json for %2 (HTTP 404): check the id and the revision")
-                    .arg(host, model),
-                {}, false, {}});
+                tr("%1 has no config.json for %2 (HTTP 404): check the id and the revision").arg(host, model),
+                {},
+                false,
+                {}});
         return;
     }
     if (reply->error() != QNetworkReply::NoError || status != 200) {
@@ -175,14 +188,18 @@ void HubClient::configArrived()
                                        : tr("could not reach %1 (%2)").arg(host, reply->errorString());
         finish(fromCache(HubFailure::Network,
                          tr("%1; check the connection or the proxy, set HF_ENDPOINT for a mirror, or import a local "
-                            "config.json").arg(why)));
+                            "config.json")
+                             .arg(why)));
         return;
     }
     const QByteArray body = reply->readAll();
     const QJsonDocument json = QJsonDocument::fromJson(body);
     if (!json.isObject()) {
         finish({HubFailure::NotAConfig,
-                tr("the answer for %1 from %2 is not a config.json (no JSON object)").arg(model, host), {}, false, {}});
+                tr("the answer for %1 from %2 is not a config.json (no JSON object)").arg(model, host),
+                {},
+                false,
+                {}});
         return;
     }
     m_result.config = body;

@@ -32,8 +32,8 @@ enum class HubFailure { None, NotFound, NoAccess, Network, NotAConfig, TooLarge,
 
 struct HubResult {
     HubFailure failure = HubFailure::None;
-    QString message;                      // the failure, or a notice beside a success (a cached copy used)
-    QByteArray config;                    // config.json as the Hub serves it
+    QString message;   // the failure, or a notice beside a success (a cached copy used)
+    QByteArray config; // config.json as the Hub serves it
     bool fromCache = false;
     std::optional<qint64> publishedParams; // the Hub's count from the safetensors files, if it has one
     bool ok() const { return failure == HubFailure::None; }

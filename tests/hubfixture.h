@@ -16,7 +16,7 @@ public:
     struct Answer {
         int status = 200;
         QByteArray body;
-        QByteArray location;       // a redirect's target
+        QByteArray location;        // a redirect's target
         qint64 declaredLength = -1; // a Content-Length other than the body's: a cut-short answer
         int delayMs = 0;
     };

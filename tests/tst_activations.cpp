@@ -85,7 +85,8 @@ private Q_SLOTS:
         s.recompute = Recompute::Full;
         const Breakdown b = estimate(s);
         QCOMPARE(b.item(ItemId::LayerActivations), Bytes(1) * 4096 * 4096 * 32 * 2);
-        QCOMPARE(QString::fromStdString(formatBytes(b.item(ItemId::LayerActivations), Units::GB)), QStringLiteral("1.07 GB"));
+        QCOMPARE(QString::fromStdString(formatBytes(b.item(ItemId::LayerActivations), Units::GB)),
+                 QStringLiteral("1.07 GB"));
         // Plus one layer's full working set while it is recomputed, as its own item.
         QCOMPARE(b.item(ItemId::RecomputeBuffer), b.oneLayerActivations);
     }
@@ -124,8 +125,10 @@ private Q_SLOTS:
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("loss");
         QTest::addColumn<qint64>("bytesPerElementTimes8"); // logits bytes per element, × 8 to stay whole
-        QTest::newRow("standard: 2 B + 4 B FP32 copy") << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6);
-        QTest::newRow("chunked: 2 B + 4 B / 8") << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4);
+        QTest::newRow("standard: 2 B + 4 B FP32 copy")
+            << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6);
+        QTest::newRow("chunked: 2 B + 4 B / 8")
+            << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4);
         QTest::newRow("Hugging Face, standard: two FP32 gradients in backward")
             << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8);
         QTest::newRow("torchtitan, standard: two FP32 gradients in backward")

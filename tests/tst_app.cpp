@@ -31,7 +31,8 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QSize>("size");
         QTest::newRow("1280×800, English, light") << QStringList{"--size", "1280x800"} << QSize(1280, 800);
-        QTest::newRow("1920×1080, Chinese, dark") << QStringList{"--size", "1920x1080", "--lang", "zh_CN", "--theme", "dark"} << QSize(1920, 1080);
+        QTest::newRow("1920×1080, Chinese, dark")
+            << QStringList{"--size", "1920x1080", "--lang", "zh_CN", "--theme", "dark"} << QSize(1920, 1080);
     }
     void screenshot()
     {
@@ -46,8 +47,10 @@ private Q_SLOTS:
     void screenshotShowsTheOpenedScenario()
     {
         // Regression: the explanation table must show the scenario opened, not the first launch's.
-        QCOMPARE(run({QStringLiteral("--scenario"), QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/llama-3.1-70b-zero3-64.vramledger.yaml"),
-                      QStringLiteral("--export"), m_dir.filePath(QStringLiteral("all.svg")), QStringLiteral("--view"), QStringLiteral("all")}),
+        QCOMPARE(run({QStringLiteral("--scenario"),
+                      QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/llama-3.1-70b-zero3-64.vramledger.yaml"),
+                      QStringLiteral("--export"), m_dir.filePath(QStringLiteral("all.svg")), QStringLiteral("--view"),
+                      QStringLiteral("all")}),
                  0);
         QFile svg(m_dir.filePath(QStringLiteral("all.svg")));
         QVERIFY(svg.open(QIODevice::ReadOnly));
@@ -73,10 +76,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("view");
         QTest::addColumn<QString>("suffix");
-        QTest::newRow("chart as SVG") << "chart" << "svg";
-        QTest::newRow("diagram as PDF") << "diagram" << "pdf";
-        QTest::newRow("timeline as PNG") << "timeline" << "png";
-        QTest::newRow("everything as PNG") << "all" << "png";
+        QTest::newRow("chart as SVG") << "chart"
+                                      << "svg";
+        QTest::newRow("diagram as PDF") << "diagram"
+                                        << "pdf";
+        QTest::newRow("timeline as PNG") << "timeline"
+                                         << "png";
+        QTest::newRow("everything as PNG") << "all"
+                                           << "png";
     }
     void exportViews()
     {
@@ -92,13 +99,22 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown view") << QStringList{"--export", "x.png", "--view", "pie"} << 2 << "--view: 'pie' is not allowed";
-        QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "--size", "big"} << 2 << "--size: 'big' is not allowed";
-        QTest::newRow("scale that is not a number") << QStringList{"--screenshot", "x.png", "--scale", "nan"} << 2 << "--scale: 'nan' is not allowed";
-        QTest::newRow("unknown option, exit 2 as in the CLI") << QStringList{"--frobnicate"} << 2 << "Unknown option 'frobnicate'";
-        QTest::newRow("an export too large to paint") << QStringList{"--export", "x.png", "--view", "all", "--scale", "8", "--size", "8192x8192"} << 2 << "--scale: 8 × --size 8192×8192 would paint 65536 pixels a side";
-        QTest::newRow("unknown language") << QStringList{"--screenshot", "x.png", "--lang", "tlh"} << 2 << "--lang: 'tlh' is not allowed";
-        QTest::newRow("missing scenario") << QStringList{"--screenshot", "x.png", "--scenario", "/nonexistent.vramledger.yaml"} << 3 << "cannot be read";
+        QTest::newRow("unknown view") << QStringList{"--export", "x.png", "--view", "pie"} << 2
+                                      << "--view: 'pie' is not allowed";
+        QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "--size", "big"} << 2
+                                  << "--size: 'big' is not allowed";
+        QTest::newRow("scale that is not a number")
+            << QStringList{"--screenshot", "x.png", "--scale", "nan"} << 2 << "--scale: 'nan' is not allowed";
+        QTest::newRow("unknown option, exit 2 as in the CLI")
+            << QStringList{"--frobnicate"} << 2 << "Unknown option 'frobnicate'";
+        QTest::newRow("an export too large to paint")
+            << QStringList{"--export", "x.png", "--view", "all", "--scale", "8", "--size", "8192x8192"} << 2
+            << "--scale: 8 × --size 8192×8192 would paint 65536 pixels a side";
+        QTest::newRow("unknown language")
+            << QStringList{"--screenshot", "x.png", "--lang", "tlh"} << 2 << "--lang: 'tlh' is not allowed";
+        QTest::newRow("missing scenario")
+            << QStringList{"--screenshot", "x.png", "--scenario", "/nonexistent.vramledger.yaml"} << 3
+            << "cannot be read";
     }
     void errors()
     {

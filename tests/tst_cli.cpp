@@ -1,10 +1,10 @@
 // vram-ledger-cli as a process: its JSON contract, exit codes and one-line errors.
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QDir>
-#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -78,28 +78,34 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("path");
         QTest::addColumn<qint64>("expected");
-        QTest::newRow("model preset") << QStringList{"--model", "llama-2-7b"} << "parameters.total" << qint64(6'738'415'616);
-        QTest::newRow("params with suffix") << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
+        QTest::newRow("model preset") << QStringList{"--model", "llama-2-7b"} << "parameters.total"
+                                      << qint64(6'738'415'616);
+        QTest::newRow("params with suffix")
+            << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
         QTest::newRow("torchtitan picks its own attention: SDPA, no s² scores")
-            << QStringList{"--model", "llama-3.1-8b", "--implementation", "torchtitan", "--precision", "bf16", "--seq", "2048"}
+            << QStringList{"--model", "llama-3.1-8b", "--implementation", "torchtitan", "--precision", "bf16",
+                           "--seq",   "2048"}
             << "parameters.total" << qint64(8'030'261'248);
         QTest::newRow("a CUDA context as nvidia-smi read it on a V100")
-            << QStringList{"--overhead", "yes", "--cuda-context", "1343MiB"} << "items.cuda_context" << qint64(1343) * 1024 * 1024;
+            << QStringList{"--overhead", "yes", "--cuda-context", "1343MiB"} << "items.cuda_context"
+            << qint64(1343) * 1024 * 1024;
         QTest::newRow("architecture flags count the parameters: Llama-3-70B's shapes")
-            << QStringList{"--hidden", "8192", "--layers", "80", "--heads", "64", "--kv-heads", "8", "--ffn", "28672",
-                           "--vocab", "128256"}
+            << QStringList{"--hidden",   "8192", "--layers", "80",    "--heads", "64",
+                           "--kv-heads", "8",    "--ffn",    "28672", "--vocab", "128256"}
             << "parameters.total" << qint64(70'553'706'496);
         // Llama-2-7B loaded in BF16 under autocast with LoRA: 2 B per frozen weight, not 4.
         QTest::newRow("a frozen BF16 base under autocast")
-            << QStringList{"--model", "llama-2-7b", "--finetune", "lora", "--precision", "mixed-bf16", "--amp-style",
-                           "autocast", "--base-dtype", "bf16"}
+            << QStringList{"--model",    "llama-2-7b",  "--finetune", "lora",         "--precision",
+                           "mixed-bf16", "--amp-style", "autocast",   "--base-dtype", "bf16"}
             << "items.weights" << qint64(6'738'415'616) * 2;
         // Llama-2-7B's shapes with one layer: its published total less 31 layers of 202,383,360.
         QTest::newRow("one layer trains fully (trainable-layers is freeze's)")
             << QStringList{"--layers", "1"} << "parameters.total" << qint64(6'738'415'616) - 31 * qint64(202'383'360);
-        QTest::newRow("Hugging Face config") << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
+        QTest::newRow("Hugging Face config")
+            << QStringList{"--config", VL_TEST_DATA "/hf/gpt2.json"} << "parameters.total" << qint64(124'439'808);
         QTest::newRow("ZeRO-3 over 64 shards the master copy")
-            << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights" << qint64(468'750'000);
+            << QStringList{"--params", "7.5e9", "--zero", "3", "--dp", "64"} << "items.master_weights"
+            << qint64(468'750'000);
         QTest::newRow("full recomputation keeps s·b·h·L·2")
             << QStringList{"--recompute", "full"} << "items.layer_activations" << qint64(1'073'741'824);
         QTest::newRow("overhead adds a CUDA context")
@@ -107,16 +113,20 @@ private Q_SLOTS:
         QTest::newRow("GPU capacity is what nvidia-smi reports")
             << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
         QTest::newRow("FSDP gathers the root and two layers in BF16")
-            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16", "--zero", "3", "--dp", "8", "--sharding", "fsdp"}
+            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16", "--zero",
+                           "3",       "--dp",         "8",           "--sharding", "fsdp"}
             << "items.fsdp_unsharded_params" << (qint64(1'050'677'248) + 2 * qint64(218'112'000)) * 2;
         QTest::newRow("a pipeline without --grad-accum runs full: p micro-batches in flight")
             << QStringList{"--model", "llama-2-7b", "--pp", "4"} << "pipeline.micro_batches_in_flight" << qint64(4);
         QTest::newRow("--grad-accum still decides when given")
-            << QStringList{"--model", "llama-2-7b", "--pp", "4", "--grad-accum", "2"} << "pipeline.micro_batches_in_flight" << qint64(2);
+            << QStringList{"--model", "llama-2-7b", "--pp", "4", "--grad-accum", "2"}
+            << "pipeline.micro_batches_in_flight" << qint64(2);
         QTest::newRow("--offload alone brings the ZeRO stage it needs (the GUI's rule)")
-            << QStringList{"--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
+            << QStringList{"--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total"
+            << qint64(6'000'000'000);
         QTest::newRow("offload reports host memory")
-            << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total" << qint64(6'000'000'000);
+            << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total"
+            << qint64(6'000'000'000);
     }
     void options()
     {
@@ -155,7 +165,8 @@ private Q_SLOTS:
         const QJsonObject gpu = o[QStringLiteral("gpu")].toObject();
         QCOMPARE(gpu[QStringLiteral("fit_by")].toString(), rule);
         const qint64 required = rule == QStringLiteral("sum") ? total : peak;
-        QCOMPARE(gpu[QStringLiteral("headroom_bytes")].toInteger(), gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
+        QCOMPARE(gpu[QStringLiteral("headroom_bytes")].toInteger(),
+                 gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
     }
 
     // Scenarios at the edge of the ranges: every item non-negative, the total their sum, the peak
@@ -165,10 +176,11 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::newRow("interleaved pipeline of 10,000 stages")
             << QStringList{"--layers", "10000", "--pp", "10000", "--vpp", "1024", "--grad-accum", "1048576"};
-        QTest::newRow("405B, 128k tokens, 126 interleaved stages")
-            << QStringList{"--model", "llama-3.1-405b", "--seq", "131072", "--pp", "126", "--vpp", "64", "--grad-accum", "126"};
+        QTest::newRow("405B, 128k tokens, 126 interleaved stages") << QStringList{
+            "--model", "llama-3.1-405b", "--seq", "131072", "--pp", "126", "--vpp", "64", "--grad-accum", "126"};
         QTest::newRow("head dimension at its limit")
-            << QStringList{"--hidden", "1048576", "--heads", "65536", "--kv-heads", "65536", "--head-dim", "65536", "--layers", "10000"};
+            << QStringList{"--hidden", "1048576",    "--heads", "65536",    "--kv-heads",
+                           "65536",    "--head-dim", "65536",   "--layers", "10000"};
     }
     void hugeScenariosNeverWrap()
     {
@@ -194,25 +206,39 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("MODEL.YAML"));
         QVERIFY(QFile::copy(QStringLiteral(VL_SOURCE_PRESETS "/models/gpt2.yaml"), path));
-        QCOMPARE(json({"--config", path})[QStringLiteral("parameters")][QStringLiteral("total")].toInteger(), 124'439'808);
+        QCOMPARE(json({"--config", path})[QStringLiteral("parameters")][QStringLiteral("total")].toInteger(),
+                 124'439'808);
     }
 
     void fitsVerdict()
     {
-        const QJsonObject gpu = json({QStringLiteral("--gpu"), QStringLiteral("a100-80gb")})[QStringLiteral("gpu")].toObject();
+        const QJsonObject gpu =
+            json({QStringLiteral("--gpu"), QStringLiteral("a100-80gb")})[QStringLiteral("gpu")].toObject();
         QCOMPARE(gpu[QStringLiteral("fits")].toBool(), false); // the article's point: 84 GB alone is over
         QVERIFY(gpu[QStringLiteral("headroom_bytes")].toInteger() < 0);
-        const QJsonObject sharded = json({"--gpu", "a100-80gb", "--zero", "3", "--dp", "8", "--recompute", "full"})[QStringLiteral("gpu")].toObject();
+        const QJsonObject sharded = json({"--gpu", "a100-80gb", "--zero", "3", "--dp", "8", "--recompute",
+                                          "full"})[QStringLiteral("gpu")]
+                                        .toObject();
         QCOMPARE(sharded[QStringLiteral("fits")].toBool(), true);
     }
 
     void solveIsConsistentWithEstimates()
     {
-        const QStringList base{"--model", "llama-3.1-8b", "--zero", "3", "--dp", "8", "--flash-attention", "yes", "--gpu", "h100-sxm"};
-        const qint64 batch = json(base + QStringList{"--solve", "max-batch"})[QStringLiteral("solve")][QStringLiteral("value")].toInteger();
+        const QStringList base{"--model", "llama-3.1-8b",      "--zero", "3",     "--dp",
+                               "8",       "--flash-attention", "yes",    "--gpu", "h100-sxm"};
+        const qint64 batch =
+            json(base + QStringList{"--solve", "max-batch"})[QStringLiteral("solve")][QStringLiteral("value")]
+                .toInteger();
         QVERIFY(batch > 0);
-        QCOMPARE(json(base + QStringList{"--batch", QString::number(batch)})[QStringLiteral("gpu")][QStringLiteral("fits")].toBool(), true);
-        QCOMPARE(json(base + QStringList{"--batch", QString::number(batch + 1)})[QStringLiteral("gpu")][QStringLiteral("fits")].toBool(), false);
+        QCOMPARE(
+            json(base + QStringList{"--batch", QString::number(batch)})[QStringLiteral("gpu")][QStringLiteral("fits")]
+                .toBool(),
+            true);
+        QCOMPARE(
+            json(base
+                 + QStringList{"--batch", QString::number(batch + 1)})[QStringLiteral("gpu")][QStringLiteral("fits")]
+                .toBool(),
+            false);
     }
 
     void sweepCsv()
@@ -227,7 +253,8 @@ private Q_SLOTS:
 
     void ladder()
     {
-        const Run run = cli({"--precision", "fp32", "--batch", "8", "--gpu", "a100-80gb", "--ladder", "--format", "json"});
+        const Run run = cli(
+            {"--precision", "fp32", "--batch", "8", "--gpu", "a100-80gb", "--ladder", "--format", "json"});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(run.out).object();
         const QJsonArray steps = o[QStringLiteral("steps")].toArray();
@@ -240,10 +267,16 @@ private Q_SLOTS:
             previous = total;
         }
         QCOMPARE(steps.last()[QStringLiteral("fits")].toBool(), true);
-        QCOMPARE(steps.first()[QStringLiteral("lever")].toString(), QStringLiteral("zero")); // the article's first lever
+        QCOMPARE(steps.first()[QStringLiteral("lever")].toString(),
+                 QStringLiteral("zero")); // the article's first lever
         // Reordered: recomputation first.
-        const Run reordered = cli({"--precision", "fp32", "--gpu", "a100-80gb", "--ladder", "--ladder-order", "recompute,zero", "--format", "json"});
-        QCOMPARE(QJsonDocument::fromJson(reordered.out).object()[QStringLiteral("steps")].toArray().first()[QStringLiteral("lever")].toString(),
+        const Run reordered = cli({"--precision", "fp32", "--gpu", "a100-80gb", "--ladder", "--ladder-order",
+                                   "recompute,zero", "--format", "json"});
+        QCOMPARE(QJsonDocument::fromJson(reordered.out)
+                     .object()[QStringLiteral("steps")]
+                     .toArray()
+                     .first()[QStringLiteral("lever")]
+                     .toString(),
                  QStringLiteral("recompute"));
     }
 
@@ -251,9 +284,9 @@ private Q_SLOTS:
     {
         const Run models = cli({QStringLiteral("--list-models")});
         QCOMPARE(models.exitCode, 0);
-        for (const char *id : {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b",
-                               "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-14b",
-                               "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "seed-7b"})
+        for (const char *id : {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
+                               "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b",
+                               "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "seed-7b"})
             QVERIFY2(models.out.contains(id), id);
         QVERIFY(models.out.contains("6.74e9"));
         const Run gpus = cli({QStringLiteral("--list-gpus")});
@@ -268,7 +301,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(dir));
         QFile file(dir + QStringLiteral("/custom.yaml"));
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("schema: 1\ngpus:\n  - {id: custom-lab, name: Lab GPU, label: 40 GiB, capacity_mib: 40960, verified: false, source: me}\n");
+        file.write("schema: 1\ngpus:\n  - {id: custom-lab, name: Lab GPU, label: 40 GiB, capacity_mib: 40960, "
+                   "verified: false, source: me}\n");
         file.close();
         const Run run = cli({QStringLiteral("--list-gpus")});
         file.remove();
@@ -292,51 +326,84 @@ private Q_SLOTS:
         QTest::newRow("a number beyond any range names the range")
             << QStringList{"--batch", "1e30"} << 2 << "--batch: '1e30' is not a whole number; allowed 1 to 1048576";
         QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
-        QTest::newRow("unknown precision") << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
-        QTest::newRow("heads not dividing hidden") << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
+        QTest::newRow("unknown precision")
+            << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
+        QTest::newRow("heads not dividing hidden")
+            << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
-        QTest::newRow("unknown implementation") << QStringList{"--implementation", "nemo"} << 2 << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt";
-        QTest::newRow("CUDA context that is no size") << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
-        QTest::newRow("CUDA context beyond 64 GiB") << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
-        QTest::newRow("unknown fit rule") << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";
-        QTest::newRow("a base dtype without autocast") << QStringList{"--finetune", "lora", "--base-dtype", "bf16"} << 2 << "--base-dtype: a frozen base in its own dtype is modelled under autocast";
+        QTest::newRow("unknown implementation")
+            << QStringList{"--implementation", "nemo"} << 2
+            << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt";
+        QTest::newRow("CUDA context that is no size")
+            << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
+        QTest::newRow("CUDA context beyond 64 GiB")
+            << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
+        QTest::newRow("unknown fit rule")
+            << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";
+        QTest::newRow("a base dtype without autocast")
+            << QStringList{"--finetune", "lora", "--base-dtype", "bf16"} << 2
+            << "--base-dtype: a frozen base in its own dtype is modelled under autocast";
         QTest::newRow("a head dimension that would overflow the count")
-            << QStringList{"--hidden", "1048576", "--heads", "65536", "--kv-heads", "65536", "--head-dim", "65536", "--layers", "10000"}
+            << QStringList{"--hidden", "1048576",    "--heads", "65536",    "--kv-heads",
+                           "65536",    "--head-dim", "65536",   "--layers", "10000"}
             << 2 << "--hidden: the model is too large to count in bytes";
-        QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2 << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
-        QTest::newRow("Hugging Face code for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2 << "--implementation: huggingface is modelled for dense layers";
-        QTest::newRow("modeling that does not fit the shapes") << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2 << "--modeling: llama does not fit this architecture";
-        QTest::newRow("selective recomputation in Hugging Face code") << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"} << 2 << "--recompute: selective recomputation is Megatron's";
+        QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2
+                                           << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
+        QTest::newRow("Hugging Face code for a mixture of experts")
+            << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2
+            << "--implementation: huggingface is modelled for dense layers";
+        QTest::newRow("modeling that does not fit the shapes")
+            << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2
+            << "--modeling: llama does not fit this architecture";
+        QTest::newRow("selective recomputation in Hugging Face code")
+            << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"}
+            << 2 << "--recompute: selective recomputation is Megatron's";
         QTest::newRow("TP over more ranks than KV heads (Megatron splits whole query groups)")
-            << QStringList{"--model", "llama-3.1-70b", "--tp", "16"} << 2 << "--tp: 16 does not divide the 8 key/value heads";
+            << QStringList{"--model", "llama-3.1-70b", "--tp", "16"} << 2
+            << "--tp: 16 does not divide the 8 key/value heads";
         QTest::newRow("replica groups of unequal size")
             << QStringList{"--zero", "3", "--sharding", "fsdp", "--dp", "8", "--replicate", "3"} << 2
             << "--replicate: 3 does not divide the 8 data-parallel GPUs";
-        QTest::newRow("replica groups without FSDP")
-            << QStringList{"--zero", "3", "--dp", "8", "--replicate", "2"} << 2 << "--replicate: replica groups are FSDP's";
+        QTest::newRow("replica groups without FSDP") << QStringList{"--zero", "3", "--dp", "8", "--replicate", "2"} << 2
+                                                     << "--replicate: replica groups are FSDP's";
         QTest::newRow("context parallelism with eager attention")
-            << QStringList{"--seq", "8192", "--cp", "4", "--attention", "eager"} << 2 << "--cp: context parallelism runs attention as a ring";
+            << QStringList{"--seq", "8192", "--cp", "4", "--attention", "eager"} << 2
+            << "--cp: context parallelism runs attention as a ring";
         QTest::newRow("context parallelism that does not divide the sequence")
-            << QStringList{"--seq", "1000", "--cp", "3", "--attention", "flash"} << 2 << "--cp: 3 does not divide the sequence of 1000";
+            << QStringList{"--seq", "1000", "--cp", "3", "--attention", "flash"} << 2
+            << "--cp: 3 does not divide the sequence of 1000";
         QTest::newRow("expert parallelism that does not divide the experts")
-            << QStringList{"--model", "mixtral-8x7b", "--dp", "6", "--ep", "3"} << 2 << "--ep: 3 does not divide the 8 experts";
+            << QStringList{"--model", "mixtral-8x7b", "--dp", "6", "--ep", "3"} << 2
+            << "--ep: 3 does not divide the 8 experts";
         QTest::newRow("expert parallelism beyond the data-parallel GPUs")
-            << QStringList{"--model", "mixtral-8x7b", "--dp", "2", "--ep", "4"} << 2 << "--ep: 4 does not divide the data-parallel";
-        QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
+            << QStringList{"--model", "mixtral-8x7b", "--dp", "2", "--ep", "4"} << 2
+            << "--ep: 4 does not divide the data-parallel";
+        QTest::newRow("unknown sharding engine")
+            << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
         QTest::newRow("ladder without GPU") << QStringList{"--ladder"} << 2 << "--ladder: needs a GPU";
-        QTest::newRow("unknown lever") << QStringList{"--gpu", "h100-sxm", "--ladder", "--ladder-order", "zero,magic"} << 2 << "--ladder-order: 'magic' is not a lever";
+        QTest::newRow("unknown lever") << QStringList{"--gpu", "h100-sxm", "--ladder", "--ladder-order", "zero,magic"}
+                                       << 2 << "--ladder-order: 'magic' is not a lever";
         QTest::newRow("bad sweep") << QStringList{"--sweep", "batch=9:1"} << 2 << "--sweep: the range";
-        QTest::newRow("sweep with a fourth part") << QStringList{"--sweep", "batch=1:8:1:garbage"} << 2 << "--sweep: 'batch=1:8:1:garbage' has more than FROM:TO:STEP";
-        QTest::newRow("two questions at once") << QStringList{"--gpu", "a100-80gb", "--sweep", "batch=1:8", "--solve", "max-batch"} << 2 << "--sweep, --ladder and --solve each answer a different question";
-        QTest::newRow("empty ladder order") << QStringList{"--gpu", "a100-80gb", "--ladder", "--ladder-order", ""} << 2 << "--ladder-order: name at least one lever";
-        QTest::newRow("a directory as a scenario") << QStringList{"--scenario", "/"} << 3 << "/: cannot be read: not a regular file";
-        QTest::newRow("an endless device as a scenario") << QStringList{"--scenario", "/dev/zero"} << 3 << "/dev/zero: cannot be read: not a regular file";
-        QTest::newRow("unreadable config") << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
-        QTest::newRow("unreadable scenario") << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";
-        QTest::newRow("unknown-family config") << QStringList{"--config", VL_TEST_DATA "/hf/bert-base.json"} << 2 << "missing num_hidden_layers";
+        QTest::newRow("sweep with a fourth part") << QStringList{"--sweep", "batch=1:8:1:garbage"} << 2
+                                                  << "--sweep: 'batch=1:8:1:garbage' has more than FROM:TO:STEP";
+        QTest::newRow("two questions at once")
+            << QStringList{"--gpu", "a100-80gb", "--sweep", "batch=1:8", "--solve", "max-batch"} << 2
+            << "--sweep, --ladder and --solve each answer a different question";
+        QTest::newRow("empty ladder order") << QStringList{"--gpu", "a100-80gb", "--ladder", "--ladder-order", ""} << 2
+                                            << "--ladder-order: name at least one lever";
+        QTest::newRow("a directory as a scenario")
+            << QStringList{"--scenario", "/"} << 3 << "/: cannot be read: not a regular file";
+        QTest::newRow("an endless device as a scenario")
+            << QStringList{"--scenario", "/dev/zero"} << 3 << "/dev/zero: cannot be read: not a regular file";
+        QTest::newRow("unreadable config")
+            << QStringList{"--config", "/nonexistent/config.json"} << 3 << "/nonexistent/config.json: cannot be read";
+        QTest::newRow("unreadable scenario")
+            << QStringList{"--scenario", "/nonexistent/s.vramledger.yaml"} << 3 << "cannot be read";
+        QTest::newRow("unknown-family config")
+            << QStringList{"--config", VL_TEST_DATA "/hf/bert-base.json"} << 2 << "missing num_hidden_layers";
     }
     void errors()
     {

@@ -49,8 +49,8 @@ private Q_SLOTS:
         eagerDropout.dropout = true;
         eagerDropout.recompute = Recompute::Selective;
         QTest::newRow("torchtitan: SDPA, its op-level selective checkpointing, no dropout")
-            << eagerDropout << int(Implementation::TorchTitan) << "" << int(Attention::Sdpa) << int(Recompute::Selective)
-            << false << true;
+            << eagerDropout << int(Implementation::TorchTitan) << "" << int(Attention::Sdpa)
+            << int(Recompute::Selective) << false << true;
         QTest::newRow("huggingface: whole-layer checkpointing, eager attention for Llama")
             << eagerDropout << int(Implementation::HuggingFace) << "" << int(Attention::Eager) << int(Recompute::Full)
             << false << true;
@@ -66,9 +66,8 @@ private Q_SLOTS:
         QTest::newRow("lit-gpt: flash attention, bf16-true, no checkpointing")
             << eagerDropout << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None)
             << false << true;
-        QTest::newRow("megatron changes nothing")
-            << eagerDropout << int(Implementation::Megatron) << "" << int(Attention::Eager)
-            << int(Recompute::Selective) << true << true;
+        QTest::newRow("megatron changes nothing") << eagerDropout << int(Implementation::Megatron) << ""
+                                                  << int(Attention::Eager) << int(Recompute::Selective) << true << true;
     }
     void implementationDefaults()
     {
@@ -100,16 +99,16 @@ private Q_SLOTS:
         QTest::addColumn<int>("zeroAfter");
         QTest::addColumn<int>("offloadAfter");
         QTest::newRow("stage 0 ends offload") << 0 << int(Offload::Optimizer) << "zero" << 0 << int(Offload::None);
-        QTest::newRow("below stage 3 keeps the optimizer on the host") << 2 << int(Offload::OptimizerAndParams) << "zero" << 2
-                                                                       << int(Offload::Optimizer);
-        QTest::newRow("stage 3 keeps what is offloaded") << 3 << int(Offload::OptimizerAndParams) << "zero" << 3
-                                                         << int(Offload::OptimizerAndParams);
-        QTest::newRow("offloading the optimizer brings stage 2") << 0 << int(Offload::Optimizer) << "offload" << 2
-                                                                 << int(Offload::Optimizer);
-        QTest::newRow("offloading parameters brings stage 3") << 1 << int(Offload::OptimizerAndParams) << "offload" << 3
-                                                              << int(Offload::OptimizerAndParams);
-        QTest::newRow("a stage that offloads already stays") << 1 << int(Offload::Optimizer) << "offload" << 1
-                                                             << int(Offload::Optimizer);
+        QTest::newRow("below stage 3 keeps the optimizer on the host")
+            << 2 << int(Offload::OptimizerAndParams) << "zero" << 2 << int(Offload::Optimizer);
+        QTest::newRow("stage 3 keeps what is offloaded")
+            << 3 << int(Offload::OptimizerAndParams) << "zero" << 3 << int(Offload::OptimizerAndParams);
+        QTest::newRow("offloading the optimizer brings stage 2")
+            << 0 << int(Offload::Optimizer) << "offload" << 2 << int(Offload::Optimizer);
+        QTest::newRow("offloading parameters brings stage 3")
+            << 1 << int(Offload::OptimizerAndParams) << "offload" << 3 << int(Offload::OptimizerAndParams);
+        QTest::newRow("a stage that offloads already stays")
+            << 1 << int(Offload::Optimizer) << "offload" << 1 << int(Offload::Optimizer);
     }
     void shardingDefaults()
     {
@@ -212,25 +211,44 @@ private Q_SLOTS:
         fsdp.sharding = Sharding::Fsdp;
         Scenario zero2 = zero3;
         zero2.zeroStage = 2;
-        QTest::newRow("sharding engine, ZeRO-3") << zero3 << "sharding" << "fsdp" << true;
-        QTest::newRow("sharding engine, ZeRO-2") << zero2 << "sharding" << "fsdp" << false;
-        QTest::newRow("master copy, FSDP") << fsdp << "master-weights" << "no" << false;
-        QTest::newRow("mixed-precision style, FSDP") << fsdp << "amp-style" << "autocast" << false;
-        QTest::newRow("master copy, mixed precision") << llama() << "master-weights" << "no" << true;
-        QTest::newRow("master copy, pure BF16") << pure << "master-weights" << "no" << false;
-        QTest::newRow("master copy, autocast") << autocast << "master-weights" << "no" << false;
-        QTest::newRow("mixed-precision style, mixed") << llama() << "amp-style" << "autocast" << true;
-        QTest::newRow("mixed-precision style, pure BF16") << pure << "amp-style" << "autocast" << false;
-        QTest::newRow("frozen base, full fine-tuning") << autocast << "base-dtype" << "bf16" << false;
-        QTest::newRow("frozen base, LoRA under autocast") << autocastLora << "base-dtype" << "bf16" << true;
-        QTest::newRow("frozen base, LoRA with a master copy") << lora << "base-dtype" << "fp32" << false;
-        QTest::newRow("sequence parallel, one GPU") << llama() << "sp" << "yes" << false;
-        QTest::newRow("sequence parallel, TP 8") << tensorParallel << "sp" << "yes" << true;
-        QTest::newRow("LoRA rank, full fine-tuning") << llama() << "lora-rank" << "64" << false;
-        QTest::newRow("LoRA rank, LoRA") << lora << "lora-rank" << "64" << true;
-        QTest::newRow("LoRA dropout, full fine-tuning") << llama() << "lora-dropout" << "yes" << false;
-        QTest::newRow("allocator reserve, overhead off") << llama() << "allocator-percent" << "50" << false;
-        QTest::newRow("allocator reserve, overhead on") << overhead << "allocator-percent" << "50" << true;
+        QTest::newRow("sharding engine, ZeRO-3") << zero3 << "sharding"
+                                                 << "fsdp" << true;
+        QTest::newRow("sharding engine, ZeRO-2") << zero2 << "sharding"
+                                                 << "fsdp" << false;
+        QTest::newRow("master copy, FSDP") << fsdp << "master-weights"
+                                           << "no" << false;
+        QTest::newRow("mixed-precision style, FSDP") << fsdp << "amp-style"
+                                                     << "autocast" << false;
+        QTest::newRow("master copy, mixed precision") << llama() << "master-weights"
+                                                      << "no" << true;
+        QTest::newRow("master copy, pure BF16") << pure << "master-weights"
+                                                << "no" << false;
+        QTest::newRow("master copy, autocast") << autocast << "master-weights"
+                                               << "no" << false;
+        QTest::newRow("mixed-precision style, mixed") << llama() << "amp-style"
+                                                      << "autocast" << true;
+        QTest::newRow("mixed-precision style, pure BF16") << pure << "amp-style"
+                                                          << "autocast" << false;
+        QTest::newRow("frozen base, full fine-tuning") << autocast << "base-dtype"
+                                                       << "bf16" << false;
+        QTest::newRow("frozen base, LoRA under autocast") << autocastLora << "base-dtype"
+                                                          << "bf16" << true;
+        QTest::newRow("frozen base, LoRA with a master copy") << lora << "base-dtype"
+                                                              << "fp32" << false;
+        QTest::newRow("sequence parallel, one GPU") << llama() << "sp"
+                                                    << "yes" << false;
+        QTest::newRow("sequence parallel, TP 8") << tensorParallel << "sp"
+                                                 << "yes" << true;
+        QTest::newRow("LoRA rank, full fine-tuning") << llama() << "lora-rank"
+                                                     << "64" << false;
+        QTest::newRow("LoRA rank, LoRA") << lora << "lora-rank"
+                                         << "64" << true;
+        QTest::newRow("LoRA dropout, full fine-tuning") << llama() << "lora-dropout"
+                                                        << "yes" << false;
+        QTest::newRow("allocator reserve, overhead off") << llama() << "allocator-percent"
+                                                         << "50" << false;
+        QTest::newRow("allocator reserve, overhead on") << overhead << "allocator-percent"
+                                                        << "50" << true;
     }
     void fieldInEffectMatchesTheEstimate()
     {

@@ -24,14 +24,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("id");
         QTest::addColumn<qint64>("params");
-        QTest::newRow("GPT-2 keys, n_inner null = 4h") << "gpt2.json" << "gpt2" << qint64(124'439'808);
-        QTest::newRow("Llama-2 with _name_or_path") << "llama-2-7b.json" << "llama-2-7b-hf" << qint64(6'738'415'616);
-        QTest::newRow("Llama-3.1 GQA, untied") << "llama-3.1-8b.json" << "llama" << qint64(8'030'261'248);
-        QTest::newRow("Mixtral MoE keys") << "mixtral-8x7b.json" << "mixtral" << qint64(46'702'792'704);
-        QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json" << "qwen2" << qint64(7'615'616'512);
+        QTest::newRow("GPT-2 keys, n_inner null = 4h") << "gpt2.json"
+                                                       << "gpt2" << qint64(124'439'808);
+        QTest::newRow("Llama-2 with _name_or_path") << "llama-2-7b.json"
+                                                    << "llama-2-7b-hf" << qint64(6'738'415'616);
+        QTest::newRow("Llama-3.1 GQA, untied") << "llama-3.1-8b.json"
+                                               << "llama" << qint64(8'030'261'248);
+        QTest::newRow("Mixtral MoE keys") << "mixtral-8x7b.json"
+                                          << "mixtral" << qint64(46'702'792'704);
+        QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json"
+                                        << "qwen2" << qint64(7'615'616'512);
         // 335,143,938: BertForSequenceClassification as the Hugging Face performance guide trains it.
-        QTest::newRow("BERT: token types, pooler, 2-label classifier") << "bert-large-uncased.json" << "bert" << qint64(335'143'938);
-        QTest::newRow("Gemma-2 head_dim, four norms, tied") << "gemma-2-9b.json" << "gemma2" << qint64(9'241'705'984);
+        QTest::newRow("BERT: token types, pooler, 2-label classifier") << "bert-large-uncased.json"
+                                                                       << "bert" << qint64(335'143'938);
+        QTest::newRow("Gemma-2 head_dim, four norms, tied") << "gemma-2-9b.json"
+                                                            << "gemma2" << qint64(9'241'705'984);
     }
     void families()
     {
@@ -50,9 +57,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QByteArray>("escaped");
         QTest::addColumn<QString>("name");
-        QTest::newRow("an emoji as a surrogate pair") << QByteArray("llama-\\ud83d\\ude42") << QStringLiteral("llama-🙂");
+        QTest::newRow("an emoji as a surrogate pair")
+            << QByteArray("llama-\\ud83d\\ude42") << QStringLiteral("llama-🙂");
         QTest::newRow("upper-case hex digits") << QByteArray("llama-\\uD83D\\uDE42") << QStringLiteral("llama-🙂");
-        QTest::newRow("an escaped backslash, then text") << QByteArray("llama-\\\\ud83d") << QStringLiteral("llama-\\ud83d");
+        QTest::newRow("an escaped backslash, then text")
+            << QByteArray("llama-\\\\ud83d") << QStringLiteral("llama-\\ud83d");
     }
     void surrogatePairs()
     {
@@ -71,9 +80,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown family lists what is missing") << "bert-base.json" << "missing num_hidden_layers, intermediate_size";
-        QTest::newRow("truncated file") << "truncated.json" << "not valid YAML";
-        QTest::newRow("a key given twice (JSON readers keep the last, YAML the first)") << "duplicate-key.json" << "hidden_size: appears twice";
+        QTest::newRow("unknown family lists what is missing") << "bert-base.json"
+                                                              << "missing num_hidden_layers, intermediate_size";
+        QTest::newRow("truncated file") << "truncated.json"
+                                        << "not valid YAML";
+        QTest::newRow("a key given twice (JSON readers keep the last, YAML the first)") << "duplicate-key.json"
+                                                                                        << "hidden_size: appears twice";
     }
     void refusals()
     {

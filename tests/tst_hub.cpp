@@ -3,8 +3,8 @@
 // redirect, gated and unknown models, answers that are no config, cut short, too large or slow,
 // the token, the offline cache, and the CLI end to end.
 
-#include "io/hubclient.h"
 #include "hubfixture.h"
+#include "io/hubclient.h"
 
 #include <QFile>
 #include <QProcess>
@@ -50,18 +50,41 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("repo"); // empty: refused
         QTest::addColumn<QString>("revision");
-        QTest::newRow("organisation and name") << "meta-llama/Llama-3.1-8B" << "meta-llama/Llama-3.1-8B" << "main";
-        QTest::newRow("a revision") << "Qwen/Qwen2.5-72B-Instruct@v1.0" << "Qwen/Qwen2.5-72B-Instruct" << "v1.0";
-        QTest::newRow("a legacy id without owner") << "gpt2" << "gpt2" << "main";
-        QTest::newRow("a pull-request revision") << "org/model@refs/pr/1" << "org/model" << "refs/pr/1";
-        QTest::newRow("empty") << "" << "" << "";
-        QTest::newRow("two slashes") << "a/b/c" << "" << "";
-        QTest::newRow("a parent folder") << "../etc" << "" << "";
-        QTest::newRow("double dash") << "org/a--b" << "" << "";
-        QTest::newRow("a space") << "org/my model" << "" << "";
-        QTest::newRow("an empty revision") << "org/model@" << "" << "";
-        QTest::newRow("a parent folder as revision") << "org/model@.." << "" << "";
-        QTest::newRow("97 characters") << QString(97, QLatin1Char('a')) << "" << "";
+        QTest::newRow("organisation and name") << "meta-llama/Llama-3.1-8B"
+                                               << "meta-llama/Llama-3.1-8B"
+                                               << "main";
+        QTest::newRow("a revision") << "Qwen/Qwen2.5-72B-Instruct@v1.0"
+                                    << "Qwen/Qwen2.5-72B-Instruct"
+                                    << "v1.0";
+        QTest::newRow("a legacy id without owner") << "gpt2"
+                                                   << "gpt2"
+                                                   << "main";
+        QTest::newRow("a pull-request revision") << "org/model@refs/pr/1"
+                                                 << "org/model"
+                                                 << "refs/pr/1";
+        QTest::newRow("empty") << ""
+                               << ""
+                               << "";
+        QTest::newRow("two slashes") << "a/b/c"
+                                     << ""
+                                     << "";
+        QTest::newRow("a parent folder") << "../etc"
+                                         << ""
+                                         << "";
+        QTest::newRow("double dash") << "org/a--b"
+                                     << ""
+                                     << "";
+        QTest::newRow("a space") << "org/my model"
+                                 << ""
+                                 << "";
+        QTest::newRow("an empty revision") << "org/model@"
+                                           << ""
+                                           << "";
+        QTest::newRow("a parent folder as revision") << "org/model@.."
+                                                     << ""
+                                                     << "";
+        QTest::newRow("97 characters") << QString(97, QLatin1Char('a')) << ""
+                                       << "";
     }
     void modelIds()
     {
@@ -81,9 +104,12 @@ private Q_SLOTS:
     void paths()
     {
         const HubModelRef ref = *parseHubModelRef("org/model@refs/pr/1");
-        QCOMPARE(QString::fromStdString(hubConfigPath(ref)), QStringLiteral("/org/model/resolve/refs%2Fpr%2F1/config.json"));
-        QCOMPARE(QString::fromStdString(hubModelInfoPath(ref)), QStringLiteral("/api/models/org/model/revision/refs%2Fpr%2F1"));
-        QCOMPARE(publishedParameterCount(R"({"safetensors": {"total": 124439808}})"), std::optional<std::int64_t>(124'439'808));
+        QCOMPARE(QString::fromStdString(hubConfigPath(ref)),
+                 QStringLiteral("/org/model/resolve/refs%2Fpr%2F1/config.json"));
+        QCOMPARE(QString::fromStdString(hubModelInfoPath(ref)),
+                 QStringLiteral("/api/models/org/model/revision/refs%2Fpr%2F1"));
+        QCOMPARE(publishedParameterCount(R"({"safetensors": {"total": 124439808}})"),
+                 std::optional<std::int64_t>(124'439'808));
         QCOMPARE(publishedParameterCount(R"({"id": "gpt2"})"), std::nullopt);
         QCOMPARE(publishedParameterCount(R"({"safetensors": {"total": "many"}})"), std::nullopt);
         QCOMPARE(publishedParameterCount("[[[[not json"), std::nullopt);
@@ -111,8 +137,8 @@ private Q_SLOTS:
                                                   << int(HubFailure::NotAConfig) << "not a config.json";
         QTest::newRow("cut short") << 200 << config.left(100) << qint64(config.size()) << false
                                    << int(HubFailure::Network) << "import a local config.json";
-        QTest::newRow("server error (500)") << 500 << QByteArray("oops") << qint64(-1) << false
-                                            << int(HubFailure::Network) << "HTTP 500";
+        QTest::newRow("server error (500)")
+            << 500 << QByteArray("oops") << qint64(-1) << false << int(HubFailure::Network) << "HTTP 500";
         QTest::newRow("larger than any config") << 200 << QByteArray("{}") << qint64(HubClient::kMaxBytes + 1) << false
                                                 << int(HubFailure::TooLarge) << "larger than 16 MiB";
     }
@@ -132,7 +158,8 @@ private Q_SLOTS:
         } else {
             hub.routes[kConfigPath] = answer;
         }
-        hub.routes[kInfoPath] = {200, R"({"id": "openai-community/gpt2", "safetensors": {"total": 137022720}})", {}, -1, 0};
+        hub.routes[kInfoPath] = {
+            200, R"({"id": "openai-community/gpt2", "safetensors": {"total": 137022720}})", {}, -1, 0};
         QTemporaryDir cache;
         const HubResult result = fetched({hub.endpoint(), {}, cache.path(), false});
         QCOMPARE(int(result.failure), failure);
@@ -206,12 +233,14 @@ private Q_SLOTS:
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("stdoutPart");
         QTest::addColumn<QString>("stderrPart");
-        QTest::newRow("estimates the fetched model") << 200 << QByteArray(R"({"safetensors": {"total": 124439808}})") << 0
-                                                     << "\"total\": 124439808" << "";
+        QTest::newRow("estimates the fetched model")
+            << 200 << QByteArray(R"({"safetensors": {"total": 124439808}})") << 0 << "\"total\": 124439808"
+            << "";
         QTest::newRow("a different published count is said")
             << 200 << QByteArray(R"({"safetensors": {"total": 137022720}})") << 0 << "\"total\": 124439808"
             << "the Hub publishes 137022720 parameters for openai-community/gpt2; its config counts 124439808";
-        QTest::newRow("gated: exit 3 and where to ask") << 401 << QByteArray() << 3 << "" << "Request access at";
+        QTest::newRow("gated: exit 3 and where to ask") << 401 << QByteArray() << 3 << ""
+                                                        << "Request access at";
     }
     void cli()
     {
@@ -233,9 +262,9 @@ private Q_SLOTS:
         env.remove(QStringLiteral("HF_TOKEN"));
         env.remove(QStringLiteral("HF_HUB_OFFLINE"));
         cli.setProcessEnvironment(env);
-        cli.start(QStringLiteral(VL_CLI), {QStringLiteral("--hf-model"), QStringLiteral("openai-community/gpt2"),
-                                           QStringLiteral("--format"), QStringLiteral("json"), QStringLiteral("--presets"),
-                                           QStringLiteral(VL_SOURCE_PRESETS)});
+        cli.start(QStringLiteral(VL_CLI),
+                  {QStringLiteral("--hf-model"), QStringLiteral("openai-community/gpt2"), QStringLiteral("--format"),
+                   QStringLiteral("json"), QStringLiteral("--presets"), QStringLiteral(VL_SOURCE_PRESETS)});
         // The server answers from this event loop, so wait without blocking it.
         QTRY_VERIFY_WITH_TIMEOUT(cli.state() == QProcess::NotRunning, 30'000);
         const QString out = QString::fromUtf8(cli.readAllStandardOutput());

@@ -2,22 +2,22 @@
 // and the verdict flips when a capacity line is crossed.
 
 #include "core/estimate.h"
-#include "hubfixture.h"
 #include "core/solve.h"
+#include "core/timeline.h"
+#include "hubfixture.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
 #include "ui/explanationpanel.h"
-#include "ui/theme.h"
 #include "ui/language.h"
 #include "ui/ledgermodel.h"
 #include "ui/mainwindow.h"
 #include "ui/memorychart.h"
 #include "ui/settings.h"
 #include "ui/sliderspin.h"
-#include "ui/verdictbar.h"
-#include "core/timeline.h"
-#include "ui/structurediagram.h"
 #include "ui/steptimelineview.h"
+#include "ui/structurediagram.h"
+#include "ui/theme.h"
+#include "ui/verdictbar.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -105,10 +105,10 @@ private Q_SLOTS:
         if (slider == QLatin1String("precision")) {
             controls->precisionSlider()->slider()->setValue(value); // as a drag or arrow key would
         } else {
-            SliderSpin *s = slider == QLatin1String("batch")      ? controls->batchSlider()
-                          : slider == QLatin1String("sequence") ? controls->sequenceSlider()
-                          : slider == QLatin1String("hidden")   ? controls->hiddenSlider()
-                                                                 : controls->layersSlider();
+            SliderSpin *s = slider == QLatin1String("batch") ? controls->batchSlider()
+                : slider == QLatin1String("sequence")        ? controls->sequenceSlider()
+                : slider == QLatin1String("hidden")          ? controls->hiddenSlider()
+                                                             : controls->layersSlider();
             s->spinBox()->setValue(value);
         }
         const Scenario &after = m_model->scenario();
@@ -147,10 +147,12 @@ private Q_SLOTS:
         QVERIFY(largest >= 1 && largest < 4096);
         SliderSpin *batch = m_window->controls()->batchSlider();
         batch->spinBox()->setValue(int(largest));
-        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral(": fits")), qPrintable(m_window->verdict()->text()));
+        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral(": fits")),
+                 qPrintable(m_window->verdict()->text()));
         QVERIFY(m_window->verdict()->text().contains(QStringLiteral("largest batch %1").arg(largest)));
         batch->spinBox()->setValue(int(largest + 1));
-        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral("does not fit")), qPrintable(m_window->verdict()->text()));
+        QVERIFY2(m_window->verdict()->text().contains(QStringLiteral("does not fit")),
+                 qPrintable(m_window->verdict()->text()));
         checkChartMatchesCore();
     }
 
@@ -187,7 +189,7 @@ private Q_SLOTS:
         QVERIFY(bars.size() >= 2);
         QCOMPARE(chart->barCount(), int(bars.size()));
         QCOMPARE(Lever(bars[1].value), Lever::ZeroSharding); // the article's order
-        for (std::size_t i = 1; i < bars.size(); ++i) // no step adds memory; the bars show core's numbers
+        for (std::size_t i = 1; i < bars.size(); ++i)        // no step adds memory; the bars show core's numbers
             QVERIFY(bars[i].breakdown.total <= bars[i - 1].breakdown.total);
         m_model->setLadderOrder({Lever::Recomputation, Lever::SmallerBatch}); // skip two, reorder
         const auto &reordered = m_model->analysis().bars;
@@ -219,7 +221,8 @@ private Q_SLOTS:
         QVERIFY(dir.isValid());
         const QString path = dir.filePath(QStringLiteral("plan.vramledger.yaml"));
         QVERIFY(m_window->saveScenario(path).isEmpty());
-        QVERIFY2(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")), qPrintable(m_window->windowTitle()));
+        QVERIFY2(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")),
+                 qPrintable(m_window->windowTitle()));
         QVERIFY(!m_window->isWindowModified());
         QCOMPARE(m_window->windowFilePath(), path);
         QCOMPARE(Settings::recentFiles().value(0), QFileInfo(path).absoluteFilePath());
@@ -244,7 +247,8 @@ private Q_SLOTS:
         const QComboBox *box = m_window->controls()->modelBox();
         const int index = box->findData(QStringLiteral("gpt2"));
         QVERIFY(index >= 0);
-        QVERIFY2(box->itemText(index).contains(QStringLiteral("replaces the built-in")), qPrintable(box->itemText(index)));
+        QVERIFY2(box->itemText(index).contains(QStringLiteral("replaces the built-in")),
+                 qPrintable(box->itemText(index)));
     }
 
     // A model fetched by its Hub id becomes the user's preset and the current model; a gated one
@@ -264,17 +268,19 @@ private Q_SLOTS:
         QVERIFY(gpt2.open(QIODevice::ReadOnly));
         HubFixture hub;
         hub.routes["/openai-community/gpt2/resolve/main/config.json"] = {status, gpt2.readAll(), {}, -1, 0};
-        hub.routes["/api/models/openai-community/gpt2/revision/main"] = {200, R"({"safetensors": {"total": 124439808}})", {}, -1, 0};
+        hub.routes["/api/models/openai-community/gpt2/revision/main"] = {
+            200, R"({"safetensors": {"total": 124439808}})", {}, -1, 0};
         qputenv("HF_ENDPOINT", hub.endpoint().toUtf8());
         qunsetenv("HF_TOKEN");
         bool finished = false;
         QString reported;
         QStringList notes;
-        m_window->importFromHub(*parseHubModelRef("openai-community/gpt2"), [&](const QString &e, const QStringList &n) {
-            finished = true;
-            reported = e;
-            notes = n;
-        });
+        m_window->importFromHub(*parseHubModelRef("openai-community/gpt2"),
+                                [&](const QString &e, const QStringList &n) {
+                                    finished = true;
+                                    reported = e;
+                                    notes = n;
+                                });
         QTRY_VERIFY_WITH_TIMEOUT(finished, 20'000);
         qunsetenv("HF_ENDPOINT");
         QVERIFY2(error.isEmpty() ? reported.isEmpty() : reported.contains(error), qPrintable(reported));

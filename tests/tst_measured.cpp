@@ -118,13 +118,17 @@ private Q_SLOTS:
         const auto b = validatedEstimate(scenario);
         QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
         const double estimated = double(b->total) / double(kGiB);
-        outcomes().push_back({QTest::currentDataTag(), measuredGiB, estimated, kind.toStdString(), knownGap.toStdString()});
+        outcomes().push_back(
+            {QTest::currentDataTag(), measuredGiB, estimated, kind.toStdString(), knownGap.toStdString()});
         const double error = estimated / measuredGiB - 1.0;
         if (!knownGap.isEmpty())
             QEXPECT_FAIL("", qPrintable(knownGap), Continue);
-        QVERIFY2(std::abs(error) <= kBand, qPrintable(QStringLiteral("estimate %1 GiB, measured %2 GiB (%3): %4 %")
-                                                          .arg(estimated, 0, 'f', 2).arg(measuredGiB, 0, 'f', 2)
-                                                          .arg(kind).arg(100 * error, 0, 'f', 1)));
+        QVERIFY2(std::abs(error) <= kBand,
+                 qPrintable(QStringLiteral("estimate %1 GiB, measured %2 GiB (%3): %4 %")
+                                .arg(estimated, 0, 'f', 2)
+                                .arg(measuredGiB, 0, 'f', 2)
+                                .arg(kind)
+                                .arg(100 * error, 0, 'f', 1)));
     }
 
     // The README's table: every run, its error, the median and the worst.
@@ -135,8 +139,11 @@ private Q_SLOTS:
         for (const Outcome &o : outcomes()) {
             errors.push_back(std::abs(o.error()));
             table += QStringLiteral("| %1 | %2 GiB (%3) | %4 GiB | %5 %%6 |\n")
-                         .arg(QString::fromStdString(o.id)).arg(o.measured, 0, 'f', 2).arg(QString::fromStdString(o.kind))
-                         .arg(o.estimated, 0, 'f', 2).arg(100 * o.error(), 0, 'f', 1)
+                         .arg(QString::fromStdString(o.id))
+                         .arg(o.measured, 0, 'f', 2)
+                         .arg(QString::fromStdString(o.kind))
+                         .arg(o.estimated, 0, 'f', 2)
+                         .arg(100 * o.error(), 0, 'f', 1)
                          .arg(o.gap.empty() ? QString() : QStringLiteral(" (known gap)"));
         }
         if (errors.empty())
@@ -145,7 +152,9 @@ private Q_SLOTS:
         const double median = errors.size() % 2 ? errors[errors.size() / 2]
                                                 : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
         table += QStringLiteral("\nmedian |error| %1 %, worst %2 % over %3 runs\n")
-                     .arg(100 * median, 0, 'f', 1).arg(100 * errors.back(), 0, 'f', 1).arg(errors.size());
+                     .arg(100 * median, 0, 'f', 1)
+                     .arg(100 * errors.back(), 0, 'f', 1)
+                     .arg(errors.size());
         qInfo().noquote() << table;
     }
 };

@@ -51,9 +51,12 @@ private Q_SLOTS:
         QTest::addColumn<double>("optimizerGB");
         QTest::addColumn<double>("totalGB");
         QTest::newRow("FP32 column") << QStringLiteral("fp32") << true << 28.0 << 28.0 << 56.0 << 112.0;
-        QTest::newRow("AMP column as printed (no master copy)") << QStringLiteral("mixed-fp16") << false << 14.0 << 14.0 << 56.0 << 84.0;
-        QTest::newRow("AMP with the master copy it warns about") << QStringLiteral("mixed-fp16") << true << 14.0 << 14.0 << 84.0 << 112.0;
-        QTest::newRow("AMP in BF16 is the same size") << QStringLiteral("mixed-bf16") << true << 14.0 << 14.0 << 84.0 << 112.0;
+        QTest::newRow("AMP column as printed (no master copy)")
+            << QStringLiteral("mixed-fp16") << false << 14.0 << 14.0 << 56.0 << 84.0;
+        QTest::newRow("AMP with the master copy it warns about")
+            << QStringLiteral("mixed-fp16") << true << 14.0 << 14.0 << 84.0 << 112.0;
+        QTest::newRow("AMP in BF16 is the same size")
+            << QStringLiteral("mixed-bf16") << true << 14.0 << 14.0 << 84.0 << 112.0;
     }
     void articleTable()
     {
@@ -118,13 +121,17 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("gradientBuffers");
         constexpr qint64 params = 8'030'261'248, layer = 218'112'000, root = 1'050'677'248, head = 525'336'576 + 4096;
         QTest::newRow("bf16 gather, FP32 reduce (torchtitan's default)")
-            << "mixed-bf16" << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2;
-        QTest::newRow("bf16 gather, BF16 reduce") << "mixed-bf16" << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2
-                                                  << layer * (2 + 2) + head * 2;
-        QTest::newRow("FP32, no mixed precision") << "fp32" << "auto" << params * 4 / 8 << (root + 2 * layer) * 4
-                                                  << layer * (4 + 4) + head * 4;
-        QTest::newRow("pure BF16 parameters") << "bf16" << "auto" << params * 2 / 8 << (root + 2 * layer) * 2
-                                              << layer * (2 + 2) + head * 2;
+            << "mixed-bf16"
+            << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2;
+        QTest::newRow("bf16 gather, BF16 reduce")
+            << "mixed-bf16"
+            << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2;
+        QTest::newRow("FP32, no mixed precision")
+            << "fp32"
+            << "auto" << params * 4 / 8 << (root + 2 * layer) * 4 << layer * (4 + 4) + head * 4;
+        QTest::newRow("pure BF16 parameters")
+            << "bf16"
+            << "auto" << params * 2 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2;
     }
     void fsdpBuffers()
     {
@@ -162,8 +169,8 @@ private Q_SLOTS:
         QTest::newRow("FSDP over 16") << 1 << true << params * 4 / 16 << (root + 2 * layer) * 2;
         QTest::newRow("HSDP: 2 groups of 8") << 2 << true << params * 4 / 8 << (root + 2 * layer) * 2;
         QTest::newRow("HSDP: 16 replicas, nothing sharded") << 16 << true << params * 4 << (root + 2 * layer) * 2;
-        QTest::newRow("not resharded after forward: all 32 layers gathered") << 1 << false << params * 4 / 16
-                                                                            << (root + 32 * layer) * 2;
+        QTest::newRow("not resharded after forward: all 32 layers gathered")
+            << 1 << false << params * 4 / 16 << (root + 32 * layer) * 2;
     }
     void hybridShardingAndResharding()
     {
@@ -193,8 +200,8 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("weights");
         QTest::addColumn<qint64>("moments");
         constexpr qint64 dense = 1'605'636'096, expert = 176'160'768, layers = 32, dp = 8;
-        QTest::newRow("EP 1: every expert everywhere") << 1 << (dense + layers * 8 * expert) * 2
-                                                       << (dense + layers * 8 * expert) * 8 / dp;
+        QTest::newRow("EP 1: every expert everywhere")
+            << 1 << (dense + layers * 8 * expert) * 2 << (dense + layers * 8 * expert) * 8 / dp;
         QTest::newRow("EP 4: two experts per GPU, their states over 2 GPUs")
             << 4 << (dense + layers * 2 * expert) * 2 << dense * 8 / dp + layers * 2 * expert * 8 / 2;
         QTest::newRow("EP 8: one expert per GPU, its states unsharded")
@@ -260,7 +267,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("precision");
         QTest::addColumn<qint64>("elements");
         QTest::addColumn<qint64>("bucket");
-        QTest::newRow("ZeRO-1, mixed precision: 5e8 × 2 B") << 1 << "mixed-bf16" << qint64(500'000'000) << qint64(1'000'000'000);
+        QTest::newRow("ZeRO-1, mixed precision: 5e8 × 2 B")
+            << 1 << "mixed-bf16" << qint64(500'000'000) << qint64(1'000'000'000);
         QTest::newRow("ZeRO-2, FP32: 5e8 × 4 B") << 2 << "fp32" << qint64(500'000'000) << qint64(2'000'000'000);
         QTest::newRow("ZeRO-2, a bucket of 2e8") << 2 << "mixed-bf16" << qint64(200'000'000) << qint64(400'000'000);
         QTest::newRow("ZeRO-2, no bucket") << 2 << "mixed-bf16" << qint64(0) << qint64(0);
@@ -293,19 +301,41 @@ private Q_SLOTS:
         QTest::addColumn<bool>("master");
         QTest::addColumn<int>("bytes");
         QTest::addColumn<QString>("ampStyle");
-        QTest::newRow("FP32 Adam: 16") << "fp32" << "auto" << "adamw" << true << 16 << "master-copy";
-        QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16" << "auto" << "adamw" << true << 16 << "master-copy";
-        QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16" << "fp32" << "adamw" << true << 18 << "master-copy";
-        QTest::newRow("pure BF16, BF16 moments: 8") << "bf16" << "auto" << "adamw" << true << 8 << "master-copy";
-        QTest::newRow("the article's table: 12") << "mixed-fp16" << "auto" << "adamw" << false << 12 << "master-copy";
-        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16" << "auto" << "adamw-8bit" << true << 10 << "master-copy";
-        QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16" << "auto" << "sgd" << true << 8 << "master-copy";
-        QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16" << "auto" << "sgd-momentum" << true << 12 << "master-copy";
+        QTest::newRow("FP32 Adam: 16") << "fp32"
+                                       << "auto"
+                                       << "adamw" << true << 16 << "master-copy";
+        QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16"
+                                                     << "auto"
+                                                     << "adamw" << true << 16 << "master-copy";
+        QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16"
+                                                  << "fp32"
+                                                  << "adamw" << true << 18 << "master-copy";
+        QTest::newRow("pure BF16, BF16 moments: 8") << "bf16"
+                                                    << "auto"
+                                                    << "adamw" << true << 8 << "master-copy";
+        QTest::newRow("the article's table: 12") << "mixed-fp16"
+                                                 << "auto"
+                                                 << "adamw" << false << 12 << "master-copy";
+        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16"
+                                             << "auto"
+                                             << "adamw-8bit" << true << 10 << "master-copy";
+        QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16"
+                                                   << "auto"
+                                                   << "sgd" << true << 8 << "master-copy";
+        QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16"
+                                               << "auto"
+                                               << "sgd-momentum" << true << 12 << "master-copy";
         // Autocast (Hugging Face Trainer, Lightning): FP32 weights and grads are the master copy;
         // the 16-bit casts its linears read are counted with the activations (tst_savedtensors).
-        QTest::newRow("autocast Adam: 4+4+8") << "mixed-bf16" << "auto" << "adamw" << true << 16 << "autocast";
-        QTest::newRow("autocast ignores the master switch") << "mixed-fp16" << "auto" << "adamw" << false << 16 << "autocast";
-        QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16" << "auto" << "lion" << true << 12 << "master-copy";
+        QTest::newRow("autocast Adam: 4+4+8") << "mixed-bf16"
+                                              << "auto"
+                                              << "adamw" << true << 16 << "autocast";
+        QTest::newRow("autocast ignores the master switch") << "mixed-fp16"
+                                                            << "auto"
+                                                            << "adamw" << false << 16 << "autocast";
+        QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16"
+                                       << "auto"
+                                       << "lion" << true << 12 << "master-copy";
     }
     void bytesPerParameter()
     {

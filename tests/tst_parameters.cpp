@@ -30,7 +30,8 @@ private Q_SLOTS:
         // memory-model.md: GPT-2 124,439,808; Llama-2-7B 6,738,415,616; Llama-3-8B 8,030,261,248.
         QTest::newRow("GPT-2 124M") << QStringLiteral("gpt2") << qint64(124'439'808);
         QTest::newRow("Llama-2 7B") << QStringLiteral("llama-2-7b") << qint64(6'738'415'616);
-        QTest::newRow("Llama-3.1 8B (GQA, untied, 128k vocab)") << QStringLiteral("llama-3.1-8b") << qint64(8'030'261'248);
+        QTest::newRow("Llama-3.1 8B (GQA, untied, 128k vocab)")
+            << QStringLiteral("llama-3.1-8b") << qint64(8'030'261'248);
         QTest::newRow("the article's 7B, given directly") << QStringLiteral("seed-7b") << qint64(7'000'000'000);
     }
     void exactPublishedCounts()
@@ -58,9 +59,13 @@ private Q_SLOTS:
         QVERIFY2(m->publishedParams > 0, "every preset states its published total");
         QVERIFY2(!m->source.empty(), "every preset names its source");
         const double derived = static_cast<double>(totalParameters(m->arch));
-        const double relative = std::fabs(derived - static_cast<double>(m->publishedParams)) / static_cast<double>(m->publishedParams);
-        QVERIFY2(relative < 1e-3, qPrintable(QStringLiteral("%1: derived %2 vs published %3")
-                                                 .arg(id).arg(derived, 0, 'f', 0).arg(m->publishedParams)));
+        const double relative = std::fabs(derived - static_cast<double>(m->publishedParams))
+            / static_cast<double>(m->publishedParams);
+        QVERIFY2(relative < 1e-3,
+                 qPrintable(QStringLiteral("%1: derived %2 vs published %3")
+                                .arg(id)
+                                .arg(derived, 0, 'f', 0)
+                                .arg(m->publishedParams)));
     }
 
     void moeActiveParameters()

@@ -36,12 +36,14 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("missing");
         QTest::addColumn<QStringList>("kept"); // what the document keeps, so saving it loses no GPU
         QTest::newRow("known, unknown, repeated")
-            << QStringList{"a100-80gb", "colleagues-gpu", "a100-80gb", "h100-sxm"} << QStringList{"a100-80gb", "h100-sxm"}
-            << QStringList{"colleagues-gpu"} << QStringList{"a100-80gb", "colleagues-gpu", "h100-sxm"};
+            << QStringList{"a100-80gb", "colleagues-gpu", "a100-80gb", "h100-sxm"}
+            << QStringList{"a100-80gb", "h100-sxm"} << QStringList{"colleagues-gpu"}
+            << QStringList{"a100-80gb", "colleagues-gpu", "h100-sxm"};
         QStringList many;
         for (int i = 0; i < 10'000; ++i)
             many << QStringLiteral("h100-sxm");
-        QTest::newRow("one id 10,000 times") << many << QStringList{"h100-sxm"} << QStringList{} << QStringList{"h100-sxm"};
+        QTest::newRow("one id 10,000 times")
+            << many << QStringList{"h100-sxm"} << QStringList{} << QStringList{"h100-sxm"};
     }
     void scenarioGpusResolveOnce()
     {
@@ -144,8 +146,9 @@ private Q_SLOTS:
         catalog.addUserPreset(gpu);
         catalog.addUserPreset(gpu);
         QVERIFY(catalog.findGpu(gpu.id)->user);
-        QCOMPARE(std::count_if(catalog.gpus.begin(), catalog.gpus.end(), [&](const GpuPreset &g) { return g.id == gpu.id; }),
-                 std::ptrdiff_t(1));
+        QCOMPARE(
+            std::count_if(catalog.gpus.begin(), catalog.gpus.end(), [&](const GpuPreset &g) { return g.id == gpu.id; }),
+            std::ptrdiff_t(1));
     }
 
     void brokenFilesAreReportedAndSkipped_data()
@@ -154,12 +157,18 @@ private Q_SLOTS:
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        QTest::newRow("negative layers") << "negative-layers.yaml" << 7 << "architecture.layers" << "-3 is out of range; allowed 1 to 10000";
-        QTest::newRow("misspelt key") << "unknown-key.yaml" << 6 << "architecture.hiden" << "unknown key; allowed keys here: hidden,";
-        QTest::newRow("malformed YAML") << "malformed.yaml" << 3 << "" << "not valid YAML";
-        QTest::newRow("text where a number goes") << "wrong-type.yaml" << 6 << "architecture.hidden" << "'lots' is not a whole number";
-        QTest::newRow("newer schema") << "future-schema.yaml" << 1 << "schema" << "this version reads schema 1 to 1";
-        QTest::newRow("absurdly large") << "absurd.yaml" << 6 << "architecture.hidden" << "out of range";
+        QTest::newRow("negative layers") << "negative-layers.yaml" << 7 << "architecture.layers"
+                                         << "-3 is out of range; allowed 1 to 10000";
+        QTest::newRow("misspelt key") << "unknown-key.yaml" << 6 << "architecture.hiden"
+                                      << "unknown key; allowed keys here: hidden,";
+        QTest::newRow("malformed YAML") << "malformed.yaml" << 3 << ""
+                                        << "not valid YAML";
+        QTest::newRow("text where a number goes") << "wrong-type.yaml" << 6 << "architecture.hidden"
+                                                  << "'lots' is not a whole number";
+        QTest::newRow("newer schema") << "future-schema.yaml" << 1 << "schema"
+                                      << "this version reads schema 1 to 1";
+        QTest::newRow("absurdly large") << "absurd.yaml" << 6 << "architecture.hidden"
+                                        << "out of range";
     }
     void brokenFilesAreReportedAndSkipped()
     {
@@ -169,7 +178,8 @@ private Q_SLOTS:
         QFETCH(QString, message);
         QTemporaryDir user;
         QDir(user.path()).mkpath(QStringLiteral("models"));
-        QVERIFY(QFile::copy(QStringLiteral(VL_TEST_DATA "/broken/") + file, user.filePath(QStringLiteral("models/") + file)));
+        QVERIFY(QFile::copy(QStringLiteral(VL_TEST_DATA "/broken/") + file,
+                            user.filePath(QStringLiteral("models/") + file)));
         writeFile(user.filePath(QStringLiteral("models/good.yaml")), sample("good", 256));
 
         const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, user.path().toStdString());
@@ -213,9 +223,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("slug");
-        QTest::newRow("Hub path") << "meta-llama/Llama-2-7b-hf" << "llama-2-7b-hf";
-        QTest::newRow("spaces and symbols") << "My  GPU (lab #2)" << "my-gpu-lab-2";
-        QTest::newRow("dots kept") << "Qwen2.5-7B" << "qwen2.5-7b";
+        QTest::newRow("Hub path") << "meta-llama/Llama-2-7b-hf"
+                                  << "llama-2-7b-hf";
+        QTest::newRow("spaces and symbols") << "My  GPU (lab #2)"
+                                            << "my-gpu-lab-2";
+        QTest::newRow("dots kept") << "Qwen2.5-7B"
+                                   << "qwen2.5-7b";
     }
     void slugs()
     {

@@ -249,12 +249,13 @@ private Q_SLOTS:
         const std::map<Lever, std::set<ItemId>> mayGrow{
             // FSDP reduces gradients into FP32 shards where ZeRO-2 kept 16-bit ones: the gradients
             // item may grow, the model states as a whole may not (checked below).
-            {Lever::ZeroSharding, {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
-                                   ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve,
-                                   ItemId::Gradients}},
+            {Lever::ZeroSharding,
+             {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
+              ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
-            {Lever::MixedPrecision, {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
-                                     ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
+            {Lever::MixedPrecision,
+             {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
+              ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             {Lever::SmallerBatch, {ItemId::AllocatorReserve}},
         };
         int costly = 0;

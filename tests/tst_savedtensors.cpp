@@ -80,10 +80,11 @@ Scenario scenarioOf(const YAML::Node &c)
 
 std::string rowName(const YAML::Node &c)
 {
-    std::string name = c["family"].as<std::string>() + " h" + c["hidden"].as<std::string>() + " a" + c["heads"].as<std::string>() + " g"
-        + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>() + " b" + c["batch"].as<std::string>()
-        + " " + c["weights"].as<std::string>() + (c["autocast"] ? "+autocast" : "") + " "
-        + c["finetune"].as<std::string>() + (c["dropout"].as<double>() > 0 ? " dropout" : "")
+    std::string name = c["family"].as<std::string>() + " h" + c["hidden"].as<std::string>() + " a"
+        + c["heads"].as<std::string>() + " g" + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>()
+        + " b" + c["batch"].as<std::string>() + " " + c["weights"].as<std::string>()
+        + (c["autocast"] ? "+autocast" : "") + " " + c["finetune"].as<std::string>()
+        + (c["dropout"].as<double>() > 0 ? " dropout" : "")
         + (c["attention"] ? " " + c["attention"].as<std::string>() : "");
     if (c["lora_targets"])
         name += "(" + std::to_string(c["lora_targets"].size()) + " targets"
@@ -104,7 +105,9 @@ QString describe(const std::vector<SavedTensor> &tensors)
 {
     QStringList lines;
     for (const SavedTensor &t : tensors)
-        lines << QStringLiteral("  %1 B  %2").arg(t.bytes).arg(QString::fromUtf8(t.name.data(), qsizetype(t.name.size())));
+        lines << QStringLiteral("  %1 B  %2")
+                     .arg(t.bytes)
+                     .arg(QString::fromUtf8(t.name.data(), qsizetype(t.name.size())));
     return lines.join(u'\n');
 }
 
@@ -136,9 +139,9 @@ private Q_SLOTS:
         QVERIFY(rows.IsSequence() && rows.size() >= 180);
         for (const auto &row : rows) {
             const YAML::Node c = row["config"];
-            QTest::newRow(rowName(c).c_str()) << scenarioOf(c) << row["layer"].as<std::vector<Bytes>>()
-                                              << row["outside"].as<std::vector<Bytes>>()
-                                              << row["weight_casts"].as<qint64>();
+            QTest::newRow(rowName(c).c_str())
+                << scenarioOf(c) << row["layer"].as<std::vector<Bytes>>() << row["outside"].as<std::vector<Bytes>>()
+                << row["weight_casts"].as<qint64>();
         }
     }
     void matchesAutograd()

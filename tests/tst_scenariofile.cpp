@@ -69,8 +69,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, training);
         QFETCH(int, attention);
-        const QString yaml = QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
-                                            "vocab: 32000}\ntraining: {%1}\n").arg(training);
+        const QString yaml = QStringLiteral(
+                                 "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                 "vocab: 32000}\ntraining: {%1}\n")
+                                 .arg(training);
         const auto doc = parseScenarioDocument(yaml.toStdString(), "older.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.attention), attention);
@@ -90,8 +92,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, training);
         QFETCH(int, inFlight);
-        const QString yaml = QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
-                                            "vocab: 32000}\ntraining: {%1}\nparallel: {pp: 4}\n").arg(training);
+        const QString yaml = QStringLiteral(
+                                 "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                 "vocab: 32000}\ntraining: {%1}\nparallel: {pp: 4}\n")
+                                 .arg(training);
         const auto doc = parseScenarioDocument(yaml.toStdString(), "pipeline.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(estimate(doc->scenario).microBatchesInFlight), inFlight);
@@ -103,37 +107,74 @@ private Q_SLOTS:
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        const QString arch = QStringLiteral("architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n");
-        QTest::newRow("no schema") << arch << 1 << "schema" << "is required";
-        QTest::newRow("wrong type") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  batch: many\n") << 4 << "training.batch" << "not a whole number";
-        QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n") << 4 << "training.seq" << "allowed 1 to";
-        QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n") << 3 << "trainig" << "unknown key";
-        QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  precision: fp8\n") << 4 << "training.precision" << "fp32|mixed-fp16";
-        QTest::newRow("a key given twice") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  batch: 2\n  batch: 64\n") << 5 << "training.batch" << "appears twice";
-        QTest::newRow("a section that is a list") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training: [1, 2]\n") << 3 << "training" << "expected a mapping";
-        QTest::newRow("a section that is a word") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("overhead: on\n") << 3 << "overhead" << "expected a mapping";
-        QTest::newRow("unknown implementation") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4 << "training.implementation" << "megatron|huggingface|torchtitan|litgpt";
-        QTest::newRow("bad LoRA dropout") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("finetune:\n  lora_dropout: maybe\n") << 4 << "finetune.lora_dropout" << "";
+        const QString arch = QStringLiteral(
+            "architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n");
+        QTest::newRow("no schema") << arch << 1 << "schema"
+                                   << "is required";
+        QTest::newRow("wrong type") << QStringLiteral("schema: 1\n") + arch
+                + QStringLiteral("training:\n  batch: many\n")
+                                    << 4 << "training.batch"
+                                    << "not a whole number";
+        QTest::newRow("negative") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: -1\n")
+                                  << 4 << "training.seq"
+                                  << "allowed 1 to";
+        QTest::newRow("unknown key") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("trainig:\n  batch: 2\n")
+                                     << 3 << "trainig"
+                                     << "unknown key";
+        QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch
+                + QStringLiteral("training:\n  precision: fp8\n")
+                                  << 4 << "training.precision"
+                                  << "fp32|mixed-fp16";
+        QTest::newRow("a key given twice")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  batch: 2\n  batch: 64\n") << 5
+            << "training.batch"
+            << "appears twice";
+        QTest::newRow("a section that is a list")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training: [1, 2]\n") << 3 << "training"
+            << "expected a mapping";
+        QTest::newRow("a section that is a word")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("overhead: on\n") << 3 << "overhead"
+            << "expected a mapping";
+        QTest::newRow("unknown implementation")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  implementation: nemo\n") << 4
+            << "training.implementation"
+            << "megatron|huggingface|torchtitan|litgpt";
+        QTest::newRow("bad LoRA dropout")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("finetune:\n  lora_dropout: maybe\n") << 4
+            << "finetune.lora_dropout"
+            << "";
         // Cross-field rules come from the core; the error names the file's key at its own line.
-        QTest::newRow("cross-field rule from the core") << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 4 << "parallel.offload" << "choose --zero";
-        QTest::newRow("cross-field rule in the architecture")
-            << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, kv_heads: 5, ffn: 11008, vocab: 32000}\n")
-            << 2 << "architecture.kv_heads" << "must divide heads 32";
-        QTest::newRow("cross-field rule on a key left to its default: its section")
-            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("training:\n  seq: 4096\nparallel:\n  cp: 3\n  sp: false\n")
-            << 6 << "parallel.cp" << "does not divide the sequence";
-        QTest::newRow("cross-field rule inside a pin")
-            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("pins:\n  - name: a\n    architecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n    parallel:\n      offload: optimizer\n")
-            << 7 << "pins[0].parallel.offload" << "choose --zero";
+        QTest::newRow("cross-field rule from the core")
+            << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 4
+            << "parallel.offload"
+            << "choose --zero";
+        QTest::newRow("cross-field rule in the architecture") << QStringLiteral(
+            "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, kv_heads: 5, ffn: 11008, vocab: 32000}\n")
+                                                              << 2 << "architecture.kv_heads"
+                                                              << "must divide heads 32";
+        QTest::newRow("cross-field rule on a key left to its default: its section") << QStringLiteral("schema: 1\n")
+                + arch + QStringLiteral("training:\n  seq: 4096\nparallel:\n  cp: 3\n  sp: false\n")
+                                                                                    << 6 << "parallel.cp"
+                                                                                    << "does not divide the sequence";
+        QTest::newRow("cross-field rule inside a pin") << QStringLiteral("schema: 1\n") + arch
+                + QStringLiteral("pins:\n  - name: a\n    architecture: {hidden: 4096, layers: 32, heads: 32, ffn: "
+                                 "11008, vocab: 32000}\n    parallel:\n      offload: optimizer\n")
+                                                       << 7 << "pins[0].parallel.offload"
+                                                       << "choose --zero";
         QString manyPins = QStringLiteral("schema: 1\n") + arch + QStringLiteral("pins:\n");
         for (std::size_t i = 0; i <= kMaxPins; ++i)
-            manyPins += QStringLiteral("  - {name: p%1, architecture: {hidden: 64, layers: 2, heads: 4, ffn: 256, vocab: 100}}\n").arg(i);
-        QTest::newRow("more pins than a file keeps") << manyPins << 4 << "pins" << "pinned scenarios; a file keeps at most 256";
+            manyPins += QStringLiteral(
+                            "  - {name: p%1, architecture: {hidden: 64, layers: 2, heads: 4, ffn: 256, vocab: 100}}\n")
+                            .arg(i);
+        QTest::newRow("more pins than a file keeps") << manyPins << 4 << "pins"
+                                                     << "pinned scenarios; a file keeps at most 256";
         QString manyGpus = QStringLiteral("schema: 1\n") + arch + QStringLiteral("gpus: [");
         for (std::size_t i = 0; i <= kMaxGpus; ++i)
             manyGpus += QStringLiteral("gpu-%1, ").arg(i);
-        QTest::newRow("more GPUs than a file lists") << manyGpus + QStringLiteral("last]\n") << 3 << "gpus" << "a file lists at most 256";
-        QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << "" << "not valid YAML";
+        QTest::newRow("more GPUs than a file lists") << manyGpus + QStringLiteral("last]\n") << 3 << "gpus"
+                                                     << "a file lists at most 256";
+        QTest::newRow("truncated") << QStringLiteral("schema: 1\narchitecture: {hidden: 4096, layers") << 2 << ""
+                                   << "not valid YAML";
     }
     void brokenFiles()
     {

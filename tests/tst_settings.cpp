@@ -46,10 +46,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("written");
-        QTest::newRow("theme") << "display/theme" << "dark";
-        QTest::newRow("units") << "display/units" << "GB";
-        QTest::newRow("fit rule") << "display/fitRule" << "peak";
-        QTest::newRow("bar set") << "display/bars" << "zero-stages";
+        QTest::newRow("theme") << "display/theme"
+                               << "dark";
+        QTest::newRow("units") << "display/units"
+                               << "GB";
+        QTest::newRow("fit rule") << "display/fitRule"
+                                  << "peak";
+        QTest::newRow("bar set") << "display/bars"
+                                 << "zero-stages";
     }
     void writtenAsNames()
     {

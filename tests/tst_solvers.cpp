@@ -44,11 +44,13 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("capacityMiB");
         QTest::addColumn<int>("fsdpReplicas"); // 0: DeepSpeed's ZeRO; else FSDP with this many replica groups
         QTest::newRow("8B, ZeRO-3 over 8, H100") << 3 << 8 << int(Recompute::None) << qint64(81559) << 0;
-        QTest::newRow("8B, ZeRO-2 over 8, full recompute, A100") << 2 << 8 << int(Recompute::Full) << qint64(81920) << 0;
+        QTest::newRow("8B, ZeRO-2 over 8, full recompute, A100")
+            << 2 << 8 << int(Recompute::Full) << qint64(81920) << 0;
         QTest::newRow("8B, ZeRO-3 over 64, RTX 4090") << 3 << 64 << int(Recompute::Selective) << qint64(24564) << 0;
         QTest::newRow("8B, no sharding, H200") << 0 << 1 << int(Recompute::Full) << qint64(143771) << 0;
         QTest::newRow("8B, FSDP over 64, RTX 4090") << 3 << 64 << int(Recompute::Full) << qint64(24564) << 1;
-        QTest::newRow("8B, HSDP in 4 groups, RTX 4090: whole groups") << 3 << 64 << int(Recompute::Full) << qint64(24564) << 4;
+        QTest::newRow("8B, HSDP in 4 groups, RTX 4090: whole groups")
+            << 3 << 64 << int(Recompute::Full) << qint64(24564) << 4;
     }
     void solvers()
     {
@@ -162,12 +164,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("message");
-        QTest::newRow("no equals sign") << "batch" << "is not FIELD=FROM:TO";
-        QTest::newRow("unknown field") << "colour=1:2" << "not a numeric scenario field";
-        QTest::newRow("text field") << "precision=1:2" << "not a numeric scenario field";
-        QTest::newRow("reversed range") << "batch=8:2" << "1 <= FROM <= TO";
-        QTest::newRow("not a number") << "seq=a:9" << "not a whole number";
-        QTest::newRow("too many points") << "seq=1:100000000:1" << "too many";
+        QTest::newRow("no equals sign") << "batch"
+                                        << "is not FIELD=FROM:TO";
+        QTest::newRow("unknown field") << "colour=1:2"
+                                       << "not a numeric scenario field";
+        QTest::newRow("text field") << "precision=1:2"
+                                    << "not a numeric scenario field";
+        QTest::newRow("reversed range") << "batch=8:2"
+                                        << "1 <= FROM <= TO";
+        QTest::newRow("not a number") << "seq=a:9"
+                                      << "not a whole number";
+        QTest::newRow("too many points") << "seq=1:100000000:1"
+                                         << "too many";
     }
     void sweepSpecErrors()
     {
@@ -175,8 +183,7 @@ private Q_SLOTS:
         QFETCH(QString, message);
         const auto parsed = parseSweepSpec(spec.toStdString());
         QVERIFY(!parsed.ok());
-        QVERIFY2(QString::fromStdString(parsed.error().message).contains(message),
-                 parsed.error().message.c_str());
+        QVERIFY2(QString::fromStdString(parsed.error().message).contains(message), parsed.error().message.c_str());
     }
 };
 

@@ -23,7 +23,8 @@ private Q_SLOTS:
         QTest::newRow("batch 8: peak at the loss") << 8 << int(Recompute::None) << 0 << int(StepPhase::Loss);
         // Tiny activations: gradients outweigh them, and the peak moves to the end of backward,
         // when every gradient exists and the last layer is being recomputed.
-        QTest::newRow("full recompute, batch 1: end of backward") << 1 << int(Recompute::Full) << 0 << int(StepPhase::Backward);
+        QTest::newRow("full recompute, batch 1: end of backward")
+            << 1 << int(Recompute::Full) << 0 << int(StepPhase::Backward);
     }
     void shape()
     {
@@ -54,8 +55,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("ampStyle");
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy);
-        QTest::newRow("hugging face under autocast: weight casts and head") << int(Implementation::HuggingFace)
-                                                                            << int(AmpStyle::Autocast);
+        QTest::newRow("hugging face under autocast: weight casts and head")
+            << int(Implementation::HuggingFace) << int(AmpStyle::Autocast);
     }
     void lossHoldsEveryActivationItem()
     {
@@ -84,7 +85,7 @@ private Q_SLOTS:
                 sum += p.part(c);
             QCOMPARE(sum, p.inUse);
         }
-        QCOMPARE(t.points.back().part(Component::Activations), 0);                        // the optimizer step
+        QCOMPARE(t.points.back().part(Component::Activations), 0);                               // the optimizer step
         QCOMPARE(t.points.back().part(Component::Gradients), b.component(Component::Gradients)); // every gradient
     }
 

@@ -6,10 +6,10 @@
 #include "ui/theme.h"
 #include "ui/verdictbar.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDomDocument>
 #include <QFile>
-#include <QCoreApplication>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -40,7 +40,8 @@ QHash<QString, QString> messages(const QString &path, QStringList *unfinished = 
             if (m.attribute(QStringLiteral("numerus")) == QLatin1String("yes"))
                 text = translation.firstChildElement(QStringLiteral("numerusform")).text();
             out.insert(name + QLatin1Char('|') + source, text);
-            if (unfinished && (translation.attribute(QStringLiteral("type")) == QLatin1String("unfinished") || text.isEmpty()))
+            if (unfinished
+                && (translation.attribute(QStringLiteral("type")) == QLatin1String("unfinished") || text.isEmpty()))
                 *unfinished << name + QStringLiteral(": ") + source;
         }
     }
@@ -65,10 +66,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString fresh = dir.filePath(QStringLiteral("fresh_zh_CN.ts"));
         QProcess lupdate;
-        lupdate.start(QStringLiteral(VL_LUPDATE), {QStringLiteral("-I"), QStringLiteral(VL_SOURCE_DIR),
-                                                  QStringLiteral(VL_SOURCE_DIR "/ui"), QStringLiteral(VL_SOURCE_DIR "/io"),
-                                                  QStringLiteral(VL_SOURCE_DIR "/app"),
-                                                  QStringLiteral("-ts"), fresh, QStringLiteral("-silent")});
+        lupdate.start(QStringLiteral(VL_LUPDATE),
+                      {QStringLiteral("-I"), QStringLiteral(VL_SOURCE_DIR), QStringLiteral(VL_SOURCE_DIR "/ui"),
+                       QStringLiteral(VL_SOURCE_DIR "/io"), QStringLiteral(VL_SOURCE_DIR "/app"), QStringLiteral("-ts"),
+                       fresh, QStringLiteral("-silent")});
         QVERIFY(lupdate.waitForFinished(120'000));
         QCOMPARE(lupdate.exitCode(), 0);
         const auto current = messages(fresh);
@@ -77,7 +78,8 @@ private Q_SLOTS:
         for (auto it = current.cbegin(); it != current.cend(); ++it)
             if (ours.value(it.key()).isEmpty())
                 missing << it.key();
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("untranslated in zh_CN:\n") + missing.join(QLatin1Char('\n'))));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("untranslated in zh_CN:\n") + missing.join(QLatin1Char('\n'))));
     }
 
     void englishPluralForms()
@@ -111,22 +113,25 @@ private Q_SLOTS:
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
                                   << int(FineTune::Full) << int(Loss::Standard) << false;
         QTest::newRow("hugging face llama, autocast, LoRA with dropout")
-            << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
-            << int(Loss::Chunked) << false;
-        QTest::newRow("hugging face GPT-2, autocast") << int(Implementation::HuggingFace) << int(Modeling::Gpt2)
-                                                      << int(AmpStyle::Autocast) << int(FineTune::Full) << int(Loss::Standard) << false;
-        QTest::newRow("hugging face GPT-2, BF16 with a master copy")
-            << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
+            << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast)
+            << int(FineTune::LoRA) << int(Loss::Chunked) << false;
+        QTest::newRow("hugging face GPT-2, autocast")
+            << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::Autocast) << int(FineTune::Full)
             << int(Loss::Standard) << false;
-        QTest::newRow("hugging face BERT") << int(Implementation::HuggingFace) << int(Modeling::Bert)
-                                           << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false;
-        QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                       << int(FineTune::QLoRA) << int(Loss::Standard) << false;
-        QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                    << int(FineTune::Full) << int(Loss::Standard) << false;
+        QTest::newRow("hugging face GPT-2, BF16 with a master copy")
+            << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << false;
+        QTest::newRow("hugging face BERT")
+            << int(Implementation::HuggingFace) << int(Modeling::Bert) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << false;
+        QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama)
+                                       << int(AmpStyle::MasterCopy) << int(FineTune::QLoRA) << int(Loss::Standard)
+                                       << false;
+        QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama)
+                                    << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false;
         QTest::newRow("torchtitan, FSDP, op-level selective checkpointing")
-            << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
-            << int(Loss::Standard) << true;
+            << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << true;
     }
     void formulasReadInChinese()
     {
@@ -153,7 +158,7 @@ private Q_SLOTS:
         s.implementation = Implementation(implementation);
         s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa
             : s.implementation == Implementation::LitGpt             ? Attention::Flash
-                                                                      : Attention::Eager;
+                                                                     : Attention::Eager;
         if (s.implementation == Implementation::LitGpt) {
             s.precision = Precision::Bf16;
             s.loraTargets = LoraQ | LoraV;

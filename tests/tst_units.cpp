@@ -12,13 +12,16 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("bytes");
         QTest::addColumn<int>("units");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("article 7B fp32 weights in GB") << qint64(28'000'000'000) << int(Units::GB) << QStringLiteral("28.0 GB");
+        QTest::newRow("article 7B fp32 weights in GB")
+            << qint64(28'000'000'000) << int(Units::GB) << QStringLiteral("28.0 GB");
         QTest::newRow("same bytes in GiB") << qint64(28'000'000'000) << int(Units::GiB) << QStringLiteral("26.1 GiB");
-        QTest::newRow("article activation script 1.07 GB") << qint64(1'073'741'824) << int(Units::GB) << QStringLiteral("1.07 GB");
+        QTest::newRow("article activation script 1.07 GB")
+            << qint64(1'073'741'824) << int(Units::GB) << QStringLiteral("1.07 GB");
         QTest::newRow("exactly one GiB") << qint64(kGiB) << int(Units::GiB) << QStringLiteral("1.00 GiB");
         QTest::newRow("below a GiB falls to MiB") << qint64(400 * kMiB) << int(Units::GiB) << QStringLiteral("400 MiB");
         QTest::newRow("below a GB falls to MB") << qint64(512'000'000) << int(Units::GB) << QStringLiteral("512 MB");
-        QTest::newRow("hundreds keep no decimals") << qint64(120'000'000'000) << int(Units::GB) << QStringLiteral("120 GB");
+        QTest::newRow("hundreds keep no decimals")
+            << qint64(120'000'000'000) << int(Units::GB) << QStringLiteral("120 GB");
         QTest::newRow("zero") << qint64(0) << int(Units::GiB) << QStringLiteral("0 GiB");
         QTest::newRow("negative shortfall") << qint64(-2 * kGiB) << int(Units::GiB) << QStringLiteral("-2.00 GiB");
     }

@@ -19,19 +19,58 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expectedField");
         QTest::addColumn<QString>("expectedText");
-        QTest::newRow("zero batch") << "batch" << "0" << "batch" << "allowed 1 to";
-        QTest::newRow("negative sequence") << "seq" << "-4" << "seq" << "allowed 1 to";
-        QTest::newRow("zero hidden") << "hidden" << "0" << "hidden" << "allowed 1 to";
-        QTest::newRow("heads not dividing hidden") << "heads" << "30" << "heads" << "does not divide hidden size 4096";
-        QTest::newRow("kv heads not dividing heads") << "kv-heads" << "5" << "kv-heads" << "must divide the 32";
-        QTest::newRow("ZeRO stage 4") << "zero" << "4" << "zero" << "allowed 0 to 3";
-        QTest::newRow("TP not dividing heads") << "tp" << "3" << "tp" << "does not divide the 32";
-        QTest::newRow("more stages than layers") << "pp" << "64" << "pp" << "allowed 1 to 32";
-        QTest::newRow("interleaving without pipeline") << "vpp" << "2" << "vpp" << "need pipeline parallelism";
-        QTest::newRow("offload without ZeRO") << "offload" << "optimizer" << "offload" << "choose --zero";
-        QTest::newRow("overflow-sized sequence") << "seq" << "16000000" << "seq" << "too large";
-        QTest::newRow("absurd parameter count") << "params" << "1e18" << "params" << "allowed 0 to";
-        QTest::newRow("tiny parameter count") << "params" << "10" << "params" << "too small";
+        QTest::newRow("zero batch") << "batch"
+                                    << "0"
+                                    << "batch"
+                                    << "allowed 1 to";
+        QTest::newRow("negative sequence") << "seq"
+                                           << "-4"
+                                           << "seq"
+                                           << "allowed 1 to";
+        QTest::newRow("zero hidden") << "hidden"
+                                     << "0"
+                                     << "hidden"
+                                     << "allowed 1 to";
+        QTest::newRow("heads not dividing hidden") << "heads"
+                                                   << "30"
+                                                   << "heads"
+                                                   << "does not divide hidden size 4096";
+        QTest::newRow("kv heads not dividing heads") << "kv-heads"
+                                                     << "5"
+                                                     << "kv-heads"
+                                                     << "must divide the 32";
+        QTest::newRow("ZeRO stage 4") << "zero"
+                                      << "4"
+                                      << "zero"
+                                      << "allowed 0 to 3";
+        QTest::newRow("TP not dividing heads") << "tp"
+                                               << "3"
+                                               << "tp"
+                                               << "does not divide the 32";
+        QTest::newRow("more stages than layers") << "pp"
+                                                 << "64"
+                                                 << "pp"
+                                                 << "allowed 1 to 32";
+        QTest::newRow("interleaving without pipeline") << "vpp"
+                                                       << "2"
+                                                       << "vpp"
+                                                       << "need pipeline parallelism";
+        QTest::newRow("offload without ZeRO") << "offload"
+                                              << "optimizer"
+                                              << "offload"
+                                              << "choose --zero";
+        QTest::newRow("overflow-sized sequence") << "seq"
+                                                 << "16000000"
+                                                 << "seq"
+                                                 << "too large";
+        QTest::newRow("absurd parameter count") << "params"
+                                                << "1e18"
+                                                << "params"
+                                                << "allowed 0 to";
+        QTest::newRow("tiny parameter count") << "params"
+                                              << "10"
+                                              << "params"
+                                              << "too small";
     }
     void invalidScenarios()
     {
@@ -53,12 +92,24 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("expectedText");
-        QTest::newRow("NaN batch") << "batch" << "nan" << "not a whole number";
-        QTest::newRow("fractional layers") << "layers" << "1.5" << "not a whole number";
-        QTest::newRow("unknown precision") << "precision" << "fp8" << "fp32|mixed-fp16|mixed-bf16|bf16";
-        QTest::newRow("unknown optimizer") << "optimizer" << "adam" << "adamw|adamw-8bit";
-        QTest::newRow("yes/no field") << "flash-attention" << "maybe" << "yes|no";
-        QTest::newRow("unknown LoRA target") << "lora-targets" << "q,x" << "q,v";
+        QTest::newRow("NaN batch") << "batch"
+                                   << "nan"
+                                   << "not a whole number";
+        QTest::newRow("fractional layers") << "layers"
+                                           << "1.5"
+                                           << "not a whole number";
+        QTest::newRow("unknown precision") << "precision"
+                                           << "fp8"
+                                           << "fp32|mixed-fp16|mixed-bf16|bf16";
+        QTest::newRow("unknown optimizer") << "optimizer"
+                                           << "adam"
+                                           << "adamw|adamw-8bit";
+        QTest::newRow("yes/no field") << "flash-attention"
+                                      << "maybe"
+                                      << "yes|no";
+        QTest::newRow("unknown LoRA target") << "lora-targets"
+                                             << "q,x"
+                                             << "q,v";
     }
     void unparsableValues()
     {
@@ -74,10 +125,7 @@ private Q_SLOTS:
         QVERIFY(s == before); // a rejected value changes nothing
     }
 
-    void defaultScenarioIsValid()
-    {
-        QVERIFY(!validate(Scenario{}));
-    }
+    void defaultScenarioIsValid() { QVERIFY(!validate(Scenario{})); }
 };
 
 QTEST_APPLESS_MAIN(TestValidation)

@@ -7,14 +7,14 @@
 #include "ui/ledgermodel.h"
 #include "ui/memorychart.h"
 #include "ui/steptimelineview.h"
-#include "ui/sweepview.h"
 #include "ui/structurediagram.h"
+#include "ui/sweepview.h"
 #include "ui/theme.h"
 #include "ui/verdictbar.h"
 
 #include <QImage>
-#include <QRegularExpression>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <algorithm>
@@ -67,9 +67,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
                                   << "Korthikanti";
-        QTest::newRow("hugging face, autocast") << int(Implementation::HuggingFace) << int(AmpStyle::Autocast)
-                                                << int(Loss::Standard) << "huggingface";
-        QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Chunked)
+        QTest::newRow("hugging face, autocast")
+            << int(Implementation::HuggingFace) << int(AmpStyle::Autocast) << int(Loss::Standard) << "huggingface";
+        QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy)
+                                      << int(Loss::Chunked)
                                       << QStringLiteral("one chunk in %1 at a time").arg(kLossChunks);
     }
     void assumptionsNameTheChoices()
@@ -114,8 +115,9 @@ private Q_SLOTS:
             for (int c = 0; c < 4; ++c) {
                 const QRectF r = layout.blocks[std::size_t(c)];
                 const double expectedArea = double(b.component(Component(c))) / layout.bytesPerSquarePixel;
-                QVERIFY2(std::fabs(r.width() * r.height() - expectedArea) <= r.height() + 1,
-                         qPrintable(QStringLiteral("%1: %2 vs %3").arg(c).arg(r.width() * r.height()).arg(expectedArea)));
+                QVERIFY2(
+                    std::fabs(r.width() * r.height() - expectedArea) <= r.height() + 1,
+                    qPrintable(QStringLiteral("%1: %2 vs %3").arg(c).arg(r.width() * r.height()).arg(expectedArea)));
                 QVERIFY(std::fabs(r.height() - r.width() * layout.aspect) < 1e-6);
                 QVERIFY(r.top() >= area.top() - 1e-6);
             }
@@ -161,8 +163,8 @@ private Q_SLOTS:
         // Off the centre line, where each part's size label is written.
         const double x = plot->xAxis->coordToPixel(bar + 1 - 0.25);
         double below = 0;
-        for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates,
-                            Component::Activations}) {
+        for (Component c :
+             {Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations}) {
             const double value = chart.barValue(bar, c);
             const QPoint centre(int(x), int(plot->yAxis->coordToPixel(below + value / 2)));
             below += value;
@@ -191,10 +193,13 @@ private Q_SLOTS:
             return !texts.isEmpty();
         }());
         for (const Bar &bar : a.bars) {
-            QVERIFY2(texts.contains(bytesText(bar.breakdown.total, Units::GiB)), qPrintable(texts.join(QLatin1Char('|'))));
+            QVERIFY2(texts.contains(bytesText(bar.breakdown.total, Units::GiB)),
+                     qPrintable(texts.join(QLatin1Char('|'))));
             // The article's 7B: every one of the four parts is at least 13 GiB, tall enough here.
-            for (Component c : {Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations})
-                QVERIFY2(texts.contains(bytesText(bar.breakdown.component(c), Units::GiB)), qPrintable(texts.join(QLatin1Char('|'))));
+            for (Component c :
+                 {Component::Parameters, Component::Gradients, Component::OptimizerStates, Component::Activations})
+                QVERIFY2(texts.contains(bytesText(bar.breakdown.component(c), Units::GiB)),
+                         qPrintable(texts.join(QLatin1Char('|'))));
         }
     }
 
@@ -259,7 +264,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QColor>("translucent");
         QTest::addColumn<QColor>("background");
-        QTest::newRow("timeline area, light") << QColor(204, 121, 167, 60) << palette(Theme::Light).color(QPalette::Base);
+        QTest::newRow("timeline area, light")
+            << QColor(204, 121, 167, 60) << palette(Theme::Light).color(QPalette::Base);
         QTest::newRow("timeline area, dark") << QColor(204, 121, 167, 60) << palette(Theme::Dark).color(QPalette::Base);
         QTest::newRow("sweep band, dark") << QColor(230, 159, 0, 190) << palette(Theme::Dark).color(QPalette::Base);
         QTest::newRow("opaque stays itself") << QColor(0, 114, 178) << QColor(Qt::white);
@@ -303,7 +309,10 @@ private Q_SLOTS:
         const int lines = int(bar.text().count(QLatin1Char('\n'))) + 1;
         QVERIFY(lines >= 2);
         QVERIFY2(bar.height() >= lines * QFontMetrics(font).lineSpacing(),
-                 qPrintable(QStringLiteral("%1 px for %2 lines of %3 px").arg(bar.height()).arg(lines).arg(QFontMetrics(font).lineSpacing())));
+                 qPrintable(QStringLiteral("%1 px for %2 lines of %3 px")
+                                .arg(bar.height())
+                                .arg(lines)
+                                .arg(QFontMetrics(font).lineSpacing())));
     }
 
     void smallBlocksStayLabelled()

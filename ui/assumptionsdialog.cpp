@@ -11,73 +11,85 @@ namespace vl {
 QString assumptionsHtml(const Scenario &s, const Breakdown &b)
 {
     const DtypeBytes dt = dtypeBytes(s);
-    const QString optimizerBytes = s.optimizer == Optimizer::AdamW ? (s.precision == Precision::Bf16 ? QStringLiteral("4") : QStringLiteral("8"))
-        : s.optimizer == Optimizer::AdamW8bit                     ? QStringLiteral("2")
-        : s.optimizer == Optimizer::Sgd                           ? QStringLiteral("0")
-        : s.optimizer == Optimizer::Adafactor                     ? QObject::tr("≈ 4·(rows + columns) per matrix")
-                                                                  : (s.precision == Precision::Bf16 ? QStringLiteral("2") : QStringLiteral("4"));
-    QString html = QObject::tr("<h3>Conventions in force</h3><ul>"
-                               "<li>Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.</li>"
-                               "<li>Working weights: <b>%1 B</b> per parameter; gradients: <b>%2 B</b>. Mixed precision: %9.</li>"
-                               "<li>FP32 master copy: <b>%3</b>, counted inside the optimizer states (the ZeRO paper's K = 12).</li>"
-                               "<li>Optimizer moments: <b>%4 B</b> per trainable parameter.</li>"
-                               "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
-                               "enumerated %7.</li>"
-                               "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
-                               "<li>The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also "
-                               "shows the CUDA context and the caching allocator's reserve, which the runtime overhead adds.</li>"
-                               "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
-                               "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
-                               "<li>Overhead: %6.</li>"
-                               "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
-                       .arg(dt.weight)
-                       .arg(dt.gradient)
-                       .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
-                       .arg(optimizerBytes)
-                       .arg(dt.activation)
-                       .arg(s.overhead.enabled
-                                ? QObject::tr("on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU")
-                                      .arg(s.overhead.cudaContext / kMiB)
-                                      .arg(s.overhead.allocatorPercent)
-                                      .arg(s.overhead.commBuffers / kMiB)
-                                : QObject::tr("off — the article's four components only"))
-                       .arg(s.implementation == Implementation::Megatron
-                                ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
-                                : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
-                                      .arg(QString::fromLatin1(toString(s.implementation))))
-                       .arg(s.loss == Loss::Chunked ? QObject::tr("one chunk in %1 at a time (chunked cross-entropy)").arg(kLossChunks)
-                                                    : QObject::tr("all at once"))
-                       .arg(dt.autocast ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
-                            : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
-                                            : QObject::tr("none"));
+    const QString optimizerBytes = s.optimizer == Optimizer::AdamW
+        ? (s.precision == Precision::Bf16 ? QStringLiteral("4") : QStringLiteral("8"))
+        : s.optimizer == Optimizer::AdamW8bit ? QStringLiteral("2")
+        : s.optimizer == Optimizer::Sgd       ? QStringLiteral("0")
+        : s.optimizer == Optimizer::Adafactor
+        ? QObject::tr("≈ 4·(rows + columns) per matrix")
+        : (s.precision == Precision::Bf16 ? QStringLiteral("2") : QStringLiteral("4"));
+    QString html =
+        QObject::tr(
+            "<h3>Conventions in force</h3><ul>"
+            "<li>Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.</li>"
+            "<li>Working weights: <b>%1 B</b> per parameter; gradients: <b>%2 B</b>. Mixed precision: %9.</li>"
+            "<li>FP32 master copy: <b>%3</b>, counted inside the optimizer states (the ZeRO paper's K = 12).</li>"
+            "<li>Optimizer moments: <b>%4 B</b> per trainable parameter.</li>"
+            "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
+            "enumerated %7.</li>"
+            "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
+            "<li>The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also "
+            "shows the CUDA context and the caching allocator's reserve, which the runtime overhead adds.</li>"
+            "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
+            "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
+            "<li>Overhead: %6.</li>"
+            "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
+            .arg(dt.weight)
+            .arg(dt.gradient)
+            .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
+            .arg(optimizerBytes)
+            .arg(dt.activation)
+            .arg(s.overhead.enabled ? QObject::tr("on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 "
+                                                  "MiB with more than one GPU")
+                                          .arg(s.overhead.cudaContext / kMiB)
+                                          .arg(s.overhead.allocatorPercent)
+                                          .arg(s.overhead.commBuffers / kMiB)
+                                    : QObject::tr("off — the article's four components only"))
+            .arg(s.implementation == Implementation::Megatron
+                     ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
+                     : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
+                           .arg(QString::fromLatin1(toString(s.implementation))))
+            .arg(s.loss == Loss::Chunked
+                     ? QObject::tr("one chunk in %1 at a time (chunked cross-entropy)").arg(kLossChunks)
+                     : QObject::tr("all at once"))
+            .arg(dt.autocast
+                     ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
+                     : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
+                                     : QObject::tr("none"));
     QStringList parallel;
     if (s.fsdp())
-        parallel << QObject::tr("FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
-                                "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
-                                "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
-                                "their reduce-scatter input.")
+        parallel << QObject::tr(
+                        "FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
+                        "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
+                        "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
+                        "their reduce-scatter input.")
                         .arg(s.shardGroup());
     if (s.zeroStage >= 1 && !s.fsdp())
-        parallel << QObject::tr("DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "
-                                "(reduce_bucket_size).")
+        parallel << QObject::tr(
+                        "DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "
+                        "(reduce_bucket_size).")
                         .arg(s.zeroStage)
                         .arg(s.reduceBucket);
     if (s.pipelineParallel > 1)
-        parallel << QObject::tr("Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
-                                "one per stage).")
+        parallel << QObject::tr(
+                        "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
+                        "one per stage).")
                         .arg(b.microBatchesInFlight);
-    parallel << QObject::tr("Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
-                            "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "
-                            "states). Megatron's theoretical memory and DeepSpeed's model-state estimators leave them out.");
+    parallel << QObject::tr(
+        "Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
+        "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "
+        "states). Megatron's theoretical memory and DeepSpeed's model-state estimators leave them out.");
     html += QObject::tr("<h3>Parallelism and runtime buffers</h3>") + QStringLiteral("<ul><li>")
         + parallel.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
-    html += QObject::tr("<h3>Sources</h3><ul>"
-                        "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.</li>"
-                        "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"
-                        "<li>Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).</li>"
-                        "<li>Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.</li>"
-                        "<li>Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face \"Model training anatomy\".</li>"
-                        "<li>Each model preset names its config.json; each GPU preset its nvidia-smi reading.</li></ul>");
+    html += QObject::tr(
+        "<h3>Sources</h3><ul>"
+        "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its "
+        "script.</li>"
+        "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"
+        "<li>Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).</li>"
+        "<li>Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.</li>"
+        "<li>Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face \"Model training anatomy\".</li>"
+        "<li>Each model preset names its config.json; each GPU preset its nvidia-smi reading.</li></ul>");
     return html;
 }
 

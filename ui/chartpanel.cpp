@@ -8,11 +8,11 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QListWidget>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -23,16 +23,9 @@
 namespace vl {
 
 ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
-    : QWidget(parent),
-      m_model(model),
-      m_chart(new MemoryChart(this)),
-      m_bars(new QComboBox(this)),
-      m_fitRule(new QComboBox(this)),
-      m_units(new QComboBox(this)),
-      m_pin(new QPushButton(this)),
-      m_ladderOrder(new QPushButton(this)),
-      m_barsLabel(new QLabel(this)),
-      m_fitLabel(new QLabel(this))
+    : QWidget(parent), m_model(model), m_chart(new MemoryChart(this)), m_bars(new QComboBox(this)),
+      m_fitRule(new QComboBox(this)), m_units(new QComboBox(this)), m_pin(new QPushButton(this)),
+      m_ladderOrder(new QPushButton(this)), m_barsLabel(new QLabel(this)), m_fitLabel(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -78,9 +71,9 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
     connect(&m_model, &LedgerModel::changed, this, [this] {
         for (QComboBox *box : {m_bars, m_fitRule, m_units}) {
             const QSignalBlocker block(box);
-            box->setCurrentIndex(box == m_bars ? int(m_model.options().bars)
-                                 : box == m_fitRule ? int(m_model.options().fitRule)
-                                                    : int(m_model.units()));
+            box->setCurrentIndex(box == m_bars          ? int(m_model.options().bars)
+                                     : box == m_fitRule ? int(m_model.options().fitRule)
+                                                        : int(m_model.units()));
         }
         m_ladderOrder->setVisible(m_model.options().bars == BarSet::Ladder);
         m_chart->showAnalysis(m_model.analysis(), m_model.selectedGpus(), m_model.units());
@@ -98,9 +91,10 @@ void ChartPanel::retranslate()
     m_bars->setItemText(1, tr("GPU counts"));
     m_bars->setItemText(2, tr("ZeRO stages"));
     m_bars->setItemText(3, tr("Optimization ladder"));
-    m_bars->setToolTip(tr("What the bars compare: your pinned scenarios beside the current one, the current scenario "
-                          "over 1–64 GPUs or ZeRO stages 0–3, or the article's levers applied one at a time until it fits "
-                          "the first chosen GPU."));
+    m_bars->setToolTip(
+        tr("What the bars compare: your pinned scenarios beside the current one, the current scenario "
+           "over 1–64 GPUs or ZeRO stages 0–3, or the article's levers applied one at a time until it fits "
+           "the first chosen GPU."));
     m_pin->setText(tr("&Pin current"));
     m_pin->setToolTip(tr("Keep the current scenario as a bar to compare against. Right-click a pinned bar to rename, "
                          "move or remove it."));
@@ -111,7 +105,8 @@ void ChartPanel::retranslate()
     m_fitRule->setItemText(1, tr("peak of the step"));
     m_fitRule->setToolTip(tr("Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at "
                              "any moment of the step, from the timeline."));
-    m_units->setToolTip(tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch report); GB = 10⁹ bytes (papers, vendor labels)."));
+    m_units->setToolTip(
+        tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch report); GB = 10⁹ bytes (papers, vendor labels)."));
 }
 
 void ChartPanel::changeEvent(QEvent *event)
@@ -139,7 +134,8 @@ void ChartPanel::editLadderOrder()
     dialog.setWindowTitle(tr("Optimization ladder"));
     auto *layout = new QVBoxLayout(&dialog);
     auto *hint = new QLabel(tr("Checked levers are tried from the top down, one at a time, until the scenario fits "
-                               "the first chosen GPU. Drag to reorder."), &dialog);
+                               "the first chosen GPU. Drag to reorder."),
+                            &dialog);
     hint->setWordWrap(true);
     auto *list = new QListWidget(&dialog);
     list->setDragDropMode(QAbstractItemView::InternalMove);
@@ -156,8 +152,8 @@ void ChartPanel::editLadderOrder()
     };
     for (Lever lever : shown)
         addLever(lever, std::find(current.begin(), current.end(), lever) != current.end());
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults,
-                                         &dialog);
+    auto *buttons = new QDialogButtonBox(
+        QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, &dialog);
     connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
     connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, &dialog, [list, addLever] {
@@ -188,8 +184,9 @@ void ChartPanel::showPinMenu(const QPoint &position)
     QMenu menu(this);
     menu.addAction(tr("Rename…"), this, [this, bar] {
         bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Rename pin"), tr("Name:"), QLineEdit::Normal,
-                                                   QString::fromStdString(m_model.document().pins[std::size_t(bar)].name), &ok);
+        const QString name = QInputDialog::getText(
+            this, tr("Rename pin"), tr("Name:"), QLineEdit::Normal,
+            QString::fromStdString(m_model.document().pins[std::size_t(bar)].name), &ok);
         if (ok && !name.trimmed().isEmpty())
             m_model.renamePin(bar, name.trimmed());
     });

@@ -18,7 +18,7 @@ class ChartPanel : public QWidget {
 public:
     explicit ChartPanel(LedgerModel &model, QWidget *parent = nullptr);
     MemoryChart *chart() const { return m_chart; }
-    void pinCurrent(); // asks for a name
+    void pinCurrent();      // asks for a name
     void editLadderOrder(); // which of the article's levers to try, in which order
 
 protected:

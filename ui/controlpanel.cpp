@@ -20,7 +20,6 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-
 namespace vl {
 
 namespace {
@@ -82,7 +81,8 @@ void ControlPanel::build()
         hubButton->setToolTip(tr("Fetch a model's config.json from the Hugging Face Hub by its id, e.g. "
                                  "meta-llama/Llama-3.1-8B, and save it as your own preset."));
         m_importButton->setText(tr("Import config.json…"));
-        m_importButton->setToolTip(tr("Read a Hugging Face config.json (or drop one on the window) and save it as your own preset."));
+        m_importButton->setToolTip(
+            tr("Read a Hugging Face config.json (or drop one on the window) and save it as your own preset."));
         m_modelBox->setToolTip(tr("Start from a model you know. Editing its shape below makes it a custom model."));
     });
     modelLayout->addWidget(m_modelBox);
@@ -123,27 +123,42 @@ void ControlPanel::build()
             field->setToolTip(tip());
         });
     };
-    row(form, m_batch, [] { return tr("&Batch size"); },
-        [] { return tr("Micro-batch per GPU. Activations grow in proportion to it; parameters, gradients and "
-                       "optimizer states do not. Arrows double and halve; hold Shift for single steps."); });
-    row(form, m_sequence, [] { return tr("&Sequence length"); },
-        [] { return tr("Tokens per sample. Activations grow in proportion to it, and the attention scores with its "
-                       "square unless FlashAttention is on. Hold Shift for fine steps."); });
-    row(form, m_hidden, [] { return tr("&Hidden size"); },
+    row(
+        form, m_batch, [] { return tr("&Batch size"); },
+        [] {
+            return tr("Micro-batch per GPU. Activations grow in proportion to it; parameters, gradients and "
+                      "optimizer states do not. Arrows double and halve; hold Shift for single steps.");
+        });
+    row(
+        form, m_sequence, [] { return tr("&Sequence length"); },
+        [] {
+            return tr("Tokens per sample. Activations grow in proportion to it, and the attention scores with its "
+                      "square unless FlashAttention is on. Hold Shift for fine steps.");
+        });
+    row(
+        form, m_hidden, [] { return tr("&Hidden size"); },
         [] { return tr("Width h. Parameters grow with h², activations with h. Editing it makes the model custom."); });
-    row(form, m_layers, [] { return tr("&Layers"); },
+    row(
+        form, m_layers, [] { return tr("&Layers"); },
         [] { return tr("Transformer layers L. Parameters and activations both grow in proportion."); });
-    row(form, m_precision, [] { return tr("&Precision"); },
-        [] { return tr("FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) "
-                       "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments."); });
+    row(
+        form, m_precision, [] { return tr("&Precision"); },
+        [] {
+            return tr("FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) "
+                      "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments.");
+        });
     connect(m_batch, &SliderSpin::valueChanged, this,
             [this](int v) { edit([](Scenario &s, int x) { s.microBatch = x; }, v); });
     connect(m_sequence, &SliderSpin::valueChanged, this,
             [this](int v) { edit([](Scenario &s, int x) { s.sequence = x; }, v); });
-    connect(m_hidden, &SliderSpin::valueChanged, this,
-            [this](int v) { editArchitecture("hidden", [](Scenario &s, int x) { s.arch.hidden = x; }, v); });
-    connect(m_layers, &SliderSpin::valueChanged, this,
-            [this](int v) { editArchitecture("layers", [](Scenario &s, int x) { s.arch.layers = x; }, v); });
+    connect(m_hidden, &SliderSpin::valueChanged, this, [this](int v) {
+        editArchitecture(
+            "hidden", [](Scenario &s, int x) { s.arch.hidden = x; }, v);
+    });
+    connect(m_layers, &SliderSpin::valueChanged, this, [this](int v) {
+        editArchitecture(
+            "layers", [](Scenario &s, int x) { s.arch.layers = x; }, v);
+    });
     connect(m_precision, &ChoiceSlider::indexChanged, this,
             [this](int i) { edit([](Scenario &s, int x) { s.precision = kPrecisions[std::size_t(x)]; }, i); });
     layout->addWidget(main);
@@ -191,23 +206,42 @@ void ControlPanel::build()
     m_kvHeads = spinBox(1, 1024, m_advancedBody);
     m_ffn = spinBox(1, 1 << 20, m_advancedBody);
     m_vocab = spinBox(1, 1 << 22, m_advancedBody);
-    row(af, m_heads, [] { return tr("Attention heads"); },
-        [] { return tr("Heads a. Without FlashAttention each keeps an s×s score matrix: activations grow with a·s²."); });
-    row(af, m_kvHeads, [] { return tr("Key/value heads"); },
+    row(
+        af, m_heads, [] { return tr("Attention heads"); },
+        [] {
+            return tr("Heads a. Without FlashAttention each keeps an s×s score matrix: activations grow with a·s².");
+        });
+    row(
+        af, m_kvHeads, [] { return tr("Key/value heads"); },
         [] { return tr("GQA: fewer key/value heads shrink the K and V projections and their activations."); });
-    row(af, m_ffn, [] { return tr("MLP size"); },
-        [] { return tr("Intermediate size f: two (GELU) or three (SwiGLU) h×f matrices per layer, and f-wide activations."); });
-    row(af, m_vocab, [] { return tr("Vocabulary"); },
-        [] { return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big logits item."); });
+    row(
+        af, m_ffn, [] { return tr("MLP size"); },
+        [] {
+            return tr(
+                "Intermediate size f: two (GELU) or three (SwiGLU) h×f matrices per layer, and f-wide activations.");
+        });
+    row(
+        af, m_vocab, [] { return tr("Vocabulary"); },
+        [] {
+            return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big "
+                      "logits item.");
+        });
     connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture("heads", [](Scenario &s, int x) { s.arch.heads = x; }, v);
+        editArchitecture(
+            "heads", [](Scenario &s, int x) { s.arch.heads = x; }, v);
     });
-    connect(m_kvHeads, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture("kv-heads", [](Scenario &s, int x) { s.arch.kvHeads = x; }, v); });
-    connect(m_ffn, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture("ffn", [](Scenario &s, int x) { s.arch.ffn = x; }, v); });
-    connect(m_vocab, &QSpinBox::valueChanged, this,
-            [this](int v) { editArchitecture("vocab", [](Scenario &s, int x) { s.arch.vocab = x; }, v); });
+    connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
+        editArchitecture(
+            "kv-heads", [](Scenario &s, int x) { s.arch.kvHeads = x; }, v);
+    });
+    connect(m_ffn, &QSpinBox::valueChanged, this, [this](int v) {
+        editArchitecture(
+            "ffn", [](Scenario &s, int x) { s.arch.ffn = x; }, v);
+    });
+    connect(m_vocab, &QSpinBox::valueChanged, this, [this](int v) {
+        editArchitecture(
+            "vocab", [](Scenario &s, int x) { s.arch.vocab = x; }, v);
+    });
 
     auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
         auto *box = new QComboBox(m_advancedBody);
@@ -235,12 +269,17 @@ void ControlPanel::build()
                          {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
                          {int(GradDtype::Bf16), [] { return tr("BF16"); }},
                          {int(GradDtype::Fp16), [] { return tr("FP16"); }}});
-    row(af, m_optimizer, [] { return tr("Optimizer"); },
+    row(
+        af, m_optimizer, [] { return tr("Optimizer"); },
         [] { return tr("Adam keeps two FP32 states per parameter (8 B) — often the largest part of the bill."); });
-    row(af, m_master, [] { return tr("FP32 master copy"); },
-        [] { return tr("Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). "
-                       "The article's 84 GB table leaves it out; uncheck to reproduce that table."); });
-    row(af, m_gradDtype, [] { return tr("Gradient dtype"); },
+    row(
+        af, m_master, [] { return tr("FP32 master copy"); },
+        [] {
+            return tr("Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). "
+                      "The article's 84 GB table leaves it out; uncheck to reproduce that table.");
+        });
+    row(
+        af, m_gradDtype, [] { return tr("Gradient dtype"); },
         [] { return tr("FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16."); });
 
     m_zero = combo({{0, [] { return tr("0 — no sharding"); }},
@@ -262,41 +301,73 @@ void ControlPanel::build()
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
                        {int(Offload::Optimizer), [] { return tr("Optimizer states"); }},
                        {int(Offload::OptimizerAndParams), [] { return tr("Optimizer + parameters"); }}});
-    row(af, m_zero, [] { return tr("ZeRO stage"); },
-        [] { return tr("Shards model states over the data-parallel GPUs: stage 1 the optimizer states, "
-                       "stage 2 also gradients, stage 3 also parameters. The article's first lever."); });
-    row(af, m_sharding, [] { return tr("Sharding engine"); },
-        [] { return tr("Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP "
-                       "(torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two "
-                       "layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter."); });
-    row(af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
-        [] { return tr("FSDP's hybrid sharding: the data-parallel GPUs form this many groups; each group holds one "
-                       "sharded copy of the model states, so they divide by the group's size, not by all GPUs."); });
-    row(af, m_reshard, [] { return tr("Reshard after forward"); },
-        [] { return tr("FSDP frees each layer's gathered parameters after its forward and gathers them again in "
-                       "backward. Off (torchtitan's choice with pipelines), every layer stays gathered until its backward."); });
-    row(af, m_dp, [] { return tr("Data-parallel GPUs"); },
+    row(
+        af, m_zero, [] { return tr("ZeRO stage"); },
+        [] {
+            return tr("Shards model states over the data-parallel GPUs: stage 1 the optimizer states, "
+                      "stage 2 also gradients, stage 3 also parameters. The article's first lever.");
+        });
+    row(
+        af, m_sharding, [] { return tr("Sharding engine"); },
+        [] {
+            return tr("Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP "
+                      "(torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two "
+                      "layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter.");
+        });
+    row(
+        af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
+        [] {
+            return tr("FSDP's hybrid sharding: the data-parallel GPUs form this many groups; each group holds one "
+                      "sharded copy of the model states, so they divide by the group's size, not by all GPUs.");
+        });
+    row(
+        af, m_reshard, [] { return tr("Reshard after forward"); },
+        [] {
+            return tr(
+                "FSDP frees each layer's gathered parameters after its forward and gathers them again in "
+                "backward. Off (torchtitan's choice with pipelines), every layer stays gathered until its backward.");
+        });
+    row(
+        af, m_dp, [] { return tr("Data-parallel GPUs"); },
         [] { return tr("N: ZeRO divides the sharded states by N."); });
-    row(af, m_tp, [] { return tr("Tensor parallel"); },
+    row(
+        af, m_tp, [] { return tr("Tensor parallel"); },
         [] { return tr("Splits each layer's matrices and most activations over t GPUs."); });
-    row(af, m_pp, [] { return tr("Pipeline stages"); },
+    row(
+        af, m_pp, [] { return tr("Pipeline stages"); },
         [] { return tr("Each stage holds L/p layers; the first stage keeps up to p micro-batches of activations."); });
-    row(af, m_cp, [] { return tr("Context parallel"); },
-        [] { return tr("Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the "
-                       "sharded states by data-parallel × c GPUs. Needs a flash attention kernel."); });
-    row(af, m_ep, [] { return tr("Expert parallel"); },
-        [] { return tr("Mixture of experts: each GPU holds 1/e of every layer's experts. The e GPUs come out of the "
-                       "data-parallel ones, so an expert's optimizer states are sharded over e times fewer GPUs."); });
-    row(af, m_vocabPadding, [] { return tr("Vocabulary padded to"); },
-        [] { return tr("Megatron pads the vocabulary to a multiple of this × the tensor-parallel size (its default "
-                       "128): the embedding, the head and the logits grow with it. 1 keeps the vocabulary as given."); });
-    row(af, m_gradAccum, [] { return tr("Micro-batches per step"); },
-        [] { return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
-                       "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full."); });
-    row(af, m_sp, [] { return tr("Sequence parallel"); },
+    row(
+        af, m_cp, [] { return tr("Context parallel"); },
+        [] {
+            return tr("Splits each sequence over c GPUs (attention runs as a ring): activations divide by c, and the "
+                      "sharded states by data-parallel × c GPUs. Needs a flash attention kernel.");
+        });
+    row(
+        af, m_ep, [] { return tr("Expert parallel"); },
+        [] {
+            return tr("Mixture of experts: each GPU holds 1/e of every layer's experts. The e GPUs come out of the "
+                      "data-parallel ones, so an expert's optimizer states are sharded over e times fewer GPUs.");
+        });
+    row(
+        af, m_vocabPadding, [] { return tr("Vocabulary padded to"); },
+        [] {
+            return tr("Megatron pads the vocabulary to a multiple of this × the tensor-parallel size (its default "
+                      "128): the embedding, the head and the logits grow with it. 1 keeps the vocabulary as given.");
+        });
+    row(
+        af, m_gradAccum, [] { return tr("Micro-batches per step"); },
+        [] {
+            return tr("Gradient accumulation; with pipelining it decides how many micro-batches are in flight. "
+                      "Auto: one per pipeline stage, so the 1F1B schedule runs with its pipeline full.");
+        });
+    row(
+        af, m_sp, [] { return tr("Sequence parallel"); },
         [] { return tr("With tensor parallelism, also splits the norm and dropout activations over t."); });
-    row(af, m_offload, [] { return tr("CPU offload"); },
-        [] { return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory."); });
+    row(
+        af, m_offload, [] { return tr("CPU offload"); },
+        [] {
+            return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory.");
+        });
 
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
                               {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }},
@@ -304,14 +375,20 @@ void ControlPanel::build()
                               {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
-    row(af, m_implementation, [] { return tr("Layer code"); },
-        [] { return tr("Which code computes each layer decides what it keeps for backward. Megatron's fused kernels "
-                       "keep what the papers count; Hugging Face transformers' Llama code also keeps FP32 norm inputs, "
-                       "the softmax in FP32 and separate MLP products (every tensor checked against PyTorch)."); });
-    row(af, m_ampStyle, [] { return tr("Mixed precision"); },
-        [] { return tr("FP32 master copy: 16-bit weights and gradients plus an FP32 copy (Megatron, DeepSpeed). "
-                       "PyTorch autocast (Hugging Face Trainer, Lightning): FP32 weights and gradients, and a 16-bit "
-                       "copy of each weight kept from forward until its backward."); });
+    row(
+        af, m_implementation, [] { return tr("Layer code"); },
+        [] {
+            return tr("Which code computes each layer decides what it keeps for backward. Megatron's fused kernels "
+                      "keep what the papers count; Hugging Face transformers' Llama code also keeps FP32 norm inputs, "
+                      "the softmax in FP32 and separate MLP products (every tensor checked against PyTorch).");
+        });
+    row(
+        af, m_ampStyle, [] { return tr("Mixed precision"); },
+        [] {
+            return tr("FP32 master copy: 16-bit weights and gradients plus an FP32 copy (Megatron, DeepSpeed). "
+                      "PyTorch autocast (Hugging Face Trainer, Lightning): FP32 weights and gradients, and a 16-bit "
+                      "copy of each weight kept from forward until its backward.");
+        });
 
     m_recompute = combo({{int(Recompute::None), [] { return tr("None"); }},
                          {int(Recompute::Selective), [] { return tr("Selective"); }},
@@ -322,18 +399,28 @@ void ControlPanel::build()
     m_dropout = new QCheckBox(m_advancedBody);
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
                     {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
-    row(af, m_recompute, [] { return tr("Recomputation"); },
-        [] { return tr("Selective: recompute only the attention scores (with torchtitan: its op-level policy, which "
-                       "keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input "
-                       "and recompute the rest in backward (≈ 33 % more compute). The article's second lever."); });
-    row(af, m_attention, [] { return tr("Attention"); },
-        [] { return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
-                       "SDPA (its flash kernel) and FlashAttention never store them."); });
-    row(af, m_loss, [] { return tr("Loss"); },
-        [] { return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in %1 at a time "
-                       "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary.")
-                 .arg(kLossChunks); });
-    row(af, m_dropout, [] { return tr("Dropout"); },
+    row(
+        af, m_recompute, [] { return tr("Recomputation"); },
+        [] {
+            return tr("Selective: recompute only the attention scores (with torchtitan: its op-level policy, which "
+                      "keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input "
+                      "and recompute the rest in backward (≈ 33 % more compute). The article's second lever.");
+        });
+    row(
+        af, m_attention, [] { return tr("Attention"); },
+        [] {
+            return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
+                      "SDPA (its flash kernel) and FlashAttention never store them.");
+        });
+    row(
+        af, m_loss, [] { return tr("Loss"); },
+        [] {
+            return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in %1 at a time "
+                      "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary.")
+                .arg(kLossChunks);
+        });
+    row(
+        af, m_dropout, [] { return tr("Dropout"); },
         [] { return tr("Dropout keeps 1-byte masks for backward; Llama-style training usually has none."); });
 
     m_fineTune = combo({{int(FineTune::Full), [] { return tr("Full training"); }},
@@ -346,29 +433,42 @@ void ControlPanel::build()
                          {int(BaseDtype::Fp32), [] { return tr("FP32"); }},
                          {int(BaseDtype::Bf16), [] { return tr("BF16"); }},
                          {int(BaseDtype::Fp16), [] { return tr("FP16"); }}});
-    row(af, m_fineTune, [] { return tr("Fine-tuning"); },
-        [] { return tr("Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and "
-                       "the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores "
-                       "the base in 4 bits."); });
-    row(af, m_loraRank, [] { return tr("LoRA rank"); },
+    row(
+        af, m_fineTune, [] { return tr("Fine-tuning"); },
+        [] {
+            return tr("Frozen weights need no gradients or optimizer states. Freeze: only the top layers train, and "
+                      "the frozen ones below keep no activations. LoRA trains small adapters only; QLoRA also stores "
+                      "the base in 4 bits.");
+        });
+    row(
+        af, m_loraRank, [] { return tr("LoRA rank"); },
         [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
-    row(af, m_baseDtype, [] { return tr("Frozen base"); },
-        [] { return tr("The dtype of the weights that do not train. Under PyTorch autocast a model loaded in BF16 keeps "
-                       "them in BF16 (2 bytes each, never cast); loaded in FP32 they take 4 bytes and a 16-bit copy."); });
-    row(af, m_loraDropout, [] { return tr("LoRA dropout"); },
+    row(
+        af, m_baseDtype, [] { return tr("Frozen base"); },
+        [] {
+            return tr("The dtype of the weights that do not train. Under PyTorch autocast a model loaded in BF16 keeps "
+                      "them in BF16 (2 bytes each, never cast); loaded in FP32 they take 4 bytes and a 16-bit copy.");
+        });
+    row(
+        af, m_loraDropout, [] { return tr("LoRA dropout"); },
         [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
 
     m_overhead = new QCheckBox(m_advancedBody);
     m_allocator = spinBox(0, 200, m_advancedBody);
     m_allocator->setSuffix(QStringLiteral(" %"));
-    row(af, m_overhead, [] { return tr("Runtime overhead"); },
-        [] { return tr("Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: "
-                       "what explains most gaps between estimates and nvidia-smi. Off: the article's four parts."); });
-    row(af, m_allocator, [] { return tr("Allocator reserve"); },
+    row(
+        af, m_overhead, [] { return tr("Runtime overhead"); },
+        [] {
+            return tr("Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: "
+                      "what explains most gaps between estimates and nvidia-smi. Off: the article's four parts.");
+        });
+    row(
+        af, m_allocator, [] { return tr("Allocator reserve"); },
         [] { return tr("Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %)."); });
 
     auto comboEdit = [this](QComboBox *box, void (*change)(Scenario &, int)) {
-        connect(box, &QComboBox::activated, this, [this, box, change](int i) { edit(change, box->itemData(i).toInt()); });
+        connect(box, &QComboBox::activated, this,
+                [this, box, change](int i) { edit(change, box->itemData(i).toInt()); });
     };
     auto checkEdit = [this](QCheckBox *box, void (*change)(Scenario &, int)) {
         connect(box, &QCheckBox::toggled, this, [this, change](bool on) { edit(change, on); });
@@ -437,8 +537,9 @@ void ControlPanel::syncGpuList()
     if (rebuild) { // the catalog grew (a custom GPU) or the language changed
         m_gpus->clear();
         for (const GpuPreset &gpu : gpus) {
-            auto *item = new QListWidgetItem(QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name),
-                                                                               QString::fromStdString(gpu.label)), m_gpus);
+            auto *item = new QListWidgetItem(
+                QStringLiteral("%1  ·  %2").arg(QString::fromStdString(gpu.name), QString::fromStdString(gpu.label)),
+                m_gpus);
             item->setData(Qt::UserRole, QString::fromStdString(gpu.id));
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(Qt::Unchecked); // without a state Qt draws no box at all
@@ -468,12 +569,13 @@ void ControlPanel::syncModelBox()
     const auto &models = m_model.catalog().models;
     const bool hasCustom = m_modelBox->count() > 0 && m_modelBox->itemData(0).toString().isEmpty();
     // Refill only when the catalog changed or the language did: this runs on every slider tick.
-    if (m_modelBox->count() - (hasCustom ? 1 : 0) != int(models.size()) || m_shownRevision != m_model.catalogRevision()) {
+    if (m_modelBox->count() - (hasCustom ? 1 : 0) != int(models.size())
+        || m_shownRevision != m_model.catalogRevision()) {
         m_modelBox->clear();
         for (const ModelPreset &m : models) {
             const QString name = QString::fromStdString(m.name);
             m_modelBox->addItem(m.shadowsBuiltin ? tr("%1 (yours, replaces the built-in)").arg(name)
-                                : m.user         ? tr("%1 (yours)").arg(name)
+                                    : m.user     ? tr("%1 (yours)").arg(name)
                                                  : name,
                                 QString::fromStdString(m.id));
             m_modelBox->setItemData(m_modelBox->count() - 1, QString::fromStdString(m.source), Qt::ToolTipRole);
@@ -485,9 +587,10 @@ void ControlPanel::syncModelBox()
         m_modelBox->setCurrentIndex(m_modelBox->findData(QString::fromStdString(preset->id)));
         return;
     }
-    m_modelBox->insertItem(0, tr("Custom (%1 parameters)")
-                                  .arg(QString::fromStdString(formatCount(totalParameters(m_model.scenario().arch)))),
-                           QString());
+    m_modelBox->insertItem(
+        0,
+        tr("Custom (%1 parameters)").arg(QString::fromStdString(formatCount(totalParameters(m_model.scenario().arch)))),
+        QString());
     m_modelBox->setCurrentIndex(0);
 }
 

@@ -55,7 +55,7 @@ protected:
 private:
     void build();
     void retranslate();
-    void syncFromModel();          // the model changed: show it, without echoing edits back
+    void syncFromModel(); // the model changed: show it, without echoing edits back
     void syncModelBox();
     void syncGpuList();
     void edit(void (*change)(Scenario &, int), int value);

@@ -77,8 +77,11 @@ void ExplanationPanel::render()
         group->setIcon(0, QIcon(swatch));
         group->setText(0, componentName(component));
         group->setText(1, bytesText(b.component(component), m_units));
-        group->setText(2, b.total > 0 ? tr("%1 % of the total").arg(100.0 * double(b.component(component)) / double(b.total), 0, 'f', 1)
-                                      : QString());
+        group->setText(
+            2,
+            b.total > 0
+                ? tr("%1 % of the total").arg(100.0 * double(b.component(component)) / double(b.total), 0, 'f', 1)
+                : QString());
         group->setHidden(component == Component::Overhead && b.component(component) == 0);
         groups[std::size_t(c)] = group;
     }

@@ -84,7 +84,8 @@ QString exportWidget(QWidget *widget, const QString &path, double scale)
 
     if (suffix == QLatin1String("png")) {
         QCustomPlot *plot = plotOf(widget);
-        const QImage image = plot ? plot->toPixmap(size.width(), size.height(), scale).toImage() : renderImage(widget, scale);
+        const QImage image = plot ? plot->toPixmap(size.width(), size.height(), scale).toImage()
+                                  : renderImage(widget, scale);
         if (!image.save(&file, "PNG"))
             return QObject::tr("%1: the PNG could not be encoded").arg(path);
     } else if (suffix == QLatin1String("svg")) {
@@ -128,7 +129,8 @@ QString exportWidgets(const QList<QWidget *> &widgets, const std::function<void(
         sizes << widget->size();
         if (suffix == QLatin1String("png")) {
             QCustomPlot *plot = plotOf(widget);
-            images << (plot ? plot->toPixmap(widget->width(), widget->height(), scale).toImage() : renderImage(widget, scale));
+            images << (plot ? plot->toPixmap(widget->width(), widget->height(), scale).toImage()
+                            : renderImage(widget, scale));
             continue;
         }
         QPicture picture;

@@ -33,7 +33,8 @@ void Language::apply(const QString &code)
     if (m_ours->load(locale, QStringLiteral("vram-ledger"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QCoreApplication::installTranslator(m_ours);
     if (locale.language() != QLocale::English
-        && m_qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+        && m_qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
+                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(m_qt);
 }
 

@@ -4,8 +4,7 @@
 
 namespace vl {
 
-LedgerModel::LedgerModel(PresetCatalog catalog, QObject *parent)
-    : QObject(parent), m_catalog(std::move(catalog))
+LedgerModel::LedgerModel(PresetCatalog catalog, QObject *parent) : QObject(parent), m_catalog(std::move(catalog))
 {
     ScenarioDocument first = articleExampleDocument();
     // The pins of the first launch are ours to name, in the reader's language.

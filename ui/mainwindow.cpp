@@ -64,19 +64,11 @@ std::optional<View> parseView(const QString &text)
 }
 
 MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
-    : QMainWindow(parent),
-      m_model(model),
-      m_language(language),
-      m_controls(new ControlPanel(model, this)),
-      m_controlsScroll(new QScrollArea(this)),
-      m_verdict(new VerdictBar(this)),
-      m_tabs(new QTabWidget(this)),
-      m_chartPanel(new ChartPanel(model, this)),
-      m_diagram(new StructureDiagram(this)),
-      m_timeline(new StepTimelineView(this)),
-      m_sweep(new SweepView(model, this)),
-      m_explanation(new ExplanationPanel(this)),
-      m_centerSplitter(new QSplitter(Qt::Vertical, this)),
+    : QMainWindow(parent), m_model(model), m_language(language), m_controls(new ControlPanel(model, this)),
+      m_controlsScroll(new QScrollArea(this)), m_verdict(new VerdictBar(this)), m_tabs(new QTabWidget(this)),
+      m_chartPanel(new ChartPanel(model, this)), m_diagram(new StructureDiagram(this)),
+      m_timeline(new StepTimelineView(this)), m_sweep(new SweepView(model, this)),
+      m_explanation(new ExplanationPanel(this)), m_centerSplitter(new QSplitter(Qt::Vertical, this)),
       m_center(new QWidget(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
@@ -128,7 +120,8 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(m_controls, &ControlPanel::importConfigRequested, this, &MainWindow::importConfigDialog);
     connect(m_controls, &ControlPanel::hubImportRequested, this, &MainWindow::importFromHubDialog);
     connect(m_controls, &ControlPanel::customGpuRequested, this, &MainWindow::addCustomGpu);
-    connect(m_controls, &ControlPanel::editRefused, this, [this](const QString &why) { statusBar()->showMessage(why, 8000); });
+    connect(m_controls, &ControlPanel::editRefused, this,
+            [this](const QString &why) { statusBar()->showMessage(why, 8000); });
     connect(&m_model, &LedgerModel::changed, this, &MainWindow::refresh);
     m_explanationTimer.setSingleShot(true);
     m_explanationTimer.setInterval(60);
@@ -148,7 +141,8 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
         QStringList all;
         for (const Error &e : skipped)
             all << QString::fromStdString(e.describe());
-        auto *notice = new QLabel(tr("%n preset file(s) skipped: %1", nullptr, int(skipped.size())).arg(all.front()), this);
+        auto *notice = new QLabel(tr("%n preset file(s) skipped: %1", nullptr, int(skipped.size())).arg(all.front()),
+                                  this);
         notice->setToolTip(all.join(QLatin1Char('\n')));
         statusBar()->addWidget(notice, 1);
     }
@@ -224,7 +218,8 @@ void MainWindow::createMenus()
     };
 
     QMenu *file = menu(nullptr, [] { return tr("&File"); });
-    action(file, [] { return tr("&Open…"); }, QKeySequence::Open, [this] { openDialog(); });
+    action(
+        file, [] { return tr("&Open…"); }, QKeySequence::Open, [this] { openDialog(); });
     QMenu *recent = menu(file, [] { return tr("Open &Recent"); });
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
         recent->clear();
@@ -238,37 +233,54 @@ void MainWindow::createMenus()
         clear->setEnabled(!Settings::recentFiles().isEmpty());
         connect(clear, &QAction::triggered, this, [] { Settings::clearRecentFiles(); });
     });
-    action(file, [] { return tr("&Save"); }, QKeySequence::Save, [this] { save(); });
-    action(file, [] { return tr("Save &As…"); }, QKeySequence::SaveAs, [this] { saveAs(); });
+    action(
+        file, [] { return tr("&Save"); }, QKeySequence::Save, [this] { save(); });
+    action(
+        file, [] { return tr("Save &As…"); }, QKeySequence::SaveAs, [this] { saveAs(); });
     file->addSeparator();
-    action(file, [] { return tr("&Import config.json…"); }, QKeySequence(tr("Ctrl+I")), [this] { importConfigDialog(); });
-    action(file, [] { return tr("From &Hugging Face…"); }, QKeySequence(tr("Ctrl+Shift+I")), [this] { importFromHubDialog(); });
-    action(file, [] { return tr("&Export view…"); }, QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); });
-    action(file, [] { return tr("Copy view as &image"); }, QKeySequence(tr("Ctrl+Shift+C")), [this] { copyImage(); });
-    action(file, [] { return tr("Copy breakdown as &Markdown"); }, QKeySequence(), [this] { copyBreakdown(false); });
-    action(file, [] { return tr("Copy breakdown as &CSV"); }, QKeySequence(), [this] { copyBreakdown(true); });
+    action(
+        file, [] { return tr("&Import config.json…"); }, QKeySequence(tr("Ctrl+I")), [this] { importConfigDialog(); });
+    action(
+        file, [] { return tr("From &Hugging Face…"); }, QKeySequence(tr("Ctrl+Shift+I")),
+        [this] { importFromHubDialog(); });
+    action(
+        file, [] { return tr("&Export view…"); }, QKeySequence(tr("Ctrl+E")), [this] { exportDialog(); });
+    action(
+        file, [] { return tr("Copy view as &image"); }, QKeySequence(tr("Ctrl+Shift+C")), [this] { copyImage(); });
+    action(
+        file, [] { return tr("Copy breakdown as &Markdown"); }, QKeySequence(), [this] { copyBreakdown(false); });
+    action(
+        file, [] { return tr("Copy breakdown as &CSV"); }, QKeySequence(), [this] { copyBreakdown(true); });
     file->addSeparator();
-    action(file, [] { return tr("&Quit"); }, QKeySequence::Quit, [this] { close(); });
+    action(
+        file, [] { return tr("&Quit"); }, QKeySequence::Quit, [this] { close(); });
 
     QMenu *view = menu(nullptr, [] { return tr("&View"); });
-    QAction *present = action(view, [] { return tr("&Presentation mode"); }, QKeySequence(Qt::Key_F11),
-                              [this] { setPresentationMode(!m_presenting); });
+    QAction *present = action(
+        view, [] { return tr("&Presentation mode"); }, QKeySequence(Qt::Key_F11),
+        [this] { setPresentationMode(!m_presenting); });
     present->setCheckable(true);
-    action(view, [] { return tr("Zoom &in"); }, QKeySequence::ZoomIn, [this] { setZoom(m_zoom * 1.25); });
-    action(view, [] { return tr("Zoom &out"); }, QKeySequence::ZoomOut, [this] { setZoom(m_zoom / 1.25); });
-    action(view, [] { return tr("&Reset zoom"); }, QKeySequence(tr("Ctrl+0")), [this] { setZoom(1.0); });
+    action(
+        view, [] { return tr("Zoom &in"); }, QKeySequence::ZoomIn, [this] { setZoom(m_zoom * 1.25); });
+    action(
+        view, [] { return tr("Zoom &out"); }, QKeySequence::ZoomOut, [this] { setZoom(m_zoom / 1.25); });
+    action(
+        view, [] { return tr("&Reset zoom"); }, QKeySequence(tr("Ctrl+0")), [this] { setZoom(1.0); });
     view->addSeparator();
-    QAction *advanced = action(view, [] { return tr("Show &advanced controls"); }, QKeySequence(), [this](bool on) {
-        m_controls->setAdvancedVisible(on);
-        Settings::setAdvancedShown(on);
-    });
+    QAction *advanced = action(
+        view, [] { return tr("Show &advanced controls"); }, QKeySequence(),
+        [this](bool on) {
+            m_controls->setAdvancedVisible(on);
+            Settings::setAdvancedShown(on);
+        });
     advanced->setCheckable(true);
     advanced->setChecked(Settings::advancedShown());
     QMenu *theme = menu(view, [] { return tr("&Theme"); });
     auto *themes = new QActionGroup(this);
     for (Theme t : {Theme::Light, Theme::Dark}) {
-        QAction *a = action(theme, [t] { return t == Theme::Light ? tr("&Light") : tr("&Dark"); }, QKeySequence(),
-                            [this, t] { setTheme(t); });
+        QAction *a = action(
+            theme, [t] { return t == Theme::Light ? tr("&Light") : tr("&Dark"); }, QKeySequence(),
+            [this, t] { setTheme(t); });
         a->setCheckable(true);
         a->setChecked(Settings::theme() == t);
         themes->addAction(a);
@@ -290,15 +302,19 @@ void MainWindow::createMenus()
     }
 
     QMenu *help = menu(nullptr, [] { return tr("&Help"); });
-    action(help, [] { return tr("&Assumptions and sources"); }, QKeySequence::HelpContents,
-           [this] { AssumptionsDialog(m_model.scenario(), m_model.analysis().breakdown, this).exec(); });
-    action(help, [] { return tr("&About VRAM Ledger"); }, QKeySequence(), [this] {
-        QMessageBox::about(this, tr("About VRAM Ledger"),
-                           tr("<h3>VRAM Ledger %1</h3><p>How much GPU memory a training run takes, where it goes, "
-                              "and what to change when it does not fit.</p><p>Parameters, gradients, optimizer states "
-                              "and activations, each item with its formula.</p>")
-                               .arg(QStringLiteral(VL_VERSION)));
-    });
+    action(
+        help, [] { return tr("&Assumptions and sources"); }, QKeySequence::HelpContents,
+        [this] { AssumptionsDialog(m_model.scenario(), m_model.analysis().breakdown, this).exec(); });
+    action(
+        help, [] { return tr("&About VRAM Ledger"); }, QKeySequence(),
+        [this] {
+            QMessageBox::about(
+                this, tr("About VRAM Ledger"),
+                tr("<h3>VRAM Ledger %1</h3><p>How much GPU memory a training run takes, where it goes, "
+                   "and what to change when it does not fit.</p><p>Parameters, gradients, optimizer states "
+                   "and activations, each item with its formula.</p>")
+                    .arg(QStringLiteral(VL_VERSION)));
+        });
 }
 
 void MainWindow::retranslate()
@@ -309,10 +325,12 @@ void MainWindow::retranslate()
     m_tabs->setTabText(1, tr("Structure"));
     m_tabs->setTabText(2, tr("Step timeline"));
     m_tabs->setTabToolTip(0, tr("Stacked bars of the four components against your GPUs' capacities."));
-    m_tabs->setTabToolTip(1, tr("One GPU's memory as blocks proportional to their bytes, and the flow of a training step."));
+    m_tabs->setTabToolTip(
+        1, tr("One GPU's memory as blocks proportional to their bytes, and the flow of a training step."));
     m_tabs->setTabToolTip(2, tr("Memory in use through one step: the peak, not the sum, decides whether it fits."));
     m_tabs->setTabText(3, tr("Sweep"));
-    m_tabs->setTabToolTip(3, tr("Memory against batch, sequence, GPU count or hidden size, and where it stops fitting."));
+    m_tabs->setTabToolTip(3,
+                          tr("Memory against batch, sequence, GPU count or hidden size, and where it stops fitting."));
     updateTitle();
     refresh();
 }
@@ -346,12 +364,15 @@ QString MainWindow::exportView(View view, const QString &path, double scale)
     for (View v : views)
         widgets << viewWidget(v);
     widgets << m_explanation;
-    return exportWidgets(widgets, [this, views, widgets](QWidget *widget) {
-        if (const qsizetype i = widgets.indexOf(widget); i < views.size())
-            showView(views[i]); // a view is laid out and drawn only on its own tab
-        settle();
-        QApplication::processEvents();
-    }, path, scale);
+    return exportWidgets(
+        widgets,
+        [this, views, widgets](QWidget *widget) {
+            if (const qsizetype i = widgets.indexOf(widget); i < views.size())
+                showView(views[i]); // a view is laid out and drawn only on its own tab
+            settle();
+            QApplication::processEvents();
+        },
+        path, scale);
 }
 
 void MainWindow::showView(View view)
@@ -442,7 +463,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 void MainWindow::dropEvent(QDropEvent *event)
 {
     for (const QUrl &url : event->mimeData()->urls())
-        if (url.isLocalFile() && (url.toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || maybeSave()))
+        if (url.isLocalFile()
+            && (url.toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive) || maybeSave()))
             reportError(openFile(url.toLocalFile()));
 }
 
@@ -470,12 +492,12 @@ std::optional<Error> MainWindow::openFile(const QString &path, Import import)
         return doc.error();
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
     const QStringList unknown = m_model.setDocument(std::move(doc).value());
-    setPath(path); // after the document: it is what the file holds
+    setPath(path);                      // after the document: it is what the file holds
     if (import == Import::SaveAsPreset) // a headless run leaves the user's settings alone
         Settings::addRecentFile(QFileInfo(path).absoluteFilePath());
     if (!unknown.isEmpty())
-        statusBar()->showMessage(tr("Not among the GPU presets here, left out: %1").arg(unknown.join(QStringLiteral(", "))),
-                                 10000);
+        statusBar()->showMessage(
+            tr("Not among the GPU presets here, left out: %1").arg(unknown.join(QStringLiteral(", "))), 10000);
     return std::nullopt;
 }
 
@@ -545,7 +567,8 @@ bool MainWindow::save()
 
 void MainWindow::saveAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), Settings::lastDirectory() + QStringLiteral("/scenario.vramledger.yaml"),
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                                Settings::lastDirectory() + QStringLiteral("/scenario.vramledger.yaml"),
                                                 tr("VRAM Ledger scenarios (*.vramledger.yaml)"));
     if (path.isEmpty())
         return;
@@ -558,7 +581,8 @@ void MainWindow::saveAs()
 void MainWindow::addCustomGpu()
 {
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Custom GPU"), tr("Name:"), QLineEdit::Normal, tr("My GPU"), &ok).trimmed();
+    const QString name =
+        QInputDialog::getText(this, tr("Custom GPU"), tr("Name:"), QLineEdit::Normal, tr("My GPU"), &ok).trimmed();
     if (!ok || name.isEmpty())
         return;
     const double gib = QInputDialog::getDouble(this, tr("Custom GPU"),
@@ -576,8 +600,8 @@ void MainWindow::addCustomGpu()
 
 void MainWindow::importConfigDialog()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"), Settings::lastDirectory(),
-                                                      tr("Model configs (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Import a Hugging Face config.json"),
+                                                      Settings::lastDirectory(), tr("Model configs (*.json)"));
     if (!path.isEmpty())
         reportError(importConfig(path));
 }
@@ -585,9 +609,10 @@ void MainWindow::importConfigDialog()
 void MainWindow::importFromHubDialog()
 {
     bool ok = false;
-    const QString id = QInputDialog::getItem(this, tr("From Hugging Face"),
-                                             tr("Model id on the Hub, e.g. meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main:"),
-                                             Settings::recentHubModels(), 0, true, &ok)
+    const QString id = QInputDialog::getItem(
+                           this, tr("From Hugging Face"),
+                           tr("Model id on the Hub, e.g. meta-llama/Llama-3.1-8B or Qwen/Qwen2.5-7B@main:"),
+                           Settings::recentHubModels(), 0, true, &ok)
                            .trimmed();
     if (!ok || id.isEmpty())
         return;
@@ -609,7 +634,8 @@ void MainWindow::importFromHub(const HubModelRef &ref, std::function<void(const 
     // Fetched in the background: the window stays live, the progress can be cancelled.
     const QString id = QString::fromStdString(ref.text());
     auto *client = new HubClient(hubAccessFromEnvironment(), this);
-    auto *progress = new QProgressDialog(tr("Fetching %1 from the Hugging Face Hub…").arg(id), tr("Cancel"), 0, 0, this);
+    auto *progress = new QProgressDialog(tr("Fetching %1 from the Hugging Face Hub…").arg(id), tr("Cancel"), 0, 0,
+                                         this);
     progress->setWindowModality(Qt::NonModal);
     progress->setMinimumDuration(300);
     connect(progress, &QProgressDialog::canceled, client, &HubClient::cancel);
@@ -638,7 +664,10 @@ void MainWindow::importFromHub(const HubModelRef &ref, std::function<void(const 
             notes << result.message;
         const std::int64_t counted = totalParameters(m_model.scenario().arch);
         if (published > 0 && published != counted)
-            notes << tr("the Hub publishes %1 parameters for %2; its config counts %3").arg(published).arg(id).arg(counted);
+            notes << tr("the Hub publishes %1 parameters for %2; its config counts %3")
+                         .arg(published)
+                         .arg(id)
+                         .arg(counted);
         done({}, notes);
     });
     client->fetch(ref);
@@ -646,17 +675,20 @@ void MainWindow::importFromHub(const HubModelRef &ref, std::function<void(const 
 
 void MainWindow::exportDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), Settings::lastDirectory() + QStringLiteral("/vram-ledger.png"),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export view"), Settings::lastDirectory() + QStringLiteral("/vram-ledger.png"),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
-    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart()) : m_tabs->currentWidget();
+    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart())
+                                                               : m_tabs->currentWidget();
     reportError(exportWidget(current, path, 2.0));
 }
 
 void MainWindow::copyImage()
 {
-    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart()) : m_tabs->currentWidget();
+    QWidget *current = m_tabs->currentWidget() == m_chartPanel ? static_cast<QWidget *>(m_chartPanel->chart())
+                                                               : m_tabs->currentWidget();
     QApplication::clipboard()->setImage(renderImage(current, 2.0));
     statusBar()->showMessage(tr("Copied the view as an image"), 4000);
 }
@@ -664,8 +696,10 @@ void MainWindow::copyImage()
 void MainWindow::copyBreakdown(bool csv)
 {
     const Report report = makeReport(m_model.scenario(), m_model.units(),
-                                      m_model.selectedGpus().empty() ? std::nullopt : std::optional(m_model.selectedGpus().front()));
-    QApplication::clipboard()->setText(QString::fromStdString(renderReport(report, csv ? Format::Csv : Format::Markdown)));
+                                     m_model.selectedGpus().empty() ? std::nullopt
+                                                                    : std::optional(m_model.selectedGpus().front()));
+    QApplication::clipboard()->setText(
+        QString::fromStdString(renderReport(report, csv ? Format::Csv : Format::Markdown)));
     statusBar()->showMessage(csv ? tr("Copied the breakdown as CSV") : tr("Copied the breakdown as Markdown"), 4000);
 }
 

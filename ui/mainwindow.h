@@ -46,7 +46,8 @@ public:
     QString saveScenario(const QString &path);
     // Fetches a Hub model's config.json in the background and imports it as the user's preset;
     // `done` gets the error (empty on success) and what to tell beside a success.
-    void importFromHub(const HubModelRef &ref, std::function<void(const QString &error, const QStringList &notes)> done);
+    void importFromHub(const HubModelRef &ref,
+                       std::function<void(const QString &error, const QStringList &notes)> done);
     QWidget *viewWidget(View view) const;
     // Writes a view, or all four and the explanation (a PDF page each, or one image with them
     // one below the other).
@@ -98,7 +99,7 @@ private:
 
     LedgerModel &m_model;
     Language &m_language;
-    QString m_path; // the scenario file being edited, if any
+    QString m_path;           // the scenario file being edited, if any
     ScenarioDocument m_saved; // the file's content as last opened or saved: edits since mark the window modified
     double m_zoom = 1.0;
     bool m_presenting = false;

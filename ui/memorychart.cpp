@@ -92,9 +92,7 @@ void MemoryChart::rebuild()
         highest = std::max(highest, y);
         // The first GPU is the one the ladder aims at: solid; the others dashed.
         const QPen pen(i == 0 ? capacityColor() : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
-        addHorizontalLine(m_plot, y, pen,
-                          capacityLabel(gpu, m_units),
-                          LabelSide::Right, labelFont, palette().base());
+        addHorizontalLine(m_plot, y, pen, capacityLabel(gpu, m_units), LabelSide::Right, labelFont, palette().base());
     }
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
@@ -173,7 +171,8 @@ void MemoryChart::recolour()
         if (dimmed)
             fill.setAlpha(70);
         bars->setBrush(seenOver(fill, p.color(QPalette::Base)));
-        bars->setPen(QPen(m_highlighted == c ? text : p.color(QPalette::Base), (m_highlighted == c ? 2.0 : 1.0) * m_zoom));
+        bars->setPen(
+            QPen(m_highlighted == c ? text : p.color(QPalette::Base), (m_highlighted == c ? 2.0 : 1.0) * m_zoom));
     }
     rebuild();
 }
@@ -237,8 +236,7 @@ void MemoryChart::showTooltip(QPoint position)
         Q_EMIT componentHovered(c);
         return;
     }
-    QToolTip::showText(m_plot->mapToGlobal(position),
-                       tr("Total: %1").arg(bytesText(b.total, m_units)), m_plot);
+    QToolTip::showText(m_plot->mapToGlobal(position), tr("Total: %1").arg(bytesText(b.total, m_units)), m_plot);
     Q_EMIT componentHovered(std::nullopt);
 }
 

@@ -51,9 +51,12 @@ const EnumKey<Units, 2> kUnits{"display/units", Units::GiB, {{{Units::GiB, "GiB"
 const EnumKey<Theme, 2> kTheme{"display/theme", Theme::Light, {{{Theme::Light, "light"}, {Theme::Dark, "dark"}}}};
 const Key<QString> kLanguage{"display/language", {}};
 const EnumKey<FitRule, 2> kFitRule{"display/fitRule", FitRule::Sum, {{{FitRule::Sum, "sum"}, {FitRule::Peak, "peak"}}}};
-const EnumKey<BarSet, 4> kBarSet{"display/bars", BarSet::Pins,
-                                 {{{BarSet::Pins, "pins"}, {BarSet::GpuCounts, "gpu-counts"},
-                                   {BarSet::ZeroStages, "zero-stages"}, {BarSet::Ladder, "ladder"}}}};
+const EnumKey<BarSet, 4> kBarSet{"display/bars",
+                                 BarSet::Pins,
+                                 {{{BarSet::Pins, "pins"},
+                                   {BarSet::GpuCounts, "gpu-counts"},
+                                   {BarSet::ZeroStages, "zero-stages"},
+                                   {BarSet::Ladder, "ladder"}}}};
 const Key<bool> kAdvanced{"controls/advancedShown", true};
 const Key<QString> kDirectory{"files/lastDirectory", {}};
 const Key<QStringList> kRecentHubModels{"files/recentHubModels", {}};
@@ -71,24 +74,78 @@ void pushRecent(const Key<QStringList> &key, const QString &item)
 
 } // namespace
 
-QByteArray Settings::windowGeometry() { return kGeometry.get(); }
-void Settings::setWindowGeometry(const QByteArray &g) { kGeometry.set(g); }
-QByteArray Settings::windowState() { return kState.get(); }
-void Settings::setWindowState(const QByteArray &s) { kState.set(s); }
-QString Settings::lastScenario() { return kScenario.get(); }
-void Settings::setLastScenario(const QString &yaml) { kScenario.set(yaml); }
-Units Settings::units() { return kUnits.get(); }
-void Settings::setUnits(Units units) { kUnits.set(units); }
-Theme Settings::theme() { return kTheme.get(); }
-void Settings::setTheme(Theme theme) { kTheme.set(theme); }
-QString Settings::language() { return kLanguage.get(); }
-void Settings::setLanguage(const QString &language) { kLanguage.set(language); }
-FitRule Settings::fitRule() { return kFitRule.get(); }
-void Settings::setFitRule(FitRule rule) { kFitRule.set(rule); }
-BarSet Settings::barSet() { return kBarSet.get(); }
-void Settings::setBarSet(BarSet bars) { kBarSet.set(bars); }
-bool Settings::advancedShown() { return kAdvanced.get(); }
-void Settings::setAdvancedShown(bool shown) { kAdvanced.set(shown); }
+QByteArray Settings::windowGeometry()
+{
+    return kGeometry.get();
+}
+void Settings::setWindowGeometry(const QByteArray &g)
+{
+    kGeometry.set(g);
+}
+QByteArray Settings::windowState()
+{
+    return kState.get();
+}
+void Settings::setWindowState(const QByteArray &s)
+{
+    kState.set(s);
+}
+QString Settings::lastScenario()
+{
+    return kScenario.get();
+}
+void Settings::setLastScenario(const QString &yaml)
+{
+    kScenario.set(yaml);
+}
+Units Settings::units()
+{
+    return kUnits.get();
+}
+void Settings::setUnits(Units units)
+{
+    kUnits.set(units);
+}
+Theme Settings::theme()
+{
+    return kTheme.get();
+}
+void Settings::setTheme(Theme theme)
+{
+    kTheme.set(theme);
+}
+QString Settings::language()
+{
+    return kLanguage.get();
+}
+void Settings::setLanguage(const QString &language)
+{
+    kLanguage.set(language);
+}
+FitRule Settings::fitRule()
+{
+    return kFitRule.get();
+}
+void Settings::setFitRule(FitRule rule)
+{
+    kFitRule.set(rule);
+}
+BarSet Settings::barSet()
+{
+    return kBarSet.get();
+}
+void Settings::setBarSet(BarSet bars)
+{
+    kBarSet.set(bars);
+}
+bool Settings::advancedShown()
+{
+    return kAdvanced.get();
+}
+void Settings::setAdvancedShown(bool shown)
+{
+    kAdvanced.set(shown);
+}
 
 QString Settings::lastDirectory()
 {
@@ -96,14 +153,32 @@ QString Settings::lastDirectory()
     return dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) : dir;
 }
 
-void Settings::setLastDirectory(const QString &directory) { kDirectory.set(directory); }
+void Settings::setLastDirectory(const QString &directory)
+{
+    kDirectory.set(directory);
+}
 
-QStringList Settings::recentHubModels() { return kRecentHubModels.get(); }
+QStringList Settings::recentHubModels()
+{
+    return kRecentHubModels.get();
+}
 
-void Settings::addRecentHubModel(const QString &id) { pushRecent(kRecentHubModels, id); }
+void Settings::addRecentHubModel(const QString &id)
+{
+    pushRecent(kRecentHubModels, id);
+}
 
-QStringList Settings::recentFiles() { return kRecentFiles.get(); }
-void Settings::addRecentFile(const QString &path) { pushRecent(kRecentFiles, path); }
-void Settings::clearRecentFiles() { kRecentFiles.set({}); }
+QStringList Settings::recentFiles()
+{
+    return kRecentFiles.get();
+}
+void Settings::addRecentFile(const QString &path)
+{
+    pushRecent(kRecentFiles, path);
+}
+void Settings::clearRecentFiles()
+{
+    kRecentFiles.set({});
+}
 
 } // namespace vl

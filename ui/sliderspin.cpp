@@ -41,10 +41,7 @@ public:
 } // namespace
 
 SliderSpin::SliderSpin(Scale scale, int minimum, int maximum, int step, const QString &suffix, QWidget *parent)
-    : QWidget(parent),
-      m_scale(scale),
-      m_step(step),
-      m_slider(new QSlider(Qt::Horizontal, this)),
+    : QWidget(parent), m_scale(scale), m_step(step), m_slider(new QSlider(Qt::Horizontal, this)),
       m_spin(scale == Scale::PowersOfTwo ? new DoublingSpinBox(this) : new QSpinBox(this))
 {
     auto *layout = new QHBoxLayout(this);
@@ -101,7 +98,8 @@ int SliderSpin::valueFor(int position) const
     if (m_scale == Scale::Linear)
         return position * m_step;
     // Without Shift the slider snaps to powers of two; with Shift it stops in between.
-    const int snapped = fineSteps() ? position : int(std::lround(double(position) / kStepsPerDoubling)) * kStepsPerDoubling;
+    const int snapped = fineSteps() ? position
+                                    : int(std::lround(double(position) / kStepsPerDoubling)) * kStepsPerDoubling;
     const double exact = std::exp2(double(snapped) / kStepsPerDoubling);
     const int rounded = int(std::lround(exact / m_step)) * m_step;
     return std::clamp(rounded, m_spin->minimum(), m_spin->maximum());

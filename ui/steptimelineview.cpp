@@ -17,7 +17,8 @@
 
 namespace vl {
 
-StepTimelineView::StepTimelineView(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("stepTimeline"), this))
+StepTimelineView::StepTimelineView(QWidget *parent)
+    : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("stepTimeline"), this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -219,7 +220,8 @@ void StepTimelineView::rebuild()
     const QString lastLabel = ticker->ticks().isEmpty() ? QString() : ticker->ticks().last();
     QFont tickFont = font();
     tickFont.setPointSizeF(tickFont.pointSizeF() * m_zoom);
-    m_plot->axisRect()->setMinimumMargins(QMargins(0, 0, QFontMetrics(tickFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
+    m_plot->axisRect()->setMinimumMargins(
+        QMargins(0, 0, QFontMetrics(tickFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
 
     m_plot->clearItems();
     QFont labelFont = font();
@@ -230,9 +232,8 @@ void StepTimelineView::rebuild()
     for (const GpuPreset &gpu : m_gpus) {
         const double y = toUnits(gpu.capacity, m_units);
         highest = std::max(highest, y);
-        addHorizontalLine(m_plot, y, QPen(capacityColor(), 1.4 * m_zoom),
-                          capacityLabel(gpu, m_units),
-                          LabelSide::Right, labelFont, pal.base());
+        addHorizontalLine(m_plot, y, QPen(capacityColor(), 1.4 * m_zoom), capacityLabel(gpu, m_units), LabelSide::Right,
+                          labelFont, pal.base());
     }
     if (n > 0) {
         const double peak = toUnits(t.peak(), m_units);

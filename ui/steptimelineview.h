@@ -49,7 +49,7 @@ private:
     void retranslate(); // the play button's text and tooltip
     void placeCursor();
     DirectPlot *m_plot;
-    QCPGraph *m_graph; // the total, outlined
+    QCPGraph *m_graph;                                 // the total, outlined
     std::array<QCPGraph *, kComponentCount> m_areas{}; // stacked, bottom to top in kComponents order
     QPushButton *m_play;
     QLabel *m_where;

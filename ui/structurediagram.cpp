@@ -38,7 +38,9 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
     const double maxWidth = std::max(1.0, cellWidth * 0.78);
     const double maxHeight = std::max(1.0, area.height());
     constexpr double kNarrowest = 180.0; // a block narrower than this cannot hold "Weights 13.0 GiB"
-    layout.aspect = maxWidth < kNarrowest ? 1.0 : std::clamp(maxHeight / maxWidth, 1.0, std::min(2.0, maxWidth / kNarrowest * 1.2));
+    layout.aspect = maxWidth < kNarrowest
+        ? 1.0
+        : std::clamp(maxHeight / maxWidth, 1.0, std::min(2.0, maxWidth / kNarrowest * 1.2));
     const double largestWidth = std::min(maxWidth, maxHeight / layout.aspect);
     Bytes largest = 0;
     for (Component c : kFlowOrder)
@@ -55,7 +57,8 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
         const double width = std::sqrt(double(bytes) / layout.bytesPerSquarePixel / layout.aspect);
         const double height = width * layout.aspect;
         const double centre = area.left() + cellWidth * (i + 0.5);
-        layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height, width, height);
+        layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height,
+                                                                        width, height);
     }
     return layout;
 }
@@ -183,12 +186,14 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel / layout.aspect);
         const double limit = std::min(layout.cellWidth * 0.95,
                                       (layout.baseline - diagramArea().top() + solid.height()) / layout.aspect);
-        const QRectF ghost(rect.center().x() - std::min(side, limit) / 2, rect.bottom() - std::min(side, limit) * layout.aspect,
-                           std::min(side, limit), std::min(side, limit) * layout.aspect);
+        const QRectF ghost(rect.center().x() - std::min(side, limit) / 2,
+                           rect.bottom() - std::min(side, limit) * layout.aspect, std::min(side, limit),
+                           std::min(side, limit) * layout.aspect);
         p.setPen(QPen(componentColor(c), 1.2 * m_zoom, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         p.drawRect(ghost);
-        notes << (side > limit ? tr("dashed: %1 without recomputation (not to scale)") : tr("dashed: %1 without recomputation"))
+        notes << (side > limit ? tr("dashed: %1 without recomputation (not to scale)")
+                               : tr("dashed: %1 without recomputation"))
                      .arg(bytesText(without, m_units));
     }
 
@@ -227,7 +232,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
                 slabs.append(QLineF(slice.left(), ly, slice.right(), ly));
             }
             QColor seam = base;
-            seam.setAlphaF(0.45f); // faint: the slabs must not drown the slice's label
+            seam.setAlphaF(0.45f);                   // faint: the slabs must not drown the slice's label
             p.setPen(QPen(seenOver(seam, fill), 0)); // a hairline, in a solid colour
             p.drawLines(slabs.constData(), int(slabs.size()));
         }
@@ -239,7 +244,8 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         if (h >= lineHeight * 1.1 && labelWidth <= inner) {
             p.setPen(textOn(fill));
             p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
-        } else if (h >= lineHeight * 2.2 && metrics.horizontalAdvance(name) <= inner && metrics.horizontalAdvance(size) <= inner) {
+        } else if (h >= lineHeight * 2.2 && metrics.horizontalAdvance(name) <= inner
+                   && metrics.horizontalAdvance(size) <= inner) {
             p.setPen(textOn(fill)); // the name above its size
             p.drawText(slice.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter, name + QLatin1Char('\n') + size);
         } else {
@@ -280,7 +286,8 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         veil.setAlphaF(0.82f);
         p.fillRect(QRectF(solid.left(), solid.top(), solid.width(), solid.height() * (1.0 - alive)), veil);
     }
-    p.setPen(QPen(m_highlighted == c ? text : componentColor(c).darker(130), (m_highlighted == c ? 2.5 : 1.0) * m_zoom));
+    p.setPen(
+        QPen(m_highlighted == c ? text : componentColor(c).darker(130), (m_highlighted == c ? 2.5 : 1.0) * m_zoom));
     p.setBrush(Qt::NoBrush);
     p.drawRect(solid);
 
@@ -293,14 +300,16 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         const QRectF strip(rect.center().x() - stripWidth / 2, labelTop, stripWidth, 7 * m_zoom);
         p.setPen(QPen(componentColor(c), 0.8));
         for (int i = 0; i < slices; ++i) {
-            const QRectF slot(strip.left() + strip.width() * i / slices, strip.top(), strip.width() / slices, strip.height());
+            const QRectF slot(strip.left() + strip.width() * i / slices, strip.top(), strip.width() / slices,
+                              strip.height());
             p.setBrush(i == 0 ? QBrush(componentColor(c)) : QBrush(Qt::NoBrush));
             p.drawRect(slot);
         }
         labelTop = strip.bottom() + 2;
         notes << tr("%1: this GPU holds 1 of %2 slices")
-                     .arg(QString::fromUtf8(shardingName(m_scenario).data(), qsizetype(shardingName(m_scenario).size())),
-                          QString::number(shards));
+                     .arg(
+                         QString::fromUtf8(shardingName(m_scenario).data(), qsizetype(shardingName(m_scenario).size())),
+                         QString::number(shards));
     }
     if (c == Component::Parameters && dtypeBytes(m_scenario).master > 0)
         notes << tr("16-bit working copy; the FP32 master is in the optimizer states");
@@ -315,7 +324,8 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     const bool twoLines = p.fontMetrics().horizontalAdvance(title) > layout.cellWidth - 6;
     if (twoLines)
         title = componentName(c) + QLatin1Char('\n') + bytesText(total, m_units);
-    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6, p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
+    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6,
+                          p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
     QFont normal = bold;
     normal.setBold(false);
@@ -355,11 +365,12 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
         const double to = area.left() + layout.cellWidth * (i + 1.5) - 10;
         p.drawLine(QPointF(from, arrowY), QPointF(to, arrowY));
         head(QPointF(to, arrowY), QPointF(1, 0));
-        p.drawText(QRectF(from, arrowY - line * 3.1, to - from, line * 3), Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap,
-                   steps[i]);
+        p.drawText(QRectF(from, arrowY - line * 3.1, to - from, line * 3),
+                   Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, steps[i]);
     }
     // The loop closes under the labels: the update writes the parameters.
-    const double loopY = std::min(height() - line * 1.2, layout.baseline + line * 7.4); // under up to four lines of notes
+    const double loopY = std::min(height() - line * 1.2,
+                                  layout.baseline + line * 7.4); // under up to four lines of notes
     const double first = area.left() + layout.cellWidth * 0.5, last = area.left() + layout.cellWidth * 3.5;
     const double rise = loopY - line * 0.8;
     QPainterPath loop;
@@ -382,10 +393,12 @@ void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
         const QRectF block = layout.blocks[std::size_t(c)];
         if (block.isEmpty() || !block.adjusted(-4, -4, 4, 4).contains(event->position()))
             continue;
-        QString tip = QStringLiteral("<b>%1 — %2</b>").arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_units));
+        QString tip = QStringLiteral("<b>%1 — %2</b>")
+                          .arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_units));
         for (const ExplainedItem &item : m_analysis.items)
             if (componentOf(item.id) == Component(c))
-                tip += QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+                tip +=
+                    QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
         Q_EMIT componentHovered(Component(c));
         highlight(Component(c));

@@ -17,9 +17,9 @@ namespace vl {
 struct DiagramLayout {
     std::array<QRectF, kComponentCount> blocks{}; // empty rect: the component is absent
     double bytesPerSquarePixel = 0;
-    double baseline = 0;  // the blocks stand on it, in the order of a training step
+    double baseline = 0; // the blocks stand on it, in the order of a training step
     double cellWidth = 0;
-    double aspect = 1.0;  // every block's height ÷ width: taller than square where the height allows
+    double aspect = 1.0; // every block's height ÷ width: taller than square where the height allows
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 

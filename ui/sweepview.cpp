@@ -17,12 +17,8 @@
 namespace vl {
 
 SweepView::SweepView(LedgerModel &model, QWidget *parent)
-    : QWidget(parent),
-      m_model(model),
-      m_plot(new DirectPlot(QStringLiteral("sweepPlot"), this)),
-      m_field(new QComboBox(this)),
-      m_log(new QCheckBox(this)),
-      m_fieldLabel(new QLabel(this)),
+    : QWidget(parent), m_model(model), m_plot(new DirectPlot(QStringLiteral("sweepPlot"), this)),
+      m_field(new QComboBox(this)), m_log(new QCheckBox(this)), m_fieldLabel(new QLabel(this)),
       m_answer(new QLabel(this))
 {
     setObjectName(QStringLiteral("sweep"));
@@ -158,8 +154,7 @@ void SweepView::refresh()
         addHorizontalLine(m_plot, y,
                           QPen(i == 0 ? capacityColor() : pal.color(QPalette::WindowText), 1.5 * m_zoom,
                                i == 0 ? Qt::SolidLine : Qt::DashLine),
-                          capacityLabel(gpus[i], units),
-                          LabelSide::Right, labelFont, pal.base());
+                          capacityLabel(gpus[i], units), LabelSide::Right, labelFont, pal.base());
     }
     const QString fieldName = m_field->currentText();
     if (m_crossing) {
@@ -168,11 +163,16 @@ void SweepView::refresh()
         line->point2->setCoords(double(*m_crossing), 1);
         line->setPen(QPen(capacityColor(), 1.5 * m_zoom, Qt::DotLine));
         const bool growing = spec.field != "dp";
-        m_answer->setText(growing ? tr("Fits %1 up to %2 = %3").arg(QString::fromStdString(gpus.front().name), fieldName).arg(*m_crossing)
-                                  : tr("Fits %1 from %2 = %3").arg(QString::fromStdString(gpus.front().name), fieldName).arg(*m_crossing + 1));
+        m_answer->setText(
+            growing
+                ? tr("Fits %1 up to %2 = %3").arg(QString::fromStdString(gpus.front().name), fieldName).arg(*m_crossing)
+                : tr("Fits %1 from %2 = %3")
+                      .arg(QString::fromStdString(gpus.front().name), fieldName)
+                      .arg(*m_crossing + 1));
     } else {
-        m_answer->setText(gpus.empty() ? tr("Choose a GPU to mark where it stops fitting.")
-                                       : tr("No crossing with %1 in this range.").arg(QString::fromStdString(gpus.front().name)));
+        m_answer->setText(
+            gpus.empty() ? tr("Choose a GPU to mark where it stops fitting.")
+                         : tr("No crossing with %1 in this range.").arg(QString::fromStdString(gpus.front().name)));
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);

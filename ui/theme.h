@@ -31,7 +31,7 @@ QString componentName(Component c);
 QString itemName(ItemId id);
 QString leverName(Lever lever);
 QString leverChange(const LadderStep &step); // "ZeRO stage 3 over 8 GPUs", translated
-QString barLabel(const Bar &bar); // "Current", a pin's name, "8 GPUs", "ZeRO 2", "+ recomputation"
+QString barLabel(const Bar &bar);            // "Current", a pin's name, "8 GPUs", "ZeRO 2", "+ recomputation"
 // One point of the step in words: "backward, layer 12: 34.5 GiB in use (Parameters … · …)".
 QString describePoint(const TimelinePoint &point, Units units);
 // The formula text core wrote (English), with its words translated for the current language.
@@ -40,7 +40,7 @@ QString localizedFormula(const std::string &formula);
 QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
 
-QString bytesText(Bytes bytes, Units units); // core's formatter, as a QString
+QString bytesText(Bytes bytes, Units units);              // core's formatter, as a QString
 QString capacityLabel(const GpuPreset &gpu, Units units); // "NVIDIA H100 SXM 80GB · 80.0 GiB"
 
 } // namespace vl

@@ -34,7 +34,8 @@ QString saveUserGpu(const GpuPreset &gpu)
     std::vector<GpuPreset> gpus;
     if (QFile::exists(path)) {
         const auto text = readTextFile(path.toStdString());
-        auto existing = text ? parseGpuPresets(*text, path.toStdString()) : Result<std::vector<GpuPreset>>(text.error());
+        auto existing = text ? parseGpuPresets(*text, path.toStdString())
+                             : Result<std::vector<GpuPreset>>(text.error());
         if (!existing) // never drop what the user saved because the file has a problem
             return QString::fromStdString(existing.error().describe());
         gpus = std::move(existing).value();

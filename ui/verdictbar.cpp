@@ -97,8 +97,9 @@ void VerdictBar::render()
 {
     const Analysis &a = m_analysis;
     m_lines.clear();
-    Line summary{{tr("%1 per GPU").arg(bytesText(a.required, m_units)), true, {}},
-                 {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
+    Line summary{
+        {tr("%1 per GPU").arg(bytesText(a.required, m_units)), true, {}},
+        {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
     if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
         summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_units)), false, {}});
     if (a.breakdown.host > 0)

@@ -40,8 +40,8 @@ private:
     void render();
     void layoutRows();
 
-    QList<Line> m_lines; // as composed, one per fact
-    QList<Line> m_rows;  // as painted: the lines broken to the bar's width
+    QList<Line> m_lines;   // as composed, one per fact
+    QList<Line> m_rows;    // as painted: the lines broken to the bar's width
     bool m_shaped = false; // the runs' QStaticText match their text and the font
     Analysis m_analysis;
     Scenario m_scenario;

@@ -47,7 +47,10 @@ double percentile(std::vector<double> v, double p)
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size())))];
 }
 
-double rounded(double ms) { return std::round(ms * 1000.0) / 1000.0; }
+double rounded(double ms)
+{
+    return std::round(ms * 1000.0) / 1000.0;
+}
 
 QJsonObject medianAndP99(const std::vector<double> &latencies)
 {
@@ -103,8 +106,8 @@ public:
         QString name = receiver->objectName();
         if (name.startsWith(QLatin1String("qt_")) && receiver->parent()) // a scroll area's viewport
             name = QString::fromLatin1(receiver->parent()->metaObject()->className()) + QLatin1Char(' ') + name;
-        msByWidget[QString::fromLatin1(receiver->metaObject()->className()) + (name.isEmpty() ? QString() : QLatin1Char(' ') + name)] +=
-            double(timer.nsecsElapsed()) / 1e6;
+        msByWidget[QString::fromLatin1(receiver->metaObject()->className())
+                   + (name.isEmpty() ? QString() : QLatin1Char(' ') + name)] += double(timer.nsecsElapsed()) / 1e6;
         return handled;
     }
 };
@@ -201,9 +204,9 @@ int main(int argc, char *argv[])
     for (int i = 0; i < 100; ++i)
         sequence.setValue(2048 + 64 * i);
     QApplication::processEvents();
-    report[QStringLiteral("burst_of_100_changes")] =
-        QJsonObject{{QStringLiteral("ms"), rounded(double(timer.nsecsElapsed()) / 1e6)},
-                    {QStringLiteral("chart_paints"), chartPaints.count}};
+    report[QStringLiteral("burst_of_100_changes")] = QJsonObject{
+        {QStringLiteral("ms"), rounded(double(timer.nsecsElapsed()) / 1e6)},
+        {QStringLiteral("chart_paints"), chartPaints.count}};
 
     // Start-up: a fresh process that builds the window, renders it and exits.
     QTemporaryDir dir;
