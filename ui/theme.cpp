@@ -1,5 +1,6 @@
 #include "ui/theme.h"
 
+#include "core/formulaterms.h"
 #include "core/units.h"
 
 #include <QApplication>
@@ -7,12 +8,7 @@
 #include <QStyle>
 #include <QStyleFactory>
 
-#include <numeric>
-
-#include <algorithm>
-#include <cstring>
 #include <memory>
-#include <vector>
 
 namespace vl {
 
@@ -168,154 +164,14 @@ QString describePoint(const TimelinePoint &p, Units units)
 
 QString localizedFormula(const std::string &formula)
 {
-    // The words and tensor names core's formulas use; numbers, units and symbols stay as they
-    // are. Longer phrases are replaced before the shorter ones they contain.
-    static const std::vector<const char *> words = [] {
-        std::vector<const char *> list{
-            QT_TRANSLATE_NOOP("vl::formula", "the article's b·s·h·L·2 estimate"),
-            QT_TRANSLATE_NOOP("vl::formula", "trainable params"),
-            QT_TRANSLATE_NOOP("vl::formula", "adapter params"),
-            QT_TRANSLATE_NOOP("vl::formula", "factor entries"),
-            QT_TRANSLATE_NOOP("vl::formula", "params"),
-            QT_TRANSLATE_NOOP("vl::formula", "FP32 master copy"),
-            QT_TRANSLATE_NOOP("vl::formula", "8-bit Adam m and v"),
-            QT_TRANSLATE_NOOP("vl::formula", "Adam m and v"),
-            QT_TRANSLATE_NOOP("vl::formula", "plain SGD keeps no state"),
-            QT_TRANSLATE_NOOP("vl::formula", "Lion momentum"),
-            QT_TRANSLATE_NOOP("vl::formula", "momentum"),
-            QT_TRANSLATE_NOOP("vl::formula", "Adafactor row/column factors"),
-            QT_TRANSLATE_NOOP("vl::formula", "GPUs (ZeRO)"),
-            QT_TRANSLATE_NOOP("vl::formula", "offloaded to CPU memory"),
-            QT_TRANSLATE_NOOP("vl::formula", "largest layer"),
-            QT_TRANSLATE_NOOP("vl::formula", "weights"),
-            QT_TRANSLATE_NOOP("vl::formula", "grads"),
-            QT_TRANSLATE_NOOP("vl::formula", "per layer:"),
-            QT_TRANSLATE_NOOP("vl::formula", "inputs & norms"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention scores"),
-            QT_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
-            QT_TRANSLATE_NOOP("vl::formula", "each layer keeps only its input:"),
-            QT_TRANSLATE_NOOP("vl::formula", "one layer's full activations while it is recomputed"),
-            QT_TRANSLATE_NOOP("vl::formula", "FP32 copy for the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "tokens"),
-            QT_TRANSLATE_NOOP("vl::formula", "layers"),
-            QT_TRANSLATE_NOOP("vl::formula", "hidden"),
-            QT_TRANSLATE_NOOP("vl::formula", "vocab"),
-            QT_TRANSLATE_NOOP("vl::formula", "0.5·x, saved by the product"),
-            QT_TRANSLATE_NOOP("vl::formula", "1 + tanh, saved by the product"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the dropped probabilities, saved by × V"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the input, saved by LoRA A"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the input, saved by the projection"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the input, saved by the LM head"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the layer input, saved by the query, key or value linear"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the GELU output, saved by c_proj"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the first token, saved by the pooler"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the norm output, saved by the next linear"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit cast of the probabilities, saved by × V"),
-            QT_TRANSLATE_NOOP("vl::formula", "FP32 cast of c_fc's output, saved by pow"),
-            QT_TRANSLATE_NOOP("vl::formula", "GELU output, saved by the output dense"),
-            QT_TRANSLATE_NOOP("vl::formula", "GELU output, saved by c_proj"),
-            QT_TRANSLATE_NOOP("vl::formula", "c_fc output, saved by pow"),
-            QT_TRANSLATE_NOOP("vl::formula", "RMSNorm input, saved by x·x and × 1/rms"),
-            QT_TRANSLATE_NOOP("vl::formula", "norm output, saved by the qkv projection"),
-            QT_TRANSLATE_NOOP("vl::formula", "fused qkv output, kept whole by the value view"),
-            QT_TRANSLATE_NOOP("vl::formula", "norm output, saved by fc_1 and fc_2"),
-            QT_TRANSLATE_NOOP("vl::formula", "fc_1 output, saved by SiLU"),
-            QT_TRANSLATE_NOOP("vl::formula", "SiLU output, saved by × fc_2"),
-            QT_TRANSLATE_NOOP("vl::formula", "fc_2 output, saved by × SiLU"),
-            QT_TRANSLATE_NOOP("vl::formula", "SiLU × fc_2, saved by the MLP's proj"),
-            QT_TRANSLATE_NOOP("vl::formula", "log-softmax per chunk of 128 tokens, saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "targets (int64), saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "LayerNorm 1/std (FP32)"),
-            QT_TRANSLATE_NOOP("vl::formula", "LayerNorm mean (FP32)"),
-            QT_TRANSLATE_NOOP("vl::formula", "LayerNorm input"),
-            QT_TRANSLATE_NOOP("vl::formula", "LoRA A output (rank r), saved by LoRA B"),
-            QT_TRANSLATE_NOOP("vl::formula", "LoRA dropout mask (1 B)"),
-            QT_TRANSLATE_NOOP("vl::formula", "LoRA dropout output, saved by LoRA A"),
-            QT_TRANSLATE_NOOP("vl::formula", "RMSNorm 1/rms (FP32)"),
-            QT_TRANSLATE_NOOP("vl::formula", "RMSNorm input in FP32"),
-            QT_TRANSLATE_NOOP("vl::formula", "RMSNorm normalized input, saved by × weight"),
-            QT_TRANSLATE_NOOP("vl::formula", "SiLU output, saved by × up"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention context, saved by the output dense"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention output, saved by the kernel and the output projection"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention probabilities (softmax in FP32)"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention probabilities (softmax)"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention probabilities cast back to 16 bits"),
-            QT_TRANSLATE_NOOP("vl::formula", "c_attn output; query, key and value are views of it"),
-            QT_TRANSLATE_NOOP("vl::formula", "dropout mask (1 B)"),
-            QT_TRANSLATE_NOOP("vl::formula", "dropout output of the probabilities, saved by × V"),
-            QT_TRANSLATE_NOOP("vl::formula", "dropout output of the 16-bit probabilities, saved by × V"),
-            QT_TRANSLATE_NOOP("vl::formula", "dropout output, saved by the classifier"),
-            QT_TRANSLATE_NOOP("vl::formula", "gate_proj output, saved by SiLU"),
-            QT_TRANSLATE_NOOP("vl::formula", "intermediate output, saved by GELU"),
-            QT_TRANSLATE_NOOP("vl::formula", "key after rotary, repeated to every head"),
-            QT_TRANSLATE_NOOP("vl::formula", "key after rotary (KV heads)"),
-            QT_TRANSLATE_NOOP("vl::formula", "key, copied for the batched matmul"),
-            QT_TRANSLATE_NOOP("vl::formula", "labels (int64), saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "last layer's output, kept by the pooler's first-token slice"),
-            QT_TRANSLATE_NOOP("vl::formula", "layer input, kept by the checkpoint"),
-            QT_TRANSLATE_NOOP("vl::formula", "layer input, saved by the query, key and value linears"),
-            QT_TRANSLATE_NOOP("vl::formula", "LM-head input"),
-            QT_TRANSLATE_NOOP("vl::formula", "log-softmax over the labels, saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "log-softmax over the vocabulary (FP32), saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "log-sum-exp (FP32)"),
-            QT_TRANSLATE_NOOP("vl::formula", "merged heads, saved by c_proj"),
-            QT_TRANSLATE_NOOP("vl::formula", "norm output, saved by the next linear"),
-            QT_TRANSLATE_NOOP("vl::formula", "pooler tanh output"),
-            QT_TRANSLATE_NOOP("vl::formula", "position ids (int64), saved by the position embedding"),
-            QT_TRANSLATE_NOOP("vl::formula", "projection input"),
-            QT_TRANSLATE_NOOP("vl::formula", "query after rotary"),
-            QT_TRANSLATE_NOOP("vl::formula", "query, copied for the batched matmul"),
-            QT_TRANSLATE_NOOP("vl::formula", "shifted labels (int64), saved by the loss"),
-            QT_TRANSLATE_NOOP("vl::formula", "tanh output"),
-            QT_TRANSLATE_NOOP("vl::formula", "token ids, saved by the embedding (int64)"),
-            QT_TRANSLATE_NOOP("vl::formula", "token-type ids (int64), saved by their embedding"),
-            QT_TRANSLATE_NOOP("vl::formula", "up_proj output, saved by × SiLU"),
-            QT_TRANSLATE_NOOP("vl::formula", "value, copied for the batched matmul"),
-            QT_TRANSLATE_NOOP("vl::formula", "value, repeated to every head"),
-            QT_TRANSLATE_NOOP("vl::formula", "value (KV heads)"),
-            QT_TRANSLATE_NOOP("vl::formula", "per layer, as"),
-            QT_TRANSLATE_NOOP("vl::formula", "saves it:"),
-            QT_TRANSLATE_NOOP("vl::formula", "frozen params"),
-            QT_TRANSLATE_NOOP("vl::formula", "16-bit casts of the FP32 weights, kept for backward:"),
-            QT_TRANSLATE_NOOP("vl::formula", "output head"),
-            QT_TRANSLATE_NOOP("vl::formula", "adapter"),
-            QT_TRANSLATE_NOOP("vl::formula", "one chunk's FP32 copy (chunked loss,"),
-            QT_TRANSLATE_NOOP("vl::formula", "chunks)"),
-            QT_TRANSLATE_NOOP("vl::formula", "(1F1B, pipeline full)"),
-            QT_TRANSLATE_NOOP("vl::formula", "elements"),
-            QT_TRANSLATE_NOOP("vl::formula", "layers, not resharded after forward,"),
-            QT_TRANSLATE_NOOP("vl::formula", "GPUs (HSDP group)"),
-            QT_TRANSLATE_NOOP("vl::formula", "(the sequence ÷"),
-            QT_TRANSLATE_NOOP("vl::formula", "context-parallel GPUs:"),
-            QT_TRANSLATE_NOOP("vl::formula", "tokens each)"),
-            QT_TRANSLATE_NOOP("vl::formula", "experts' ÷"),
-            QT_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's contiguous gradient bucket)"),
-            QT_TRANSLATE_NOOP("vl::formula", "gathered by FSDP: (root unit"),
-            QT_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),
-            QT_TRANSLATE_NOOP("vl::formula", "GPUs (FSDP)"),
-            QT_TRANSLATE_NOOP("vl::formula", "one layer's unsharded gradients"),
-            QT_TRANSLATE_NOOP("vl::formula", "reduce-scatter input"),
-            QT_TRANSLATE_NOOP("vl::formula", "the head's, held until the root reduces,"),
-            QT_TRANSLATE_NOOP("vl::formula", "wq output (1st mm), saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula", "wv output (3rd mm), saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula", "w1 output (5th mm), saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula", "w2 output (7th mm), saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula", "attention output, saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula", "log-sum-exp (FP32), saved by the op policy"),
-            QT_TRANSLATE_NOOP("vl::formula",
-                              "the loss's backward: FP32 gradients of the log-softmax and of the logits, more than the "
-                              "forward's logits and FP32 copy,"),
-        };
-        std::stable_sort(list.begin(), list.end(),
-                         [](const char *l, const char *r) { return std::strlen(l) > std::strlen(r); });
-        return list;
-    }();
+    // Core's terms, translated where they occur; numbers, units and symbols stay as they are.
     QString text = QString::fromStdString(formula);
-    for (const char *english : words) {
-        const QString source = QString::fromUtf8(english);
-        const QString translated = QCoreApplication::translate("vl::formula", english);
-        if (translated != source)
-            text.replace(source, translated);
+    for (const std::string_view term : formulaTerms()) {
+        const QByteArray source(term.data(), qsizetype(term.size())); // translate() wants it NUL-terminated
+        const QString english = QString::fromUtf8(source);
+        const QString translated = QCoreApplication::translate("vl::formula", source.constData());
+        if (translated != english)
+            text.replace(english, translated);
     }
     return text;
 }

@@ -1300,6 +1300,38 @@
 <context>
     <name>vl::formula</name>
     <message>
+        <source>Q/K/V/out</source>
+        <translation>Q/K/V/输出</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>秩</translation>
+    </message>
+    <message>
+        <source>bits</source>
+        <translation>位</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>CUDA context and kernels</source>
+        <translation>CUDA 上下文与内核</translation>
+    </message>
+    <message>
+        <source>NCCL communication buffers</source>
+        <translation>NCCL 通信缓冲区</translation>
+    </message>
+    <message>
+        <source>allocated (caching-allocator reserve)</source>
+        <translation>已分配（缓存分配器预留）</translation>
+    </message>
+    <message>
+        <source>% of</source>
+        <translation>% ×</translation>
+    </message>
+    <message>
         <source>RMSNorm input, saved by x·x and × 1/rms</source>
         <translation>RMSNorm 输入，由 x·x 和 × 1/rms 保存</translation>
     </message>

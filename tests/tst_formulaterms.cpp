@@ -1,0 +1,184 @@
+// Every formula core writes is made of core's terms (core/formulaterms.cpp), numbers, units
+// and symbols, and nothing else: a word added or changed in estimate.cpp or savedtensors.cpp
+// without its term would reach the GUI untranslated, and this fails instead. Checked over
+// scenarios that between them bring out every item and every way an item is worded.
+
+#include "core/estimate.h"
+#include "core/formulaterms.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <functional>
+
+using namespace vl;
+
+namespace {
+
+Scenario gpt2Like()
+{
+    Scenario s;
+    s.arch.fixedParams = 0;
+    s.arch.modeling = Modeling::Gpt2;
+    s.arch.mlp = MlpKind::Gelu;
+    s.arch.norm = NormKind::LayerNorm;
+    s.arch.learnedPositions = 1024;
+    s.arch.linearBias = true;
+    s.dropout = true;
+    return s;
+}
+
+// What is left of a formula when every term is taken out, longest first as the GUI does.
+std::string withoutTerms(std::string text)
+{
+    for (const std::string_view term : formulaTerms())
+        for (std::size_t at = text.find(term); at != std::string::npos; at = text.find(term, at))
+            text.replace(at, term.size(), " ");
+    return text;
+}
+
+} // namespace
+
+class TestFormulaTerms : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everyFormulaIsMadeOfTerms_data()
+    {
+        using Edit = std::function<void(Scenario &)>;
+        QTest::addColumn<Edit>("edit");
+        const auto row = [](const char *name, Edit edit) { QTest::newRow(name) << edit; };
+        row("the article's 7B, mixed FP16, Adam", [](Scenario &) {});
+        row("FP32, no master copy", [](Scenario &s) { s.precision = Precision::Fp32; });
+        row("pure BF16, 8-bit Adam", [](Scenario &s) {
+            s.precision = Precision::Bf16;
+            s.optimizer = Optimizer::AdamW8bit;
+        });
+        row("SGD", [](Scenario &s) { s.optimizer = Optimizer::Sgd; });
+        row("SGD with momentum", [](Scenario &s) { s.optimizer = Optimizer::SgdMomentum; });
+        row("Lion", [](Scenario &s) { s.optimizer = Optimizer::Lion; });
+        row("Adafactor", [](Scenario &s) { s.optimizer = Optimizer::Adafactor; });
+        row("selective recomputation", [](Scenario &s) { s.recompute = Recompute::Selective; });
+        row("full recomputation, FlashAttention", [](Scenario &s) {
+            s.recompute = Recompute::Full;
+            s.attention = Attention::Flash;
+        });
+        row("runtime overhead over 8 GPUs", [](Scenario &s) {
+            s.overhead.enabled = true;
+            s.dataParallel = 8;
+        });
+        row("ZeRO-1 with an offloaded optimizer", [](Scenario &s) {
+            s.zeroStage = 1;
+            s.dataParallel = 8;
+            s.offload = Offload::Optimizer;
+        });
+        row("ZeRO-2 with DeepSpeed's bucket", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+        });
+        row("ZeRO-3, parameters offloaded", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.offload = Offload::OptimizerAndParams;
+        });
+        row("FSDP, HSDP over 2 groups, not resharded", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.replicas = 2;
+            s.reshardAfterForward = false;
+        });
+        row("tensor, pipeline and context parallel", [](Scenario &s) {
+            s.tensorParallel = 2;
+            s.pipelineParallel = 4;
+            s.contextParallel = 2;
+            s.attention = Attention::Flash;
+        });
+        row("interleaved pipeline with 8 micro-batches", [](Scenario &s) {
+            s.pipelineParallel = 4;
+            s.virtualStages = 2;
+            s.gradAccum = 8;
+        });
+        row("MoE with expert parallelism", [](Scenario &s) {
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.dataParallel = 8;
+            s.expertParallel = 4;
+        });
+        row("freeze all but 4 layers", [](Scenario &s) {
+            s.fineTune = FineTune::Freeze;
+            s.trainableLayers = 4;
+        });
+        row("LoRA with dropout, Hugging Face, autocast, chunked loss", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::LoRA;
+            s.loraDropout = true;
+            s.loss = Loss::Chunked;
+        });
+        row("QLoRA, lit-gpt", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::QLoRA;
+            s.loraTargets = LoraQ | LoraV;
+        });
+        row("torchtitan, FSDP, op-level selective checkpointing", [](Scenario &s) {
+            s.implementation = Implementation::TorchTitan;
+            s.precision = Precision::MixedBf16;
+            s.attention = Attention::Sdpa;
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.recompute = Recompute::Selective;
+        });
+        row("GPT-2, Hugging Face, autocast", [](Scenario &s) {
+            s = gpt2Like();
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+        });
+        row("GPT-2, Hugging Face, BF16 with a master copy", [](Scenario &s) {
+            s = gpt2Like();
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::MixedBf16;
+        });
+        row("BERT, Hugging Face", [](Scenario &s) {
+            s = gpt2Like();
+            s.arch.modeling = Modeling::Bert;
+            s.implementation = Implementation::HuggingFace;
+        });
+    }
+    void everyFormulaIsMadeOfTerms()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        Scenario s;
+        s.arch.fixedParams = 0;
+        edit(s);
+        const auto error = validate(s);
+        QVERIFY2(!error, error ? error->message.c_str() : "");
+        // Left over may be numbers, operators, the one-letter symbols of the formulas (b·s·h·L,
+        // a, r, B) and names that read the same in every language: units, acronyms, the code a
+        // layer follows, DeepSpeed's configuration key. Any other word is a term missing from
+        // the table.
+        const QRegularExpression word(QStringLiteral("(?<![A-Za-z_])[A-Za-z][A-Za-z_]+"));
+        const QStringList names = QStringLiteral("KiB MiB GiB TiB MLP NF RMSNorm rms huggingface litgpt torchtitan "
+                                                 "megatron reduce_bucket_size")
+                                      .split(QLatin1Char(' '));
+        QStringList missing;
+        for (const ExplainedItem &item : explain(s, Units::GiB)) {
+            const QString rest = QString::fromStdString(withoutTerms(item.formula));
+            for (auto it = word.globalMatch(rest); it.hasNext();) {
+                const QString found = it.next().captured();
+                if (!names.contains(found))
+                    missing << QStringLiteral("%1: '%2' in \"%3\"")
+                                   .arg(QString::fromUtf8(idString(item.id).data()), found,
+                                        QString::fromStdString(item.formula));
+            }
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("not terms:\n") + missing.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFormulaTerms)
+#include "tst_formulaterms.moc"
