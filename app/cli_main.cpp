@@ -268,10 +268,7 @@ int main(int argc, char *argv[])
         if (auto error = vl::setField(scenario, field.name, text(parser.value(name))))
             fail(invalid(*error));
     }
-    scenario = vl::withArchitectureDefaults(scenario, before, given);
-    scenario = vl::withShardingDefaults(scenario, given);
-    if (parser.isSet(QStringLiteral("implementation")))
-        scenario = vl::withImplementationDefaults(scenario, given);
+    scenario = vl::withEditRules(scenario, before, given);
     if (auto error = vl::validate(scenario))
         fail(invalid(*error));
 

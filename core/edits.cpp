@@ -83,6 +83,17 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
         s.arch.fixedParams = 0;
     if (isGiven("heads") && !isGiven("kv-heads"))
         s.arch.kvHeads = kvHeadsFollowing(before, s.arch.heads);
+    if (isGiven("heads") && !isGiven("hidden"))
+        s.arch.hidden = headsDividingHidden(s.arch);
+    return s;
+}
+
+Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
+{
+    s = withArchitectureDefaults(std::move(s), before, given);
+    s = withShardingDefaults(std::move(s), given);
+    if (contains(given, "implementation"))
+        s = withImplementationDefaults(std::move(s), given);
     return s;
 }
 

@@ -28,9 +28,16 @@ Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> give
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 
 // After fields were set by name (a control, a CLI flag, a sweep): a model whose shapes were given
-// is counted from them unless `params` was given too, and `heads` without `kv-heads` moves the
-// key/value heads as kvHeadsFollowing() says. `before` is the architecture the edit started from.
+// is counted from them unless `params` was given too; `heads` without `kv-heads` moves the
+// key/value heads as kvHeadsFollowing() says, and without `hidden` moves the hidden size up to
+// the next whole number of heads (headsDividingHidden()). `before` is the architecture the edit
+// started from.
 Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given);
+
+// Every rule above that follows fields set by name, in order: the architecture's, sharding's,
+// and the implementation's when it is among them. What each front end calls after an edit (a
+// control changed, the CLI's flags), so that the same edits give the same scenario everywhere.
+Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 
 // Whether a field (by its CLI name) changes anything in this scenario: the master copy only in
 // mixed precision with one, the frozen base's dtype only under autocast with a frozen base, the

@@ -328,8 +328,8 @@ private Q_SLOTS:
         QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
         QTest::newRow("unknown precision")
             << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
-        QTest::newRow("heads not dividing hidden")
-            << QStringList{"--heads", "30"} << 2 << "--heads: 30 does not divide";
+        QTest::newRow("heads not dividing the hidden size given with them")
+            << QStringList{"--heads", "30", "--hidden", "4096"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
         QTest::newRow("unknown implementation")

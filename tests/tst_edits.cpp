@@ -154,6 +154,40 @@ private Q_SLOTS:
         QCOMPARE(kvHeadsFollowing(before, newHeads), qint64(expected));
     }
 
+    // Heads changed without the hidden size: it moves up to a whole number of heads, as the GUI's
+    // hidden slider (which steps in whole heads) and the CLI both need; given with them, it stays
+    // and validate() judges the pair.
+    void hiddenFollowsHeads_data()
+    {
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<int>("newHeads");
+        QTest::addColumn<int>("headDim");
+        QTest::addColumn<int>("expectedHidden");
+        QTest::newRow("heads dividing it: unchanged") << QStringList{"heads"} << 64 << 0 << 4096;
+        QTest::newRow("30 heads: up to 4110") << QStringList{"heads"} << 30 << 0 << 4110;
+        QTest::newRow("hidden given too: as given") << QStringList{"heads", "hidden"} << 30 << 0 << 4096;
+        QTest::newRow("a fixed head_dim: hidden need not divide") << QStringList{"heads"} << 30 << 128 << 4096;
+        QTest::newRow("heads not edited") << QStringList{"layers"} << 30 << 0 << 4096;
+    }
+    void hiddenFollowsHeads()
+    {
+        QFETCH(QStringList, given);
+        QFETCH(int, newHeads);
+        QFETCH(int, headDim);
+        QFETCH(int, expectedHidden);
+        Scenario s;
+        s.arch.hidden = 4096;
+        s.arch.heads = 32;
+        s.arch.headDim = headDim;
+        const Architecture before = s.arch;
+        s.arch.heads = newHeads;
+        std::vector<std::string> names;
+        for (const QString &name : given)
+            names.push_back(name.toStdString());
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        QCOMPARE(withEditRules(s, before, views).arch.hidden, qint64(expectedHidden));
+    }
+
     // `vram-ledger-cli --hidden 8192 --layers 80 --heads 64` on the default 7B must not keep "7B".
     void shapesGivenAreCounted_data()
     {

@@ -20,12 +20,16 @@
 #include "ui/verdictbar.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
@@ -124,6 +128,91 @@ private Q_SLOTS:
         else
             QCOMPARE(int(after.precision), value);
         checkChartMatchesCore();
+    }
+
+    // One rule for every front end: the same edits, made with the window's controls one at a
+    // time and given to the CLI as flags, give the same scenario and the same breakdown.
+    void guiAndCliAgree_data()
+    {
+        using Edits = QList<QPair<QString, int>>; // a control (named after its field) and its value
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<Edits>("edits");
+        QTest::addColumn<QStringList>("flags");
+        QTest::newRow("8B: 48 heads without the hidden size, ZeRO-3 over 8 GPUs, Hugging Face code")
+            << "llama-3.1-8b"
+            << Edits{{"heads", 48}, {"zero", 3}, {"dp", 8}, {"implementation", int(Implementation::HuggingFace)}}
+            << QStringList{"--heads", "48", "--zero", "3", "--dp", "8", "--implementation", "huggingface"};
+        QTest::newRow("70B: FSDP in HSDP groups of 8 over 64 GPUs, full recomputation, flash, batch 2 × 8192")
+            << "llama-3.1-70b"
+            << Edits{{"zero", 3},
+                     {"sharding", int(Sharding::Fsdp)},
+                     {"dp", 64},
+                     {"replicate", 8},
+                     {"recompute", int(Recompute::Full)},
+                     {"attention", int(Attention::Flash)},
+                     {"batch", 2},
+                     {"seq", 8192}}
+            << QStringList{"--zero",      "3",    "--sharding",  "fsdp",  "--dp",    "64", "--replicate", "8",
+                           "--recompute", "full", "--attention", "flash", "--batch", "2",  "--seq",       "8192"};
+        QTest::newRow("Llama-2 7B: LoRA rank 64 with dropout under autocast, 40 layers, an 8-bit optimizer")
+            << "llama-2-7b"
+            << Edits{{"precision", 2},
+                     {"amp-style", int(AmpStyle::Autocast)},
+                     {"finetune", int(FineTune::LoRA)},
+                     {"lora-rank", 64},
+                     {"lora-dropout", 1},
+                     {"layers", 40},
+                     {"optimizer", int(Optimizer::AdamW8bit)}}
+            << QStringList{"--precision", "mixed-bf16",  "--amp-style", "autocast",       "--finetune",
+                           "lora",        "--lora-rank", "64",          "--lora-dropout", "yes",
+                           "--layers",    "40",          "--optimizer", "adamw-8bit"};
+        QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
+            << "mixtral-8x7b"
+            << Edits{{"dp", 8}, {"ep", 4}, {"offload", int(Offload::Optimizer)}, {"pp", 2}, {"overhead", 1}}
+            << QStringList{"--dp", "8", "--ep", "4", "--offload", "optimizer", "--pp", "2", "--overhead", "yes"};
+    }
+    void guiAndCliAgree()
+    {
+        using Edits = QList<QPair<QString, int>>;
+        QFETCH(QString, model);
+        QFETCH(Edits, edits);
+        QFETCH(QStringList, flags);
+        m_model->setModel(model);
+        ControlPanel *controls = m_window->controls();
+        for (const auto &[field, value] : edits) {
+            QWidget *control = controls->findChild<QWidget *>(field);
+            QVERIFY2(control, qPrintable(QStringLiteral("no control named '%1'").arg(field)));
+            if (auto *slider = qobject_cast<SliderSpin *>(control)) {
+                slider->spinBox()->setValue(value);
+            } else if (auto *choices = qobject_cast<ChoiceSlider *>(control)) {
+                choices->slider()->setValue(value);
+            } else if (auto *spin = qobject_cast<QSpinBox *>(control)) {
+                spin->setValue(value);
+            } else if (auto *check = qobject_cast<QCheckBox *>(control)) {
+                check->setChecked(value != 0);
+            } else if (auto *combo = qobject_cast<QComboBox *>(control)) {
+                const int index = combo->findData(value);
+                QVERIFY2(index >= 0, qPrintable(field));
+                combo->setCurrentIndex(index);
+                Q_EMIT combo->activated(index); // as a user's choice does
+            } else {
+                QFAIL(qPrintable(QStringLiteral("'%1' is no control the test knows").arg(field)));
+            }
+        }
+        const auto error = validate(m_model->scenario());
+        QVERIFY2(!error, error ? error->message.c_str() : "");
+
+        QProcess cli;
+        cli.start(QStringLiteral(VL_CLI), QStringList{"--model", model, "--format", "json"} + flags);
+        QVERIFY(cli.waitForFinished(30'000));
+        QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+        const QJsonObject perGpu = QJsonDocument::fromJson(cli.readAllStandardOutput()).object()["per_gpu"].toObject();
+        const Breakdown gui = estimate(m_model->scenario());
+        QCOMPARE(qint64(perGpu["total"].toDouble()), qint64(gui.total));
+        QCOMPARE(qint64(perGpu["peak"].toDouble()), qint64(stepTimeline(gui).peak()));
+        for (int c = 0; c < kComponentCount; ++c)
+            QCOMPARE(qint64(perGpu[QString::fromUtf8(idString(Component(c)).data())].toDouble()),
+                     qint64(gui.component(Component(c))));
     }
 
     void batchSliderMovesInPowersOfTwo()

@@ -3,6 +3,7 @@
 #include "core/architecture.h"
 #include "core/edits.h"
 #include "core/estimate.h"
+#include "core/fields.h"
 #include "ui/ledgermodel.h"
 #include "ui/sliderspin.h"
 #include "ui/theme.h"
@@ -20,6 +21,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <limits>
+
 namespace vl {
 
 namespace {
@@ -34,15 +37,6 @@ void setComboData(QComboBox *box, Enum value)
         return;
     const QSignalBlocker block(box);
     box->setCurrentIndex(index);
-}
-
-QSpinBox *spinBox(int minimum, int maximum, QWidget *parent)
-{
-    auto *box = new QSpinBox(parent);
-    box->setRange(minimum, maximum);
-    box->setKeyboardTracking(false);
-    box->setAccelerated(true);
-    return box;
 }
 
 } // namespace
@@ -108,8 +102,9 @@ void ControlPanel::build()
     m_hidden = new SliderSpin(SliderSpin::Scale::Linear, 64, int(kLargestHidden), 64, QString(), main);
     m_layers = new SliderSpin(SliderSpin::Scale::Linear, 1, 256, 1, QString(), main);
     m_precision = new ChoiceSlider(main);
+    // Every control is named after the field it edits (core/fields.cpp), as the CLI's options are.
     m_batch->setObjectName(QStringLiteral("batch"));
-    m_sequence->setObjectName(QStringLiteral("sequence"));
+    m_sequence->setObjectName(QStringLiteral("seq"));
     m_hidden->setObjectName(QStringLiteral("hidden"));
     m_layers->setObjectName(QStringLiteral("layers"));
     m_precision->setObjectName(QStringLiteral("precision"));
@@ -147,20 +142,11 @@ void ControlPanel::build()
             return tr("FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) "
                       "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments.");
         });
-    connect(m_batch, &SliderSpin::valueChanged, this,
-            [this](int v) { edit([](Scenario &s, int x) { s.microBatch = x; }, v); });
-    connect(m_sequence, &SliderSpin::valueChanged, this,
-            [this](int v) { edit([](Scenario &s, int x) { s.sequence = x; }, v); });
-    connect(m_hidden, &SliderSpin::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "hidden", [](Scenario &s, int x) { s.arch.hidden = x; }, v);
-    });
-    connect(m_layers, &SliderSpin::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "layers", [](Scenario &s, int x) { s.arch.layers = x; }, v);
-    });
+    for (SliderSpin *slider : {m_batch, m_sequence, m_hidden, m_layers})
+        connect(slider, &SliderSpin::valueChanged, this,
+                [this, slider](int v) { editInteger(slider->objectName().toStdString(), v); });
     connect(m_precision, &ChoiceSlider::indexChanged, this,
-            [this](int i) { edit([](Scenario &s, int x) { s.precision = kPrecisions[std::size_t(x)]; }, i); });
+            [this](int i) { edit("precision", [i](Scenario &s) { s.precision = kPrecisions[std::size_t(i)]; }); });
     layout->addWidget(main);
 
     // GPUs ----------------------------------------------------------------------------------------
@@ -202,10 +188,10 @@ void ControlPanel::build()
         m_advanced->setFlat(!open); // folded: just the title, no empty frame
     });
 
-    m_heads = spinBox(1, 1024, m_advancedBody);
-    m_kvHeads = spinBox(1, 1024, m_advancedBody);
-    m_ffn = spinBox(1, 1 << 20, m_advancedBody);
-    m_vocab = spinBox(1, 1 << 22, m_advancedBody);
+    m_heads = fieldSpinBox("heads");
+    m_kvHeads = fieldSpinBox("kv-heads");
+    m_ffn = fieldSpinBox("ffn");
+    m_vocab = fieldSpinBox("vocab");
     row(
         af, m_heads, [] { return tr("Attention heads"); },
         [] {
@@ -226,22 +212,6 @@ void ControlPanel::build()
             return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big "
                       "logits item.");
         });
-    connect(m_heads, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "heads", [](Scenario &s, int x) { s.arch.heads = x; }, v);
-    });
-    connect(m_kvHeads, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "kv-heads", [](Scenario &s, int x) { s.arch.kvHeads = x; }, v);
-    });
-    connect(m_ffn, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "ffn", [](Scenario &s, int x) { s.arch.ffn = x; }, v);
-    });
-    connect(m_vocab, &QSpinBox::valueChanged, this, [this](int v) {
-        editArchitecture(
-            "vocab", [](Scenario &s, int x) { s.arch.vocab = x; }, v);
-    });
 
     auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
         auto *box = new QComboBox(m_advancedBody);
@@ -288,15 +258,15 @@ void ControlPanel::build()
                     {3, [] { return tr("3 — + parameters"); }}});
     m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO-3"); }},
                         {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }}});
-    m_replicas = spinBox(1, 1 << 16, m_advancedBody);
+    m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
-    m_dp = spinBox(1, 1 << 16, m_advancedBody);
-    m_tp = spinBox(1, 64, m_advancedBody);
-    m_pp = spinBox(1, 256, m_advancedBody);
-    m_cp = spinBox(1, 4096, m_advancedBody);
-    m_ep = spinBox(1, 4096, m_advancedBody);
-    m_vocabPadding = spinBox(1, 65536, m_advancedBody);
-    m_gradAccum = spinBox(0, 4096, m_advancedBody); // 0: one per pipeline stage (retranslate() names it)
+    m_dp = fieldSpinBox("dp");
+    m_tp = fieldSpinBox("tp");
+    m_pp = fieldSpinBox("pp");
+    m_cp = fieldSpinBox("cp");
+    m_ep = fieldSpinBox("ep");
+    m_vocabPadding = fieldSpinBox("vocab-divisible-by");
+    m_gradAccum = fieldSpinBox("grad-accum"); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
                        {int(Offload::Optimizer), [] { return tr("Optimizer states"); }},
@@ -427,7 +397,7 @@ void ControlPanel::build()
                         {int(FineTune::Freeze), [] { return tr("Freeze lower layers"); }},
                         {int(FineTune::LoRA), [] { return tr("LoRA"); }},
                         {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
-    m_loraRank = spinBox(1, 4096, m_advancedBody);
+    m_loraRank = fieldSpinBox("lora-rank");
     m_loraDropout = new QCheckBox(m_advancedBody);
     m_baseDtype = combo({{int(BaseDtype::Auto), [] { return tr("As the weights"); }},
                          {int(BaseDtype::Fp32), [] { return tr("FP32"); }},
@@ -454,7 +424,7 @@ void ControlPanel::build()
         [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
 
     m_overhead = new QCheckBox(m_advancedBody);
-    m_allocator = spinBox(0, 200, m_advancedBody);
+    m_allocator = fieldSpinBox("allocator-percent");
     m_allocator->setSuffix(QStringLiteral(" %"));
     row(
         af, m_overhead, [] { return tr("Runtime overhead"); },
@@ -466,55 +436,37 @@ void ControlPanel::build()
         af, m_allocator, [] { return tr("Allocator reserve"); },
         [] { return tr("Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %)."); });
 
-    auto comboEdit = [this](QComboBox *box, void (*change)(Scenario &, int)) {
-        connect(box, &QComboBox::activated, this,
-                [this, box, change](int i) { edit(change, box->itemData(i).toInt()); });
+    // Each choice edits its field by name, so that the rules that follow an edit are core's.
+    auto comboEdit = [this](QComboBox *box, const char *field, void (*change)(Scenario &, int)) {
+        box->setObjectName(QLatin1String(field));
+        connect(box, &QComboBox::activated, this, [this, box, field, change](int i) {
+            const int value = box->itemData(i).toInt();
+            edit(field, [change, value](Scenario &s) { change(s, value); });
+        });
     };
-    auto checkEdit = [this](QCheckBox *box, void (*change)(Scenario &, int)) {
-        connect(box, &QCheckBox::toggled, this, [this, change](bool on) { edit(change, on); });
+    auto checkEdit = [this](QCheckBox *box, const char *field, void (*change)(Scenario &, int)) {
+        box->setObjectName(QLatin1String(field));
+        connect(box, &QCheckBox::toggled, this,
+                [this, field, change](bool on) { edit(field, [change, on](Scenario &s) { change(s, on); }); });
     };
-    auto spinEdit = [this](QSpinBox *box, void (*change)(Scenario &, int)) {
-        connect(box, &QSpinBox::valueChanged, this, [this, change](int v) { edit(change, v); });
-    };
-    comboEdit(m_optimizer, [](Scenario &s, int v) { s.optimizer = Optimizer(v); });
-    checkEdit(m_master, [](Scenario &s, int v) { s.masterWeights = v; });
-    comboEdit(m_gradDtype, [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
-    comboEdit(m_zero, [](Scenario &s, int v) {
-        s.zeroStage = v;
-        constexpr std::string_view changed[] = {"zero"};
-        s = withShardingDefaults(s, changed);
-    });
-    comboEdit(m_sharding, [](Scenario &s, int v) { s.sharding = Sharding(v); });
-    spinEdit(m_replicas, [](Scenario &s, int v) { s.replicas = v; });
-    checkEdit(m_reshard, [](Scenario &s, int v) { s.reshardAfterForward = v; });
-    spinEdit(m_dp, [](Scenario &s, int v) { s.dataParallel = v; });
-    spinEdit(m_tp, [](Scenario &s, int v) { s.tensorParallel = v; });
-    spinEdit(m_pp, [](Scenario &s, int v) { s.pipelineParallel = v; });
-    spinEdit(m_cp, [](Scenario &s, int v) { s.contextParallel = v; });
-    spinEdit(m_ep, [](Scenario &s, int v) { s.expertParallel = v; });
-    spinEdit(m_vocabPadding, [](Scenario &s, int v) { s.vocabDivisibleBy = v; });
-    spinEdit(m_gradAccum, [](Scenario &s, int v) { s.gradAccum = v; });
-    checkEdit(m_sp, [](Scenario &s, int v) { s.sequenceParallel = v; });
-    comboEdit(m_offload, [](Scenario &s, int v) {
-        s.offload = Offload(v);
-        constexpr std::string_view changed[] = {"offload"};
-        s = withShardingDefaults(s, changed);
-    });
-    comboEdit(m_implementation, [](Scenario &s, int v) {
-        s.implementation = Implementation(v);
-        s = withImplementationDefaults(s);
-    });
-    comboEdit(m_ampStyle, [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
-    comboEdit(m_recompute, [](Scenario &s, int v) { s.recompute = Recompute(v); });
-    comboEdit(m_attention, [](Scenario &s, int v) { s.attention = Attention(v); });
-    comboEdit(m_loss, [](Scenario &s, int v) { s.loss = Loss(v); });
-    checkEdit(m_dropout, [](Scenario &s, int v) { s.dropout = v; });
-    comboEdit(m_fineTune, [](Scenario &s, int v) { s.fineTune = FineTune(v); });
-    spinEdit(m_loraRank, [](Scenario &s, int v) { s.loraRank = v; });
-    checkEdit(m_loraDropout, [](Scenario &s, int v) { s.loraDropout = v; });
-    comboEdit(m_baseDtype, [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
-    checkEdit(m_overhead, [](Scenario &s, int v) { s.overhead.enabled = v; });
-    spinEdit(m_allocator, [](Scenario &s, int v) { s.overhead.allocatorPercent = v; });
+    comboEdit(m_optimizer, "optimizer", [](Scenario &s, int v) { s.optimizer = Optimizer(v); });
+    checkEdit(m_master, "master-weights", [](Scenario &s, int v) { s.masterWeights = v; });
+    comboEdit(m_gradDtype, "grad-dtype", [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
+    comboEdit(m_zero, "zero", [](Scenario &s, int v) { s.zeroStage = v; });
+    comboEdit(m_sharding, "sharding", [](Scenario &s, int v) { s.sharding = Sharding(v); });
+    checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
+    checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
+    comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
+    comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
+    comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
+    comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
+    comboEdit(m_attention, "attention", [](Scenario &s, int v) { s.attention = Attention(v); });
+    comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
+    checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
+    comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
+    checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
+    comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
+    checkEdit(m_overhead, "overhead", [](Scenario &s, int v) { s.overhead.enabled = v; });
 
     layout->addWidget(m_advanced);
     layout->addStretch(1);
@@ -621,35 +573,35 @@ bool ControlPanel::advancedVisible() const
     return m_advanced->isChecked();
 }
 
-void ControlPanel::edit(void (*change)(Scenario &, int), int value)
+QSpinBox *ControlPanel::fieldSpinBox(std::string_view field)
+{
+    auto *box = new QSpinBox(m_advancedBody);
+    box->setObjectName(QString::fromUtf8(field.data(), qsizetype(field.size())));
+    box->setKeyboardTracking(false);
+    box->setAccelerated(true);
+    m_fieldSpins.push_back(box); // its range is core's, set in syncFromModel()
+    connect(box, &QSpinBox::valueChanged, this, [this, field](int v) { editInteger(field, v); });
+    return box;
+}
+
+void ControlPanel::edit(std::string_view field, const std::function<void(Scenario &)> &change)
 {
     if (m_syncing)
         return;
-    Scenario s = m_model.scenario();
-    change(s, value);
+    const Scenario before = m_model.scenario();
+    Scenario s = before;
+    change(s);
+    s = withEditRules(s, before.arch, std::span(&field, 1));
     m_model.setScenario(s);
-    refuseIfInvalid(s);
-}
-
-void ControlPanel::refuseIfInvalid(const Scenario &s)
-{
     if (const auto error = validate(s)) {
         syncFromModel(); // the value was refused (it would make the scenario invalid): show what holds
         Q_EMIT editRefused(QString::fromStdString(error->message));
     }
 }
 
-void ControlPanel::editArchitecture(std::string_view field, void (*change)(Scenario &, int), int value)
+void ControlPanel::editInteger(std::string_view field, int value)
 {
-    if (m_syncing)
-        return;
-    const Scenario before = m_model.scenario();
-    Scenario s = before;
-    change(s, value);
-    s = withArchitectureDefaults(s, before.arch, std::span(&field, 1));
-    s.arch.hidden = headsDividingHidden(s.arch); // a value typed between steps
-    m_model.setScenario(s);
-    refuseIfInvalid(s);
+    edit(field, [spec = findField(field), value](Scenario &s) { spec->integer(s) = value; });
 }
 
 void ControlPanel::emitGpus()
@@ -669,32 +621,44 @@ void ControlPanel::syncFromModel()
     const Scenario &s = m_model.scenario();
 
     syncModelBox();
-    m_batch->setValue(int(s.microBatch));
-    m_sequence->setValue(int(s.sequence));
+    // Every number's range is core's (allowedRange(), some following other fields); the hidden
+    // size moves in whole heads.
+    const auto range = [&s](std::string_view field) {
+        const auto [lo, hi] = *allowedRange(s, field);
+        constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+        return std::pair{int(std::min(lo, kIntMax)), int(std::min(hi, kIntMax))};
+    };
+    for (SliderSpin *slider : {m_batch, m_sequence, m_layers}) {
+        const auto [lo, hi] = range(slider->objectName().toStdString());
+        slider->setRange(lo, hi);
+    }
     const int step = int(hiddenStep(s.arch.heads, 64));
-    m_hidden->setRange(step, int(largestHidden(step)));
+    m_hidden->setRange(step, range("hidden").second / step * step);
     if (m_hidden->spinBox()->singleStep() != step)
         m_hidden->spinBox()->setSingleStep(step);
+    m_batch->setValue(int(s.microBatch));
+    m_sequence->setValue(int(s.sequence));
     m_hidden->setValue(int(s.arch.hidden));
     m_layers->setValue(int(s.arch.layers));
     m_precision->setIndex(int(std::find(kPrecisions.begin(), kPrecisions.end(), s.precision) - kPrecisions.begin()));
 
-    const auto setSpin = [](QSpinBox *box, std::int64_t v) {
-        if (box->value() == int(v))
-            return;
+    Scenario fields = s; // FieldSpec::integer reads through a mutable reference
+    for (QSpinBox *box : m_fieldSpins) {
+        const std::string field = box->objectName().toStdString();
+        const auto [lo, hi] = range(field);
+        const int value = int(findField(field)->integer(fields));
+        if (box->minimum() == lo && box->maximum() == hi && box->value() == value)
+            continue;
         const QSignalBlocker block(box);
-        box->setValue(int(v));
-    };
+        box->setRange(lo, hi);
+        box->setValue(value);
+    }
     const auto setCheck = [](QCheckBox *box, bool v) {
         if (box->isChecked() == v)
             return;
         const QSignalBlocker block(box);
         box->setChecked(v);
     };
-    setSpin(m_heads, s.arch.heads);
-    setSpin(m_kvHeads, s.arch.kvHeads);
-    setSpin(m_ffn, s.arch.ffn);
-    setSpin(m_vocab, s.arch.vocab);
     setComboData(m_optimizer, s.optimizer);
     setCheck(m_master, s.masterWeights);
     m_master->setEnabled(fieldInEffect(s, "master-weights"));
@@ -705,18 +669,10 @@ void ControlPanel::syncFromModel()
     setComboData(m_zero, int(s.zeroStage));
     setComboData(m_sharding, s.sharding);
     m_sharding->setEnabled(fieldInEffect(s, "sharding"));
-    setSpin(m_replicas, s.replicas);
     m_replicas->setEnabled(fieldInEffect(s, "replicate"));
     setCheck(m_reshard, s.reshardAfterForward);
     m_reshard->setEnabled(fieldInEffect(s, "reshard-after-forward"));
-    setSpin(m_dp, s.dataParallel);
-    setSpin(m_tp, s.tensorParallel);
-    setSpin(m_pp, s.pipelineParallel);
-    setSpin(m_cp, s.contextParallel);
-    setSpin(m_ep, s.expertParallel);
     m_ep->setEnabled(fieldInEffect(s, "ep"));
-    setSpin(m_vocabPadding, s.vocabDivisibleBy);
-    setSpin(m_gradAccum, s.gradAccum);
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));
     setComboData(m_offload, s.offload);
@@ -725,14 +681,12 @@ void ControlPanel::syncFromModel()
     setComboData(m_loss, s.loss);
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
-    setSpin(m_loraRank, s.loraRank);
     m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));
     setCheck(m_loraDropout, s.loraDropout);
     m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setComboData(m_baseDtype, s.baseDtype);
     m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setCheck(m_overhead, s.overhead.enabled);
-    setSpin(m_allocator, s.overhead.allocatorPercent);
     m_allocator->setEnabled(fieldInEffect(s, "allocator-percent"));
 
     syncGpuList();

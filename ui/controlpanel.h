@@ -58,9 +58,11 @@ private:
     void syncFromModel(); // the model changed: show it, without echoing edits back
     void syncModelBox();
     void syncGpuList();
-    void edit(void (*change)(Scenario &, int), int value);
-    void editArchitecture(std::string_view field, void (*change)(Scenario &, int), int value);
-    void refuseIfInvalid(const Scenario &s);
+    // A control changed `field`: `change` sets it on a copy of the scenario, core's edit rules
+    // follow (withEditRules()), and an invalid result is refused with core's message.
+    void edit(std::string_view field, const std::function<void(Scenario &)> &change);
+    void editInteger(std::string_view field, int value); // through the field table
+    QSpinBox *fieldSpinBox(std::string_view field);
     void emitGpus();
 
     LedgerModel &m_model;
@@ -113,6 +115,7 @@ private:
     QComboBox *m_baseDtype = nullptr;
     QCheckBox *m_overhead = nullptr;
     QSpinBox *m_allocator = nullptr;
+    std::vector<QSpinBox *> m_fieldSpins; // named after their fields, ranged by core
 
     // Every user-visible text is set by one of these, run again on a language change.
     std::vector<std::function<void()>> m_texts;

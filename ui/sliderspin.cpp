@@ -41,7 +41,8 @@ public:
 } // namespace
 
 SliderSpin::SliderSpin(Scale scale, int minimum, int maximum, int step, const QString &suffix, QWidget *parent)
-    : QWidget(parent), m_scale(scale), m_step(step), m_slider(new QSlider(Qt::Horizontal, this)),
+    : QWidget(parent), m_scale(scale), m_step(step), m_sliderMaximum(maximum),
+      m_slider(new QSlider(Qt::Horizontal, this)),
       m_spin(scale == Scale::PowersOfTwo ? new DoublingSpinBox(this) : new QSpinBox(this))
 {
     auto *layout = new QHBoxLayout(this);
@@ -52,7 +53,8 @@ SliderSpin::SliderSpin(Scale scale, int minimum, int maximum, int step, const QS
     m_spin->setSingleStep(step);
     m_spin->setAccelerated(true);
     m_spin->setKeyboardTracking(false);
-    m_spin->setMinimumWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 28);
+    // One width for every slider row, so that the spin boxes line up: room for 8 digits.
+    m_spin->setFixedWidth(m_spin->fontMetrics().horizontalAdvance(QStringLiteral("00000000")) + 28);
     m_slider->setMinimumWidth(90);
     setRange(minimum, maximum);
     connect(m_slider, &QSlider::valueChanged, this, &SliderSpin::onSliderMoved);
@@ -71,8 +73,10 @@ void SliderSpin::setRange(int minimum, int maximum)
         return; // a new range re-lays the window out: only when it really changes
     const QSignalBlocker blockSpin(m_spin), blockSlider(m_slider);
     m_spin->setRange(minimum, maximum);
-    m_slider->setRange(positionFor(minimum), positionFor(maximum));
-    m_slider->setPageStep(m_scale == Scale::PowersOfTwo ? kStepsPerDoubling : std::max(1, (maximum - minimum) / 16));
+    const int sliderMaximum = std::max(minimum, std::min(maximum, m_sliderMaximum));
+    m_slider->setRange(positionFor(minimum), positionFor(sliderMaximum));
+    m_slider->setPageStep(m_scale == Scale::PowersOfTwo ? kStepsPerDoubling
+                                                        : std::max(1, (sliderMaximum - minimum) / 16));
     m_slider->setSingleStep(m_scale == Scale::PowersOfTwo ? kStepsPerDoubling : 1);
     m_slider->setValue(positionFor(m_spin->value()));
 }

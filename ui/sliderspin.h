@@ -33,6 +33,7 @@ private:
 
     Scale m_scale;
     int m_step;
+    int m_sliderMaximum; // the slider's span ends here even where the range goes further
     QSlider *m_slider;
     QSpinBox *m_spin;
     bool m_updating = false;
