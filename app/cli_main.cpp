@@ -269,7 +269,7 @@ int main(int argc, char *argv[])
             fail(invalid(*error));
     }
     scenario = vl::withEditRules(scenario, before, given);
-    if (auto error = vl::validate(scenario))
+    if (auto error = vl::scenarioError(scenario))
         fail(invalid(*error));
 
     if (parser.isSet(gpuOpt)) {
@@ -309,9 +309,11 @@ int main(int argc, char *argv[])
             fail({InvalidInput,
                   "--ladder-order: name at least one lever: zero, recompute, mixed-precision or smaller-batch"});
         const auto gpus = vl::parseCount(text(parser.value(ladderGpusOpt)));
-        if (!gpus || *gpus < 1 || *gpus > vl::kMaxSolveDataParallel)
+        const auto [fewest, most] = *vl::allowedRange(scenario, "dp"); // the GPUs ZeRO may shard over
+        if (!gpus || *gpus < fewest || *gpus > most)
             fail({InvalidInput,
-                  "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use 1 to 1048576"});
+                  "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use "
+                      + std::to_string(fewest) + " to " + std::to_string(most)});
         const std::int64_t shardOver = scenario.dataParallel > 1 ? scenario.dataParallel : *gpus;
         const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity);
         std::fputs(vl::renderLadder(vl::estimate(scenario), steps, *gpu, *units, *format).c_str(), stdout);

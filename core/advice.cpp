@@ -87,7 +87,7 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
         }
         break;
     }
-    if (next == s || validate(next))
+    if (next == s || scenarioError(next))
         return std::nullopt;
     return next;
 }

@@ -22,7 +22,7 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
     switch (o.bars) {
     case BarSet::Pins:
         for (const Pin &pin : doc.pins)
-            if (!validate(pin.scenario))
+            if (!scenarioError(pin.scenario))
                 bars.push_back(makeBar(Bar::Kind::Pin, 0, pin.name, pin.scenario, o.fitRule));
         bars.push_back(makeBar(Bar::Kind::Current, 0, {}, s, o.fitRule));
         break;
@@ -33,7 +33,7 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
         for (std::int64_t n : counts) {
             Scenario at = s;
             at.dataParallel = n;
-            if (!validate(at))
+            if (!scenarioError(at))
                 bars.push_back(
                     makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount, n, {}, at, o.fitRule));
         }
@@ -43,7 +43,7 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
         for (std::int64_t stage = 0; stage <= 3; ++stage) {
             Scenario at = s;
             at.zeroStage = stage;
-            if (!validate(at))
+            if (!scenarioError(at))
                 bars.push_back(makeBar(stage == s.zeroStage ? Bar::Kind::Current : Bar::Kind::ZeroStage, stage, {}, at,
                                        o.fitRule));
         }

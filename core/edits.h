@@ -12,7 +12,7 @@ namespace vl {
 // SDPA; lit-gpt runs flash attention in bf16-true without checkpointing; the code-level
 // implementations but torchtitan checkpoint whole layers (no selective recomputation) and train Llama without
 // dropout; GPT-2 and BERT are modelled with eager attention. Fields named in
-// `keep` (by their CLI names) were set explicitly and stay as they are; validate() then says what
+// `keep` (by their CLI names) were set explicitly and stay as they are; scenarioError() then says what
 // does not fit.
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep = {});
 
@@ -20,7 +20,7 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
 // the optimizer only below stage 3), and offloading needs a stage (stage 2 for the optimizer,
 // stage 3 for the parameters). `given` names the fields the user set (CLI names): when one of
 // "zero" and "offload" is among them without the other, the other follows it; both given are
-// left as they are, for validate() to judge.
+// left as they are, for scenarioError() to judge.
 Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> given);
 
 // The key/value heads once the attention heads change: a multi-head model stays multi-head; a

@@ -444,7 +444,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
         const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
         if (interleaved) {
             // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v). Divided
-            // first, so the product cannot overflow where the result fits (validate() bounds that).
+            // first, so the product cannot overflow where the result fits (scenarioError() bounds that).
             const std::int64_t pv = p * s.virtualStages;
             layerTotal = layerTotal / pv * (pv + p - 1) + layerTotal % pv * (pv + p - 1) / pv;
         }
@@ -692,7 +692,7 @@ Bytes activationsWithoutRecompute(const Breakdown &b)
 
 Result<Breakdown> validatedEstimate(const Scenario &s)
 {
-    if (auto error = validate(s))
+    if (auto error = scenarioError(s))
         return *error;
     return estimate(s);
 }

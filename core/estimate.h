@@ -104,12 +104,16 @@ struct ExplainedItem {
     std::string formula; // "7.00e9 params × 4 B = 26.1 GiB"
 };
 
-// Checks every field; the error names the field (as the CLI spells it) and the allowed range.
-std::optional<Error> validate(const Scenario &s);
+// What is wrong with a scenario, if anything: the first field out of its range or at odds with
+// another, named as the CLI spells it, with what is allowed. Nothing: the scenario is valid.
+[[nodiscard]] std::optional<Error> scenarioError(const Scenario &s);
+// The same rules for an architecture on its own (a preset, a config.json), with every other
+// field at its default: what the readers check once they have read one.
+[[nodiscard]] std::optional<Error> architectureError(const Architecture &a);
 // An integer field's allowed range in this scenario (some depend on others), for messages.
 std::optional<std::pair<std::int64_t, std::int64_t>> allowedRange(const Scenario &s, std::string_view field);
 
-// Assumes validate(s) passed; call validatedEstimate() when that is not known.
+// Assumes scenarioError(s) found nothing; call validatedEstimate() when that is not known.
 Breakdown estimate(const Scenario &s);
 
 // The activations this step would hold without recomputation: every saved layer at its full

@@ -26,7 +26,7 @@ struct FieldSpec {
 std::span<const FieldSpec> scenarioFields();
 const FieldSpec *findField(std::string_view name);
 
-// Parses `value` into the field; ranges and cross-field rules are validate()'s job.
+// Parses `value` into the field; ranges and cross-field rules are scenarioError()'s job.
 std::optional<Error> setField(Scenario &s, std::string_view name, std::string_view value);
 
 } // namespace vl

@@ -1,5 +1,6 @@
 #include "core/hfconfig.h"
 
+#include "core/estimate.h"
 #include "core/yamlreader.h"
 
 #include <algorithm>
@@ -99,63 +100,70 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         ModelPreset m;
         Architecture &a = m.arch;
         a.fixedParams = 0;
+        // An error about a field, at the config's key for it; the ranges and the rules between
+        // fields are architectureError()'s, as for every other reader.
+        const auto invalid = [&]() -> std::optional<Error> {
+            auto error = architectureError(a);
+            if (!error)
+                return std::nullopt;
+            const std::string_view field = error->field;
+            const char *key = field == "hidden" ? keys.hidden
+                : field == "layers"             ? keys.layers
+                : field == "heads"              ? keys.heads
+                : field == "vocab"              ? "vocab_size"
+                : field == "ffn"                ? keys.ffn
+                : field == "positions"          ? (bert ? "max_position_embeddings" : keys.positions)
+                : field == "kv-heads"           ? "num_key_value_heads"
+                : field == "head-dim"           ? "head_dim"
+                : field == "experts"            ? "num_local_experts"
+                : field == "experts-per-token"  ? "num_experts_per_tok"
+                                                : error->field.c_str();
+            return r.errorAt(key, error->message);
+        };
         std::optional<Error> e;
-        (e = r.integer(keys.hidden, a.hidden, 1, 1 << 20, true))
-            || (e = r.integer(keys.layers, a.layers, 1, 10'000, true))
-            || (e = r.integer(keys.heads, a.heads, 1, 65'536, true))
-            || (e = r.integer("vocab_size", a.vocab, 1, 1 << 24, true));
+        (e = r.integer(keys.hidden, a.hidden, true)) || (e = r.integer(keys.layers, a.layers, true))
+            || (e = r.integer(keys.heads, a.heads, true)) || (e = r.integer("vocab_size", a.vocab, true));
         if (e)
+            return *e;
+        a.kvHeads = a.heads;
+        if ((e = invalid())) // before anything is derived from these
             return *e;
 
         if (gpt2Style) {
-            a.kvHeads = a.heads;
             a.ffn = 4 * a.hidden; // n_inner: null means 4h
             a.mlp = MlpKind::Gelu;
             a.norm = NormKind::LayerNorm;
             a.linearBias = true;
             a.tiedEmbeddings = true;
-            (e = r.integer(keys.ffn, a.ffn, 1, 1 << 24))
-                || (e = r.integer(keys.positions, a.learnedPositions, 0, 1 << 24))
+            (e = r.integer(keys.ffn, a.ffn)) || (e = r.integer(keys.positions, a.learnedPositions))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
             a.modeling = Modeling::Gpt2;
         } else if (bert) {
             // modeling_bert.py: post-norm LayerNorm layers with biases, GELU, learned positions.
-            a.kvHeads = a.heads;
             a.mlp = MlpKind::Gelu;
             a.norm = NormKind::LayerNorm;
             a.linearBias = true;
             a.tiedEmbeddings = true; // PretrainedConfig's default; the MLM decoder shares the embedding
             a.modeling = Modeling::Bert;
-            (e = r.integer(keys.ffn, a.ffn, 1, 1 << 24, true))
-                || (e = r.integer("max_position_embeddings", a.learnedPositions, 0, 1 << 24))
+            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("max_position_embeddings", a.learnedPositions))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
         } else {
-            a.kvHeads = a.heads;
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;
             if (modelType == "gemma2")
                 a.normsPerLayer = 4;
             a.qkvBias = modelType == "qwen2" || modelType == "qwen2_moe";
-            (e = r.integer(keys.ffn, a.ffn, 1, 1 << 24, true))
-                || (e = r.integer("num_key_value_heads", a.kvHeads, 1, 65'536))
-                || (e = r.integer("head_dim", a.headDim, 0, 65'536))
-                || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
-                || (e = r.boolean("attention_bias", a.qkvBias))
-                || (e = r.integer("num_local_experts", a.experts, 1, 4096))
-                || (e = r.integer("num_experts_per_tok", a.expertsPerToken, 1, 4096));
+            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
+                || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
+                || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
+                || (e = r.integer("num_experts_per_tok", a.expertsPerToken));
             if (!r.has("tie_word_embeddings") && modelType == "gemma2")
                 a.tiedEmbeddings = true;
         }
         if (e)
             return *e;
-        if (a.headDim == 0 && a.hidden % a.heads != 0)
-            return r.errorAt(keys.heads,
-                             std::to_string(a.heads) + " does not divide " + keys.hidden + " "
-                                 + std::to_string(a.hidden) + " and there is no head_dim");
-        if (a.heads % a.kvHeads != 0)
-            return r.errorAt("num_key_value_heads", std::to_string(a.kvHeads) + " must divide the attention heads");
-        if (a.expertsPerToken > a.experts)
-            return r.errorAt("num_experts_per_tok", "exceeds num_local_experts");
+        if ((e = invalid()))
+            return *e;
         if (a.headDim == a.hidden / a.heads)
             a.headDim = 0; // the default; keep presets minimal
 

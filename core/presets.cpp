@@ -1,5 +1,8 @@
 #include "core/presets.h"
 
+#include "core/estimate.h"
+#include "core/fields.h"
+
 #include "core/scenario.h"
 
 #include <algorithm>
@@ -107,18 +110,18 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
                                   "mlp", "norm", "norms_per_layer", "tied_embeddings", "qkv_bias", "linear_bias",
                                   "experts", "experts_per_token", "params", "modeling"}))
         return e;
+    // Whole numbers here; their ranges and the rules between them are architectureError()'s.
     std::optional<Error> e;
-    (e = r.integer("hidden", a.hidden, 1, 1 << 20, true)) || (e = r.integer("layers", a.layers, 1, 10'000, true))
-        || (e = r.integer("heads", a.heads, 1, 65'536, true)) || (e = r.integer("kv_heads", a.kvHeads, 1, 65'536))
-        || (e = r.integer("head_dim", a.headDim, 0, 65'536)) || (e = r.integer("ffn", a.ffn, 1, 1 << 24, true))
-        || (e = r.integer("vocab", a.vocab, 1, 1 << 24, true))
-        || (e = r.integer("positions", a.learnedPositions, 0, 1 << 24))
+    (e = r.integer("hidden", a.hidden, true)) || (e = r.integer("layers", a.layers, true))
+        || (e = r.integer("heads", a.heads, true)) || (e = r.integer("kv_heads", a.kvHeads))
+        || (e = r.integer("head_dim", a.headDim)) || (e = r.integer("ffn", a.ffn, true))
+        || (e = r.integer("vocab", a.vocab, true)) || (e = r.integer("positions", a.learnedPositions))
         || (e = r.word("mlp", a.mlp, parseMlp, "gelu|swiglu|geglu"))
         || (e = r.word("norm", a.norm, parseNorm, "layernorm|rmsnorm"))
-        || (e = r.integer("norms_per_layer", a.normsPerLayer, 0, 8))
-        || (e = r.boolean("tied_embeddings", a.tiedEmbeddings)) || (e = r.boolean("qkv_bias", a.qkvBias))
-        || (e = r.boolean("linear_bias", a.linearBias)) || (e = r.integer("experts", a.experts, 1, 4096))
-        || (e = r.integer("experts_per_token", a.expertsPerToken, 1, 4096)) || (e = r.count("params", a.fixedParams));
+        || (e = r.integer("norms_per_layer", a.normsPerLayer)) || (e = r.boolean("tied_embeddings", a.tiedEmbeddings))
+        || (e = r.boolean("qkv_bias", a.qkvBias)) || (e = r.boolean("linear_bias", a.linearBias))
+        || (e = r.integer("experts", a.experts)) || (e = r.integer("experts_per_token", a.expertsPerToken))
+        || (e = r.count("params", a.fixedParams));
     if (e)
         return e;
     a.modeling = modelingOf(a.mlp, a.norm);
@@ -126,14 +129,15 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
         return e;
     if (!r.has("kv_heads"))
         a.kvHeads = a.heads;
-    if (a.headDim == 0 && a.hidden % a.heads != 0)
-        return r.errorAt("heads",
-                         std::to_string(a.heads) + " does not divide hidden " + std::to_string(a.hidden)
-                             + "; set head_dim or choose a divisor");
-    if (a.heads % a.kvHeads != 0)
-        return r.errorAt("kv_heads", std::to_string(a.kvHeads) + " must divide heads " + std::to_string(a.heads));
-    if (a.expertsPerToken > a.experts)
-        return r.errorAt("experts_per_token", "must be at most experts (" + std::to_string(a.experts) + ")");
+    if (auto invalid = architectureError(a)) {
+        // At the key the file gives the field ("kv-heads" is kv_heads), on its line.
+        const FieldSpec *spec = findField(invalid->field);
+        const std::string_view prefix = "architecture.";
+        const std::string key = spec && spec->fileKey.starts_with(prefix)
+            ? std::string(spec->fileKey.substr(prefix.size()))
+            : invalid->field;
+        return r.errorAt(key.c_str(), invalid->message);
+    }
     return std::nullopt;
 }
 

@@ -370,7 +370,7 @@ void codeLayer(const Scenario &s, TensorList &out)
         litgptLayer(s, out);
         return;
     }
-    if (s.recompute == Recompute::Selective) { // validate(): torchtitan only
+    if (s.recompute == Recompute::Selective) { // scenarioError(): torchtitan only
         titanSelectiveLayer(s, out);
         return;
     }

@@ -9,6 +9,8 @@ namespace vl {
 
 namespace {
 
+// The sections read their numbers as whole numbers; ranges and the rules between fields are
+// scenarioError()'s, checked once the whole scenario is read (readScenario()).
 std::optional<Error> readTraining(YamlReader r, Scenario &s)
 {
     if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "vocab_divisible_by", "precision", "master_weights",
@@ -16,9 +18,8 @@ std::optional<Error> readTraining(YamlReader r, Scenario &s)
                                   "recompute", "amp_style", "implementation"}))
         return e;
     std::optional<Error> e;
-    (e = r.integer("batch", s.microBatch, 1, 1 << 20)) || (e = r.integer("seq", s.sequence, 1, 1 << 24))
-        || (e = r.integer("grad_accum", s.gradAccum, 0, 1 << 20))
-        || (e = r.integer("vocab_divisible_by", s.vocabDivisibleBy, 1, 65'536))
+    (e = r.integer("batch", s.microBatch)) || (e = r.integer("seq", s.sequence))
+        || (e = r.integer("grad_accum", s.gradAccum)) || (e = r.integer("vocab_divisible_by", s.vocabDivisibleBy))
         || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
         || (e = r.boolean("master_weights", s.masterWeights))
         || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))
@@ -39,15 +40,12 @@ std::optional<Error> readParallel(YamlReader r, Scenario &s)
                                   "pp", "cp", "ep", "vpp", "sp", "offload"}))
         return e;
     std::optional<Error> e;
-    (e = r.integer("zero", s.zeroStage, 0, 3))
-        || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
-        || (e = r.integer("reduce_bucket", s.reduceBucket, 0, 1'000'000'000'000))
-        || (e = r.integer("replicate", s.replicas, 1, 1 << 20))
-        || (e = r.boolean("reshard_after_forward", s.reshardAfterForward))
-        || (e = r.integer("dp", s.dataParallel, 1, 1 << 20)) || (e = r.integer("tp", s.tensorParallel, 1, 4096))
-        || (e = r.integer("pp", s.pipelineParallel, 1, 10'000)) || (e = r.integer("cp", s.contextParallel, 1, 4096))
-        || (e = r.integer("ep", s.expertParallel, 1, 4096)) || (e = r.integer("vpp", s.virtualStages, 1, 1024))
-        || (e = r.boolean("sp", s.sequenceParallel))
+    (e = r.integer("zero", s.zeroStage)) || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
+        || (e = r.integer("reduce_bucket", s.reduceBucket)) || (e = r.integer("replicate", s.replicas))
+        || (e = r.boolean("reshard_after_forward", s.reshardAfterForward)) || (e = r.integer("dp", s.dataParallel))
+        || (e = r.integer("tp", s.tensorParallel)) || (e = r.integer("pp", s.pipelineParallel))
+        || (e = r.integer("cp", s.contextParallel)) || (e = r.integer("ep", s.expertParallel))
+        || (e = r.integer("vpp", s.virtualStages)) || (e = r.boolean("sp", s.sequenceParallel))
         || (e = r.word("offload", s.offload, parseOffload, allowedOffloads()));
     return e;
 }
@@ -58,12 +56,11 @@ std::optional<Error> readFineTune(YamlReader r, Scenario &s)
             {"mode", "lora_rank", "lora_targets", "lora_dropout", "base_dtype", "trainable_layers"}))
         return e;
     std::optional<Error> e;
-    (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes()))
-        || (e = r.integer("lora_rank", s.loraRank, 1, 65'536))
+    (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes())) || (e = r.integer("lora_rank", s.loraRank))
         || (e = r.word("lora_targets", s.loraTargets, parseLoraTargets, "all, attention or a list like q,v"))
         || (e = r.boolean("lora_dropout", s.loraDropout))
         || (e = r.word("base_dtype", s.baseDtype, parseBaseDtype, allowedBaseDtypes()))
-        || (e = r.integer("trainable_layers", s.trainableLayers, 1, 10'000));
+        || (e = r.integer("trainable_layers", s.trainableLayers));
     return e;
 }
 
@@ -72,10 +69,13 @@ std::optional<Error> readOverhead(YamlReader r, Overhead &o)
     if (auto e = r.rejectUnknown({"enabled", "cuda_context_mib", "allocator_percent", "comm_buffers_mib"}))
         return e;
     std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
+    // Sizes in MiB become bytes here, so their range (core's) is checked before that.
+    const auto [contextLo, contextHi] = *allowedRange(Scenario{}, "cuda-context");
+    const auto [commLo, commHi] = *allowedRange(Scenario{}, "comm-buffers-mib");
     std::optional<Error> e;
-    (e = r.boolean("enabled", o.enabled)) || (e = r.integer("cuda_context_mib", contextMiB, 0, 65'536))
-        || (e = r.integer("allocator_percent", o.allocatorPercent, 0, 200))
-        || (e = r.integer("comm_buffers_mib", commMiB, 0, 65'536));
+    (e = r.boolean("enabled", o.enabled)) || (e = r.integer("cuda_context_mib", contextMiB, contextLo, contextHi))
+        || (e = r.integer("allocator_percent", o.allocatorPercent))
+        || (e = r.integer("comm_buffers_mib", commMiB, commLo, commHi));
     o.cudaContext = contextMiB * kMiB;
     o.commBuffers = commMiB * kMiB;
     return e;
@@ -109,7 +109,7 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
     // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core;
     // the error names the file's key and its line (the section's, or the document's, when the
     // file leaves the key to its default).
-    if (auto invalid = validate(s)) {
+    if (auto invalid = scenarioError(s)) {
         YAML::Node at = r.node();
         if (const FieldSpec *spec = findField(invalid->field); spec && !spec->fileKey.empty()) {
             const std::string key(spec->fileKey);

@@ -34,7 +34,7 @@ std::int64_t largestFitting(std::int64_t limit, Fits &&fits)
 
 bool fitsIn(const Scenario &trial, Bytes capacity, FitRule rule)
 {
-    return !validate(trial) && requiredBytes(estimate(trial), rule) <= capacity;
+    return !scenarioError(trial) && requiredBytes(estimate(trial), rule) <= capacity;
 }
 
 } // namespace
@@ -42,7 +42,7 @@ bool fitsIn(const Scenario &trial, Bytes capacity, FitRule rule)
 std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule)
 {
     Scenario trial = s;
-    return largestFitting(kMaxSolveBatch, [&](std::int64_t batch) {
+    return largestFitting(allowedRange(s, "batch")->second, [&](std::int64_t batch) {
         trial.microBatch = batch;
         return fitsIn(trial, capacity, rule);
     });
@@ -53,7 +53,7 @@ std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
     // Context parallelism splits the sequence in equal slices: search the slice, report the whole.
     Scenario trial = s;
     const std::int64_t slices = s.contextParallel;
-    return slices * largestFitting(kMaxSolveSequence / slices, [&](std::int64_t slice) {
+    return slices * largestFitting(allowedRange(s, "seq")->second / slices, [&](std::int64_t slice) {
                trial.sequence = slice * slices;
                return fitsIn(trial, capacity, rule);
            });
@@ -74,7 +74,7 @@ std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule)
         return 0; // without sharding every rank holds everything: more GPUs never help
     // From 2 ranks on memory only falls as ranks grow (1 → 2 may add communication buffers),
     // so search for the first fitting count as the last failing one plus one.
-    const std::int64_t most = kMaxSolveDataParallel / groups;
+    const std::int64_t most = allowedRange(s, "dp")->second / groups;
     if (!fits(most))
         return 0;
     std::int64_t bad = 1, good = most;
@@ -146,7 +146,7 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
     Scenario trial = withArchitectureDefaults(s, s.arch, std::span(&swept, 1));
     for (std::int64_t value = spec.from; value <= spec.to; value = spec.step > 0 ? value + spec.step : value * 2) {
         field->integer(trial) = value;
-        if (auto error = validate(trial)) {
+        if (auto error = scenarioError(trial)) {
             error->message += " (at " + spec.field + " = " + std::to_string(value) + ")";
             return *error;
         }
@@ -172,7 +172,7 @@ std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &sp
         while (other - same > 1) {
             const std::int64_t mid = same + (other - same) / 2;
             field->integer(trial) = mid;
-            const bool valid = !validate(trial);
+            const bool valid = !scenarioError(trial);
             (valid && (estimate(trial).total <= capacity) == before ? same : other) = mid;
         }
         return same;

@@ -16,12 +16,8 @@
 
 namespace vl {
 
-// Search limits: the largest values the solvers try, matching validate()'s ranges.
-inline constexpr std::int64_t kMaxSolveBatch = 1 << 20;
-inline constexpr std::int64_t kMaxSolveSequence = 1 << 24;
-inline constexpr std::int64_t kMaxSolveDataParallel = 1 << 20;
-
-// Each takes a scenario that passed validate(); 0 means no value fits. `rule` says whether the
+// Each searches up to the largest value the field allows (allowedRange()) and takes a scenario
+// scenarioError() found nothing wrong with; 0 means no value fits. `rule` says whether the
 // sum of all components or the step's peak must fit.
 std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
 std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);

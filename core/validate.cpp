@@ -169,7 +169,7 @@ std::optional<std::pair<std::int64_t, std::int64_t>> allowedRange(const Scenario
     return std::nullopt;
 }
 
-std::optional<Error> validate(const Scenario &s)
+std::optional<Error> scenarioError(const Scenario &s)
 {
     const Architecture &a = s.arch;
     const auto ranges = fieldRanges(s);
@@ -250,6 +250,13 @@ std::optional<Error> validate(const Scenario &s)
         if (auto error = checkCodeLevel(s))
             return error;
     return checkMagnitude(s);
+}
+
+std::optional<Error> architectureError(const Architecture &a)
+{
+    Scenario s;
+    s.arch = a;
+    return scenarioError(s);
 }
 
 } // namespace vl

@@ -3,6 +3,7 @@
 #include "core/units.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace vl {
@@ -133,8 +134,11 @@ std::optional<Error> YamlReader::integer(const char *key, std::int64_t &out, std
             throw YAML::Exception(value.Mark(), "not a scalar");
         parsed = value.as<std::int64_t>();
     } catch (const YAML::Exception &) {
-        return errorAt(
-            key, "'" + text + "' is not a whole number; allowed " + std::to_string(lo) + " to " + std::to_string(hi));
+        const bool ranged = lo != std::numeric_limits<std::int64_t>::min()
+            || hi != std::numeric_limits<std::int64_t>::max();
+        return errorAt(key,
+                       "'" + text + "' is not a whole number"
+                           + (ranged ? "; allowed " + std::to_string(lo) + " to " + std::to_string(hi) : ""));
     }
     if (parsed < lo || parsed > hi)
         return errorAt(key,
@@ -142,6 +146,12 @@ std::optional<Error> YamlReader::integer(const char *key, std::int64_t &out, std
                            + std::to_string(hi));
     out = parsed;
     return std::nullopt;
+}
+
+std::optional<Error> YamlReader::integer(const char *key, std::int64_t &out, bool required)
+{
+    return integer(key, out, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(),
+                   required);
 }
 
 std::optional<Error> YamlReader::integer(const char *key, int &out, int lo, int hi, bool required)

@@ -42,6 +42,8 @@ public:
     std::optional<Error> requireMap() const;
 
     // Each reader leaves `out` alone when the key is absent and `required` is false.
+    // A scenario's numbers are read as whole numbers only: their ranges are scenarioError()'s.
+    std::optional<Error> integer(const char *key, std::int64_t &out, bool required = false);
     std::optional<Error> integer(const char *key, std::int64_t &out, std::int64_t lo, std::int64_t hi,
                                  bool required = false);
     std::optional<Error> integer(const char *key, int &out, int lo, int hi, bool required = false);

@@ -149,7 +149,7 @@ private Q_SLOTS:
         s.implementation = Implementation(implementation);
         s.attention = Attention::Sdpa;
         s.loss = Loss(loss);
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const qint64 elements = 8192LL * 128'256;
         QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
     }
@@ -169,7 +169,7 @@ private Q_SLOTS:
         s.microBatch = 2;
         s.sequence = 8192;
         s.recompute = Recompute::Selective;
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const qint64 tokens = 2 * 8192, h = 4096, q = 4096, kv = 8 * 128, f = 14336;
         const qint64 kept = 2 * tokens * (h + q + kv + q + f + h) + 4 * tokens * 32;
         const Breakdown b = estimate(s);
@@ -208,7 +208,7 @@ private Q_SLOTS:
         slice.sequence = 8192;
         s.sequence = 8192 * cp;
         s.contextParallel = cp;
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const Breakdown whole = estimate(s), one = estimate(slice);
         QCOMPARE(whole.component(Component::Activations), one.component(Component::Activations));
         QCOMPARE(whole.item(ItemId::Weights), one.item(ItemId::Weights));

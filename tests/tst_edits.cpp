@@ -87,7 +87,7 @@ private Q_SLOTS:
         QCOMPARE(int(after.attention), attention);
         QCOMPARE(int(after.recompute), recompute);
         QCOMPARE(after.dropout, dropout);
-        QCOMPARE(!validate(after), valid);
+        QCOMPARE(!scenarioError(after), valid);
     }
 
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
@@ -126,8 +126,8 @@ private Q_SLOTS:
         const Scenario after = withShardingDefaults(s, given);
         QCOMPARE(int(after.zeroStage), zeroAfter);
         QCOMPARE(int(after.offload), offloadAfter);
-        QVERIFY(!validate(after));
-        // Both given: neither follows the other (validate() judges them together).
+        QVERIFY(!scenarioError(after));
+        // Both given: neither follows the other (scenarioError() judges them together).
         const std::string_view both[] = {"zero", "offload"};
         QVERIFY(withShardingDefaults(s, both) == s);
     }
@@ -156,7 +156,7 @@ private Q_SLOTS:
 
     // Heads changed without the hidden size: it moves up to a whole number of heads, as the GUI's
     // hidden slider (which steps in whole heads) and the CLI both need; given with them, it stays
-    // and validate() judges the pair.
+    // and scenarioError() judges the pair.
     void hiddenFollowsHeads_data()
     {
         QTest::addColumn<QStringList>("given");
@@ -219,7 +219,7 @@ private Q_SLOTS:
     }
 
     // A control is greyed out exactly when its field changes nothing: set it to another value
-    // and the total moves if and only if fieldInEffect() said so (or validate() refuses the value).
+    // and the total moves if and only if fieldInEffect() said so (or scenarioError() refuses the value).
     void fieldInEffectMatchesTheEstimate_data()
     {
         QTest::addColumn<Scenario>("scenario");
@@ -294,7 +294,7 @@ private Q_SLOTS:
         QCOMPARE(fieldInEffect(scenario, name), inEffect);
         Scenario changed = scenario;
         QVERIFY(!setField(changed, name, value.toStdString()));
-        if (const auto error = validate(changed)) { // refused outright: out of effect too, and said why
+        if (const auto error = scenarioError(changed)) { // refused outright: out of effect too, and said why
             QVERIFY2(!inEffect, error->message.c_str());
             QCOMPARE(QString::fromStdString(error->field), field);
             return;

@@ -155,7 +155,7 @@ private Q_SLOTS:
         Scenario s;
         s.arch.fixedParams = 0;
         edit(s);
-        const auto error = validate(s);
+        const auto error = scenarioError(s);
         QVERIFY2(!error, error ? error->message.c_str() : "");
         // Left over may be numbers, operators, the one-letter symbols of the formulas (b·s·h·L,
         // a, r, B) and names that read the same in every language: units, acronyms, the code a

@@ -199,7 +199,7 @@ private Q_SLOTS:
                 QFAIL(qPrintable(QStringLiteral("'%1' is no control the test knows").arg(field)));
             }
         }
-        const auto error = validate(m_model->scenario());
+        const auto error = scenarioError(m_model->scenario());
         QVERIFY2(!error, error ? error->message.c_str() : "");
 
         QProcess cli;

@@ -184,7 +184,7 @@ private Q_SLOTS:
         s.sharding = Sharding::Fsdp;
         s.replicas = replicas;
         s.reshardAfterForward = reshard;
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         QCOMPARE(b.item(ItemId::Weights), shardedWeights);
         QCOMPARE(b.item(ItemId::OptimizerMoments), shardedWeights * 2);
@@ -219,7 +219,7 @@ private Q_SLOTS:
         s.zeroStage = 1;
         s.dataParallel = 8;
         s.expertParallel = ep;
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         QCOMPARE(b.totalParams, 46'702'792'704);
         QCOMPARE(b.item(ItemId::Weights), weights);
@@ -248,7 +248,7 @@ private Q_SLOTS:
         s.arch.heads = 32;
         s.vocabDivisibleBy = divisibleBy;
         s.tensorParallel = tp;
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         Scenario unpadded = s;
         unpadded.arch.vocab = paddedVocab;
         unpadded.vocabDivisibleBy = 1;

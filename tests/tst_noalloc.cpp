@@ -62,7 +62,7 @@ private Q_SLOTS:
             s.tensorParallel = 4;
             s.sequenceParallel = true;
         }
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const long before = g_allocations.load();
         Bytes sum = 0;
         for (int i = 0; i < 100; ++i) {

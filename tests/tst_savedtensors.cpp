@@ -150,7 +150,7 @@ private Q_SLOTS:
         QFETCH(std::vector<Bytes>, layer);
         QFETCH(std::vector<Bytes>, outside);
         QFETCH(qint64, weightCasts);
-        QVERIFY2(!validate(scenario), validate(scenario) ? validate(scenario)->message.c_str() : "");
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
         compareSaved(savedTensors(scenario, TensorScope::Layer), layer, "one layer");
         compareSaved(savedTensors(scenario, TensorScope::Outside), outside, "outside the layers");
         // Under checkpointing core also counts the one layer being recomputed, which the oracle

@@ -151,7 +151,7 @@ private Q_SLOTS:
         QTest::newRow("cross-field rule in the architecture") << QStringLiteral(
             "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, kv_heads: 5, ffn: 11008, vocab: 32000}\n")
                                                               << 2 << "architecture.kv_heads"
-                                                              << "must divide heads 32";
+                                                              << "must divide the 32 attention heads";
         QTest::newRow("cross-field rule on a key left to its default: its section") << QStringLiteral("schema: 1\n")
                 + arch + QStringLiteral("training:\n  seq: 4096\nparallel:\n  cp: 3\n  sp: false\n")
                                                                                     << 6 << "parallel.cp"

@@ -28,7 +28,7 @@ Scenario llama8b()
 
 bool fits(const Scenario &s, Bytes capacity)
 {
-    return !validate(s) && estimate(s).total <= capacity;
+    return !scenarioError(s) && estimate(s).total <= capacity;
 }
 
 } // namespace

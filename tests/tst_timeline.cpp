@@ -67,7 +67,7 @@ private Q_SLOTS:
         s.precision = Precision::MixedBf16;
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
-        QVERIFY(!validate(s));
+        QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         if (s.ampStyle == AmpStyle::Autocast)
             QVERIFY(b.item(ItemId::WeightCasts) > 0 && b.item(ItemId::HeadActivations) > 0);

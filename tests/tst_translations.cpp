@@ -176,7 +176,7 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.recompute = Recompute::Selective;
         }
-        QVERIFY2(!validate(s), validate(s) ? validate(s)->message.c_str() : "");
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QRegularExpression englishProse(QStringLiteral("[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}"));
         for (const ExplainedItem &item : explain(s, Units::GiB)) {
             const QString text = localizedFormula(item.formula);

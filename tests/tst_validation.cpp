@@ -80,7 +80,7 @@ private Q_SLOTS:
         QFETCH(QString, expectedText);
         Scenario s;
         QVERIFY(!setField(s, field.toStdString(), value.toStdString()));
-        const auto error = validate(s);
+        const auto error = scenarioError(s);
         QVERIFY2(error, "an error is expected");
         QCOMPARE(QString::fromStdString(error->field), expectedField);
         QVERIFY2(QString::fromStdString(error->message).contains(expectedText), error->message.c_str());
@@ -125,7 +125,7 @@ private Q_SLOTS:
         QVERIFY(s == before); // a rejected value changes nothing
     }
 
-    void defaultScenarioIsValid() { QVERIFY(!validate(Scenario{})); }
+    void defaultScenarioIsValid() { QVERIFY(!scenarioError(Scenario{})); }
 };
 
 QTEST_APPLESS_MAIN(TestValidation)

@@ -97,6 +97,7 @@ void ControlPanel::build()
     auto *main = new QGroupBox(this);
     addText([=, this] { main->setTitle(tr("Training step")); });
     auto *form = new QFormLayout(main);
+    // What dragging each slider covers, for teaching; the values allowed are core's (syncFromModel()).
     m_batch = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 1, 4096, 1, QString(), main);
     m_sequence = new SliderSpin(SliderSpin::Scale::PowersOfTwo, 64, 1 << 20, 64, QString(), main);
     m_hidden = new SliderSpin(SliderSpin::Scale::Linear, 64, int(kLargestHidden), 64, QString(), main);
@@ -593,7 +594,7 @@ void ControlPanel::edit(std::string_view field, const std::function<void(Scenari
     change(s);
     s = withEditRules(s, before.arch, std::span(&field, 1));
     m_model.setScenario(s);
-    if (const auto error = validate(s)) {
+    if (const auto error = scenarioError(s)) {
         syncFromModel(); // the value was refused (it would make the scenario invalid): show what holds
         Q_EMIT editRefused(QString::fromStdString(error->message));
     }

@@ -35,7 +35,7 @@ QStringList LedgerModel::setDocument(ScenarioDocument document)
 
 void LedgerModel::setScenario(const Scenario &scenario)
 {
-    if (scenario == m_document.scenario || validate(scenario))
+    if (scenario == m_document.scenario || scenarioError(scenario))
         return; // controls only offer valid values; an invalid one must never reach the chart
     m_document.scenario = scenario;
     recompute();
@@ -53,7 +53,7 @@ void LedgerModel::setModel(const QString &presetId)
         next.tensorParallel = 1;
     next.pipelineParallel = std::min(next.pipelineParallel, next.arch.layers);
     next.trainableLayers = std::min(next.trainableLayers, next.arch.layers);
-    if (validate(next))
+    if (scenarioError(next))
         return;
     m_document.modelId = preset->id;
     m_document.scenario = next;

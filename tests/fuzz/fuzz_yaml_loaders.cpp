@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (auto model = vl::parseModelPreset(text, "fuzz.yaml")) {
         vl::Scenario s;
         s.arch = model->arch;
-        if (!vl::validate(s))
+        if (!vl::scenarioError(s))
             (void)vl::estimate(s);
     }
     (void)vl::parseGpuPresets(text, "fuzz-gpus.yaml");
