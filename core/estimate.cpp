@@ -148,25 +148,56 @@ std::string equals(Bytes bytes, Units units)
     return " = " + formatBytes(bytes, units);
 }
 
-template <class Sink>
-void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
+// One pipeline stage of one GPU: what it holds of the model, what of that trains, and how
+// ZeRO/FSDP shard it. Every component below is counted from this.
+struct Stage {
+    Scenario s; // with the sequence this GPU computes (context parallelism) and the padded vocabulary
+    DtypeBytes dt;
+    ParameterCounts counts;
+    std::int64_t t = 1, p = 1, n = 1; // tensor-parallel GPUs, pipeline stages, GPUs sharding the states
+    int stage = 0;
+    bool firstStage = true, lastStage = true;
+    StageLayers layers;
+    std::int64_t matricesOnRank = 0, perLayerOnRank = 0, outsideLayers = 0, stageParams = 0;
+    std::int64_t trainable = 0, trainableLayersHere = 0, adapters = 0;
+    std::int64_t expertsHere = 0, trainableExperts = 0;
+    bool shardOptimizer = false, shardGradients = false, shardParams = false;
+
+    Bytes shard(std::int64_t value, bool sharded) const { return sharded ? ceilDiv(value, n) : value; }
+    // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
+    Bytes shardSplit(std::int64_t count, std::int64_t experts, int bytes, bool sharded) const
+    {
+        if (!sharded || experts == 0)
+            return shard(count * bytes, sharded);
+        return ceilDiv((count - experts) * bytes, n)
+            + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
+    }
+};
+
+Stage layOut(const Scenario &whole, int stage, Breakdown &b)
 {
+    Stage g;
     // Under context parallelism each GPU computes its slice of the sequence; nothing else in the
     // model states depends on the sequence.
-    Scenario s = whole;
+    g.s = whole;
+    Scenario &s = g.s;
     s.sequence = whole.sequence / whole.contextParallel;
     // The embedding, the head and the logits are as wide as the padded vocabulary.
     const std::int64_t multiple = whole.vocabDivisibleBy * whole.tensorParallel;
     s.arch.vocab = (whole.arch.vocab + multiple - 1) / multiple * multiple;
     const Architecture &a = s.arch;
-    const DtypeBytes dt = dtypeBytes(s);
-    const ParameterCounts counts = countParameters(a);
-    const std::int64_t t = s.tensorParallel;
-    const std::int64_t p = s.pipelineParallel;
-    const std::int64_t n = s.shardGroup();
-    const bool firstStage = stage == 0;
-    const bool lastStage = stage == p - 1;
-    const StageLayers layers = stageLayers(s, stage);
+    g.dt = dtypeBytes(s);
+    g.counts = countParameters(a);
+    const ParameterCounts &counts = g.counts;
+    g.t = s.tensorParallel;
+    g.p = s.pipelineParallel;
+    g.n = s.shardGroup();
+    const std::int64_t t = g.t;
+    g.stage = stage;
+    g.firstStage = stage == 0;
+    g.lastStage = stage == g.p - 1;
+    g.layers = stageLayers(s, stage);
+    const StageLayers &layers = g.layers;
 
     b.stage = stage;
     b.layersOnStage = layers.count();
@@ -175,421 +206,481 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     // --- what this GPU holds of the model -------------------------------------------------
     // Expert matrices split over EP × TP ranks (Megatron's expert tensor parallelism follows TP).
     const std::int64_t expertsPerLayerOnRank = ceilDiv(counts.perLayerExpertMatrices, s.expertParallel * t);
-    const std::int64_t matricesOnRank = ceilDiv(counts.perLayerMatrices - counts.perLayerExpertMatrices, t)
-        + expertsPerLayerOnRank;
-    const std::int64_t perLayerOnRank = matricesOnRank + counts.perLayerVectors;
-    std::int64_t stageParams = perLayerOnRank * layers.count();
-    std::int64_t outsideLayers = 0;
-    if (firstStage)
-        outsideLayers += ceilDiv(counts.embedding, t);
-    if (lastStage) {
-        outsideLayers += counts.finalNorm + ceilDiv(counts.head, t);
-        if (p > 1 && a.tiedEmbeddings)
-            outsideLayers += ceilDiv(a.vocab * a.hidden, t); // the last stage keeps its own copy to tie
+    g.matricesOnRank = ceilDiv(counts.perLayerMatrices - counts.perLayerExpertMatrices, t) + expertsPerLayerOnRank;
+    g.perLayerOnRank = g.matricesOnRank + counts.perLayerVectors;
+    if (g.firstStage)
+        g.outsideLayers += ceilDiv(counts.embedding, t);
+    if (g.lastStage) {
+        g.outsideLayers += counts.finalNorm + ceilDiv(counts.head, t);
+        if (g.p > 1 && a.tiedEmbeddings)
+            g.outsideLayers += ceilDiv(a.vocab * a.hidden, t); // the last stage keeps its own copy to tie
     }
-    stageParams += outsideLayers;
+    g.stageParams = g.perLayerOnRank * layers.count() + g.outsideLayers;
 
     // --- what trains ----------------------------------------------------------------------
-    std::int64_t trainable = stageParams;
-    std::int64_t trainableLayersHere = layers.count();
-    std::int64_t adapters = 0;
+    g.trainable = g.stageParams;
+    g.trainableLayersHere = layers.count();
     switch (s.fineTune) {
-    case FineTune::Full: break;
+    case FineTune::Full: b.trainableParams = b.totalParams; break;
     case FineTune::Freeze:
-        trainableLayersHere = overlap(layers, a.layers - s.trainableLayers, a.layers);
-        trainable = perLayerOnRank * trainableLayersHere + (lastStage ? counts.finalNorm + ceilDiv(counts.head, t) : 0);
-        b.trainableParams = (counts.perLayer()) * s.trainableLayers + counts.finalNorm + counts.head;
+        g.trainableLayersHere = overlap(layers, a.layers - s.trainableLayers, a.layers);
+        g.trainable = g.perLayerOnRank * g.trainableLayersHere
+            + (g.lastStage ? counts.finalNorm + ceilDiv(counts.head, t) : 0);
+        b.trainableParams = counts.perLayer() * s.trainableLayers + counts.finalNorm + counts.head;
         break;
     case FineTune::LoRA:
     case FineTune::QLoRA:
-        adapters = ceilDiv(loraParamsPerLayer(s), t) * layers.count();
-        trainable = adapters;
+        g.adapters = ceilDiv(loraParamsPerLayer(s), t) * layers.count();
+        g.trainable = g.adapters;
         b.trainableParams = loraParamsPerLayer(s) * a.layers;
         break;
     }
-    if (s.fineTune == FineTune::Full)
-        b.trainableParams = b.totalParams;
+    g.shardOptimizer = s.zeroStage >= 1;
+    g.shardGradients = s.zeroStage >= 2;
+    g.shardParams = s.zeroStage >= 3;
+    g.expertsHere = expertsPerLayerOnRank * layers.count();
+    g.trainableExperts = s.fineTune == FineTune::Full ? g.expertsHere
+        : s.fineTune == FineTune::Freeze              ? expertsPerLayerOnRank * g.trainableLayersHere
+                                                      : 0;
+    return g;
+}
 
-    const bool shardOptimizer = s.zeroStage >= 1;
-    const bool shardGradients = s.zeroStage >= 2;
-    const bool shardParams = s.zeroStage >= 3;
-    auto shard = [&](std::int64_t value, bool sharded) { return sharded ? ceilDiv(value, n) : value; };
-    // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
-    const std::int64_t expertsHere = expertsPerLayerOnRank * layers.count();
-    const std::int64_t trainableExperts = s.fineTune == FineTune::Full ? expertsHere
-        : s.fineTune == FineTune::Freeze                               ? expertsPerLayerOnRank * trainableLayersHere
-                                                                       : 0;
-    auto shardSplit = [&](std::int64_t count, std::int64_t experts, int bytes, bool sharded) -> Bytes {
-        if (!sharded || experts == 0)
-            return shard(count * bytes, sharded);
-        return ceilDiv((count - experts) * bytes, n)
-            + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
-    };
-
-    // Parameters --------------------------------------------------------------------------
-    {
-        Bytes weightBytes = 0;
-        std::string how;
-        if (s.fineTune == FineTune::QLoRA) {
-            // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
-            // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
-            // PEFT's QLoRA leaves the head in 16 bits.
-            const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t)
-                                                                                              : 0;
-            const std::int64_t quantised = matricesOnRank * layers.count() + head;
-            const std::int64_t kept = stageParams - quantised;
-            weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
-            weightBytes = shard(weightBytes, shardParams);
-            if constexpr (std::is_same_v<Sink, TextSink>)
-                how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
-                    + std::to_string(dt.base) + " B";
-        } else {
-            // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
-            const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
-                : s.fineTune == FineTune::Freeze                     ? stageParams - trainable
-                                                                     : stageParams;
-            const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
-            weightBytes = shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
-                + shardSplit(frozen, frozenExperts, dt.base, shardParams);
-            if constexpr (std::is_same_v<Sink, TextSink>)
-                if (frozen > 0 && dt.base != dt.weight)
-                    how = (frozen < stageParams
-                               ? formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
-                               : std::string())
-                        + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
-        }
-        const bool onHost = s.offload == Offload::OptimizerAndParams;
+// Parameters: the weights this GPU holds, in their dtype (ZeRO paper, Rajbhandari et al. 2020:
+// 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
+// (Dettmers et al. 2023) and what a sharded engine gathers to compute.
+template <class Sink>
+void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
+{
+    const Scenario &s = g.s;
+    const DtypeBytes &dt = g.dt;
+    const ParameterCounts &counts = g.counts;
+    const StageLayers &layers = g.layers;
+    const std::int64_t t = g.t;
+    const std::int64_t n = g.n;
+    const std::int64_t trainable = g.trainable;
+    const std::int64_t adapters = g.adapters;
+    const std::int64_t expertsHere = g.expertsHere;
+    const std::int64_t trainableExperts = g.trainableExperts;
+    const std::int64_t stageParams = g.stageParams;
+    const std::int64_t outsideLayers = g.outsideLayers;
+    const std::int64_t perLayerOnRank = g.perLayerOnRank;
+    const std::int64_t matricesOnRank = g.matricesOnRank;
+    const bool shardParams = g.shardParams;
+    const bool lastStage = g.lastStage;
+    Bytes weightBytes = 0;
+    std::string how;
+    if (s.fineTune == FineTune::QLoRA) {
+        // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
+        // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
+        // PEFT's QLoRA leaves the head in 16 bits.
+        const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
+        const std::int64_t quantised = matricesOnRank * layers.count() + head;
+        const std::int64_t kept = stageParams - quantised;
+        weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
+        weightBytes = g.shard(weightBytes, shardParams);
+        if constexpr (std::is_same_v<Sink, TextSink>)
+            how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
+                + std::to_string(dt.base) + " B";
+    } else {
+        // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
+        const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
+            : s.fineTune == FineTune::Freeze                     ? stageParams - trainable
+                                                                 : stageParams;
+        const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
+        weightBytes = g.shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
+            + g.shardSplit(frozen, frozenExperts, dt.base, shardParams);
+        if constexpr (std::is_same_v<Sink, TextSink>)
+            if (frozen > 0 && dt.base != dt.weight)
+                how = (frozen < stageParams
+                           ? formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
+                           : std::string())
+                    + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
+    }
+    const bool onHost = s.offload == Offload::OptimizerAndParams;
+    if (onHost)
+        b.host += weightBytes;
+    sink.add(ItemId::Weights, onHost ? 0 : weightBytes, [&] {
+        std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
+                                       : how;
+        text += shardText(s, shardParams);
         if (onHost)
-            b.host += weightBytes;
-        sink.add(ItemId::Weights, onHost ? 0 : weightBytes, [&] {
-            std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
-                                           : how;
-            text += shardText(s, shardParams);
-            if (onHost)
-                return text + equals(weightBytes, units) + ", offloaded to CPU memory";
-            return text + equals(weightBytes, units);
-        });
-        if (adapters > 0) {
-            const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
-            sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
-                return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
-                    + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
-            });
-        }
-        if (shardParams && s.fsdp()) {
-            // FSDP2 (torch/distributed/_composable/fsdp): each transformer layer is a unit, the
-            // rest (embedding, final norm, head) the root. foreach_all_gather fills the unit's
-            // unsharded parameters in the compute dtype; the root is never resharded after forward
-            // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
-            // gathered all step; of the layers, the one being computed and the one prefetched
-            // (torchtitan apply_fsdp also leaves the last layer gathered, which is the first one
-            // backward computes: still two layers at a time).
-            // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
-            // Not resharded after forward, every layer stays gathered until its backward.
-            const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
-                                                                       s.reshardAfterForward ? 2 : layers.count());
-            const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
-            const Bytes gathered = gatheredParams * dt.activation;
-            sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
-                return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + "
-                    + std::to_string(gatheredLayers)
-                    + (s.reshardAfterForward ? " layers, computed and prefetched, × "
-                                             : " layers, not resharded after forward, × ")
-                    + formatCount(perLayerOnRank) + ") params × " + std::to_string(dt.activation) + " B"
-                    + equals(gathered, units);
-            });
-        } else if (shardParams && n > 1) {
-            // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
-            const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
-            const Bytes gathered = largest * (dt.weight + dt.gradient);
-            sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
-                return "largest layer " + formatCount(largest) + " params × (" + std::to_string(dt.weight)
-                    + " B weights + " + std::to_string(dt.gradient) + " B grads)" + equals(gathered, units);
-            });
-        }
-    }
-
-    // Gradients ---------------------------------------------------------------------------
-    {
-        const Bytes gradBytes = shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
-        sink.add(ItemId::Gradients, gradBytes, [&] {
-            return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
-                + shardText(s, shardGradients) + equals(gradBytes, units);
-        });
-        if (shardOptimizer && !s.fsdp() && s.reduceBucket > 0) {
-            // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
-            // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
-            // 16-bit dtype (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.backward;
-            // a second one with overlap_comm, off by default below stage 3: config.py); at stage 3
-            // the optimizer allocates one such __ipg_bucket_flat_buffer when it is built
-            // (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__).
-            const Bytes bucket = s.reduceBucket * dt.weight;
-            b.bucketPersists = shardParams;
-            sink.add(ItemId::ZeroReduceBucket, bucket, [&] {
-                return "reduce_bucket_size " + formatCount(s.reduceBucket) + " elements × " + std::to_string(dt.weight)
-                    + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
-            });
-        }
-        if (shardGradients && s.fsdp()) {
-            // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
-            // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
-            // whole unit in the reduce dtype, freed once the shard is reduced. The head's gradient
-            // arrives in the loss's backward and waits for the root's reduce-scatter at the end of
-            // backward (the root unit reduces when its last gradient, the embedding's, is in).
-            const int reduceBytes = s.gradDtype == GradDtype::Auto ? dt.gradient
-                : s.gradDtype == GradDtype::Fp32                   ? 4
-                                                                   : 2;
-            const std::int64_t layerGrads = trainableLayersHere == 0 ? 0
-                : baseTrains(s)                                      ? perLayerOnRank
-                                                                     : ceilDiv(loraParamsPerLayer(s), t);
-            const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden
-                                                             : counts.head; // tied: the embedding's
-            const std::int64_t headGrads = lastStage && baseTrains(s) ? counts.finalNorm + ceilDiv(headParams, t) : 0;
-            const Bytes buffers = layerGrads * (dt.activation + reduceBytes) + headGrads * dt.activation;
-            sink.add(ItemId::FsdpGradientBuffers, buffers, [&] {
-                std::string text = "one layer's unsharded gradients " + formatCount(layerGrads) + " × ("
-                    + std::to_string(dt.activation) + " B + " + std::to_string(reduceBytes)
-                    + " B reduce-scatter input)";
-                if (headGrads > 0)
-                    text += " + the head's, held until the root reduces, " + formatCount(headGrads) + " × "
-                        + std::to_string(dt.activation) + " B";
-                return text + equals(buffers, units);
-            });
-        }
-    }
-
-    // Optimizer states ----------------------------------------------------------------------
-    {
-        const bool offloaded = s.offload != Offload::None;
-        auto place = [&](ItemId id, Bytes bytes, auto &&formula) {
-            if (offloaded)
-                b.host += bytes;
-            sink.add(id, offloaded ? 0 : bytes, [&] {
-                return formula() + shardText(s, shardOptimizer) + equals(bytes, units)
-                    + (offloaded ? ", offloaded to CPU memory" : "");
-            });
-        };
-        if (dt.master > 0) {
-            const Bytes master = shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
-            place(ItemId::MasterWeights, master,
-                  [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
-        }
-
-        // Pure BF16 keeps its moments in BF16; everything else keeps them in FP32.
-        const int stateBytes = s.precision == Precision::Bf16 ? 2 : 4;
-        int states = 0;
-        std::int64_t stateElements = trainable;
-        const char *what = "";
-        switch (s.optimizer) {
-        case Optimizer::AdamW:
-            states = 2;
-            what = "Adam m and v";
-            break;
-        case Optimizer::AdamW8bit:
-            states = 2;
-            what = "8-bit Adam m and v";
-            break;
-        case Optimizer::Sgd:
-            states = 0;
-            what = "plain SGD keeps no state";
-            break;
-        case Optimizer::SgdMomentum:
-            states = 1;
-            what = "momentum";
-            break;
-        case Optimizer::Lion:
-            states = 1;
-            what = "Lion momentum";
-            break;
-        case Optimizer::Adafactor:
-            states = 1;
-            what = "Adafactor row/column factors";
-            if (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze) {
-                const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
-                const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
-                const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
-                stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
-            }
-            break;
-        }
-        const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
-        // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
-        const std::int64_t momentExperts = s.optimizer == Optimizer::Adafactor ? 0 : trainableExperts;
-        const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
-        place(ItemId::OptimizerMoments, moments, [&] {
-            if (states == 0)
-                return std::string(what);
-            return formatCount(stateElements) + (s.optimizer == Optimizer::Adafactor ? " factor entries" : " params")
-                + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+            return text + equals(weightBytes, units) + ", offloaded to CPU memory";
+        return text + equals(weightBytes, units);
+    });
+    if (adapters > 0) {
+        const Bytes adapterBytes = g.shard(adapters * dt.weight, shardParams);
+        sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
+            return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
+                + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
         });
     }
+    if (shardParams && s.fsdp()) {
+        // FSDP2 (torch/distributed/_composable/fsdp): each transformer layer is a unit, the
+        // rest (embedding, final norm, head) the root. foreach_all_gather fills the unit's
+        // unsharded parameters in the compute dtype; the root is never resharded after forward
+        // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
+        // gathered all step; of the layers, the one being computed and the one prefetched
+        // (torchtitan apply_fsdp also leaves the last layer gathered, which is the first one
+        // backward computes: still two layers at a time).
+        // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
+        // Not resharded after forward, every layer stays gathered until its backward.
+        const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
+                                                                   s.reshardAfterForward ? 2 : layers.count());
+        const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
+        const Bytes gathered = gatheredParams * dt.activation;
+        sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
+            return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
+                + (s.reshardAfterForward ? " layers, computed and prefetched, × "
+                                         : " layers, not resharded after forward, × ")
+                + formatCount(perLayerOnRank) + ") params × " + std::to_string(dt.activation) + " B"
+                + equals(gathered, units);
+        });
+    } else if (shardParams && n > 1) {
+        // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
+        const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
+        const Bytes gathered = largest * (dt.weight + dt.gradient);
+        sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
+            return "largest layer " + formatCount(largest) + " params × (" + std::to_string(dt.weight) + " B weights + "
+                + std::to_string(dt.gradient) + " B grads)" + equals(gathered, units);
+        });
+    }
+}
 
-    // Activations -----------------------------------------------------------------------------
-    {
-        const std::int64_t e = dt.activation;
-        const std::int64_t sb = s.sequence * s.microBatch;
-        const std::int64_t spDiv = s.sequenceParallel ? t : 1;
-        // 1F1B: stage k holds p − k micro-batches while the pipeline is full.
-        const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.microBatchesPerStep());
-        b.microBatchesInFlight = inFlight;
-        // A frozen layer below every trainable one needs nothing saved for backward.
-        const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
+// Gradients: one per trainable parameter in the gradient dtype (the ZeRO paper's 2Ψ), sharded
+// from ZeRO-2 on, with the buffers DeepSpeed and FSDP reduce them through.
+template <class Sink>
+void addGradients(const Stage &g, Units units, Breakdown &b, Sink &sink)
+{
+    const Scenario &s = g.s;
+    const Architecture &a = g.s.arch;
+    const DtypeBytes &dt = g.dt;
+    const ParameterCounts &counts = g.counts;
+    const std::int64_t t = g.t;
+    const std::int64_t trainable = g.trainable;
+    const std::int64_t trainableLayersHere = g.trainableLayersHere;
+    const std::int64_t trainableExperts = g.trainableExperts;
+    const std::int64_t perLayerOnRank = g.perLayerOnRank;
+    const bool shardOptimizer = g.shardOptimizer;
+    const bool shardGradients = g.shardGradients;
+    const bool shardParams = g.shardParams;
+    const bool lastStage = g.lastStage;
+    const Bytes gradBytes = g.shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
+    sink.add(ItemId::Gradients, gradBytes, [&] {
+        return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
+            + shardText(s, shardGradients) + equals(gradBytes, units);
+    });
+    if (shardOptimizer && !s.fsdp() && s.reduceBucket > 0) {
+        // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
+        // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
+        // 16-bit dtype (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.backward;
+        // a second one with overlap_comm, off by default below stage 3: config.py); at stage 3
+        // the optimizer allocates one such __ipg_bucket_flat_buffer when it is built
+        // (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__).
+        const Bytes bucket = s.reduceBucket * dt.weight;
+        b.bucketPersists = shardParams;
+        sink.add(ItemId::ZeroReduceBucket, bucket, [&] {
+            return "reduce_bucket_size " + formatCount(s.reduceBucket) + " elements × " + std::to_string(dt.weight)
+                + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
+        });
+    }
+    if (shardGradients && s.fsdp()) {
+        // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
+        // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
+        // whole unit in the reduce dtype, freed once the shard is reduced. The head's gradient
+        // arrives in the loss's backward and waits for the root's reduce-scatter at the end of
+        // backward (the root unit reduces when its last gradient, the embedding's, is in).
+        const int reduceBytes = s.gradDtype == GradDtype::Auto ? dt.gradient : s.gradDtype == GradDtype::Fp32 ? 4 : 2;
+        const std::int64_t layerGrads = trainableLayersHere == 0 ? 0
+            : baseTrains(s)                                      ? perLayerOnRank
+                                                                 : ceilDiv(loraParamsPerLayer(s), t);
+        const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden : counts.head; // tied: the embedding's
+        const std::int64_t headGrads = lastStage && baseTrains(s) ? counts.finalNorm + ceilDiv(headParams, t) : 0;
+        const Bytes buffers = layerGrads * (dt.activation + reduceBytes) + headGrads * dt.activation;
+        sink.add(ItemId::FsdpGradientBuffers, buffers, [&] {
+            std::string text = "one layer's unsharded gradients " + formatCount(layerGrads) + " × ("
+                + std::to_string(dt.activation) + " B + " + std::to_string(reduceBytes) + " B reduce-scatter input)";
+            if (headGrads > 0)
+                text += " + the head's, held until the root reduces, " + formatCount(headGrads) + " × "
+                    + std::to_string(dt.activation) + " B";
+            return text + equals(buffers, units);
+        });
+    }
+}
 
-        const bool codeLevel = s.implementation != Implementation::Megatron;
-        const TensorList kept = layerTensors(s);
-        b.oneLayerActivations = layerBytes(s, Recompute::None);
-        b.keptPerLayer = kept.total;
+// Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
+// ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
+template <class Sink>
+void addOptimizerStates(const Stage &g, Units units, Breakdown &b, Sink &sink)
+{
+    const Scenario &s = g.s;
+    const Architecture &a = g.s.arch;
+    const DtypeBytes &dt = g.dt;
+    const ParameterCounts &counts = g.counts;
+    const std::int64_t t = g.t;
+    const std::int64_t trainable = g.trainable;
+    const std::int64_t trainableLayersHere = g.trainableLayersHere;
+    const std::int64_t trainableExperts = g.trainableExperts;
+    const std::int64_t perLayerOnRank = g.perLayerOnRank;
+    const bool shardOptimizer = g.shardOptimizer;
+    const bool offloaded = s.offload != Offload::None;
+    auto place = [&](ItemId id, Bytes bytes, auto &&formula) {
+        if (offloaded)
+            b.host += bytes;
+        sink.add(id, offloaded ? 0 : bytes, [&] {
+            return formula() + shardText(s, shardOptimizer) + equals(bytes, units)
+                + (offloaded ? ", offloaded to CPU memory" : "");
+        });
+    };
+    if (dt.master > 0) {
+        const Bytes master = g.shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
+        place(ItemId::MasterWeights, master,
+              [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
+    }
 
-        Bytes layerTotal = kept.total * savingLayers * inFlight;
-        const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
-        if (interleaved) {
-            // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v). Divided
-            // first, so the product cannot overflow where the result fits (scenarioError() bounds that).
-            const std::int64_t pv = p * s.virtualStages;
-            layerTotal = layerTotal / pv * (pv + p - 1) + layerTotal % pv * (pv + p - 1) / pv;
+    // Pure BF16 keeps its moments in BF16; everything else keeps them in FP32.
+    const int stateBytes = s.precision == Precision::Bf16 ? 2 : 4;
+    int states = 0;
+    std::int64_t stateElements = trainable;
+    const char *what = "";
+    switch (s.optimizer) {
+    case Optimizer::AdamW:
+        states = 2;
+        what = "Adam m and v";
+        break;
+    case Optimizer::AdamW8bit:
+        states = 2;
+        what = "8-bit Adam m and v";
+        break;
+    case Optimizer::Sgd:
+        states = 0;
+        what = "plain SGD keeps no state";
+        break;
+    case Optimizer::SgdMomentum:
+        states = 1;
+        what = "momentum";
+        break;
+    case Optimizer::Lion:
+        states = 1;
+        what = "Lion momentum";
+        break;
+    case Optimizer::Adafactor:
+        states = 1;
+        what = "Adafactor row/column factors";
+        if (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze) {
+            const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
+            const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
+            const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
+            stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
         }
-        sink.add(ItemId::LayerActivations, layerTotal, [&] {
+        break;
+    }
+    const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
+    // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
+    const std::int64_t momentExperts = s.optimizer == Optimizer::Adafactor ? 0 : trainableExperts;
+    const Bytes moments = g.shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
+    place(ItemId::OptimizerMoments, moments, [&] {
+        if (states == 0)
+            return std::string(what);
+        return formatCount(stateElements) + (s.optimizer == Optimizer::Adafactor ? " factor entries" : " params")
+            + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+    });
+}
+
+// Activations: what each layer saves for backward (Korthikanti et al. 2022 for Megatron's
+// kernels; the saved-tensor lists of core/savedtensors.cpp for the code people run), the
+// micro-batches a pipeline keeps in flight, recomputation, autocast's weight casts, the
+// embedding and the logits with their loss.
+template <class Sink>
+void addActivations(const Stage &g, Units units, Breakdown &b, Sink &sink)
+{
+    const Scenario &s = g.s;
+    const Architecture &a = g.s.arch;
+    const DtypeBytes &dt = g.dt;
+    const ParameterCounts &counts = g.counts;
+    const StageLayers &layers = g.layers;
+    const std::int64_t t = g.t;
+    const std::int64_t p = g.p;
+    const std::int64_t trainableLayersHere = g.trainableLayersHere;
+    const std::int64_t adapters = g.adapters;
+    const bool firstStage = g.firstStage;
+    const bool lastStage = g.lastStage;
+    const int stage = g.stage;
+    const std::int64_t e = dt.activation;
+    const std::int64_t sb = s.sequence * s.microBatch;
+    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
+    // 1F1B: stage k holds p − k micro-batches while the pipeline is full.
+    const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.microBatchesPerStep());
+    b.microBatchesInFlight = inFlight;
+    // A frozen layer below every trainable one needs nothing saved for backward.
+    const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
+
+    const bool codeLevel = s.implementation != Implementation::Megatron;
+    const TensorList kept = layerTensors(s);
+    b.oneLayerActivations = layerBytes(s, Recompute::None);
+    b.keptPerLayer = kept.total;
+
+    Bytes layerTotal = kept.total * savingLayers * inFlight;
+    const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
+    if (interleaved) {
+        // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v). Divided
+        // first, so the product cannot overflow where the result fits (scenarioError() bounds that).
+        const std::int64_t pv = p * s.virtualStages;
+        layerTotal = layerTotal / pv * (pv + p - 1) + layerTotal % pv * (pv + p - 1) / pv;
+    }
+    sink.add(ItemId::LayerActivations, layerTotal, [&] {
+        std::string text;
+        if (s.recompute == Recompute::Full) {
+            text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
+                + " B = " + formatBytes(kept.total, units) + "/layer";
+        } else {
+            text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:" : "per layer:";
+            for (int i = 0; i < kept.count; ++i)
+                text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
+                    + formatBytes(kept.items[i].bytes, units);
+            text += " = " + formatBytes(kept.total, units);
+        }
+        if (s.contextParallel > 1)
+            text += " (the sequence ÷ " + std::to_string(s.contextParallel)
+                + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
+        text += times(savingLayers) + " layers";
+        if (inFlight > 1)
+            text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
+        if (interleaved)
+            text += " × (1 + (p−1)/(p·v))";
+        text += equals(layerTotal, units);
+        if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
+            text += " — the article's b·s·h·L·2 estimate";
+        return text;
+    });
+    // Full checkpointing, and torchtitan's op-level selective policy, rebuild a layer's
+    // saved tensors in its backward.
+    const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
+    if (rebuildsLayer && savingLayers > 0) {
+        const Bytes buffer = b.oneLayerActivations;
+        sink.add(ItemId::RecomputeBuffer, buffer,
+                 [&] { return "one layer's full activations while it is recomputed" + equals(buffer, units); });
+    }
+    if (dt.autocast && s.fineTune != FineTune::QLoRA) {
+        // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
+        // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
+        // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
+        // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
+        // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
+        // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
+        const bool baseCast = baseTrains(s) || dt.base == 4;
+        const std::int64_t biases = baseTrains(s) ? counts.perLayerBiases : 0;
+        const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices + biases, t) : 0;
+        const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
+        const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
+        // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
+        const std::int64_t head = !lastStage || !baseCast ? 0
+            : a.modeling == Modeling::Bert && codeLevel   ? counts.head // countParameters: pooler and classifier
+                                                          : ceilDiv(a.vocab * a.hidden, t);
+        const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
+        sink.add(ItemId::WeightCasts, casts, [&] {
+            std::string parts;
+            const auto part = [&](std::int64_t count, const std::string &what) {
+                if (count > 0)
+                    parts += (parts.empty() ? "" : " + ") + formatCount(count) + what;
+            };
+            part(perLayer, " × " + std::to_string(castLayers) + " layers");
+            part(adapters, " adapter");
+            part(head, " output head");
+            return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
+                + equals(casts, units);
+        });
+    }
+    if (firstStage && s.fineTune != FineTune::Freeze && !codeLevel) {
+        const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
+        sink.add(ItemId::EmbeddingActivations, embedding, [&] {
+            return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e) + " B"
+                + (s.dropout ? " + dropout mask" : "") + (inFlight > 1 ? times(inFlight) : "")
+                + equals(embedding, units);
+        });
+    }
+    if (codeLevel) {
+        const TensorList outside = outsideTensors(s);
+        sink.add(ItemId::HeadActivations, outside.total, [&] {
             std::string text;
-            if (s.recompute == Recompute::Full) {
-                text = "each layer keeps only its input: s·b·h × "
-                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B = " + formatBytes(kept.total, units)
-                    + "/layer";
-            } else {
-                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
-                                 : "per layer:";
-                for (int i = 0; i < kept.count; ++i)
-                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
-                        + formatBytes(kept.items[i].bytes, units);
-                text += " = " + formatBytes(kept.total, units);
-            }
-            if (s.contextParallel > 1)
-                text += " (the sequence ÷ " + std::to_string(s.contextParallel)
-                    + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
-            text += times(savingLayers) + " layers";
-            if (inFlight > 1)
-                text += times(inFlight) + " micro-batches in flight"
-                    + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
-            if (interleaved)
-                text += " × (1 + (p−1)/(p·v))";
-            text += equals(layerTotal, units);
-            if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
-                text += " — the article's b·s·h·L·2 estimate";
-            return text;
-        });
-        // Full checkpointing, and torchtitan's op-level selective policy, rebuild a layer's
-        // saved tensors in its backward.
-        const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
-        if (rebuildsLayer && savingLayers > 0) {
-            const Bytes buffer = b.oneLayerActivations;
-            sink.add(ItemId::RecomputeBuffer, buffer,
-                     [&] { return "one layer's full activations while it is recomputed" + equals(buffer, units); });
-        }
-        if (dt.autocast && s.fineTune != FineTune::QLoRA) {
-            // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
-            // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
-            // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
-            // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
-            // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
-            // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
-            const bool baseCast = baseTrains(s) || dt.base == 4;
-            const std::int64_t biases = baseTrains(s) ? counts.perLayerBiases : 0;
-            const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices + biases, t) : 0;
-            const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
-            const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
-            // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
-            const std::int64_t head = !lastStage || !baseCast ? 0
-                : a.modeling == Modeling::Bert && codeLevel   ? counts.head // countParameters: pooler and classifier
-                                                              : ceilDiv(a.vocab * a.hidden, t);
-            const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
-            sink.add(ItemId::WeightCasts, casts, [&] {
-                std::string parts;
-                const auto part = [&](std::int64_t count, const std::string &what) {
-                    if (count > 0)
-                        parts += (parts.empty() ? "" : " + ") + formatCount(count) + what;
-                };
-                part(perLayer, " × " + std::to_string(castLayers) + " layers");
-                part(adapters, " adapter");
-                part(head, " output head");
-                return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
-                    + equals(casts, units);
-            });
-        }
-        if (firstStage && s.fineTune != FineTune::Freeze && !codeLevel) {
-            const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
-            sink.add(ItemId::EmbeddingActivations, embedding, [&] {
-                return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e)
-                    + " B" + (s.dropout ? " + dropout mask" : "") + (inFlight > 1 ? times(inFlight) : "")
-                    + equals(embedding, units);
-            });
-        }
-        if (codeLevel) {
-            const TensorList outside = outsideTensors(s);
-            sink.add(ItemId::HeadActivations, outside.total, [&] {
-                std::string text;
-                for (int i = 0; i < outside.count; ++i)
-                    text += std::string(i ? " + " : "") + std::string(outside.items[i].name) + " "
-                        + formatBytes(outside.items[i].bytes, units);
-                return text + equals(outside.total, units);
-            });
-        }
-        if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
-            // Logits in the activation dtype, plus the FP32 copy the loss computes on: whole, or one
-            // chunk at a time (torchtune, modules/loss/ce_chunked_output_loss.py: each chunk's
-            // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
-            const std::int64_t elements = ceilDiv(sb * a.vocab, t);
-            const bool chunked = s.loss == Loss::Chunked;
-            // lit-gpt's chunked cross-entropy reads the BF16 chunks as they are: no FP32 copy.
-            const bool upcast = e < 4 && s.implementation != Implementation::LitGpt;
-            const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
-            // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
-            // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
-            // alive together beside the saved log-softmax: 8 B per logit, more than the forward's
-            // logits with their FP32 copy (the model's logits are freed before backward: torchtitan
-            // train.py `del pred`; Hugging Face's Trainer drops the outputs).
-            const bool lossBackward = codeLevel && !chunked && s.implementation != Implementation::LitGpt;
-            const Bytes forward = e * elements + fp32Copy;
-            const Bytes backward = lossBackward ? 8 * elements : 0;
-            const Bytes logits = std::max(forward, backward);
-            sink.add(ItemId::Logits, logits, [&] {
-                if (backward > forward)
-                    return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
-                        + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
-                          ", more than the forward's logits and FP32 copy, "
-                        + formatBytes(forward, units) + ")" + equals(logits, units);
-                std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
-                if (fp32Copy && !chunked)
-                    text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
-                else
-                    text += std::to_string(e) + " B";
-                if (t > 1)
-                    text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
-                if (fp32Copy && chunked)
-                    text += " + one chunk's FP32 copy (chunked loss, " + std::to_string(kLossChunks) + " chunks) "
-                        + formatBytes(fp32Copy, units);
-                return text + equals(logits, units);
-            });
-        }
-    }
-
-    // Overhead ------------------------------------------------------------------------------------
-    if (s.overhead.enabled) {
-        const Overhead &o = s.overhead;
-        sink.add(ItemId::CudaContext, o.cudaContext,
-                 [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
-        if (s.gpuCount() > 1)
-            sink.add(ItemId::CommBuffers, o.commBuffers,
-                     [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
-        Bytes allocated = 0;
-        for (int i = 0; i < kItemCount; ++i)
-            if (componentOf(static_cast<ItemId>(i)) != Component::Overhead)
-                allocated += b.itemBytes[i];
-        const Bytes reserve = allocated * o.allocatorPercent / 100;
-        sink.add(ItemId::AllocatorReserve, reserve, [&] {
-            return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
-                + " allocated (caching-allocator reserve)" + equals(reserve, units);
+            for (int i = 0; i < outside.count; ++i)
+                text += std::string(i ? " + " : "") + std::string(outside.items[i].name) + " "
+                    + formatBytes(outside.items[i].bytes, units);
+            return text + equals(outside.total, units);
         });
     }
+    if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
+        // Logits in the activation dtype, plus the FP32 copy the loss computes on: whole, or one
+        // chunk at a time (torchtune, modules/loss/ce_chunked_output_loss.py: each chunk's
+        // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
+        const std::int64_t elements = ceilDiv(sb * a.vocab, t);
+        const bool chunked = s.loss == Loss::Chunked;
+        // lit-gpt's chunked cross-entropy reads the BF16 chunks as they are: no FP32 copy.
+        const bool upcast = e < 4 && s.implementation != Implementation::LitGpt;
+        const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
+        // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
+        // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
+        // alive together beside the saved log-softmax: 8 B per logit, more than the forward's
+        // logits with their FP32 copy (the model's logits are freed before backward: torchtitan
+        // train.py `del pred`; Hugging Face's Trainer drops the outputs).
+        const bool lossBackward = codeLevel && !chunked && s.implementation != Implementation::LitGpt;
+        const Bytes forward = e * elements + fp32Copy;
+        const Bytes backward = lossBackward ? 8 * elements : 0;
+        const Bytes logits = std::max(forward, backward);
+        sink.add(ItemId::Logits, logits, [&] {
+            if (backward > forward)
+                return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
+                    + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
+                      ", more than the forward's logits and FP32 copy, "
+                    + formatBytes(forward, units) + ")" + equals(logits, units);
+            std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
+            if (fp32Copy && !chunked)
+                text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
+            else
+                text += std::to_string(e) + " B";
+            if (t > 1)
+                text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
+            if (fp32Copy && chunked)
+                text += " + one chunk's FP32 copy (chunked loss, " + std::to_string(kLossChunks) + " chunks) "
+                    + formatBytes(fp32Copy, units);
+            return text + equals(logits, units);
+        });
+    }
+}
 
+// Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
+// reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
+// buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated.
+template <class Sink>
+void addOverhead(const Stage &g, Units units, Breakdown &b, Sink &sink)
+{
+    const Scenario &s = g.s;
+    const Overhead &o = s.overhead;
+    sink.add(ItemId::CudaContext, o.cudaContext,
+             [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
+    if (s.gpuCount() > 1)
+        sink.add(ItemId::CommBuffers, o.commBuffers,
+                 [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
+    Bytes allocated = 0;
+    for (int i = 0; i < kItemCount; ++i)
+        if (componentOf(static_cast<ItemId>(i)) != Component::Overhead)
+            allocated += b.itemBytes[i];
+    const Bytes reserve = allocated * o.allocatorPercent / 100;
+    sink.add(ItemId::AllocatorReserve, reserve, [&] {
+        return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
+            + " allocated (caching-allocator reserve)" + equals(reserve, units);
+    });
+}
+
+template <class Sink>
+void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
+{
+    const Stage g = layOut(whole, stage, b);
+    addParameters(g, units, b, sink);
+    addGradients(g, units, b, sink);
+    addOptimizerStates(g, units, b, sink);
+    addActivations(g, units, b, sink);
+    if (g.s.overhead.enabled)
+        addOverhead(g, units, b, sink);
     for (int i = 0; i < kItemCount; ++i) {
         b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
         b.total += b.itemBytes[i];
