@@ -207,8 +207,9 @@ int main(int argc, char *argv[])
         return Success;
     }
 
-    // The scenario: a file, then a model, then single fields, each overriding the last.
-    vl::Scenario scenario;
+    // The scenario: the article's example, then a file, a model and single fields, each
+    // overriding the last.
+    vl::Scenario scenario = vl::articleExampleDocument().scenario;
     std::optional<vl::GpuPreset> gpu;
     if (parser.isSet(scenarioOpt)) {
         const std::string path = text(parser.value(scenarioOpt));

@@ -13,8 +13,8 @@ enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RM
 // depends on it): modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py.
 enum class Modeling { Llama, Gpt2, Bert };
 
-// The defaults are the article's example: a "7B" model with hidden 4096 and 32 layers
-// (heads, ffn and vocab as Llama-2-7B).
+// The defaults are Llama-2-7B's shapes, counted from them. The article's example uses these
+// shapes with its "7B" given directly (articleExampleDocument(), the seed-7b preset).
 struct Architecture {
     std::int64_t hidden = 4096;
     std::int64_t layers = 32;
@@ -29,11 +29,11 @@ struct Architecture {
     NormKind norm = NormKind::RmsNorm;
     std::int64_t normsPerLayer = 2; // Gemma-2 has four
     bool tiedEmbeddings = false;
-    bool qkvBias = false;                     // Qwen2
-    bool linearBias = false;                  // GPT-2: every linear layer has a bias
-    std::int64_t experts = 1;                 // MoE: experts per layer (1 = dense)
-    std::int64_t expertsPerToken = 1;         // MoE: top-k
-    std::int64_t fixedParams = 7'000'000'000; // > 0: the article's "7B" given directly; shapes still drive activations
+    bool qkvBias = false;             // Qwen2
+    bool linearBias = false;          // GPT-2: every linear layer has a bias
+    std::int64_t experts = 1;         // MoE: experts per layer (1 = dense)
+    std::int64_t expertsPerToken = 1; // MoE: top-k
+    std::int64_t fixedParams = 0; // > 0: a count given directly (the article's "7B"); shapes still drive activations
 
     std::int64_t effectiveHeadDim() const { return headDim > 0 ? headDim : hidden / heads; }
     bool operator==(const Architecture &) const = default;

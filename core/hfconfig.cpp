@@ -99,7 +99,6 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
 
         ModelPreset m;
         Architecture &a = m.arch;
-        a.fixedParams = 0;
         // An error about a field, at the config's key for it; the ranges and the rules between
         // fields are architectureError()'s, as for every other reader.
         const auto invalid = [&]() -> std::optional<Error> {

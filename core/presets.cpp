@@ -104,8 +104,7 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
 {
     if (auto e = r.requireMap())
         return e;
-    a = Architecture{};
-    a.fixedParams = 0; // counted from the shapes unless the file states `params`
+    a = Architecture{}; // counted from the shapes unless the file states `params`
     if (auto e = r.rejectUnknown({"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab", "positions",
                                   "mlp", "norm", "norms_per_layer", "tied_embeddings", "qkv_bias", "linear_bias",
                                   "experts", "experts_per_token", "params", "modeling"}))

@@ -172,9 +172,10 @@ ScenarioDocument articleExampleDocument()
     ScenarioDocument doc;
     doc.modelId = "seed-7b";
     doc.gpuIds = {"a100-80gb"};
-    Scenario fp32;
+    doc.scenario.arch.fixedParams = 7'000'000'000; // the article counts its model as 7e9 parameters
+    Scenario fp32 = doc.scenario;
     fp32.precision = Precision::Fp32;
-    Scenario asPrinted;
+    Scenario asPrinted = doc.scenario;
     asPrinted.masterWeights = false;
     doc.pins = {Pin{"FP32", "seed-7b", fp32}, Pin{"AMP as printed (no master copy)", "seed-7b", asPrinted}};
     return doc;

@@ -12,7 +12,6 @@ namespace {
 Scenario gpt3()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     s.arch.hidden = 12288;
     s.arch.layers = 96;
     s.arch.heads = 96;
@@ -105,7 +104,6 @@ private Q_SLOTS:
     {
         // No dropout, SwiGLU (3 f-wide tensors), GQA: Q and output a·d wide, K and V g·d wide.
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
         s.attention = Attention::Flash;
@@ -142,7 +140,6 @@ private Q_SLOTS:
         QFETCH(int, loss);
         QFETCH(qint64, bytesPerElementTimes8);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.vocab = 128'256;
         s.sequence = 8192;
         s.precision = Precision::MixedBf16;
@@ -160,7 +157,6 @@ private Q_SLOTS:
     void titanOpLevelCheckpointing()
     {
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
         s.implementation = Implementation::TorchTitan;
@@ -195,7 +191,6 @@ private Q_SLOTS:
         QFETCH(int, implementation);
         QFETCH(int, cp);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
         s.arch.vocab = 128'256;
@@ -219,7 +214,6 @@ private Q_SLOTS:
     void largeVocabularyLogits()
     {
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.vocab = 151'936;
         s.sequence = 8192;
         s.precision = Precision::Fp32; // logits already FP32: no extra copy

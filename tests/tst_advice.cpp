@@ -24,7 +24,6 @@ int differingFields(const Scenario &a, const Scenario &b)
 Scenario fp32Llama()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     s.precision = Precision::Fp32;
     s.microBatch = 8;
     return s;

@@ -3,6 +3,7 @@
 #include "core/edits.h"
 #include "core/estimate.h"
 #include "core/fields.h"
+#include "core/scenariofile.h"
 
 #include <QTest>
 
@@ -15,7 +16,6 @@ namespace {
 Scenario llama()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     return s;
 }
 
@@ -204,7 +204,7 @@ private Q_SLOTS:
         QFETCH(QStringList, given);
         QFETCH(bool, counted);
         QFETCH(int, kvHeads);
-        Scenario s; // the article's 7B: 32 heads, multi-head, 7e9 parameters given
+        Scenario s = articleExampleDocument().scenario; // 32 heads, multi-head, 7e9 parameters given
         const Architecture before = s.arch;
         s.arch.hidden = 8192;
         s.arch.heads = 64;

@@ -18,7 +18,6 @@ namespace {
 Scenario gpt2Like()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     s.arch.modeling = Modeling::Gpt2;
     s.arch.mlp = MlpKind::Gelu;
     s.arch.norm = NormKind::LayerNorm;
@@ -153,7 +152,6 @@ private Q_SLOTS:
     {
         QFETCH(std::function<void(Scenario &)>, edit);
         Scenario s;
-        s.arch.fixedParams = 0;
         edit(s);
         const auto error = scenarioError(s);
         QVERIFY2(!error, error ? error->message.c_str() : "");

@@ -25,7 +25,6 @@ Scenario llama31_8b()
     s.arch.kvHeads = 8;
     s.arch.ffn = 14336;
     s.arch.vocab = 128256;
-    s.arch.fixedParams = 0;
     s.precision = Precision::MixedBf16;
     return s;
 }
@@ -243,7 +242,6 @@ private Q_SLOTS:
         QFETCH(int, tp);
         QFETCH(qint64, paddedVocab);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.vocab = 50'257;
         s.arch.heads = 32;
         s.vocabDivisibleBy = divisibleBy;
@@ -357,7 +355,6 @@ private Q_SLOTS:
     void adafactorIsFactored()
     {
         Scenario adam = withParams(0);
-        adam.arch.fixedParams = 0;
         Scenario factored = adam;
         factored.optimizer = Optimizer::Adafactor;
         const Bytes adamMoments = estimate(adam).item(ItemId::OptimizerMoments);
@@ -370,7 +367,6 @@ private Q_SLOTS:
     void loraTrainableCount()
     {
         Scenario s;
-        s.arch.fixedParams = 0; // Llama-2-7B's shapes
         s.fineTune = FineTune::LoRA;
         s.loraRank = 16;
         s.loraTargets = LoraAll;
@@ -385,7 +381,6 @@ private Q_SLOTS:
     void qloraStoresBaseInFourBits()
     {
         Scenario lora;
-        lora.arch.fixedParams = 0;
         lora.fineTune = FineTune::LoRA;
         Scenario qlora = lora;
         qlora.fineTune = FineTune::QLoRA;
@@ -413,7 +408,6 @@ private Q_SLOTS:
     void tensorAndPipelineParallelSplitTheModel()
     {
         Scenario s;
-        s.arch.fixedParams = 0;
         const Bytes whole = estimate(s).item(ItemId::Weights);
         s.tensorParallel = 8;
         const Bytes tp = estimate(s).item(ItemId::Weights);

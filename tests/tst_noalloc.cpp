@@ -47,7 +47,6 @@ private Q_SLOTS:
         QFETCH(int, variant);
         Scenario s;
         if (variant == 1) {
-            s.arch.fixedParams = 0;
             s.zeroStage = 3;
             s.dataParallel = 8;
             s.pipelineParallel = 4;
@@ -56,7 +55,6 @@ private Q_SLOTS:
             s.recompute = Recompute::Full;
             s.overhead.enabled = true;
         } else if (variant == 2) {
-            s.arch.fixedParams = 0;
             s.fineTune = FineTune::QLoRA;
             s.optimizer = Optimizer::Adafactor;
             s.tensorParallel = 4;

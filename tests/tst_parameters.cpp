@@ -2,6 +2,7 @@
 
 #include "core/architecture.h"
 #include "core/presets.h"
+#include "core/scenariofile.h"
 
 #include <QTest>
 
@@ -127,7 +128,7 @@ private Q_SLOTS:
 
     void fixedCountKeepsEmbeddingsReal()
     {
-        Architecture a; // the article's 7B
+        Architecture a = articleExampleDocument().scenario.arch; // the article's 7B, its count given
         const ParameterCounts c = countParameters(a);
         QCOMPARE(c.total(a.layers), qint64(7'000'000'000));
         QCOMPARE(c.embedding, a.vocab * a.hidden);

@@ -23,7 +23,6 @@ QList<Scenario> variedScenarios()
             for (FineTune fineTune : {FineTune::Full, FineTune::LoRA, FineTune::QLoRA, FineTune::Freeze})
                 for (int zero : {0, 1, 2, 3}) {
                     Scenario s;
-                    s.arch.fixedParams = 0;
                     s.arch.kvHeads = 8;
                     s.precision = precision;
                     s.recompute = recompute;
@@ -70,7 +69,6 @@ QList<Scenario> randomScenarios(Implementation implementation, Modeling modeling
     for (int attempt = 0; list.size() < count && attempt < 50 * count; ++attempt) {
         Scenario s;
         Architecture &a = s.arch;
-        a.fixedParams = 0;
         a.modeling = modeling;
         a.heads = pick(8, 12, 16, 32);
         a.hidden = a.heads * pick(64, 80, 128);

@@ -27,7 +27,6 @@ Scenario scenarioOf(const YAML::Node &c)
     s.sequence = c["seq"].as<std::int64_t>();
     s.microBatch = c["batch"].as<std::int64_t>();
     Architecture &a = s.arch;
-    a.fixedParams = 0;
     a.layers = 1; // the weight casts of one layer, plus the LM head
     s.trainableLayers = 1;
     a.hidden = c["hidden"].as<std::int64_t>();

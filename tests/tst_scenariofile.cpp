@@ -15,7 +15,6 @@ private Q_SLOTS:
         ScenarioDocument doc;
         doc.modelId = "llama-3.1-70b";
         Scenario &s = doc.scenario;
-        s.arch.fixedParams = 0;
         s.arch.kvHeads = 8;
         s.arch.experts = 8;
         s.arch.expertsPerToken = 2;

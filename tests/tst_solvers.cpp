@@ -16,7 +16,6 @@ namespace {
 Scenario llama8b()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     s.arch.kvHeads = 8;
     s.arch.ffn = 14336;
     s.arch.vocab = 128256;

@@ -63,7 +63,6 @@ private Q_SLOTS:
         QFETCH(int, implementation);
         QFETCH(int, ampStyle);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.precision = Precision::MixedBf16;
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);

@@ -148,7 +148,6 @@ private Q_SLOTS:
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.arch.modeling = Modeling(modeling);
         if (s.arch.modeling != Modeling::Llama) {
             s.arch.mlp = MlpKind::Gelu;

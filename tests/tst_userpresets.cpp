@@ -65,7 +65,6 @@ private Q_SLOTS:
         model.id = "my-model";
         model.name = "Mine";
         model.source = "test";
-        model.arch.fixedParams = 0;
         QString first, second;
         QCOMPARE(saveUserModel(model, &first), QString());
         QCOMPARE(saveUserModel(model, &second), QString());

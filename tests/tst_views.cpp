@@ -80,7 +80,6 @@ private Q_SLOTS:
         QFETCH(int, loss);
         QFETCH(QString, expected);
         Scenario s;
-        s.arch.fixedParams = 0;
         s.precision = Precision::MixedBf16;
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);

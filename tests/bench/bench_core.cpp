@@ -15,7 +15,6 @@ namespace {
 Scenario llamaClass()
 {
     Scenario s;
-    s.arch.fixedParams = 0;
     s.arch.kvHeads = 8;
     s.arch.ffn = 14336;
     s.arch.vocab = 128256;
