@@ -229,7 +229,7 @@ int main(int argc, char *argv[])
         const vl::ModelPreset *model = catalog.findModel(text(parser.value(modelOpt)));
         if (!model)
             fail({InvalidInput, "--model: '" + text(parser.value(modelOpt)) + "' is not a preset; see --list-models"});
-        scenario.arch = model->arch;
+        scenario = vl::withModel(scenario, model->arch);
     }
     if (parser.isSet(configOpt)) {
         const std::string path = text(parser.value(configOpt));
@@ -239,7 +239,7 @@ int main(int argc, char *argv[])
         auto model = yaml ? vl::parseModelPreset(content, path) : vl::importHfConfig(content, path);
         if (!model)
             fail(invalid(model.error()));
-        scenario.arch = model->arch;
+        scenario = vl::withModel(scenario, model->arch);
     }
     if (parser.isSet(hfModelOpt)) {
         const auto ref = vl::parseHubModelRef(text(parser.value(hfModelOpt)));
@@ -249,7 +249,7 @@ int main(int argc, char *argv[])
         auto model = vl::importHfConfig(fetched.config.toStdString(), ref->text());
         if (!model)
             fail(invalid(model.error()));
-        scenario.arch = model->arch;
+        scenario = vl::withModel(scenario, model->arch);
         // The Hub counts the tensors in the safetensors files; a different count is shown, not hidden.
         const std::int64_t counted = vl::totalParameters(model->arch);
         if (fetched.publishedParams && *fetched.publishedParams != counted)

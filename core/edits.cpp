@@ -88,6 +88,16 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
     return s;
 }
 
+Scenario withModel(Scenario s, const Architecture &arch)
+{
+    s.arch = arch;
+    if (arch.heads % s.tensorParallel != 0 || arch.kvHeads % s.tensorParallel != 0)
+        s.tensorParallel = 1;
+    s.pipelineParallel = std::min(s.pipelineParallel, arch.layers);
+    s.trainableLayers = std::min(s.trainableLayers, arch.layers);
+    return s;
+}
+
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
     s = withArchitectureDefaults(std::move(s), before, given);

@@ -34,6 +34,11 @@ std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 // started from.
 Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 
+// Another model chosen (a preset, a config.json): its architecture, with the parallel and
+// fine-tuning settings that it cannot take brought back into range - tensor parallelism to 1
+// where it does not divide the heads, pipeline stages and trainable layers to the model's layers.
+Scenario withModel(Scenario s, const Architecture &arch);
+
 // Every rule above that follows fields set by name, in order: the architecture's, sharding's,
 // and the implementation's when it is among them. What each front end calls after an edit (a
 // control changed, the CLI's flags), so that the same edits give the same scenario everywhere.

@@ -188,6 +188,46 @@ private Q_SLOTS:
         QCOMPARE(withEditRules(s, before, views).arch.hidden, qint64(expectedHidden));
     }
 
+    // Another model: what the new shapes cannot take is brought back into range, the rest kept.
+    void anotherModelKeepsWhatFits_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("trainableLayers");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("kvHeads");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<QList<int>>("expected"); // tp, pp, trainable layers
+        QTest::newRow("all fit: kept") << 4 << 4 << 8 << 64 << 8 << 80 << QList<int>{4, 4, 8};
+        QTest::newRow("TP not dividing the heads: 1") << 8 << 1 << 8 << 12 << 12 << 12 << QList<int>{1, 1, 8};
+        QTest::newRow("TP not dividing the KV heads: 1") << 8 << 1 << 8 << 32 << 4 << 32 << QList<int>{1, 1, 8};
+        QTest::newRow("more stages and trainable layers than layers: the layers")
+            << 1 << 32 << 24 << 12 << 12 << 12 << QList<int>{1, 12, 12};
+    }
+    void anotherModelKeepsWhatFits()
+    {
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, trainableLayers);
+        QFETCH(int, heads);
+        QFETCH(int, kvHeads);
+        QFETCH(int, layers);
+        QFETCH(QList<int>, expected);
+        Scenario s;
+        s.tensorParallel = tp;
+        s.pipelineParallel = pp;
+        s.trainableLayers = trainableLayers;
+        Architecture a;
+        a.heads = heads;
+        a.kvHeads = kvHeads;
+        a.hidden = heads * 128;
+        a.layers = layers;
+        const Scenario after = withModel(s, a);
+        QCOMPARE(after.arch, a);
+        QCOMPARE((QList<int>{int(after.tensorParallel), int(after.pipelineParallel), int(after.trainableLayers)}),
+                 expected);
+    }
+
     // `vram-ledger-cli --hidden 8192 --layers 80 --heads 64` on the default 7B must not keep "7B".
     void shapesGivenAreCounted_data()
     {

@@ -1,5 +1,7 @@
 #include "ui/ledgermodel.h"
 
+#include "core/edits.h"
+
 #include <algorithm>
 
 namespace vl {
@@ -46,13 +48,7 @@ void LedgerModel::setModel(const QString &presetId)
     const ModelPreset *preset = m_catalog.findModel(presetId.toStdString());
     if (!preset)
         return;
-    Scenario next = m_document.scenario;
-    next.arch = preset->arch;
-    // Keep parallel settings that the new model cannot take from making it invalid.
-    if (next.arch.heads % next.tensorParallel != 0)
-        next.tensorParallel = 1;
-    next.pipelineParallel = std::min(next.pipelineParallel, next.arch.layers);
-    next.trainableLayers = std::min(next.trainableLayers, next.arch.layers);
+    const Scenario next = withModel(m_document.scenario, preset->arch);
     if (scenarioError(next))
         return;
     m_document.modelId = preset->id;
