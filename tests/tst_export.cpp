@@ -18,18 +18,18 @@ using namespace vl;
 class TestExport : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
-    Analysis m_analysis = analyse(articleExampleDocument(), {}, AnalysisOptions{});
+    ShownPtr m_shown = shownFor(articleExampleDocument());
 
     std::unique_ptr<QWidget> makeView(const QString &kind)
     {
         if (kind == QLatin1String("chart")) {
             auto chart = std::make_unique<MemoryChart>();
-            chart->showAnalysis(m_analysis, {}, Units::GiB);
+            chart->showAnalysis(m_shown);
             chart->resize(800, 500);
             return chart;
         }
         auto diagram = std::make_unique<StructureDiagram>();
-        diagram->showAnalysis(m_analysis, articleExampleDocument().scenario, Units::GiB);
+        diagram->showAnalysis(m_shown);
         diagram->resize(800, 500);
         return diagram;
     }

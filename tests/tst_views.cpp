@@ -102,7 +102,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         const ScenarioDocument doc = scenario(name);
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
+        const Analysis &a = shown->analysis;
         const Breakdown &b = a.breakdown;
 
         // Areas are proportional to bytes: each block's area, in bytes, is its component within a
@@ -125,11 +126,11 @@ private Q_SLOTS:
         // Painted: at each visible block's centre is its component's colour.
         StructureDiagram diagram;
         diagram.resize(900, 600);
-        diagram.showAnalysis(a, doc.scenario, Units::GiB);
+        diagram.showAnalysis(shown);
         const QImage image = diagram.grab().toImage();
-        const DiagramLayout shown = diagram.currentLayout();
+        const DiagramLayout layout = diagram.currentLayout();
         for (int c = 0; c < 4; ++c) {
-            const QRectF r = shown.blocks[std::size_t(c)];
+            const QRectF r = layout.blocks[std::size_t(c)];
             if (r.width() < 12)
                 continue;
             const QColor pixel = image.pixelColor(r.center().toPoint());
@@ -151,11 +152,11 @@ private Q_SLOTS:
         // the screen must be the bars in their colours, over the theme's background.
         QFETCH(Theme, theme);
         const ScenarioDocument doc = scenario(QStringLiteral("article"));
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
         MemoryChart chart;
         chart.setPalette(palette(theme));
         chart.resize(900, 600);
-        chart.showAnalysis(a, {}, Units::GiB);
+        chart.showAnalysis(shown);
         const QImage image = chart.grab().toImage(); // lays the plot out as it paints
         QCustomPlot *plot = chart.plot();
         const int bar = chart.barCount() - 1;
@@ -177,12 +178,13 @@ private Q_SLOTS:
     void barsAreLabelled()
     {
         const ScenarioDocument doc = scenario(QStringLiteral("article"));
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
+        const Analysis &a = shown->analysis;
         MemoryChart chart;
         chart.resize(1200, 800);
         chart.show();
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        chart.showAnalysis(a, {}, Units::GiB);
+        chart.showAnalysis(shown);
         QStringList texts;
         QTRY_VERIFY([&] {
             texts.clear();
@@ -207,10 +209,11 @@ private Q_SLOTS:
     void timelineWalksThroughTheStep()
     {
         const ScenarioDocument doc = scenario(QStringLiteral("article"));
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
+        const Analysis &a = shown->analysis;
         StepTimelineView view;
         view.resize(900, 600);
-        view.showAnalysis(a, {}, Units::GiB);
+        view.showAnalysis(shown);
         QCOMPARE(view.cursor(), 0);
         QVERIFY2(view.cursorText().contains(QStringLiteral("before the step")), qPrintable(view.cursorText()));
         QTest::keyClick(&view, Qt::Key_Right);
@@ -299,9 +302,9 @@ private Q_SLOTS:
         // bar kept the height of the smaller font.
         QFETCH(double, zoom);
         const ScenarioDocument doc = scenario(QStringLiteral("article"));
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
         VerdictBar bar;
-        bar.showAnalysis(a, doc.scenario, Units::GiB);
+        bar.showAnalysis(shown);
         QFont font = bar.font();
         font.setPointSizeF(font.pointSizeF() * zoom);
         bar.setFont(font);
@@ -318,10 +321,10 @@ private Q_SLOTS:
     {
         // ZeRO paper scale: a 1.9 GB slice next to a much bigger block is still drawn and named.
         const ScenarioDocument doc = scenario(QStringLiteral("70b-zero3-64"));
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
         StructureDiagram diagram;
         diagram.resize(720, 480);
-        diagram.showAnalysis(a, doc.scenario, Units::GiB);
+        diagram.showAnalysis(shown);
         for (int c = 0; c < 4; ++c)
             QVERIFY(!diagram.currentLayout().blocks[std::size_t(c)].isEmpty());
     }
@@ -338,7 +341,8 @@ private Q_SLOTS:
         QFETCH(QString, field);
         LedgerModel model(loadCatalog(VL_SOURCE_PRESETS, {}));
         model.setDocument(scenario(QStringLiteral("70b-zero3-64")));
-        SweepView view(model);
+        SweepView view;
+        view.showAnalysis(model.shown());
         view.resize(900, 600);
         view.setField(field);
         QVERIFY(!view.points().empty());
@@ -363,9 +367,10 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         const ScenarioDocument doc = scenario(name);
-        const Analysis a = analyse(doc, {}, AnalysisOptions{});
+        const ShownPtr shown = shownFor(doc);
+        const Analysis &a = shown->analysis;
         StepTimelineView view;
-        view.showAnalysis(a, {}, Units::GiB);
+        view.showAnalysis(shown);
         const QVector<double> values = view.plottedValues();
         QCOMPARE(values.size(), qsizetype(a.timeline.points.size()));
         double peak = 0;

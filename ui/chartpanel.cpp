@@ -76,12 +76,12 @@ ChartPanel::ChartPanel(LedgerModel &model, QWidget *parent)
                                                         : int(m_model.units()));
         }
         m_ladderOrder->setVisible(m_model.options().bars == BarSet::Ladder);
-        m_chart->showAnalysis(m_model.analysis(), m_model.selectedGpus(), m_model.units());
+        m_chart->showAnalysis(m_model.shown());
     });
     m_ladderOrder->setVisible(m_model.options().bars == BarSet::Ladder);
     m_chart->plot()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_chart->plot(), &QWidget::customContextMenuRequested, this, &ChartPanel::showPinMenu);
-    m_chart->showAnalysis(m_model.analysis(), m_model.selectedGpus(), m_model.units());
+    m_chart->showAnalysis(m_model.shown());
 }
 
 void ChartPanel::retranslate()

@@ -35,10 +35,9 @@ ExplanationPanel::ExplanationPanel(QWidget *parent)
     });
 }
 
-void ExplanationPanel::showAnalysis(const Analysis &analysis, Units units)
+void ExplanationPanel::showAnalysis(ShownPtr shown)
 {
-    m_analysis = analysis;
-    m_units = units;
+    m_shown = std::move(shown);
     render();
 }
 
@@ -51,7 +50,7 @@ void ExplanationPanel::changeEvent(QEvent *event)
 
 void ExplanationPanel::render()
 {
-    const Breakdown &b = m_analysis.breakdown;
+    const Breakdown &b = m_shown->analysis.breakdown;
     const QStringList headers{tr("Component"), tr("Size"), tr("How it is counted")};
     if (m_tree->headerItem()->text(0) != headers[0])
         m_tree->setHeaderLabels(headers);
@@ -76,7 +75,7 @@ void ExplanationPanel::render()
         swatch.fill(componentColor(component));
         group->setIcon(0, QIcon(swatch));
         group->setText(0, componentName(component));
-        group->setText(1, bytesText(b.component(component), m_units));
+        group->setText(1, bytesText(b.component(component), m_shown->units));
         group->setText(
             2,
             b.total > 0
@@ -86,14 +85,14 @@ void ExplanationPanel::render()
         groups[std::size_t(c)] = group;
     }
     std::array<int, kComponentCount> used{};
-    for (const ExplainedItem &item : m_analysis.items) {
+    for (const ExplainedItem &item : m_shown->analysis.items) {
         const auto c = std::size_t(componentOf(item.id));
         QTreeWidgetItem *group = groups[c];
         QTreeWidgetItem *row = used[c] < group->childCount() ? group->child(used[c]) : new QTreeWidgetItem(group);
         ++used[c];
         row->setData(0, Qt::UserRole, int(c));
         row->setText(0, itemName(item.id));
-        row->setText(1, bytesText(item.bytes, m_units));
+        row->setText(1, bytesText(item.bytes, m_shown->units));
         const QString formula = localizedFormula(item.formula);
         row->setText(2, formula);
         row->setToolTip(2, formula);
@@ -110,15 +109,15 @@ void ExplanationPanel::render()
     }
 
     QString levers = QStringLiteral("<b>%1</b>").arg(tr("What would cut it most (the article's levers):"));
-    if (m_analysis.levers.empty())
+    if (m_shown->analysis.levers.empty())
         levers += QStringLiteral("<br>") + tr("Every lever is already pulled.");
     int rank = 0;
-    const bool fitsAlready = !m_analysis.verdicts.empty() && m_analysis.verdicts.front().fits();
-    for (const LadderStep &step : m_analysis.levers)
+    const bool fitsAlready = !m_shown->analysis.verdicts.empty() && m_shown->analysis.verdicts.front().fits();
+    for (const LadderStep &step : m_shown->analysis.levers)
         levers += QStringLiteral("<br>%1. <b>%2</b> — %3: %4 %5")
                       .arg(++rank)
                       .arg(leverName(step.lever), leverChange(step),
-                           tr("saves %1").arg(bytesText(step.saving, m_units)),
+                           tr("saves %1").arg(bytesText(step.saving, m_shown->units)),
                            step.fits && !fitsAlready ? tr("(then fits)") : QString());
     if (levers != m_levers->text())
         m_levers->setText(levers);

@@ -4,6 +4,8 @@
 
 #include "core/analysis.h"
 
+#include "ui/shown.h"
+
 #include <QWidget>
 
 #include <optional>
@@ -18,7 +20,7 @@ class ExplanationPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ExplanationPanel(QWidget *parent = nullptr);
-    void showAnalysis(const Analysis &analysis, Units units);
+    void showAnalysis(ShownPtr shown);
     QTreeWidget *tree() const { return m_tree; }
 
 Q_SIGNALS:
@@ -28,11 +30,10 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     void render();
     QTreeWidget *m_tree;
     RichLabel *m_levers;
-    Analysis m_analysis;
-    Units m_units = Units::GiB;
 };
 
 } // namespace vl

@@ -153,7 +153,7 @@ void LedgerModel::addGpu(GpuPreset gpu)
 
 void LedgerModel::recompute()
 {
-    m_analysis = analyse(m_document, m_gpus, m_options);
+    m_shown = shownFor(m_document, m_gpus, m_options);
     Q_EMIT changed();
 }
 

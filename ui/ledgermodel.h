@@ -5,6 +5,7 @@
 #include "core/analysis.h"
 #include "core/presets.h"
 #include "core/scenariofile.h"
+#include "ui/shown.h"
 
 #include <QObject>
 #include <QString>
@@ -21,7 +22,8 @@ public:
     int catalogRevision() const { return m_catalogRevision; } // changes whenever a preset is added or replaced
     const ScenarioDocument &document() const { return m_document; }
     const Scenario &scenario() const { return m_document.scenario; }
-    const Analysis &analysis() const { return m_analysis; }
+    const Analysis &analysis() const { return m_shown->analysis; }
+    ShownPtr shown() const { return m_shown; } // what every view draws
     const AnalysisOptions &options() const { return m_options; }
     const std::vector<GpuPreset> &selectedGpus() const { return m_gpus; }
     Units units() const { return m_options.units; }
@@ -61,7 +63,7 @@ private:
     ScenarioDocument m_document;
     AnalysisOptions m_options;
     std::vector<GpuPreset> m_gpus;
-    Analysis m_analysis;
+    ShownPtr m_shown = std::make_shared<const Shown>();
 };
 
 } // namespace vl

@@ -67,9 +67,8 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     : QMainWindow(parent), m_model(model), m_language(language), m_controls(new ControlPanel(model, this)),
       m_controlsScroll(new QScrollArea(this)), m_verdict(new VerdictBar(this)), m_tabs(new QTabWidget(this)),
       m_chartPanel(new ChartPanel(model, this)), m_diagram(new StructureDiagram(this)),
-      m_timeline(new StepTimelineView(this)), m_sweep(new SweepView(model, this)),
-      m_explanation(new ExplanationPanel(this)), m_centerSplitter(new QSplitter(Qt::Vertical, this)),
-      m_center(new QWidget(this))
+      m_timeline(new StepTimelineView(this)), m_sweep(new SweepView(this)), m_explanation(new ExplanationPanel(this)),
+      m_centerSplitter(new QSplitter(Qt::Vertical, this)), m_center(new QWidget(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     setAcceptDrops(true);
@@ -128,7 +127,7 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     connect(&m_explanationTimer, &QTimer::timeout, this, [this] {
         if (!std::exchange(m_explanationStale, false))
             return;
-        m_explanation->showAnalysis(m_model.analysis(), m_model.units());
+        m_explanation->showAnalysis(m_model.shown());
         m_explanationTimer.start();
     });
 
@@ -153,17 +152,18 @@ void MainWindow::refresh()
     // An opened or saved file with edits since: the title's [*] (an untitled session is kept
     // in the settings and restored, so it never asks).
     setWindowModified(!m_path.isEmpty() && !(m_model.document() == m_saved));
-    const Analysis &a = m_model.analysis();
-    m_verdict->showAnalysis(a, m_model.scenario(), m_model.units());
-    m_diagram->showAnalysis(a, m_model.scenario(), m_model.units());
-    m_timeline->showAnalysis(a, m_model.selectedGpus(), m_model.units());
+    const ShownPtr shown = m_model.shown(); // one for every view
+    m_verdict->showAnalysis(shown);
+    m_diagram->showAnalysis(shown);
+    m_timeline->showAnalysis(shown);
+    m_sweep->showAnalysis(shown);
     // The pictures follow every slider tick. The long formula text follows the first change at
     // once, then at most every 60 ms while a slider keeps moving, and always ends on the last
     // state (shaping all that text takes longer than a frame).
     if (m_explanationTimer.isActive()) {
         m_explanationStale = true;
     } else {
-        m_explanation->showAnalysis(a, m_model.units());
+        m_explanation->showAnalysis(shown);
         m_explanationTimer.start();
     }
 }
@@ -199,7 +199,7 @@ void MainWindow::settle()
 {
     m_explanationTimer.stop();
     m_explanationStale = false;
-    m_explanation->showAnalysis(m_model.analysis(), m_model.units());
+    m_explanation->showAnalysis(m_model.shown());
 }
 
 void MainWindow::createMenus()

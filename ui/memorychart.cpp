@@ -44,34 +44,32 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPl
     recolour();
 }
 
-void MemoryChart::showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units)
+void MemoryChart::showAnalysis(ShownPtr shown)
 {
-    m_analysis = analysis;
-    m_gpus = gpus;
-    m_units = units;
+    m_shown = std::move(shown);
     rebuild();
 }
 
 void MemoryChart::rebuild()
 {
-    const int n = int(m_analysis.bars.size());
+    const int n = int(m_shown->analysis.bars.size());
     QVector<double> keys(n);
     std::iota(keys.begin(), keys.end(), 1.0);
     double highest = 0;
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
     for (int i = 0; i < n; ++i) {
-        const Bar &bar = m_analysis.bars[std::size_t(i)];
+        const Bar &bar = m_shown->analysis.bars[std::size_t(i)];
         QString label = barLabel(bar);
-        if (!m_gpus.empty())
-            label += bar.required <= m_gpus.front().capacity ? QStringLiteral(" ✓") : QStringLiteral(" ✗");
+        if (!m_shown->gpus.empty())
+            label += bar.required <= m_shown->gpus.front().capacity ? QStringLiteral(" ✓") : QStringLiteral(" ✗");
         ticker->addTick(keys[i], label);
-        highest = std::max(highest, toUnits(bar.breakdown.total, m_units));
+        highest = std::max(highest, toUnits(bar.breakdown.total, m_shown->units));
     }
     for (Component c : kComponents) {
         QVector<double> values(n);
         for (int i = 0; i < n; ++i)
-            values[i] = toUnits(m_analysis.bars[std::size_t(i)].breakdown.component(c), m_units);
+            values[i] = toUnits(m_shown->analysis.bars[std::size_t(i)].breakdown.component(c), m_shown->units);
         QCPBars *bars = m_bars[std::size_t(c)];
         bars->setData(keys, values, true);
         bars->setName(componentName(c));
@@ -83,20 +81,13 @@ void MemoryChart::rebuild()
     }
 
     m_plot->clearItems();
-    const QColor text = palette().color(QPalette::WindowText);
     QFont labelFont = m_plot->font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
-    for (std::size_t i = 0; i < m_gpus.size(); ++i) {
-        const GpuPreset &gpu = m_gpus[i];
-        const double y = toUnits(gpu.capacity, m_units);
-        highest = std::max(highest, y);
-        // The first GPU is the one the ladder aims at: solid; the others dashed.
-        const QPen pen(i == 0 ? capacityColor() : text, 1.6 * m_zoom, i == 0 ? Qt::SolidLine : Qt::DashLine);
-        addHorizontalLine(m_plot, y, pen, capacityLabel(gpu, m_units), LabelSide::Right, labelFont, palette().base());
-    }
+    highest = std::max(highest,
+                       addCapacityLines(m_plot, m_shown->gpus, m_shown->units, palette(), m_plot->font(), m_zoom));
     m_plot->xAxis->setRange(0.4, n + 0.6);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.12);
-    m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    m_plot->yAxis->setLabel(tr("Memory per GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_shown->units).data())));
     addBarLabels(labelFont);
     m_plot->redraw();
 }
@@ -123,25 +114,27 @@ void MemoryChart::addBarLabels(const QFont &font)
         tag->setClipToAxisRect(true);
         return tag;
     };
-    for (std::size_t i = 0; i < m_analysis.bars.size(); ++i) {
-        const Breakdown &b = m_analysis.bars[i].breakdown;
+    for (std::size_t i = 0; i < m_shown->analysis.bars.size(); ++i) {
+        const Breakdown &b = m_shown->analysis.bars[i].breakdown;
         const double key = double(i + 1);
-        const QString total = bytesText(b.total, m_units);
+        const QString total = bytesText(b.total, m_shown->units);
         if (metrics.horizontalAdvance(total) <= barPixels * 1.5) {
             // On the plot's background, so that a capacity line just above never strikes it through.
-            QCPItemText *tag = label(key, toUnits(b.total, m_units), total, text, Qt::AlignHCenter | Qt::AlignBottom);
+            QCPItemText *tag = label(key, toUnits(b.total, m_shown->units), total, text,
+                                     Qt::AlignHCenter | Qt::AlignBottom);
             tag->setBrush(palette().base());
             tag->setPadding(QMargins(3, 0, 3, 1));
         }
         double base = 0;
         for (Component c : kComponents) {
-            const double value = toUnits(b.component(c), m_units);
-            const QString size = bytesText(b.component(c), m_units);
+            const double value = toUnits(b.component(c), m_shown->units);
+            const QString size = bytesText(b.component(c), m_shown->units);
             if (value * pixelsPerUnit >= metrics.height() * 1.4 && metrics.horizontalAdvance(size) <= barPixels - 6) {
                 // In the middle of the part, or nearer one end where a capacity line crosses the middle.
                 const auto clear = [&](double y) {
-                    return std::none_of(m_gpus.begin(), m_gpus.end(), [&](const GpuPreset &gpu) {
-                        return std::abs(toUnits(gpu.capacity, m_units) - y) * pixelsPerUnit < metrics.height() * 0.7;
+                    return std::none_of(m_shown->gpus.begin(), m_shown->gpus.end(), [&](const GpuPreset &gpu) {
+                        return std::abs(toUnits(gpu.capacity, m_shown->units) - y) * pixelsPerUnit
+                            < metrics.height() * 0.7;
                     });
                 };
                 const double half = metrics.height() * 0.6 / pixelsPerUnit; // keeps the text inside the part
@@ -215,28 +208,29 @@ void MemoryChart::showTooltip(QPoint position)
 {
     const int bar = int(std::lround(m_plot->xAxis->pixelToCoord(position.x()))) - 1;
     const double y = m_plot->yAxis->pixelToCoord(position.y());
-    if (bar < 0 || bar >= int(m_analysis.bars.size()) || y < 0) {
+    if (bar < 0 || bar >= int(m_shown->analysis.bars.size()) || y < 0) {
         QToolTip::hideText();
         Q_EMIT componentHovered(std::nullopt);
         return;
     }
-    const Breakdown &b = m_analysis.bars[std::size_t(bar)].breakdown;
+    const Breakdown &b = m_shown->analysis.bars[std::size_t(bar)].breakdown;
     double top = 0;
     for (Component c : kComponents) {
-        top += toUnits(b.component(c), m_units);
+        top += toUnits(b.component(c), m_shown->units);
         if (y > top || b.component(c) == 0)
             continue;
-        QString text = QStringLiteral("<b>%1 — %2</b>").arg(componentName(c), bytesText(b.component(c), m_units));
+        QString text =
+            QStringLiteral("<b>%1 — %2</b>").arg(componentName(c), bytesText(b.component(c), m_shown->units));
         for (int i = 0; i < kItemCount; ++i) {
             const auto id = static_cast<ItemId>(i);
             if (componentOf(id) == c && b.has(id) && b.item(id) > 0)
-                text += QStringLiteral("<br>%1: %2").arg(itemName(id), bytesText(b.item(id), m_units));
+                text += QStringLiteral("<br>%1: %2").arg(itemName(id), bytesText(b.item(id), m_shown->units));
         }
         QToolTip::showText(m_plot->mapToGlobal(position), text, m_plot);
         Q_EMIT componentHovered(c);
         return;
     }
-    QToolTip::showText(m_plot->mapToGlobal(position), tr("Total: %1").arg(bytesText(b.total, m_units)), m_plot);
+    QToolTip::showText(m_plot->mapToGlobal(position), tr("Total: %1").arg(bytesText(b.total, m_shown->units)), m_plot);
     Q_EMIT componentHovered(std::nullopt);
 }
 

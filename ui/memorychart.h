@@ -6,6 +6,8 @@
 #include "core/analysis.h"
 #include "ui/directplot.h"
 
+#include "ui/shown.h"
+
 #include <QWidget>
 
 #include <array>
@@ -20,7 +22,7 @@ class MemoryChart : public QWidget {
 public:
     explicit MemoryChart(QWidget *parent = nullptr);
 
-    void showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units);
+    void showAnalysis(ShownPtr shown);
     void highlight(std::optional<Component> component);
     void setZoom(double zoom); // presentation: larger fonts and thicker lines, still vector-sharp
 
@@ -38,6 +40,7 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     void recolour();
     void rebuild();
     void addBarLabels(const QFont &font);
@@ -45,9 +48,6 @@ private:
 
     DirectPlot *m_plot;
     std::array<QCPBars *, kComponentCount> m_bars{};
-    Analysis m_analysis;
-    std::vector<GpuPreset> m_gpus;
-    Units m_units = Units::GiB;
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
 };

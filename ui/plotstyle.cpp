@@ -1,5 +1,7 @@
 #include "ui/plotstyle.h"
 
+#include "ui/theme.h"
+
 #include <QPalette>
 
 #include <qcustomplot.h>
@@ -69,6 +71,23 @@ void addLegendRow(QCustomPlot *plot)
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,
+                        const QFont &font, double zoom)
+{
+    QFont scaled = font;
+    scaled.setPointSizeF(font.pointSizeF() * zoom);
+    double highest = 0;
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+        const double y = toUnits(gpus[i].capacity, units);
+        highest = std::max(highest, y);
+        const bool target = i == 0;
+        const QPen pen(target ? capacityColor() : palette.color(QPalette::WindowText), 1.5 * zoom,
+                       target ? Qt::SolidLine : Qt::DashLine);
+        addHorizontalLine(plot, y, pen, capacityLabel(gpus[i], units), LabelSide::Right, scaled, palette.base());
+    }
+    return highest;
 }
 
 } // namespace vl

@@ -1,10 +1,15 @@
 #pragma once
 // What the chart, the timeline and the sweep draw alike: axes and legend in the palette's
-// colours at a zoom, and a labelled horizontal capacity line. QCustomPlot does not follow the
+// colours at a zoom, labelled horizontal lines and the capacity lines. QCustomPlot does not follow the
 // palette by itself.
+
+#include "core/presets.h"
+#include "core/units.h"
 
 #include <QPen>
 #include <QString>
+
+#include <vector>
 
 class QCPLayer;
 class QCustomPlot;
@@ -24,5 +29,11 @@ void addLegendRow(QCustomPlot *plot);
 enum class LabelSide { Left, Right };
 void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
                        const QFont &font, const QBrush &labelBackground);
+
+// The chosen GPUs' capacity lines, labelled at the right, the same in every plot: the target
+// (the first GPU) solid in capacityColor(), the others dashed in the text colour. Returns the
+// highest capacity in `units` (0 without GPUs), for the axis range.
+double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,
+                        const QFont &font, double zoom);
 
 } // namespace vl

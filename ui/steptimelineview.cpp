@@ -66,11 +66,9 @@ StepTimelineView::StepTimelineView(QWidget *parent)
     m_plot->xAxis->grid()->setVisible(false);
 }
 
-void StepTimelineView::showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units)
+void StepTimelineView::showAnalysis(ShownPtr shown)
 {
-    m_analysis = analysis;
-    m_gpus = gpus;
-    m_units = units;
+    m_shown = std::move(shown);
     rebuild();
 }
 
@@ -111,10 +109,10 @@ void StepTimelineView::retranslate()
 
 QString StepTimelineView::cursorText() const
 {
-    const auto &points = m_analysis.timeline.points;
+    const auto &points = m_shown->analysis.timeline.points;
     if (m_cursor < 0 || m_cursor >= int(points.size()))
         return {};
-    return describePoint(points[std::size_t(m_cursor)], m_units);
+    return describePoint(points[std::size_t(m_cursor)], m_shown->units);
 }
 
 void StepTimelineView::keyPressEvent(QKeyEvent *event)
@@ -164,13 +162,13 @@ void StepTimelineView::rebuild()
 {
     const QPalette pal = palette();
     const QColor text = pal.color(QPalette::WindowText);
-    const StepTimeline &t = m_analysis.timeline;
+    const StepTimeline &t = m_shown->analysis.timeline;
     const int n = int(t.points.size());
     QVector<double> keys(n), values(n);
-    double highest = toUnits(m_analysis.breakdown.total, m_units);
+    double highest = toUnits(m_shown->analysis.breakdown.total, m_shown->units);
     for (int i = 0; i < n; ++i) {
         keys[i] = i;
-        values[i] = toUnits(t.points[std::size_t(i)].inUse, m_units);
+        values[i] = toUnits(t.points[std::size_t(i)].inUse, m_shown->units);
     }
     m_graph->setData(keys, values, true);
     m_graph->setLineStyle(QCPGraph::lsStepLeft);
@@ -184,7 +182,7 @@ void StepTimelineView::rebuild()
         bool any = false;
         for (int i = 0; i < n; ++i) {
             const Bytes part = t.points[std::size_t(i)].part(c);
-            stacked[i] += toUnits(part, m_units);
+            stacked[i] += toUnits(part, m_shown->units);
             any = any || part > 0;
         }
         area->setData(keys, stacked, true);
@@ -226,17 +224,13 @@ void StepTimelineView::rebuild()
     m_plot->clearItems();
     QFont labelFont = font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
-    addHorizontalLine(m_plot, toUnits(m_analysis.breakdown.total, m_units), QPen(text, 1.2 * m_zoom, Qt::DashLine),
-                      tr("sum of all parts %1").arg(bytesText(m_analysis.breakdown.total, m_units)), LabelSide::Left,
-                      labelFont, pal.base());
-    for (const GpuPreset &gpu : m_gpus) {
-        const double y = toUnits(gpu.capacity, m_units);
-        highest = std::max(highest, y);
-        addHorizontalLine(m_plot, y, QPen(capacityColor(), 1.4 * m_zoom), capacityLabel(gpu, m_units), LabelSide::Right,
-                          labelFont, pal.base());
-    }
+    addHorizontalLine(m_plot, toUnits(m_shown->analysis.breakdown.total, m_shown->units),
+                      QPen(text, 1.2 * m_zoom, Qt::DashLine),
+                      tr("sum of all parts %1").arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units)),
+                      LabelSide::Left, labelFont, pal.base());
+    highest = std::max(highest, addCapacityLines(m_plot, m_shown->gpus, m_shown->units, pal, font(), m_zoom));
     if (n > 0) {
-        const double peak = toUnits(t.peak(), m_units);
+        const double peak = toUnits(t.peak(), m_shown->units);
         auto *marker = new QCPItemTracer(m_plot);
         marker->setGraph(m_graph);
         marker->setGraphKey(double(t.peakIndex));
@@ -246,7 +240,7 @@ void StepTimelineView::rebuild()
         marker->setBrush(componentColor(Component::Activations));
         // The tag stands on the sum line, which is never below the peak, so the two never cross;
         // a dotted leader joins it to the peak's circle.
-        const double sum = toUnits(m_analysis.breakdown.total, m_units);
+        const double sum = toUnits(m_shown->analysis.breakdown.total, m_shown->units);
         if (sum > peak) {
             auto *leader = new QCPItemLine(m_plot);
             leader->start->setCoords(double(t.peakIndex), peak);
@@ -265,7 +259,7 @@ void StepTimelineView::rebuild()
         case StepPhase::OptimizerStep: why = tr("all gradients with the optimizer states"); break;
         case StepPhase::Start: why = tr("the model states alone"); break;
         }
-        tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_units), why));
+        tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why));
         tag->setColor(text);
         tag->setBrush(pal.base()); // readable over the capacity lines' labels and the grid
         QFont f = font();
@@ -277,7 +271,7 @@ void StepTimelineView::rebuild()
     stylePlot(m_plot, pal, font(), m_zoom);
     m_plot->xAxis->setRange(-0.5, std::max(1, n) - 0.5);
     m_plot->yAxis->setRange(0, std::max(highest, 1.0) * 1.18);
-    m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_units).data())));
+    m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_shown->units).data())));
     m_cursor = std::clamp(m_cursor, 0, std::max(n - 1, 0)); // a new scenario may have fewer layers
     placeCursor();
     m_plot->redraw();

@@ -7,6 +7,8 @@
 #include "core/analysis.h"
 #include "ui/directplot.h"
 
+#include "ui/shown.h"
+
 #include <QWidget>
 
 #include <array>
@@ -22,7 +24,7 @@ class StepTimelineView : public QWidget {
     Q_OBJECT
 public:
     explicit StepTimelineView(QWidget *parent = nullptr);
-    void showAnalysis(const Analysis &analysis, const std::vector<GpuPreset> &gpus, Units units);
+    void showAnalysis(ShownPtr shown);
     void setZoom(double zoom);
     QCustomPlot *plot() const { return m_plot; }
     // For tests: the plotted values, in chart units.
@@ -31,7 +33,7 @@ public:
     // Walking through the step, for a classroom: a cursor on one point of the timeline, moved by
     // Play (slow enough to explain; Play again pauses) or by the arrow keys.
     int cursor() const { return m_cursor; }
-    int pointCount() const { return int(m_analysis.timeline.points.size()); }
+    int pointCount() const { return int(m_shown->analysis.timeline.points.size()); }
     void setCursor(int point);
     void togglePlay();
     bool playing() const;
@@ -45,6 +47,7 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     void rebuild();
     void retranslate(); // the play button's text and tooltip
     void placeCursor();
@@ -55,9 +58,6 @@ private:
     QLabel *m_where;
     QTimer *m_timer;
     int m_cursor = 0;
-    Analysis m_analysis;
-    std::vector<GpuPreset> m_gpus;
-    Units m_units = Units::GiB;
     double m_zoom = 1.0;
 };
 

@@ -99,11 +99,9 @@ void StructureDiagram::keyPressEvent(QKeyEvent *event)
         QWidget::keyPressEvent(event);
 }
 
-void StructureDiagram::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)
+void StructureDiagram::showAnalysis(ShownPtr shown)
 {
-    m_analysis = analysis;
-    m_scenario = scenario;
-    m_units = units;
+    m_shown = std::move(shown);
     update();
 }
 
@@ -131,7 +129,7 @@ QRectF StructureDiagram::diagramArea() const
 
 DiagramLayout StructureDiagram::currentLayout() const
 {
-    return layoutDiagram(diagramArea(), m_analysis.breakdown);
+    return layoutDiagram(diagramArea(), m_shown->analysis.breakdown);
 }
 
 void StructureDiagram::paintEvent(QPaintEvent *)
@@ -146,13 +144,13 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     titleFont.setBold(true);
     p.setFont(titleFont);
     p.setPen(palette().color(QPalette::Text));
-    const auto &points = m_analysis.timeline.points;
+    const auto &points = m_shown->analysis.timeline.points;
     const bool moment = m_moment && *m_moment >= 0 && *m_moment < int(points.size());
     // At a moment of the step, the moment in words; its parts' list gives way first where the
     // window is narrow (each block shows its part anyway).
-    QString title = moment ? tr("At %1").arg(describePoint(points[std::size_t(*m_moment)], m_units))
+    QString title = moment ? tr("At %1").arg(describePoint(points[std::size_t(*m_moment)], m_shown->units))
                            : tr("One GPU's memory: %1 in all (block areas are proportional to bytes)")
-                                 .arg(bytesText(m_analysis.breakdown.total, m_units));
+                                 .arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units));
     p.drawText(QRectF(8, 4, width() - 16, p.fontMetrics().height() * 1.6), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 16));
     p.setFont(font);
@@ -169,7 +167,7 @@ void StructureDiagram::paintEvent(QPaintEvent *)
 void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const
 {
     const QRectF rect = layout.blocks[std::size_t(c)];
-    const Breakdown &b = m_analysis.breakdown;
+    const Breakdown &b = m_shown->analysis.breakdown;
     const QColor text = palette().color(QPalette::Text);
     const QColor base = palette().color(QPalette::Base);
     const bool dim = m_highlighted && *m_highlighted != c;
@@ -180,7 +178,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     QStringList notes;
 
     // Recomputation drawn as an outline: what the activations would be without it.
-    if (c == Component::Activations && m_scenario.recompute != Recompute::None) {
+    if (c == Component::Activations && m_shown->scenario.recompute != Recompute::None) {
         const Bytes without = activationsWithoutRecompute(b);
         // The same shape as the blocks, so its area too is proportional to the bytes.
         const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel / layout.aspect);
@@ -194,7 +192,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         p.drawRect(ghost);
         notes << (side > limit ? tr("dashed: %1 without recomputation (not to scale)")
                                : tr("dashed: %1 without recomputation"))
-                     .arg(bytesText(without, m_units));
+                     .arg(bytesText(without, m_shown->units));
     }
 
     // Items as slices, top to bottom, each with its share of the height. A label that does not fit
@@ -236,7 +234,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
             p.setPen(QPen(seenOver(seam, fill), 0)); // a hairline, in a solid colour
             p.drawLines(slabs.constData(), int(slabs.size()));
         }
-        const QString name = itemName(id), size = bytesText(b.item(id), m_units);
+        const QString name = itemName(id), size = bytesText(b.item(id), m_shown->units);
         const QString label = QStringLiteral("%1 %2").arg(name, size);
         const QFontMetrics &metrics = p.fontMetrics();
         const int labelWidth = metrics.horizontalAdvance(label);
@@ -279,7 +277,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     if (!unplaced.isEmpty())
         notes << unplaced.join(QStringLiteral(" ·\u00A0")); // a wrapped line starts with the dot, none ends with it
     // At a moment of the step: what is not alive then is faded, from the top down.
-    const auto &points = m_analysis.timeline.points;
+    const auto &points = m_shown->analysis.timeline.points;
     if (m_moment && *m_moment >= 0 && *m_moment < int(points.size()) && total > 0) {
         const double alive = std::clamp(double(points[std::size_t(*m_moment)].part(c)) / double(total), 0.0, 1.0);
         QColor veil = base;
@@ -292,7 +290,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     p.drawRect(solid);
 
     // Sharded: this GPU holds one of N slices of the block.
-    const std::int64_t shards = shardCount(m_scenario, c);
+    const std::int64_t shards = shardCount(m_shown->scenario, c);
     double labelTop = solid.bottom() + 3;
     if (shards > 1) {
         const int slices = int(std::min<std::int64_t>(shards, 64));
@@ -307,11 +305,11 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         }
         labelTop = strip.bottom() + 2;
         notes << tr("%1: this GPU holds 1 of %2 slices")
-                     .arg(
-                         QString::fromUtf8(shardingName(m_scenario).data(), qsizetype(shardingName(m_scenario).size())),
-                         QString::number(shards));
+                     .arg(QString::fromUtf8(shardingName(m_shown->scenario).data(),
+                                            qsizetype(shardingName(m_shown->scenario).size())),
+                          QString::number(shards));
     }
-    if (c == Component::Parameters && dtypeBytes(m_scenario).master > 0)
+    if (c == Component::Parameters && dtypeBytes(m_shown->scenario).master > 0)
         notes << tr("16-bit working copy; the FP32 master is in the optimizer states");
 
     // The label is always outside the block, so a 1.9 GB slice beside a 120 GB block is still named.
@@ -320,10 +318,10 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     p.setFont(bold);
     p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text);
     // The name and size on one line, or on two where the cell is narrower than the line.
-    QString title = QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_units));
+    QString title = QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_shown->units));
     const bool twoLines = p.fontMetrics().horizontalAdvance(title) > layout.cellWidth - 6;
     if (twoLines)
-        title = componentName(c) + QLatin1Char('\n') + bytesText(total, m_units);
+        title = componentName(c) + QLatin1Char('\n') + bytesText(total, m_shown->units);
     const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6,
                           p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
@@ -388,14 +386,14 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
 void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
 {
     const DiagramLayout layout = currentLayout();
-    const Breakdown &b = m_analysis.breakdown;
+    const Breakdown &b = m_shown->analysis.breakdown;
     for (int c = 0; c < kComponentCount; ++c) {
         const QRectF block = layout.blocks[std::size_t(c)];
         if (block.isEmpty() || !block.adjusted(-4, -4, 4, 4).contains(event->position()))
             continue;
         QString tip = QStringLiteral("<b>%1 — %2</b>")
-                          .arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_units));
-        for (const ExplainedItem &item : m_analysis.items)
+                          .arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_shown->units));
+        for (const ExplainedItem &item : m_shown->analysis.items)
             if (componentOf(item.id) == Component(c))
                 tip +=
                     QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());

@@ -6,6 +6,8 @@
 
 #include "core/analysis.h"
 
+#include "ui/shown.h"
+
 #include <QWidget>
 
 #include <array>
@@ -31,7 +33,7 @@ class StructureDiagram : public QWidget {
     Q_OBJECT
 public:
     explicit StructureDiagram(QWidget *parent = nullptr);
-    void showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units);
+    void showAnalysis(ShownPtr shown);
     void highlight(std::optional<Component> component);
     void setZoom(double zoom);
     DiagramLayout currentLayout() const;
@@ -55,13 +57,10 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     QRectF diagramArea() const;
     void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
     void paintFlow(QPainter &p, const DiagramLayout &layout) const;
-
-    Analysis m_analysis;
-    Scenario m_scenario;
-    Units m_units = Units::GiB;
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
     std::optional<int> m_moment;

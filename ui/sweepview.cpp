@@ -1,7 +1,6 @@
 #include "ui/sweepview.h"
 
 #include "core/estimate.h"
-#include "ui/ledgermodel.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -16,10 +15,9 @@
 
 namespace vl {
 
-SweepView::SweepView(LedgerModel &model, QWidget *parent)
-    : QWidget(parent), m_model(model), m_plot(new DirectPlot(QStringLiteral("sweepPlot"), this)),
-      m_field(new QComboBox(this)), m_log(new QCheckBox(this)), m_fieldLabel(new QLabel(this)),
-      m_answer(new QLabel(this))
+SweepView::SweepView(QWidget *parent)
+    : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("sweepPlot"), this)), m_field(new QComboBox(this)),
+      m_log(new QCheckBox(this)), m_fieldLabel(new QLabel(this)), m_answer(new QLabel(this))
 {
     setObjectName(QStringLiteral("sweep"));
     auto *layout = new QVBoxLayout(this);
@@ -47,10 +45,13 @@ SweepView::SweepView(LedgerModel &model, QWidget *parent)
     retranslate();
     connect(m_field, &QComboBox::activated, this, &SweepView::refresh);
     connect(m_log, &QCheckBox::toggled, this, &SweepView::refresh);
-    connect(&m_model, &LedgerModel::changed, this, [this] {
-        if (isVisible()) // a hidden sweep costs nothing while sliders move
-            refresh();
-    });
+}
+
+void SweepView::showAnalysis(ShownPtr shown)
+{
+    m_shown = std::move(shown);
+    if (isVisible()) // a hidden sweep costs nothing while sliders move; showEvent() catches up
+        refresh();
 }
 
 void SweepView::setZoom(double zoom)
@@ -94,7 +95,7 @@ void SweepView::changeEvent(QEvent *event)
 
 SweepSpec SweepView::currentSpec() const
 {
-    const Scenario &s = m_model.scenario();
+    const Scenario &s = m_shown->scenario;
     const std::string field = m_field->currentData().toString().toStdString();
     if (field == "seq")
         return {field, 256, 131072, 256};
@@ -110,11 +111,11 @@ SweepSpec SweepView::currentSpec() const
 void SweepView::refresh()
 {
     const SweepSpec spec = currentSpec();
-    const Scenario &s = m_model.scenario();
-    const Units units = m_model.units();
+    const Scenario &s = m_shown->scenario;
+    const Units units = m_shown->units;
     auto points = runSweep(s, spec);
     m_points = points ? std::move(points).value() : std::vector<SweepPoint>{};
-    const std::vector<GpuPreset> &gpus = m_model.selectedGpus();
+    const std::vector<GpuPreset> &gpus = m_shown->gpus;
     m_crossing = gpus.empty() ? std::nullopt : sweepCrossing(s, spec, m_points, gpus.front().capacity);
 
     const int n = int(m_points.size());
@@ -146,16 +147,7 @@ void SweepView::refresh()
 
     m_plot->clearItems();
     const QPalette pal = palette();
-    QFont labelFont = font();
-    labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-        const double y = toUnits(gpus[i].capacity, units);
-        highest = std::max(highest, y);
-        addHorizontalLine(m_plot, y,
-                          QPen(i == 0 ? capacityColor() : pal.color(QPalette::WindowText), 1.5 * m_zoom,
-                               i == 0 ? Qt::SolidLine : Qt::DashLine),
-                          capacityLabel(gpus[i], units), LabelSide::Right, labelFont, pal.base());
-    }
+    highest = std::max(highest, addCapacityLines(m_plot, gpus, units, pal, font(), m_zoom));
     const QString fieldName = m_field->currentText();
     if (m_crossing) {
         auto *line = new QCPItemStraightLine(m_plot);

@@ -4,6 +4,7 @@
 
 #include "core/solve.h"
 #include "ui/directplot.h"
+#include "ui/shown.h"
 
 #include <QWidget>
 
@@ -15,12 +16,11 @@ class QLabel;
 
 namespace vl {
 
-class LedgerModel;
-
 class SweepView : public QWidget {
     Q_OBJECT
 public:
-    explicit SweepView(LedgerModel &model, QWidget *parent = nullptr);
+    explicit SweepView(QWidget *parent = nullptr);
+    void showAnalysis(ShownPtr shown); // swept again when visible: a hidden sweep costs nothing
     void setZoom(double zoom);
     void setField(const QString &field); // "batch", "seq", "dp", "hidden"
 
@@ -38,7 +38,7 @@ private:
     void refresh();
     void retranslate();
 
-    LedgerModel &m_model;
+    ShownPtr m_shown = std::make_shared<const Shown>(); // the scenario swept (ui/shown.h)
     DirectPlot *m_plot;
     QComboBox *m_field;
     QCheckBox *m_log;

@@ -29,6 +29,13 @@ QColor capacityColor()
     return QColor(0xD5, 0x5E, 0x00); // Okabe–Ito vermillion: apart from every component colour
 }
 
+QColor verdictColor(bool fits)
+{
+    // Okabe–Ito bluish green and vermillion: told apart by colour-blind viewers too. Not fitting
+    // shares the capacity line's colour: the line it crosses.
+    return fits ? QColor(0x00, 0x9E, 0x73) : capacityColor();
+}
+
 QColor seenOver(const QColor &translucent, const QColor &background)
 {
     const double a = translucent.alphaF();

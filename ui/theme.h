@@ -19,8 +19,9 @@ enum class Theme { Light, Dark };
 
 // Okabe–Ito colours: distinguishable for colour-blind viewers, on light and dark backgrounds.
 QColor componentColor(Component c);
-QColor itemColor(ItemId id); // a lighter or darker shade of its component's colour
-QColor capacityColor();      // the first chosen GPU's line, and anything that does not fit
+QColor itemColor(ItemId id);    // a lighter or darker shade of its component's colour
+QColor capacityColor();         // the target GPU's capacity line
+QColor verdictColor(bool fits); // ✓ fits / ✗ does not fit, wherever a verdict is shown
 // The solid colour a translucent one shows over a background. Filling large areas with it
 // looks the same and rasterises several times faster (no blending with what is underneath).
 QColor seenOver(const QColor &translucent, const QColor &background);

@@ -20,11 +20,9 @@ VerdictBar::VerdictBar(QWidget *parent) : QWidget(parent)
     setAutoFillBackground(true); // opaque: Qt need not repaint the window underneath each time
 }
 
-void VerdictBar::showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units)
+void VerdictBar::showAnalysis(ShownPtr shown)
 {
-    m_analysis = analysis;
-    m_scenario = scenario;
-    m_units = units;
+    m_shown = std::move(shown);
     render();
 }
 
@@ -95,34 +93,32 @@ void VerdictBar::layoutRows()
 
 void VerdictBar::render()
 {
-    const Analysis &a = m_analysis;
+    const Analysis &a = m_shown->analysis;
     m_lines.clear();
     Line summary{
-        {tr("%1 per GPU").arg(bytesText(a.required, m_units)), true, {}},
+        {tr("%1 per GPU").arg(bytesText(a.required, m_shown->units)), true, {}},
         {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
     if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
-        summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_units)), false, {}});
+        summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units)), false, {}});
     if (a.breakdown.host > 0)
-        summary.append({tr(" · %1 in CPU memory").arg(bytesText(a.breakdown.host, m_units)), false, {}});
+        summary.append({tr(" · %1 in CPU memory").arg(bytesText(a.breakdown.host, m_shown->units)), false, {}});
     m_lines.append(summary);
     if (a.verdicts.empty())
         m_lines.append(Line{{tr("Choose a GPU to see whether it fits."), false, {}}});
 
-    const QColor good = componentColor(Component::Gradients);
-    const QColor bad = capacityColor();
     for (const GpuVerdict &v : a.verdicts) {
         Line line;
-        line.append({v.fits() ? QStringLiteral("✓ ") : QStringLiteral("✗ "), true, v.fits() ? good : bad});
+        line.append({v.fits() ? QStringLiteral("✓ ") : QStringLiteral("✗ "), true, verdictColor(v.fits())});
         line.append({QString::fromStdString(v.gpu.name), true, {}});
-        line.append({v.fits() ? tr(": fits, %1 to spare").arg(bytesText(v.headroom, m_units))
-                              : tr(": does not fit, %1 short").arg(bytesText(-v.headroom, m_units)),
-                     false, v.fits() ? QColor() : bad});
+        line.append({v.fits() ? tr(": fits, %1 to spare").arg(bytesText(v.headroom, m_shown->units))
+                              : tr(": does not fit, %1 short").arg(bytesText(-v.headroom, m_shown->units)),
+                     false, v.fits() ? QColor() : verdictColor(false)});
         // Each answer its own run, so that a narrow bar breaks the line between them.
         const auto detail = [&line](const QString &text) { line.append({QStringLiteral(" · ") + text, false, {}}); };
         detail(v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1"));
         if (v.maxSequence > 0)
             detail(tr("longest sequence %1").arg(v.maxSequence));
-        const QString sharding = QString::fromStdString(shardingLabel(m_scenario));
+        const QString sharding = QString::fromStdString(shardingLabel(m_shown->scenario));
         detail(v.minDataParallel > 0 ? tr("fewest GPUs with %1: %2").arg(sharding).arg(v.minGpus)
                                      : tr("no GPU count fits with %1").arg(sharding));
         m_lines.append(line);

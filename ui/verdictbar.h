@@ -7,8 +7,10 @@
 
 #include "core/analysis.h"
 
+#include "ui/shown.h"
 #include <QColor>
 #include <QStaticText>
+
 #include <QWidget>
 
 namespace vl {
@@ -17,7 +19,7 @@ class VerdictBar : public QWidget {
     Q_OBJECT
 public:
     explicit VerdictBar(QWidget *parent = nullptr);
-    void showAnalysis(const Analysis &analysis, const Scenario &scenario, Units units);
+    void showAnalysis(ShownPtr shown);
     QString text() const; // every line, plain, for tests and the clipboard
 
     QSize sizeHint() const override;
@@ -29,6 +31,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     struct Run {
         QString text;
         bool bold = false;
@@ -43,9 +46,6 @@ private:
     QList<Line> m_lines;   // as composed, one per fact
     QList<Line> m_rows;    // as painted: the lines broken to the bar's width
     bool m_shaped = false; // the runs' QStaticText match their text and the font
-    Analysis m_analysis;
-    Scenario m_scenario;
-    Units m_units = Units::GiB;
 };
 
 } // namespace vl
