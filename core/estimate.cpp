@@ -163,6 +163,18 @@ struct Stage {
     std::int64_t expertsHere = 0, trainableExperts = 0;
     bool shardOptimizer = false, shardGradients = false, shardParams = false;
 
+    // Each component of the ledger, as this stage holds it.
+    template <class Sink>
+    void addParameters(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addGradients(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addOptimizerStates(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addActivations(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addOverhead(Units units, Breakdown &b, Sink &sink) const;
+
     Bytes shard(std::int64_t value, bool sharded) const { return sharded ? ceilDiv(value, n) : value; }
     // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
     Bytes shardSplit(std::int64_t count, std::int64_t experts, int bytes, bool sharded) const
@@ -249,24 +261,8 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
 // 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
 // (Dettmers et al. 2023) and what a sharded engine gathers to compute.
 template <class Sink>
-void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
+void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 {
-    const Scenario &s = g.s;
-    const DtypeBytes &dt = g.dt;
-    const ParameterCounts &counts = g.counts;
-    const StageLayers &layers = g.layers;
-    const std::int64_t t = g.t;
-    const std::int64_t n = g.n;
-    const std::int64_t trainable = g.trainable;
-    const std::int64_t adapters = g.adapters;
-    const std::int64_t expertsHere = g.expertsHere;
-    const std::int64_t trainableExperts = g.trainableExperts;
-    const std::int64_t stageParams = g.stageParams;
-    const std::int64_t outsideLayers = g.outsideLayers;
-    const std::int64_t perLayerOnRank = g.perLayerOnRank;
-    const std::int64_t matricesOnRank = g.matricesOnRank;
-    const bool shardParams = g.shardParams;
-    const bool lastStage = g.lastStage;
     Bytes weightBytes = 0;
     std::string how;
     if (s.fineTune == FineTune::QLoRA) {
@@ -277,7 +273,7 @@ void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
         const std::int64_t quantised = matricesOnRank * layers.count() + head;
         const std::int64_t kept = stageParams - quantised;
         weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
-        weightBytes = g.shard(weightBytes, shardParams);
+        weightBytes = shard(weightBytes, shardParams);
         if constexpr (std::is_same_v<Sink, TextSink>)
             how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
                 + std::to_string(dt.base) + " B";
@@ -287,8 +283,8 @@ void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
             : s.fineTune == FineTune::Freeze                     ? stageParams - trainable
                                                                  : stageParams;
         const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
-        weightBytes = g.shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
-            + g.shardSplit(frozen, frozenExperts, dt.base, shardParams);
+        weightBytes = shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
+            + shardSplit(frozen, frozenExperts, dt.base, shardParams);
         if constexpr (std::is_same_v<Sink, TextSink>)
             if (frozen > 0 && dt.base != dt.weight)
                 how = (frozen < stageParams
@@ -308,7 +304,7 @@ void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
         return text + equals(weightBytes, units);
     });
     if (adapters > 0) {
-        const Bytes adapterBytes = g.shard(adapters * dt.weight, shardParams);
+        const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
         sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
             return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
                 + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
@@ -349,22 +345,10 @@ void addParameters(const Stage &g, Units units, Breakdown &b, Sink &sink)
 // Gradients: one per trainable parameter in the gradient dtype (the ZeRO paper's 2Ψ), sharded
 // from ZeRO-2 on, with the buffers DeepSpeed and FSDP reduce them through.
 template <class Sink>
-void addGradients(const Stage &g, Units units, Breakdown &b, Sink &sink)
+void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
 {
-    const Scenario &s = g.s;
-    const Architecture &a = g.s.arch;
-    const DtypeBytes &dt = g.dt;
-    const ParameterCounts &counts = g.counts;
-    const std::int64_t t = g.t;
-    const std::int64_t trainable = g.trainable;
-    const std::int64_t trainableLayersHere = g.trainableLayersHere;
-    const std::int64_t trainableExperts = g.trainableExperts;
-    const std::int64_t perLayerOnRank = g.perLayerOnRank;
-    const bool shardOptimizer = g.shardOptimizer;
-    const bool shardGradients = g.shardGradients;
-    const bool shardParams = g.shardParams;
-    const bool lastStage = g.lastStage;
-    const Bytes gradBytes = g.shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
+    const Architecture &a = s.arch;
+    const Bytes gradBytes = shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
     sink.add(ItemId::Gradients, gradBytes, [&] {
         return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
             + shardText(s, shardGradients) + equals(gradBytes, units);
@@ -410,18 +394,9 @@ void addGradients(const Stage &g, Units units, Breakdown &b, Sink &sink)
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 template <class Sink>
-void addOptimizerStates(const Stage &g, Units units, Breakdown &b, Sink &sink)
+void Stage::addOptimizerStates(Units units, Breakdown &b, Sink &sink) const
 {
-    const Scenario &s = g.s;
-    const Architecture &a = g.s.arch;
-    const DtypeBytes &dt = g.dt;
-    const ParameterCounts &counts = g.counts;
-    const std::int64_t t = g.t;
-    const std::int64_t trainable = g.trainable;
-    const std::int64_t trainableLayersHere = g.trainableLayersHere;
-    const std::int64_t trainableExperts = g.trainableExperts;
-    const std::int64_t perLayerOnRank = g.perLayerOnRank;
-    const bool shardOptimizer = g.shardOptimizer;
+    const Architecture &a = s.arch;
     const bool offloaded = s.offload != Offload::None;
     auto place = [&](ItemId id, Bytes bytes, auto &&formula) {
         if (offloaded)
@@ -432,7 +407,7 @@ void addOptimizerStates(const Stage &g, Units units, Breakdown &b, Sink &sink)
         });
     };
     if (dt.master > 0) {
-        const Bytes master = g.shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
+        const Bytes master = shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
         place(ItemId::MasterWeights, master,
               [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
     }
@@ -477,7 +452,7 @@ void addOptimizerStates(const Stage &g, Units units, Breakdown &b, Sink &sink)
     const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
     const std::int64_t momentExperts = s.optimizer == Optimizer::Adafactor ? 0 : trainableExperts;
-    const Bytes moments = g.shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
+    const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
     place(ItemId::OptimizerMoments, moments, [&] {
         if (states == 0)
             return std::string(what);
@@ -491,20 +466,9 @@ void addOptimizerStates(const Stage &g, Units units, Breakdown &b, Sink &sink)
 // micro-batches a pipeline keeps in flight, recomputation, autocast's weight casts, the
 // embedding and the logits with their loss.
 template <class Sink>
-void addActivations(const Stage &g, Units units, Breakdown &b, Sink &sink)
+void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
 {
-    const Scenario &s = g.s;
-    const Architecture &a = g.s.arch;
-    const DtypeBytes &dt = g.dt;
-    const ParameterCounts &counts = g.counts;
-    const StageLayers &layers = g.layers;
-    const std::int64_t t = g.t;
-    const std::int64_t p = g.p;
-    const std::int64_t trainableLayersHere = g.trainableLayersHere;
-    const std::int64_t adapters = g.adapters;
-    const bool firstStage = g.firstStage;
-    const bool lastStage = g.lastStage;
-    const int stage = g.stage;
+    const Architecture &a = s.arch;
     const std::int64_t e = dt.activation;
     const std::int64_t sb = s.sequence * s.microBatch;
     const std::int64_t spDiv = s.sequenceParallel ? t : 1;
@@ -651,9 +615,8 @@ void addActivations(const Stage &g, Units units, Breakdown &b, Sink &sink)
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
 // buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated.
 template <class Sink>
-void addOverhead(const Stage &g, Units units, Breakdown &b, Sink &sink)
+void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
 {
-    const Scenario &s = g.s;
     const Overhead &o = s.overhead;
     sink.add(ItemId::CudaContext, o.cudaContext,
              [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
@@ -675,12 +638,12 @@ template <class Sink>
 void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
 {
     const Stage g = layOut(whole, stage, b);
-    addParameters(g, units, b, sink);
-    addGradients(g, units, b, sink);
-    addOptimizerStates(g, units, b, sink);
-    addActivations(g, units, b, sink);
+    g.addParameters(units, b, sink);
+    g.addGradients(units, b, sink);
+    g.addOptimizerStates(units, b, sink);
+    g.addActivations(units, b, sink);
     if (g.s.overhead.enabled)
-        addOverhead(g, units, b, sink);
+        g.addOverhead(units, b, sink);
     for (int i = 0; i < kItemCount; ++i) {
         b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
         b.total += b.itemBytes[i];
