@@ -174,11 +174,9 @@ int main(int argc, char *argv[])
         QApplication::processEvents();
         if (parser.isSet(screenshotOpt)) {
             // Atomic, like every writer: a failed screenshot leaves the previous image as it was.
-            // Quality 0 is the PNG writer's strongest compression: lossless, a third smaller.
-            constexpr int kSmallestPng = 0;
             QByteArray png;
             QBuffer buffer(&png);
-            if (!buffer.open(QIODevice::WriteOnly) || !window.grab().save(&buffer, "PNG", kSmallestPng))
+            if (!buffer.open(QIODevice::WriteOnly) || !window.grab().save(&buffer, "PNG"))
                 return fail(UnreadableFile,
                             QStringLiteral("%1: the PNG could not be encoded").arg(parser.value(screenshotOpt)));
             if (const QString error = vl::writeAtomically(parser.value(screenshotOpt), png); !error.isEmpty())

@@ -68,18 +68,24 @@ void VerdictBar::layoutRows()
         Line row;
         int x = 0;
         for (Run run : line) {
+            // Measuring shapes the text: once per run, again only where the run changed.
             const QFontMetrics &metrics = run.bold ? strong : normal;
-            if (!row.isEmpty() && x + metrics.horizontalAdvance(run.text) > available) {
+            int advance = metrics.horizontalAdvance(run.text);
+            if (!row.isEmpty() && x + advance > available) {
                 m_rows.append(row);
                 row.clear();
                 x = indent;
-                if (run.text.startsWith(QStringLiteral(" · ")))
+                if (run.text.startsWith(QStringLiteral(" · "))) {
                     run.text = run.text.mid(3);
+                    advance = metrics.horizontalAdvance(run.text);
+                }
             }
-            if (x + metrics.horizontalAdvance(run.text) > available)
+            if (x + advance > available) {
                 run.text = metrics.elidedText(run.text, Qt::ElideRight, available - x);
+                advance = metrics.horizontalAdvance(run.text);
+            }
             run.x = x;
-            x += metrics.horizontalAdvance(run.text);
+            x += advance;
             row.append(run);
         }
         m_rows.append(row);
