@@ -412,52 +412,25 @@ void Stage::addOptimizerStates(Units units, Breakdown &b, Sink &sink) const
               [&] { return formatCount(trainable) + " params × 4 B (FP32 master copy)"; });
     }
 
-    // Pure BF16 keeps its moments in BF16; everything else keeps them in FP32.
-    const int stateBytes = s.precision == Precision::Bf16 ? 2 : 4;
-    int states = 0;
+    const OptimizerState optimizer = optimizerState(s);
+    const int states = optimizer.states;
+    const int bytesPerState = optimizer.bytesPerState;
+    const char *what = optimizer.what;
     std::int64_t stateElements = trainable;
-    const char *what = "";
-    switch (s.optimizer) {
-    case Optimizer::AdamW:
-        states = 2;
-        what = "Adam m and v";
-        break;
-    case Optimizer::AdamW8bit:
-        states = 2;
-        what = "8-bit Adam m and v";
-        break;
-    case Optimizer::Sgd:
-        states = 0;
-        what = "plain SGD keeps no state";
-        break;
-    case Optimizer::SgdMomentum:
-        states = 1;
-        what = "momentum";
-        break;
-    case Optimizer::Lion:
-        states = 1;
-        what = "Lion momentum";
-        break;
-    case Optimizer::Adafactor:
-        states = 1;
-        what = "Adafactor row/column factors";
-        if (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze) {
-            const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
-            const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
-            const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
-            stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
-        }
-        break;
+    if (optimizer.factored && (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze)) {
+        const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
+        const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
+        const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
+        stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
     }
-    const int bytesPerState = s.optimizer == Optimizer::AdamW8bit ? 1 : stateBytes;
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
-    const std::int64_t momentExperts = s.optimizer == Optimizer::Adafactor ? 0 : trainableExperts;
+    const std::int64_t momentExperts = optimizer.factored ? 0 : trainableExperts;
     const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
     place(ItemId::OptimizerMoments, moments, [&] {
         if (states == 0)
             return std::string(what);
-        return formatCount(stateElements) + (s.optimizer == Optimizer::Adafactor ? " factor entries" : " params")
-            + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+        return formatCount(stateElements) + (optimizer.factored ? " factor entries" : " params") + " × "
+            + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
     });
 }
 

@@ -96,6 +96,20 @@ DtypeBytes dtypeBytes(const Scenario &s)
                       stream};
 }
 
+OptimizerState optimizerState(const Scenario &s)
+{
+    const int moment = s.precision == Precision::Bf16 ? 2 : 4; // pure BF16 keeps its moments in BF16
+    switch (s.optimizer) {
+    case Optimizer::AdamW: return {2, moment, false, "Adam m and v"};
+    case Optimizer::AdamW8bit: return {2, 1, false, "8-bit Adam m and v"};
+    case Optimizer::Sgd: return {0, moment, false, "plain SGD keeps no state"};
+    case Optimizer::SgdMomentum: return {1, moment, false, "momentum"};
+    case Optimizer::Lion: return {1, moment, false, "Lion momentum"};
+    case Optimizer::Adafactor: return {1, moment, true, "Adafactor row/column factors"};
+    }
+    return {2, moment, false, "Adam m and v"};
+}
+
 std::string_view toString(Precision v)
 {
     return nameOf(kPrecisions, v);

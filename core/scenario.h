@@ -140,6 +140,18 @@ struct DtypeBytes {
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 
+// What the optimizer keeps per trainable parameter: `states` tensors of `bytesPerState` each
+// (AdamW: m and v in FP32; pure BF16 keeps them in BF16; bitsandbytes' 8-bit Adam one byte
+// each). Adafactor's factored state is counted per matrix instead (`factored`).
+struct OptimizerState {
+    int states;
+    int bytesPerState;
+    bool factored;
+    const char *what; // "Adam m and v"
+    int bytesPerParam() const { return states * bytesPerState; }
+};
+OptimizerState optimizerState(const Scenario &s);
+
 // Text names used by the CLI, scenario files and presets ("mixed-bf16", "adamw-8bit", ...).
 std::string_view toString(Precision v);
 std::string_view toString(GradDtype v);

@@ -11,13 +11,9 @@ namespace vl {
 QString assumptionsHtml(const Scenario &s, const Breakdown &b)
 {
     const DtypeBytes dt = dtypeBytes(s);
-    const QString optimizerBytes = s.optimizer == Optimizer::AdamW
-        ? (s.precision == Precision::Bf16 ? QStringLiteral("4") : QStringLiteral("8"))
-        : s.optimizer == Optimizer::AdamW8bit ? QStringLiteral("2")
-        : s.optimizer == Optimizer::Sgd       ? QStringLiteral("0")
-        : s.optimizer == Optimizer::Adafactor
-        ? QObject::tr("≈ 4·(rows + columns) per matrix")
-        : (s.precision == Precision::Bf16 ? QStringLiteral("2") : QStringLiteral("4"));
+    const OptimizerState optimizer = optimizerState(s);
+    const QString optimizerBytes = optimizer.factored ? QObject::tr("≈ 4·(rows + columns) per matrix")
+                                                      : QString::number(optimizer.bytesPerParam());
     QString html =
         QObject::tr(
             "<h3>Conventions in force</h3><ul>"
