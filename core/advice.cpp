@@ -120,7 +120,8 @@ std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<cons
         const Breakdown b = estimate(*next);
         const Breakdown before = estimate(current);
         steps.push_back({lever, *next, b, currentTotal - b.total, b.total <= capacity,
-                         describeChange(lever, current, *next), describeCost(lever, *next),
+                         next->sequence != current.sequence, describeChange(lever, current, *next),
+                         describeCost(lever, *next),
                          b.total > currentTotal ? grownItems(before, b, Units::GiB) : std::string()});
         current = *next;
         currentTotal = b.total;
@@ -140,8 +141,8 @@ std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes c
             continue;
         const Breakdown b = estimate(*next);
         if (b.total < total)
-            levers.push_back({lever, *next, b, total - b.total, b.total <= capacity, describeChange(lever, s, *next),
-                              describeCost(lever, *next)});
+            levers.push_back({lever, *next, b, total - b.total, b.total <= capacity, next->sequence != s.sequence,
+                              describeChange(lever, s, *next), describeCost(lever, *next)});
     }
     std::stable_sort(levers.begin(), levers.end(),
                      [](const LadderStep &a, const LadderStep &b) { return a.saving > b.saving; });

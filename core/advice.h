@@ -33,8 +33,9 @@ struct LadderStep {
     Breakdown breakdown;
     Bytes saving; // versus the step before
     bool fits;
-    std::string change; // "ZeRO stage 3 over 8 GPUs"
-    std::string cost;   // "≈ 1.5× data-parallel communication"
+    bool shorterSequence = false; // the smaller-batch lever shortened the sequence (batch 1 already)
+    std::string change;           // "ZeRO stage 3 over 8 GPUs"
+    std::string cost;             // "≈ 1.5× data-parallel communication"
     // When the step costs memory instead of saving it: the items that grew, by how much
     // ("zero3_gathered_params +3.91 GiB, recompute_buffer +1.05 GiB").
     std::string grew;

@@ -95,6 +95,29 @@ private Q_SLOTS:
         QVERIFY(optimizationLadder(small, kArticleLadder, 8, 80 * kGiB).empty());
     }
 
+    // The smaller-batch lever cuts the micro-batch while it can, then the sequence; the step says
+    // which, so that a front end words it without reading the English text.
+    void smallerBatchSaysWhatItCut_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<bool>("shorterSequence");
+        QTest::newRow("micro-batch 8: a smaller micro-batch") << 8 << false;
+        QTest::newRow("micro-batch 1: a shorter sequence") << 1 << true;
+    }
+    void smallerBatchSaysWhatItCut()
+    {
+        QFETCH(int, batch);
+        QFETCH(bool, shorterSequence);
+        Scenario s = fp32Llama();
+        s.microBatch = batch;
+        const Lever smaller[] = {Lever::SmallerBatch};
+        const auto steps = optimizationLadder(s, smaller, 1, 24 * kGiB);
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(steps.front().shorterSequence, shorterSequence);
+        QCOMPARE(steps.front().scenario.sequence < s.sequence, shorterSequence);
+        QCOMPARE(steps.front().scenario.microBatch < s.microBatch, !shorterSequence);
+    }
+
     void leversRankedBySaving()
     {
         const auto levers = rankLevers(fp32Llama(), 8, 80 * kGiB);

@@ -129,7 +129,7 @@ QString leverChange(const LadderStep &step)
     case Lever::MixedPrecision:
         return QCoreApplication::translate("vl::ui", "BF16 mixed precision with an FP32 master copy");
     case Lever::SmallerBatch:
-        if (step.change.rfind("sequence", 0) == 0)
+        if (step.shorterSequence)
             return QCoreApplication::translate("vl::ui", "sequence %1").arg(s.sequence);
         return QCoreApplication::translate("vl::ui", "micro-batch %1 × %2 accumulation steps")
             .arg(s.microBatch)
