@@ -23,6 +23,9 @@ std::optional<Error> assign(T &out, std::string_view value, Parse &&parse, std::
 }
 
 #define VL_INT(member) [](Scenario &s) -> std::int64_t & { return s.member; }
+// How a text field is written: an enum by its name, a boolean as YAML's true/false.
+#define VL_NAMED(member) [](const Scenario &s) { return std::string(toString(s.member)); }
+#define VL_BOOL(member) [](const Scenario &s) { return std::string(s.member ? "true" : "false"); }
 #define VL_WORD(member, parser, field, allowed)                                                                        \
     [](Scenario &s, std::string_view v) { return assign(s.member, v, parser, field, allowed); }
 
@@ -75,44 +78,47 @@ const std::array kFields = {
               "full",
               VL_INT(gradAccum)},
     FieldSpec{"precision", "training.precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16",
-              nullptr, VL_WORD(precision, parsePrecision, "precision", allowedPrecisions())},
+              nullptr, VL_WORD(precision, parsePrecision, "precision", allowedPrecisions()), false,
+              VL_NAMED(precision)},
     FieldSpec{"amp-style", "training.amp_style", "STYLE",
               "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "
               "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
               "Hugging Face Trainer, Lightning, torchtune)",
-              nullptr, VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles())},
+              nullptr, VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles()), false, VL_NAMED(ampStyle)},
     FieldSpec{"implementation", "training.implementation", "CODE",
               "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
               "huggingface (transformers' modeling code), torchtitan or litgpt",
-              nullptr, VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations())},
+              nullptr, VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations()), false,
+              VL_NAMED(implementation)},
     FieldSpec{"master-weights", "training.master_weights", "yes|no", "Keep the FP32 master copy in mixed precision",
-              nullptr, VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo)},
+              nullptr, VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo), false, VL_BOOL(masterWeights)},
     FieldSpec{"grad-dtype", "training.grad_dtype", "DTYPE",
               "Gradient dtype: auto, fp32 (Megatron's 18 B/param), bf16 or fp16", nullptr,
-              VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes())},
+              VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes()), false, VL_NAMED(gradDtype)},
     FieldSpec{"optimizer", "training.optimizer", "NAME",
               "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
-              VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers())},
+              VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers()), false, VL_NAMED(optimizer)},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
-              VL_WORD(dropout, parseYesNo, "dropout", kYesNo)},
+              VL_WORD(dropout, parseYesNo, "dropout", kYesNo), false, VL_BOOL(dropout)},
     FieldSpec{"flash-attention", "training.flash_attention", "yes|no", "FlashAttention (no s² attention scores kept)",
               nullptr, VL_WORD(attention, parseFlashAttention, "flash-attention", kYesNo)},
     FieldSpec{"attention", "training.attention", "KERNEL",
               "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
               "scaled_dot_product_attention, flash kernel) or flash (flash-attn)",
-              nullptr, VL_WORD(attention, parseAttention, "attention", allowedAttentions())},
+              nullptr, VL_WORD(attention, parseAttention, "attention", allowedAttentions()), false,
+              VL_NAMED(attention)},
     FieldSpec{"loss", "training.loss", "MODE",
               "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
               "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)",
-              nullptr, VL_WORD(loss, parseLoss, "loss", allowedLosses())},
+              nullptr, VL_WORD(loss, parseLoss, "loss", allowedLosses()), false, VL_NAMED(loss)},
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
-              VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes())},
+              VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},
     FieldSpec{"zero", "parallel.zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
     FieldSpec{"sharding", "parallel.sharding", "ENGINE",
               "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
               "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
-              nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings())},
+              nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings()), false, VL_NAMED(sharding)},
     FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N",
               "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
               "gradient bucket (default 5e8, DeepSpeed's; 0: none)",
@@ -125,7 +131,8 @@ const std::array kFields = {
               "FSDP frees each layer's gathered parameters after its forward (yes) or "
               "keeps every layer gathered until its backward (no; torchtitan's choice "
               "under pipeline parallelism)",
-              nullptr, VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo)},
+              nullptr, VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo), false,
+              VL_BOOL(reshardAfterForward)},
     FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "parallel.tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "parallel.pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},
@@ -137,26 +144,28 @@ const std::array kFields = {
               VL_INT(contextParallel)},
     FieldSpec{"vpp", "parallel.vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},
     FieldSpec{"sp", "parallel.sp", "yes|no", "Sequence parallelism (with TP)", nullptr,
-              VL_WORD(sequenceParallel, parseYesNo, "sp", kYesNo)},
+              VL_WORD(sequenceParallel, parseYesNo, "sp", kYesNo), false, VL_BOOL(sequenceParallel)},
     FieldSpec{"offload", "parallel.offload", "WHAT", "ZeRO-Offload to CPU memory: none, optimizer or optimizer-params",
-              nullptr, VL_WORD(offload, parseOffload, "offload", allowedOffloads())},
+              nullptr, VL_WORD(offload, parseOffload, "offload", allowedOffloads()), false, VL_NAMED(offload)},
     FieldSpec{"finetune", "finetune.mode", "MODE", "Fine-tuning: full, freeze, lora or qlora", nullptr,
-              VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes())},
+              VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes()), false, VL_NAMED(fineTune)},
     FieldSpec{"lora-rank", "finetune.lora_rank", "N", "LoRA rank r", VL_INT(loraRank)},
     FieldSpec{"lora-targets", "finetune.lora_targets", "LIST",
               "Projections LoRA adapts: all, attention, or a list of q,k,v,o,gate,up,down", nullptr,
-              VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v")},
+              VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v"), false,
+              [](const Scenario &s) { return loraTargetsToString(s.loraTargets); }},
     FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no",
               "LoRA dropout on: each adapter saves its own dropped copy of its input", nullptr,
-              VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo)},
+              VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo), false, VL_BOOL(loraDropout)},
     FieldSpec{"base-dtype", "finetune.base_dtype", "DTYPE",
               "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
               "weights'), fp32, bf16 or fp16",
-              nullptr, VL_WORD(baseDtype, parseBaseDtype, "base-dtype", allowedBaseDtypes())},
+              nullptr, VL_WORD(baseDtype, parseBaseDtype, "base-dtype", allowedBaseDtypes()), false,
+              VL_NAMED(baseDtype)},
     FieldSpec{"trainable-layers", "finetune.trainable_layers", "N", "With --finetune freeze: how many top layers train",
               VL_INT(trainableLayers)},
     FieldSpec{"overhead", "overhead.enabled", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
-              VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo)},
+              VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo), false, VL_BOOL(overhead.enabled)},
     FieldSpec{"allocator-percent", "overhead.allocator_percent", "N", "Allocator reserve, % of allocated memory",
               VL_INT(overhead.allocatorPercent)},
     FieldSpec{"cuda-context", "overhead.cuda_context_mib", "SIZE",
@@ -168,6 +177,8 @@ const std::array kFields = {
 
 #undef VL_INT
 #undef VL_WORD
+#undef VL_NAMED
+#undef VL_BOOL
 
 } // namespace
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace vl {
@@ -21,6 +22,9 @@ struct FieldSpec {
     std::int64_t &(*integer)(Scenario &) = nullptr;
     std::optional<Error> (*text)(Scenario &, std::string_view) = nullptr;
     bool shapesModel = false; // an architecture field: a model reshaped is counted from its shapes
+    // A text field's value as a scenario file writes it (and its parser reads it back); null for
+    // a key that is only read (files before it was renamed). Integers are written as they are.
+    std::string (*format)(const Scenario &) = nullptr;
 };
 
 std::span<const FieldSpec> scenarioFields();

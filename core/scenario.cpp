@@ -1,6 +1,9 @@
 #include "core/scenario.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <string>
 #include <utility>
 
 namespace vl {
@@ -243,9 +246,12 @@ std::optional<Modeling> parseModeling(std::string_view t)
 
 std::optional<bool> parseYesNo(std::string_view t)
 {
-    if (t == "yes" || t == "true" || t == "on" || t == "1")
+    // What YAML reads as a boolean (yaml-cpp: y, yes, true, on in any case), and 1 and 0.
+    std::string word(t);
+    std::transform(word.begin(), word.end(), word.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (word == "yes" || word == "y" || word == "true" || word == "on" || word == "1")
         return true;
-    if (t == "no" || t == "false" || t == "off" || t == "0")
+    if (word == "no" || word == "n" || word == "false" || word == "off" || word == "0")
         return false;
     return std::nullopt;
 }

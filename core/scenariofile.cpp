@@ -5,76 +5,58 @@
 #include "core/presets.h"
 #include "core/yamlreader.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace vl {
 
 namespace {
 
-// The sections read their numbers as whole numbers; ranges and the rules between fields are
-// scenarioError()'s, checked once the whole scenario is read (readScenario()).
-std::optional<Error> readTraining(YamlReader r, Scenario &s)
+// A section of a scenario, read through the field table: the keys it knows are the fields the
+// table files under it (training.batch, parallel.zero, …), and each value goes through
+// setField(), the parser the CLI's flag uses. Ranges and the rules between fields follow once
+// the whole scenario is read (readScenario()). `own` are keys the section reads itself.
+std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario &s,
+                                std::initializer_list<std::string_view> own = {})
 {
-    if (auto e = r.rejectUnknown({"batch", "seq", "grad_accum", "vocab_divisible_by", "precision", "master_weights",
-                                  "grad_dtype", "optimizer", "dropout", "flash_attention", "attention", "loss",
-                                  "recompute", "amp_style", "implementation"}))
+    const std::string prefix = std::string(section) + '.';
+    std::vector<std::string> known(own.begin(), own.end());
+    std::vector<std::pair<std::string, const FieldSpec *>> fields;
+    for (const FieldSpec &field : scenarioFields()) {
+        if (!field.fileKey.starts_with(prefix))
+            continue;
+        std::string key(field.fileKey.substr(prefix.size()));
+        if (std::find(own.begin(), own.end(), key) != own.end())
+            continue;
+        known.push_back(key);
+        fields.emplace_back(std::move(key), &field);
+    }
+    if (auto e = r.rejectUnknown(known))
         return e;
-    std::optional<Error> e;
-    (e = r.integer("batch", s.microBatch)) || (e = r.integer("seq", s.sequence))
-        || (e = r.integer("grad_accum", s.gradAccum)) || (e = r.integer("vocab_divisible_by", s.vocabDivisibleBy))
-        || (e = r.word("precision", s.precision, parsePrecision, allowedPrecisions()))
-        || (e = r.boolean("master_weights", s.masterWeights))
-        || (e = r.word("grad_dtype", s.gradDtype, parseGradDtype, allowedGradDtypes()))
-        || (e = r.word("optimizer", s.optimizer, parseOptimizer, allowedOptimizers()))
-        || (e = r.boolean("dropout", s.dropout))
-        || (e = r.word("flash_attention", s.attention, parseFlashAttention, "true|false")) // files before "attention"
-        || (e = r.word("attention", s.attention, parseAttention, allowedAttentions()))
-        || (e = r.word("loss", s.loss, parseLoss, allowedLosses()))
-        || (e = r.word("recompute", s.recompute, parseRecompute, allowedRecomputes()))
-        || (e = r.word("amp_style", s.ampStyle, parseAmpStyle, allowedAmpStyles()))
-        || (e = r.word("implementation", s.implementation, parseImplementation, allowedImplementations()));
-    return e;
+    for (const auto &[key, field] : fields) { // the table's order: flash_attention before attention
+        std::string text;
+        if (!r.has(key.c_str()))
+            continue;
+        if (auto e = r.string(key.c_str(), text))
+            return e;
+        if (auto e = setField(s, field->name, text))
+            return r.errorAt(key.c_str(), e->message);
+    }
+    return std::nullopt;
 }
 
-std::optional<Error> readParallel(YamlReader r, Scenario &s)
+std::optional<Error> readOverhead(YamlReader r, Scenario &s)
 {
-    if (auto e = r.rejectUnknown({"zero", "sharding", "reduce_bucket", "replicate", "reshard_after_forward", "dp", "tp",
-                                  "pp", "cp", "ep", "vpp", "sp", "offload"}))
+    // The file keeps these two in MiB (the CLI takes a size with its unit); they become bytes
+    // here, so their range, core's, is checked first.
+    if (auto e = readFields(r, "overhead", s, {"cuda_context_mib", "comm_buffers_mib"}))
         return e;
-    std::optional<Error> e;
-    (e = r.integer("zero", s.zeroStage)) || (e = r.word("sharding", s.sharding, parseSharding, allowedShardings()))
-        || (e = r.integer("reduce_bucket", s.reduceBucket)) || (e = r.integer("replicate", s.replicas))
-        || (e = r.boolean("reshard_after_forward", s.reshardAfterForward)) || (e = r.integer("dp", s.dataParallel))
-        || (e = r.integer("tp", s.tensorParallel)) || (e = r.integer("pp", s.pipelineParallel))
-        || (e = r.integer("cp", s.contextParallel)) || (e = r.integer("ep", s.expertParallel))
-        || (e = r.integer("vpp", s.virtualStages)) || (e = r.boolean("sp", s.sequenceParallel))
-        || (e = r.word("offload", s.offload, parseOffload, allowedOffloads()));
-    return e;
-}
-
-std::optional<Error> readFineTune(YamlReader r, Scenario &s)
-{
-    if (auto e = r.rejectUnknown(
-            {"mode", "lora_rank", "lora_targets", "lora_dropout", "base_dtype", "trainable_layers"}))
-        return e;
-    std::optional<Error> e;
-    (e = r.word("mode", s.fineTune, parseFineTune, allowedFineTunes())) || (e = r.integer("lora_rank", s.loraRank))
-        || (e = r.word("lora_targets", s.loraTargets, parseLoraTargets, "all, attention or a list like q,v"))
-        || (e = r.boolean("lora_dropout", s.loraDropout))
-        || (e = r.word("base_dtype", s.baseDtype, parseBaseDtype, allowedBaseDtypes()))
-        || (e = r.integer("trainable_layers", s.trainableLayers));
-    return e;
-}
-
-std::optional<Error> readOverhead(YamlReader r, Overhead &o)
-{
-    if (auto e = r.rejectUnknown({"enabled", "cuda_context_mib", "allocator_percent", "comm_buffers_mib"}))
-        return e;
+    Overhead &o = s.overhead;
     std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
-    // Sizes in MiB become bytes here, so their range (core's) is checked before that.
     const auto [contextLo, contextHi] = *allowedRange(Scenario{}, "cuda-context");
     const auto [commLo, commHi] = *allowedRange(Scenario{}, "comm-buffers-mib");
     std::optional<Error> e;
-    (e = r.boolean("enabled", o.enabled)) || (e = r.integer("cuda_context_mib", contextMiB, contextLo, contextHi))
-        || (e = r.integer("allocator_percent", o.allocatorPercent))
+    (e = r.integer("cuda_context_mib", contextMiB, contextLo, contextHi))
         || (e = r.integer("comm_buffers_mib", commMiB, commLo, commHi));
     o.cudaContext = contextMiB * kMiB;
     o.commBuffers = commMiB * kMiB;
@@ -101,10 +83,10 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
             return error;
         return read(child);
     };
-    if ((e = section("training", [&](YamlReader c) { return readTraining(c, s); }))
-        || (e = section("parallel", [&](YamlReader c) { return readParallel(c, s); }))
-        || (e = section("finetune", [&](YamlReader c) { return readFineTune(c, s); }))
-        || (e = section("overhead", [&](YamlReader c) { return readOverhead(c, s.overhead); })))
+    if ((e = section("training", [&](YamlReader c) { return readFields(c, "training", s); }))
+        || (e = section("parallel", [&](YamlReader c) { return readFields(c, "parallel", s); }))
+        || (e = section("finetune", [&](YamlReader c) { return readFields(c, "finetune", s); }))
+        || (e = section("overhead", [&](YamlReader c) { return readOverhead(c, s); })))
         return e;
     // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core;
     // the error names the file's key and its line (the section's, or the document's, when the
@@ -126,42 +108,35 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
     return std::nullopt;
 }
 
+// A section as readFields() reads it: each field the table files under it, in the table's order.
+void writeFields(YAML::Emitter &out, std::string_view section, const Scenario &s)
+{
+    const std::string prefix = std::string(section) + '.';
+    Scenario read = s; // FieldSpec::integer reads through a mutable reference
+    out << YAML::Key << std::string(section) << YAML::Value << YAML::BeginMap;
+    for (const FieldSpec &field : scenarioFields()) {
+        if (!field.fileKey.starts_with(prefix) || (!field.integer && !field.format))
+            continue;
+        out << YAML::Key << std::string(field.fileKey.substr(prefix.size())) << YAML::Value;
+        if (field.integer)
+            out << field.integer(read);
+        else
+            out << field.format(s);
+    }
+}
+
 void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenario &s)
 {
     if (!modelId.empty())
         out << YAML::Key << "model" << YAML::Value << modelId;
     out << YAML::Key << "architecture" << YAML::Value;
     writeArchitecture(out, s.arch);
-    out << YAML::Key << "training" << YAML::Value << YAML::BeginMap << YAML::Key << "batch" << YAML::Value
-        << s.microBatch << YAML::Key << "seq" << YAML::Value << s.sequence << YAML::Key << "grad_accum" << YAML::Value
-        << s.gradAccum << YAML::Key << "vocab_divisible_by" << YAML::Value << s.vocabDivisibleBy << YAML::Key
-        << "precision" << YAML::Value << std::string(toString(s.precision)) << YAML::Key << "master_weights"
-        << YAML::Value << s.masterWeights << YAML::Key << "grad_dtype" << YAML::Value
-        << std::string(toString(s.gradDtype)) << YAML::Key << "optimizer" << YAML::Value
-        << std::string(toString(s.optimizer)) << YAML::Key << "dropout" << YAML::Value << s.dropout << YAML::Key
-        << "attention" << YAML::Value << std::string(toString(s.attention)) << YAML::Key << "loss" << YAML::Value
-        << std::string(toString(s.loss)) << YAML::Key << "recompute" << YAML::Value
-        << std::string(toString(s.recompute)) << YAML::Key << "amp_style" << YAML::Value
-        << std::string(toString(s.ampStyle)) << YAML::Key << "implementation" << YAML::Value
-        << std::string(toString(s.implementation)) << YAML::EndMap;
-    out << YAML::Key << "parallel" << YAML::Value << YAML::BeginMap << YAML::Key << "zero" << YAML::Value << s.zeroStage
-        << YAML::Key << "sharding" << YAML::Value << std::string(toString(s.sharding)) << YAML::Key << "reduce_bucket"
-        << YAML::Value << s.reduceBucket << YAML::Key << "replicate" << YAML::Value << s.replicas << YAML::Key
-        << "reshard_after_forward" << YAML::Value << s.reshardAfterForward << YAML::Key << "dp" << YAML::Value
-        << s.dataParallel << YAML::Key << "tp" << YAML::Value << s.tensorParallel << YAML::Key << "pp" << YAML::Value
-        << s.pipelineParallel << YAML::Key << "cp" << YAML::Value << s.contextParallel << YAML::Key << "ep"
-        << YAML::Value << s.expertParallel << YAML::Key << "vpp" << YAML::Value << s.virtualStages << YAML::Key << "sp"
-        << YAML::Value << s.sequenceParallel << YAML::Key << "offload" << YAML::Value
-        << std::string(toString(s.offload)) << YAML::EndMap;
-    out << YAML::Key << "finetune" << YAML::Value << YAML::BeginMap << YAML::Key << "mode" << YAML::Value
-        << std::string(toString(s.fineTune)) << YAML::Key << "lora_rank" << YAML::Value << s.loraRank << YAML::Key
-        << "lora_targets" << YAML::Value << loraTargetsToString(s.loraTargets) << YAML::Key << "lora_dropout"
-        << YAML::Value << s.loraDropout << YAML::Key << "base_dtype" << YAML::Value
-        << std::string(toString(s.baseDtype)) << YAML::Key << "trainable_layers" << YAML::Value << s.trainableLayers
-        << YAML::EndMap;
-    out << YAML::Key << "overhead" << YAML::Value << YAML::BeginMap << YAML::Key << "enabled" << YAML::Value
-        << s.overhead.enabled << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB
-        << YAML::Key << "allocator_percent" << YAML::Value << s.overhead.allocatorPercent << YAML::Key
+    for (const char *section : {"training", "parallel", "finetune"}) {
+        writeFields(out, section, s);
+        out << YAML::EndMap;
+    }
+    writeFields(out, "overhead", s); // and the two sizes it keeps in MiB
+    out << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB << YAML::Key
         << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB << YAML::EndMap;
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/units.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -89,19 +90,21 @@ std::optional<Error> YamlReader::rejectDuplicates() const
 
 std::optional<Error> YamlReader::rejectUnknown(std::initializer_list<const char *> known) const
 {
+    return rejectUnknown(std::vector<std::string>(known.begin(), known.end()));
+}
+
+std::optional<Error> YamlReader::rejectUnknown(const std::vector<std::string> &known) const
+{
     if (!m_node.IsMap())
         return std::nullopt;
     if (auto duplicate = rejectDuplicates())
         return duplicate;
     for (const auto &entry : m_node) {
         const std::string key = entry.first.as<std::string>("");
-        bool found = false;
-        for (const char *k : known)
-            found = found || key == k;
-        if (!found) {
+        if (std::find(known.begin(), known.end(), key) == known.end()) {
             std::string allowed;
-            for (const char *k : known)
-                allowed += (allowed.empty() ? "" : ", ") + std::string(k);
+            for (const std::string &k : known)
+                allowed += (allowed.empty() ? "" : ", ") + k;
             const YAML::Mark mark = entry.first.Mark();
             return Error{pathOf(key.c_str()), "unknown key; allowed keys here: " + allowed, m_file,
                          mark.is_null() ? 0 : mark.line + 1};

@@ -14,6 +14,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vl {
 
@@ -71,6 +72,7 @@ public:
     // Errors for every key of this mapping not in `known`.
     std::optional<Error> rejectDuplicates() const; // a key given twice
     std::optional<Error> rejectUnknown(std::initializer_list<const char *> known) const;
+    std::optional<Error> rejectUnknown(const std::vector<std::string> &known) const;
 
     Error errorAt(const char *key, std::string message) const;
     Error error(std::string message) const; // about this node itself

@@ -1,6 +1,7 @@
 // Scenario files: every setting round-trips; broken files name file, line and field.
 
 #include "core/estimate.h"
+#include "core/fields.h"
 #include "core/scenariofile.h"
 
 #include <QTest>
@@ -53,6 +54,23 @@ private Q_SLOTS:
         const auto back = parseScenarioDocument(yaml, "roundtrip.vramledger.yaml");
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().describe().c_str());
         QVERIFY(*back == doc);
+    }
+
+    // The file is written from the field table: every field a section files is written (but the
+    // key kept only for older files, and the CUDA context, which the file keeps in MiB).
+    void everyFieldIsWritten()
+    {
+        ScenarioDocument doc = articleExampleDocument();
+        doc.pins.clear();
+        const QString yaml = QString::fromStdString(scenarioDocumentToYaml(doc));
+        for (const FieldSpec &field : scenarioFields()) {
+            const std::string key(field.fileKey);
+            if (key.starts_with("architecture.") || field.name == "flash-attention" || field.name == "cuda-context")
+                continue;
+            QVERIFY2(field.integer || field.format, key.c_str());
+            const QString leaf = QString::fromStdString(key.substr(key.find('.') + 1));
+            QVERIFY2(yaml.contains(QStringLiteral("\n  ") + leaf + QStringLiteral(":")), key.c_str());
+        }
     }
 
     // Files written before the attention kernel was a choice keep their meaning.
