@@ -4,6 +4,7 @@
 
 #include "core/result.h"
 #include "core/scenario.h"
+#include "core/yamlreader.h"
 
 #include <cstdint>
 #include <optional>
@@ -32,5 +33,13 @@ const FieldSpec *findField(std::string_view name);
 
 // Parses `value` into the field; ranges and cross-field rules are scenarioError()'s job.
 std::optional<Error> setField(Scenario &s, std::string_view name, std::string_view value);
+
+// A section of a file ("training", "architecture"), read and written through the table: its
+// keys are the fields the table files under it, each value parsed by setField() - the CLI
+// flag's parser - and written by the field's formatter. Ranges and the rules between fields
+// are left to scenarioError(). `own` are keys the caller reads itself.
+std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario &s,
+                                std::initializer_list<std::string_view> own = {});
+void writeFields(YAML::Emitter &out, std::string_view section, const Scenario &s);
 
 } // namespace vl

@@ -104,28 +104,16 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
 {
     if (auto e = r.requireMap())
         return e;
-    a = Architecture{}; // counted from the shapes unless the file states `params`
-    if (auto e = r.rejectUnknown({"hidden", "layers", "heads", "kv_heads", "head_dim", "ffn", "vocab", "positions",
-                                  "mlp", "norm", "norms_per_layer", "tied_embeddings", "qkv_bias", "linear_bias",
-                                  "experts", "experts_per_token", "params", "modeling"}))
+    // Counted from the shapes unless the file states `params`; read through the field table.
+    Scenario read;
+    if (auto e = readFields(r, "architecture", read))
         return e;
-    // Whole numbers here; their ranges and the rules between them are architectureError()'s.
-    std::optional<Error> e;
-    (e = r.integer("hidden", a.hidden, true)) || (e = r.integer("layers", a.layers, true))
-        || (e = r.integer("heads", a.heads, true)) || (e = r.integer("kv_heads", a.kvHeads))
-        || (e = r.integer("head_dim", a.headDim)) || (e = r.integer("ffn", a.ffn, true))
-        || (e = r.integer("vocab", a.vocab, true)) || (e = r.integer("positions", a.learnedPositions))
-        || (e = r.word("mlp", a.mlp, parseMlp, "gelu|swiglu|geglu"))
-        || (e = r.word("norm", a.norm, parseNorm, "layernorm|rmsnorm"))
-        || (e = r.integer("norms_per_layer", a.normsPerLayer)) || (e = r.boolean("tied_embeddings", a.tiedEmbeddings))
-        || (e = r.boolean("qkv_bias", a.qkvBias)) || (e = r.boolean("linear_bias", a.linearBias))
-        || (e = r.integer("experts", a.experts)) || (e = r.integer("experts_per_token", a.expertsPerToken))
-        || (e = r.count("params", a.fixedParams));
-    if (e)
-        return e;
-    a.modeling = modelingOf(a.mlp, a.norm);
-    if ((e = r.word("modeling", a.modeling, parseModeling, "llama|gpt2|bert")))
-        return e;
+    for (const char *key : {"hidden", "layers", "heads", "ffn", "vocab"})
+        if (!r.has(key))
+            return r.errorAt(key, "is required");
+    a = read.arch;
+    if (!r.has("modeling")) // the modeling code follows the MLP and norm unless named
+        a.modeling = modelingOf(a.mlp, a.norm);
     if (!r.has("kv_heads"))
         a.kvHeads = a.heads;
     if (auto invalid = architectureError(a)) {

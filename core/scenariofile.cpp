@@ -12,39 +12,6 @@ namespace vl {
 
 namespace {
 
-// A section of a scenario, read through the field table: the keys it knows are the fields the
-// table files under it (training.batch, parallel.zero, …), and each value goes through
-// setField(), the parser the CLI's flag uses. Ranges and the rules between fields follow once
-// the whole scenario is read (readScenario()). `own` are keys the section reads itself.
-std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario &s,
-                                std::initializer_list<std::string_view> own = {})
-{
-    const std::string prefix = std::string(section) + '.';
-    std::vector<std::string> known(own.begin(), own.end());
-    std::vector<std::pair<std::string, const FieldSpec *>> fields;
-    for (const FieldSpec &field : scenarioFields()) {
-        if (!field.fileKey.starts_with(prefix))
-            continue;
-        std::string key(field.fileKey.substr(prefix.size()));
-        if (std::find(own.begin(), own.end(), key) != own.end())
-            continue;
-        known.push_back(key);
-        fields.emplace_back(std::move(key), &field);
-    }
-    if (auto e = r.rejectUnknown(known))
-        return e;
-    for (const auto &[key, field] : fields) { // the table's order: flash_attention before attention
-        std::string text;
-        if (!r.has(key.c_str()))
-            continue;
-        if (auto e = r.string(key.c_str(), text))
-            return e;
-        if (auto e = setField(s, field->name, text))
-            return r.errorAt(key.c_str(), e->message);
-    }
-    return std::nullopt;
-}
-
 std::optional<Error> readOverhead(YamlReader r, Scenario &s)
 {
     // The file keeps these two in MiB (the CLI takes a size with its unit); they become bytes
@@ -106,23 +73,6 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
         return invalid;
     }
     return std::nullopt;
-}
-
-// A section as readFields() reads it: each field the table files under it, in the table's order.
-void writeFields(YAML::Emitter &out, std::string_view section, const Scenario &s)
-{
-    const std::string prefix = std::string(section) + '.';
-    Scenario read = s; // FieldSpec::integer reads through a mutable reference
-    out << YAML::Key << std::string(section) << YAML::Value << YAML::BeginMap;
-    for (const FieldSpec &field : scenarioFields()) {
-        if (!field.fileKey.starts_with(prefix) || (!field.integer && !field.format))
-            continue;
-        out << YAML::Key << std::string(field.fileKey.substr(prefix.size())) << YAML::Value;
-        if (field.integer)
-            out << field.integer(read);
-        else
-            out << field.format(s);
-    }
 }
 
 void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenario &s)

@@ -160,7 +160,7 @@ private Q_SLOTS:
         QTest::newRow("negative layers") << "negative-layers.yaml" << 7 << "architecture.layers"
                                          << "-3 is out of range; allowed 1 to 10000";
         QTest::newRow("misspelt key") << "unknown-key.yaml" << 6 << "architecture.hiden"
-                                      << "unknown key; allowed keys here: hidden,";
+                                      << "unknown key; allowed keys here: params, hidden,";
         QTest::newRow("malformed YAML") << "malformed.yaml" << 3 << ""
                                         << "not valid YAML";
         QTest::newRow("text where a number goes") << "wrong-type.yaml" << 6 << "architecture.hidden"
