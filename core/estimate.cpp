@@ -17,6 +17,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
+    {ItemId::OffloadGradientBuffer, "offload_gradient_buffer"},
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
     {ItemId::LayerActivations, "layer_activations"},
@@ -367,6 +368,18 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                 + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
         });
     }
+    if (s.offload != Offload::None && !s.fsdp() && (s.zeroStage == 1 || s.zeroStage == 2) && baseTrains(s)) {
+        // ZeRO-Offload at stages 1 and 2 stages each gradient through a GPU buffer as large as the
+        // largest trainable parameter, in the 16-bit dtype, allocated when the optimizer is built
+        // (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.__init__:
+        // temp_grad_buffer_for_gpu_offload = torch.zeros(largest_param_numel, dtype=self.dtype)).
+        const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
+        const Bytes buffer = largest * dt.weight;
+        sink.add(ItemId::OffloadGradientBuffer, buffer, [&] {
+            return "largest parameter " + formatCount(largest) + " × " + std::to_string(dt.weight)
+                + " B (DeepSpeed's GPU buffer for gradients bound for the CPU)" + equals(buffer, units);
+        });
+    }
     if (shardGradients && s.fsdp()) {
         // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
         // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
@@ -648,7 +661,8 @@ Component componentOf(ItemId id)
     case ItemId::FsdpUnshardedParams: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
-    case ItemId::ZeroReduceBucket: return Component::Gradients;
+    case ItemId::ZeroReduceBucket:
+    case ItemId::OffloadGradientBuffer: return Component::Gradients;
     case ItemId::MasterWeights:
     case ItemId::OptimizerMoments: return Component::OptimizerStates;
     case ItemId::LayerActivations:
@@ -684,7 +698,7 @@ std::string shardingLabel(const Scenario &s)
 bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpGradientBuffers
-        || id == ItemId::ZeroReduceBucket;
+        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
 }
 
 std::string_view idString(ItemId id)

@@ -34,6 +34,7 @@ enum class ItemId {
     Gradients,
     FsdpGradientBuffers,
     ZeroReduceBucket,
+    OffloadGradientBuffer,
     MasterWeights,
     OptimizerMoments,
     LayerActivations,
@@ -46,7 +47,7 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 18;
+inline constexpr int kItemCount = 19;
 
 Component componentOf(ItemId id);
 // Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),

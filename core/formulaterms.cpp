@@ -13,7 +13,7 @@ namespace {
 
 // Every word and phrase estimate.cpp and savedtensors.cpp put in a formula; the numbers,
 // units and symbols around them stay as they are.
-constexpr std::array<std::string_view, 139> kTerms{
+constexpr std::array<std::string_view, 141> kTerms{
     VL_TRANSLATE_NOOP("vl::formula", "the article's b·s·h·L·2 estimate"),
     VL_TRANSLATE_NOOP("vl::formula", "trainable params"),
     VL_TRANSLATE_NOOP("vl::formula", "adapter params"),
@@ -152,6 +152,8 @@ constexpr std::array<std::string_view, 139> kTerms{
     VL_TRANSLATE_NOOP("vl::formula", "NCCL communication buffers"),
     VL_TRANSLATE_NOOP("vl::formula", "allocated (caching-allocator reserve)"),
     VL_TRANSLATE_NOOP("vl::formula", "% of"),
+    VL_TRANSLATE_NOOP("vl::formula", "largest parameter"),
+    VL_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's GPU buffer for gradients bound for the CPU)"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits and FP32 copy,"),

@@ -19,7 +19,8 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes overhead = b.component(Component::Overhead);
     const Bytes optimizer = b.component(Component::OptimizerStates);
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
-    const Bytes persistent = b.bucketPersists ? bucket : 0;
+    // ZeRO-Offload's GPU staging buffer is allocated with the optimizer and stays all step too.
+    const Bytes persistent = (b.bucketPersists ? bucket : 0) + b.item(ItemId::OffloadGradientBuffer);
     // ZeRO-3's and FSDP's gathered parameters: from the first forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
     const Bytes params = b.component(Component::Parameters) - gathered;
@@ -27,8 +28,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
     // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
-    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - persistent;
-    const Bytes gradients = b.component(Component::Gradients) - b.item(ItemId::FsdpGradientBuffers) - bucket;
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - (b.bucketPersists ? bucket : 0);
+    const Bytes gradients = b.component(Component::Gradients) - b.item(ItemId::FsdpGradientBuffers) - bucket
+        - b.item(ItemId::OffloadGradientBuffer);
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {

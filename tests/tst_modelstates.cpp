@@ -2,6 +2,7 @@
 // Figure 1, Megatron's 18 bytes per parameter and PEFT's LoRA counts.
 
 #include "core/estimate.h"
+#include "core/timeline.h"
 
 #include <QTest>
 
@@ -402,7 +403,53 @@ private Q_SLOTS:
         const Breakdown offloaded = estimate(s);
         QCOMPARE(offloaded.item(ItemId::MasterWeights) + offloaded.item(ItemId::OptimizerMoments), Bytes(0));
         QCOMPARE(offloaded.host, onGpu.item(ItemId::MasterWeights) + onGpu.item(ItemId::OptimizerMoments));
-        QCOMPARE(offloaded.total, onGpu.total - offloaded.host);
+        // What stays on the GPU in exchange: DeepSpeed's staging buffer for the gradients it sends
+        // to the CPU, as large as the largest trainable parameter (here the 32000 × 4096 embedding)
+        // in the 16-bit dtype (stage_1_and_2.py: temp_grad_buffer_for_gpu_offload).
+        QCOMPARE(onGpu.has(ItemId::OffloadGradientBuffer), false);
+        QCOMPARE(offloaded.item(ItemId::OffloadGradientBuffer), Bytes(32000) * 4096 * 2);
+        QCOMPARE(offloaded.total, onGpu.total - offloaded.host + offloaded.item(ItemId::OffloadGradientBuffer));
+    }
+
+    // Where ZeRO-Offload's GPU staging buffer exists: DeepSpeed's stages 1 and 2 with a trainable
+    // base (its size follows the largest trainable parameter, split by tensor parallelism).
+    void offloadGradientBuffer_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<bool>("fsdp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<qint64>("buffer");
+        const qint64 embedding = qint64(32000) * 4096 * 2;
+        QTest::newRow("ZeRO-1 offload") << 1 << false << 1 << int(FineTune::Full) << embedding;
+        QTest::newRow("ZeRO-2 offload, TP 2: half the embedding")
+            << 2 << false << 2 << int(FineTune::Full) << embedding / 2;
+        QTest::newRow("ZeRO-2 offload, freeze: the head still trains")
+            << 2 << false << 1 << int(FineTune::Freeze) << embedding;
+        QTest::newRow("ZeRO-3 offload: stage 3 has other buffers")
+            << 3 << false << 1 << int(FineTune::Full) << qint64(0);
+        QTest::newRow("FSDP offload: not DeepSpeed") << 3 << true << 1 << int(FineTune::Full) << qint64(0);
+    }
+    void offloadGradientBuffer()
+    {
+        QFETCH(int, stage);
+        QFETCH(bool, fsdp);
+        QFETCH(int, tp);
+        QFETCH(int, fineTune);
+        QFETCH(qint64, buffer);
+        Scenario s = withParams(7'000'000'000);
+        s.zeroStage = stage;
+        s.sharding = fsdp ? Sharding::Fsdp : Sharding::Zero;
+        s.dataParallel = 8;
+        s.tensorParallel = tp;
+        s.fineTune = FineTune(fineTune);
+        s.offload = Offload::Optimizer;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::OffloadGradientBuffer), Bytes(buffer));
+        // Allocated with the optimizer, it is there all step: at the start and at the optimizer step.
+        const StepTimeline t = stepTimeline(b);
+        QVERIFY(t.points.front().part(Component::Gradients) >= Bytes(buffer));
     }
 
     void tensorAndPipelineParallelSplitTheModel()

@@ -64,6 +64,7 @@ QColor itemColor(ItemId id)
     case ItemId::FsdpUnshardedParams:
     case ItemId::FsdpGradientBuffers:
     case ItemId::ZeroReduceBucket:
+    case ItemId::OffloadGradientBuffer:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer: return base.lighter(160);
@@ -93,6 +94,8 @@ QString itemName(ItemId id)
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
+    case ItemId::OffloadGradientBuffer:
+        return QCoreApplication::translate("vl::ui", "DeepSpeed offload gradient buffer");
     case ItemId::MasterWeights: return QCoreApplication::translate("vl::ui", "FP32 master copy");
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");

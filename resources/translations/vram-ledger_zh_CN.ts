@@ -1300,6 +1300,14 @@
 <context>
     <name>vl::formula</name>
     <message>
+        <source>largest parameter</source>
+        <translation>最大的参数</translation>
+    </message>
+    <message>
+        <source>(DeepSpeed&apos;s GPU buffer for gradients bound for the CPU)</source>
+        <translation>（DeepSpeed 为送往 CPU 的梯度准备的 GPU 缓冲区）</translation>
+    </message>
+    <message>
         <source>Q/K/V/out</source>
         <translation>Q/K/V/输出</translation>
     </message>
@@ -1901,6 +1909,10 @@
     <message>
         <source>DeepSpeed gradient bucket</source>
         <translation>DeepSpeed 梯度桶</translation>
+    </message>
+    <message>
+        <source>DeepSpeed offload gradient buffer</source>
+        <translation>DeepSpeed 卸载梯度缓冲区</translation>
     </message>
     <message>
         <source>FP32 master copy</source>
