@@ -7,14 +7,21 @@
 
 namespace vl {
 
+namespace {
+
+bool contains(std::span<const std::string_view> names, std::string_view name)
+{
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+} // namespace
+
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep)
 {
     if (s.implementation == Implementation::Megatron)
         return s;
     const auto free = [&](std::initializer_list<std::string_view> names) {
-        return std::none_of(names.begin(), names.end(), [&](std::string_view name) {
-            return std::find(keep.begin(), keep.end(), name) != keep.end();
-        });
+        return std::none_of(names.begin(), names.end(), [&](std::string_view name) { return contains(keep, name); });
     };
     const bool llama = s.arch.modeling == Modeling::Llama;
     if (free({"attention", "flash-attention"})) {
@@ -40,15 +47,6 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
         s.dropout = false;
     return s;
 }
-
-namespace {
-
-bool contains(std::span<const std::string_view> names, std::string_view name)
-{
-    return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-} // namespace
 
 Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> given)
 {

@@ -213,10 +213,6 @@ std::optional<Error> setField(Scenario &s, std::string_view name, std::string_vi
     return std::nullopt;
 }
 
-// A section of a scenario, read through the field table: the keys it knows are the fields the
-// table files under it (training.batch, parallel.zero, …), and each value goes through
-// setField(), the parser the CLI's flag uses. Ranges and the rules between fields follow once
-// the whole scenario is read (readScenario()). `own` are keys the section reads itself.
 std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario &s,
                                 std::initializer_list<std::string_view> own)
 {
@@ -246,21 +242,34 @@ std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario
     return std::nullopt;
 }
 
-// A section as readFields() reads it: each field the table files under it, in the table's order.
 void writeFields(YAML::Emitter &out, std::string_view section, const Scenario &s)
 {
     const std::string prefix = std::string(section) + '.';
-    Scenario read = s; // FieldSpec::integer reads through a mutable reference
-    out << YAML::Key << std::string(section) << YAML::Value << YAML::BeginMap;
     for (const FieldSpec &field : scenarioFields()) {
         if (!field.fileKey.starts_with(prefix) || (!field.integer && !field.format))
             continue;
         out << YAML::Key << std::string(field.fileKey.substr(prefix.size())) << YAML::Value;
         if (field.integer)
-            out << field.integer(read);
+            out << field.value(s);
         else
             out << field.format(s);
     }
+}
+
+Error placedInFile(const YamlReader &file, Error error)
+{
+    YAML::Node at = file.node();
+    if (const FieldSpec *spec = findField(error.field); spec && !spec->fileKey.empty()) {
+        const std::string key(spec->fileKey);
+        const auto dot = key.find('.');
+        const YAML::Node section = file.node()[key.substr(0, dot)];
+        const YAML::Node value = section.IsMap() ? section[key.substr(dot + 1)] : YAML::Node();
+        at = value.IsDefined() ? value : section.IsDefined() ? section : at;
+        error.field = file.pathOf(key.c_str());
+    }
+    error.file = file.file();
+    error.line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
+    return error;
 }
 
 } // namespace vl

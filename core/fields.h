@@ -19,13 +19,16 @@ struct FieldSpec {
     std::string_view fileKey;   // "training.batch": where a scenario file keeps it
     std::string_view valueName; // "N", "fp32|mixed-fp16|..."
     std::string_view help;
-    // Integer fields expose their storage (sweepable); the others parse text.
+    // Integer fields expose their storage (sweepable; read one with value()); the others parse text.
     std::int64_t &(*integer)(Scenario &) = nullptr;
     std::optional<Error> (*text)(Scenario &, std::string_view) = nullptr;
     bool shapesModel = false; // an architecture field: a model reshaped is counted from its shapes
     // A text field's value as a scenario file writes it (and its parser reads it back); null for
     // a key that is only read (files before it was renamed). Integers are written as they are.
     std::string (*format)(const Scenario &) = nullptr;
+
+    // An integer field's value in `s` (its storage, read without writing).
+    std::int64_t value(const Scenario &s) const { return integer(const_cast<Scenario &>(s)); }
 };
 
 std::span<const FieldSpec> scenarioFields();
@@ -36,10 +39,16 @@ std::optional<Error> setField(Scenario &s, std::string_view name, std::string_vi
 
 // A section of a file ("training", "architecture"), read and written through the table: its
 // keys are the fields the table files under it, each value parsed by setField() - the CLI
-// flag's parser - and written by the field's formatter. Ranges and the rules between fields
-// are left to scenarioError(). `own` are keys the caller reads itself.
+// flag's parser - and written by the field's formatter (into the mapping the caller opened).
+// Ranges and the rules between fields are left to scenarioError(). `own` are keys the caller
+// reads itself.
 std::optional<Error> readFields(YamlReader r, std::string_view section, Scenario &s,
                                 std::initializer_list<std::string_view> own = {});
 void writeFields(YAML::Emitter &out, std::string_view section, const Scenario &s);
+
+// An error about a field (named as the CLI spells it) placed where a file keeps that field:
+// `file` reads the file's top level (or a pin's); the error gets the dotted key and the line of
+// the value, else of its section, else of `file` itself.
+Error placedInFile(const YamlReader &file, Error error);
 
 } // namespace vl

@@ -2,7 +2,6 @@
 
 #include "core/estimate.h"
 #include "core/fields.h"
-
 #include "core/scenario.h"
 
 #include <algorithm>
@@ -116,15 +115,6 @@ std::optional<Error> readArchitecture(YamlReader r, Architecture &a)
         a.modeling = modelingOf(a.mlp, a.norm);
     if (!r.has("kv_heads"))
         a.kvHeads = a.heads;
-    if (auto invalid = architectureError(a)) {
-        // At the key the file gives the field ("kv-heads" is kv_heads), on its line.
-        const FieldSpec *spec = findField(invalid->field);
-        const std::string_view prefix = "architecture.";
-        const std::string key = spec && spec->fileKey.starts_with(prefix)
-            ? std::string(spec->fileKey.substr(prefix.size()))
-            : invalid->field;
-        return r.errorAt(key.c_str(), invalid->message);
-    }
     return std::nullopt;
 }
 
@@ -197,6 +187,8 @@ Result<ModelPreset> parseModelPreset(std::string_view yaml, const std::string &f
             return r.errorAt("architecture", "is required");
         if (auto archError = readArchitecture(r.child("architecture"), m.arch))
             return *archError;
+        if (auto invalid = architectureError(m.arch))
+            return placedInFile(r, *invalid);
         return m;
     });
 }

@@ -92,7 +92,8 @@ std::filesystem::path builtinPresetDir(const std::filesystem::path &executableDi
 inline constexpr std::size_t kMaxTextFileBytes = 16u * 1024 * 1024;
 Result<std::string> readTextFile(const std::filesystem::path &path);
 
-// Architecture <-> YAML mapping, shared by presets and scenario files.
+// Architecture <-> YAML mapping, shared by presets and scenario files. Reading leaves ranges and
+// the rules between fields to the caller (architectureError(), scenarioError()).
 std::optional<Error> readArchitecture(YamlReader reader, Architecture &arch);
 void writeArchitecture(YAML::Emitter &out, const Architecture &arch);
 

@@ -55,23 +55,11 @@ std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelI
         || (e = section("finetune", [&](YamlReader c) { return readFields(c, "finetune", s); }))
         || (e = section("overhead", [&](YamlReader c) { return readOverhead(c, s); })))
         return e;
-    // Cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by the core;
-    // the error names the file's key and its line (the section's, or the document's, when the
-    // file leaves the key to its default).
-    if (auto invalid = scenarioError(s)) {
-        YAML::Node at = r.node();
-        if (const FieldSpec *spec = findField(invalid->field); spec && !spec->fileKey.empty()) {
-            const std::string key(spec->fileKey);
-            const auto dot = key.find('.');
-            const YAML::Node group = r.node()[key.substr(0, dot)];
-            const YAML::Node value = group.IsMap() ? group[key.substr(dot + 1)] : YAML::Node();
-            at = value.IsDefined() ? value : group.IsDefined() ? group : at;
-            invalid->field = r.pathOf(key.c_str());
-        }
-        invalid->file = r.file();
-        invalid->line = at.Mark().is_null() ? 0 : at.Mark().line + 1;
-        return invalid;
-    }
+    // Ranges and cross-field rules (kv heads vs heads, offload vs ZeRO, ...) are checked once, by
+    // the core, for the architecture too; the error names the file's key at its own line (the
+    // section's, or the document's, when the file leaves the key to its default).
+    if (auto invalid = scenarioError(s))
+        return placedInFile(r, *invalid);
     return std::nullopt;
 }
 
@@ -81,13 +69,14 @@ void writeScenario(YAML::Emitter &out, const std::string &modelId, const Scenari
         out << YAML::Key << "model" << YAML::Value << modelId;
     out << YAML::Key << "architecture" << YAML::Value;
     writeArchitecture(out, s.arch);
-    for (const char *section : {"training", "parallel", "finetune"}) {
+    for (const std::string_view section : {"training", "parallel", "finetune", "overhead"}) {
+        out << YAML::Key << std::string(section) << YAML::Value << YAML::BeginMap;
         writeFields(out, section, s);
+        if (section == "overhead") // the two sizes it keeps in MiB
+            out << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB << YAML::Key
+                << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB;
         out << YAML::EndMap;
     }
-    writeFields(out, "overhead", s); // and the two sizes it keeps in MiB
-    out << YAML::Key << "cuda_context_mib" << YAML::Value << s.overhead.cudaContext / kMiB << YAML::Key
-        << "comm_buffers_mib" << YAML::Value << s.overhead.commBuffers / kMiB << YAML::EndMap;
 }
 
 } // namespace

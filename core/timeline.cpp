@@ -14,13 +14,14 @@ StepTimeline stepTimeline(const Breakdown &b)
     StepTimeline t;
     t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
-    // All step long: the weights, master copy and moments, the overhead, and DeepSpeed ZeRO-3's
-    // gradient bucket (below stage 3 the bucket lives in backward only).
+    // All step long: the weights, master copy and moments, the overhead, DeepSpeed ZeRO-3's
+    // gradient bucket (below stage 3 the bucket lives in backward only) and ZeRO-Offload's GPU
+    // staging buffer, both allocated with the optimizer.
     const Bytes overhead = b.component(Component::Overhead);
     const Bytes optimizer = b.component(Component::OptimizerStates);
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
-    // ZeRO-Offload's GPU staging buffer is allocated with the optimizer and stays all step too.
-    const Bytes persistent = (b.bucketPersists ? bucket : 0) + b.item(ItemId::OffloadGradientBuffer);
+    const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
+    const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer);
     // ZeRO-3's and FSDP's gathered parameters: from the first forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
     const Bytes params = b.component(Component::Parameters) - gathered;
@@ -28,9 +29,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
     // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
-    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - (b.bucketPersists ? bucket : 0);
-    const Bytes gradients = b.component(Component::Gradients) - b.item(ItemId::FsdpGradientBuffers) - bucket
-        - b.item(ItemId::OffloadGradientBuffer);
+    const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - bucketAllStep;
+    // The gradients themselves: the component without its buffers.
+    const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {

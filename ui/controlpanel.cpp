@@ -643,11 +643,10 @@ void ControlPanel::syncFromModel()
     m_layers->setValue(int(s.arch.layers));
     m_precision->setIndex(int(std::find(kPrecisions.begin(), kPrecisions.end(), s.precision) - kPrecisions.begin()));
 
-    Scenario fields = s; // FieldSpec::integer reads through a mutable reference
     for (QSpinBox *box : m_fieldSpins) {
         const std::string field = box->objectName().toStdString();
         const auto [lo, hi] = range(field);
-        const int value = int(findField(field)->integer(fields));
+        const int value = int(findField(field)->value(s));
         if (box->minimum() == lo && box->maximum() == hi && box->value() == value)
             continue;
         const QSignalBlocker block(box);
