@@ -13,7 +13,7 @@ namespace {
 
 // Every word and phrase estimate.cpp and savedtensors.cpp put in a formula; the numbers,
 // units and symbols around them stay as they are.
-constexpr std::array<std::string_view, 141> kTerms{
+constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "the article's b·s·h·L·2 estimate"),
     VL_TRANSLATE_NOOP("vl::formula", "trainable params"),
     VL_TRANSLATE_NOOP("vl::formula", "adapter params"),
@@ -165,8 +165,8 @@ std::span<const std::string_view> formulaTerms()
 {
     // Longest first, so that a phrase is taken whole before the shorter terms inside it.
     static const auto sorted = [] {
-        std::array<std::string_view, kTerms.size()> terms;
-        std::copy(kTerms.begin(), kTerms.end(), terms.begin());
+        std::array<std::string_view, std::size(kTerms)> terms;
+        std::ranges::copy(kTerms, terms.begin());
         std::stable_sort(terms.begin(), terms.end(),
                          [](std::string_view l, std::string_view r) { return l.size() > r.size(); });
         return terms;

@@ -9,6 +9,8 @@
 #include <QStyleFactory>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace vl {
 
@@ -175,10 +177,19 @@ QString describePoint(const TimelinePoint &p, Units units)
 QString localizedFormula(const std::string &formula)
 {
     // Core's terms, translated where they occur; numbers, units and symbols stay as they are.
+    // The terms as Qt strings are made once (translate() wants its text NUL-terminated).
+    static const std::vector<std::pair<QByteArray, QString>> terms = [] {
+        std::vector<std::pair<QByteArray, QString>> list;
+        for (const std::string_view term : formulaTerms()) {
+            QByteArray source(term.data(), qsizetype(term.size()));
+            list.emplace_back(source, QString::fromUtf8(source));
+        }
+        return list;
+    }();
     QString text = QString::fromStdString(formula);
-    for (const std::string_view term : formulaTerms()) {
-        const QByteArray source(term.data(), qsizetype(term.size())); // translate() wants it NUL-terminated
-        const QString english = QString::fromUtf8(source);
+    for (const auto &[source, english] : terms) {
+        if (!text.contains(english))
+            continue;
         const QString translated = QCoreApplication::translate("vl::formula", source.constData());
         if (translated != english)
             text.replace(english, translated);
