@@ -145,7 +145,7 @@ void ControlPanel::build()
         });
     for (SliderSpin *slider : {m_batch, m_sequence, m_hidden, m_layers})
         connect(slider, &SliderSpin::valueChanged, this,
-                [this, slider](int v) { editInteger(slider->objectName().toStdString(), v); });
+                [this, field = slider->objectName().toStdString()](int v) { editInteger(field, v); });
     connect(m_precision, &ChoiceSlider::indexChanged, this,
             [this](int i) { edit("precision", [i](Scenario &s) { s.precision = kPrecisions[std::size_t(i)]; }); });
     layout->addWidget(main);
@@ -580,7 +580,7 @@ QSpinBox *ControlPanel::fieldSpinBox(std::string_view field)
     box->setObjectName(QString::fromUtf8(field.data(), qsizetype(field.size())));
     box->setKeyboardTracking(false);
     box->setAccelerated(true);
-    m_fieldSpins.push_back(box); // its range is core's, set in syncFromModel()
+    m_fieldSpins.emplace_back(box, findField(field)); // its range is core's, set in syncFromModel()
     connect(box, &QSpinBox::valueChanged, this, [this, field](int v) { editInteger(field, v); });
     return box;
 }
@@ -643,10 +643,9 @@ void ControlPanel::syncFromModel()
     m_layers->setValue(int(s.arch.layers));
     m_precision->setIndex(int(std::find(kPrecisions.begin(), kPrecisions.end(), s.precision) - kPrecisions.begin()));
 
-    for (QSpinBox *box : m_fieldSpins) {
-        const std::string field = box->objectName().toStdString();
-        const auto [lo, hi] = range(field);
-        const int value = int(findField(field)->value(s));
+    for (const auto &[box, field] : m_fieldSpins) {
+        const auto [lo, hi] = range(field->name);
+        const int value = int(field->value(s));
         if (box->minimum() == lo && box->maximum() == hi && box->value() == value)
             continue;
         const QSignalBlocker block(box);

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 class QCheckBox;
@@ -23,6 +24,7 @@ namespace vl {
 class ChoiceSlider;
 class LedgerModel;
 class SliderSpin;
+struct FieldSpec;
 
 class ControlPanel : public QWidget {
     Q_OBJECT
@@ -115,7 +117,7 @@ private:
     QComboBox *m_baseDtype = nullptr;
     QCheckBox *m_overhead = nullptr;
     QSpinBox *m_allocator = nullptr;
-    std::vector<QSpinBox *> m_fieldSpins; // named after their fields, ranged by core
+    std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
 
     // Every user-visible text is set by one of these, run again on a language change.
     std::vector<std::function<void()>> m_texts;

@@ -214,16 +214,15 @@ void StepTimelineView::rebuild()
         }
         i = j + 1;
     }
-    // The last phase's label is centred near the axis' right end: leave it room to be drawn whole.
-    const QString lastLabel = ticker->ticks().isEmpty() ? QString() : ticker->ticks().last();
-    QFont tickFont = font();
-    tickFont.setPointSizeF(tickFont.pointSizeF() * m_zoom);
-    m_plot->axisRect()->setMinimumMargins(
-        QMargins(0, 0, QFontMetrics(tickFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
-
-    m_plot->clearItems();
+    // Ticks and labels in the zoomed font. The last phase's label is centred near the axis'
+    // right end: leave it room to be drawn whole.
     QFont labelFont = font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * m_zoom);
+    const QString lastLabel = ticker->ticks().isEmpty() ? QString() : ticker->ticks().last();
+    m_plot->axisRect()->setMinimumMargins(
+        QMargins(0, 0, QFontMetrics(labelFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
+
+    m_plot->clearItems();
     addHorizontalLine(m_plot, toUnits(m_shown->analysis.breakdown.total, m_shown->units),
                       QPen(text, 1.2 * m_zoom, Qt::DashLine),
                       tr("sum of all parts %1").arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units)),
@@ -262,10 +261,9 @@ void StepTimelineView::rebuild()
         tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why));
         tag->setColor(text);
         tag->setBrush(pal.base()); // readable over the capacity lines' labels and the grid
-        QFont f = font();
-        f.setPointSizeF(f.pointSizeF() * m_zoom);
-        f.setBold(true);
-        tag->setFont(f);
+        QFont bold = labelFont;
+        bold.setBold(true);
+        tag->setFont(bold);
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);
