@@ -17,6 +17,16 @@ namespace vl {
 
 namespace {
 
+// `font`, made smaller step by step (down to 60 %) until `text` wrapped in `box` fits its height:
+// a small window gets smaller notes, never cut ones.
+QFont fitted(QFont font, const QRectF &box, int flags, const QString &text)
+{
+    const double full = font.pointSizeF();
+    while (font.pointSizeF() > full * 0.6 && QFontMetricsF(font).boundingRect(box, flags, text).height() > box.height())
+        font.setPointSizeF(font.pointSizeF() * 0.92);
+    return font;
+}
+
 // The order of one training step: parameters → (forward) → activations → (backward) →
 // gradients → (optimizer step) → optimizer states → (update) → parameters. Overhead, not
 // part of the cycle, stands last when present.
@@ -325,15 +335,27 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6,
                           p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
+    QFont restore = QWidget::font();
+    restore.setPointSizeF(restore.pointSizeF() * m_zoom);
     QFont normal = bold;
     normal.setBold(false);
     normal.setPointSizeF(normal.pointSizeF() * 0.9);
-    p.setFont(normal);
-    p.drawText(QRectF(labelBox.left(), labelBox.bottom(), labelBox.width(), p.fontMetrics().height() * 4),
-               Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, notes.join(QLatin1Char('\n')));
-    QFont restore = QWidget::font();
-    restore.setPointSizeF(restore.pointSizeF() * m_zoom);
+    // Up to four lines, and never into the loop that closes the step underneath.
+    const double room = std::min(QFontMetricsF(normal).height() * 4,
+                                 loopY(layout, QFontMetricsF(restore).height()) - QFontMetricsF(restore).height() * 1.1
+                                     - labelBox.bottom()); // its label
+    const QRectF notesBox(labelBox.left(), labelBox.bottom(), labelBox.width(), std::max(room, 0.0));
+    const int flags = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
+    const QString noteText = notes.join(QLatin1Char('\n'));
+    p.setFont(fitted(normal, notesBox, flags, noteText));
+    p.drawText(notesBox, flags, noteText);
     p.setFont(restore);
+}
+
+double StructureDiagram::loopY(const DiagramLayout &layout, double line) const
+{
+    // Under up to four lines of notes, and inside the widget.
+    return std::min(height() - line * 1.2, layout.baseline + line * 7.4);
 }
 
 void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
@@ -355,6 +377,7 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
     };
     const QRectF area = diagramArea();
     const double arrowY = area.top() - line * 0.6;
+    const QFont base = p.font();
     const QStringList steps{tr("forward: reads the parameters, leaves activations"),
                             tr("backward: consumes activations, produces gradients"),
                             tr("optimizer step: reads gradients, master copy and moments")};
@@ -363,12 +386,15 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
         const double to = area.left() + layout.cellWidth * (i + 1.5) - 10;
         p.drawLine(QPointF(from, arrowY), QPointF(to, arrowY));
         head(QPointF(to, arrowY), QPointF(1, 0));
-        p.drawText(QRectF(from, arrowY - line * 3.1, to - from, line * 3),
-                   Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, steps[i]);
+        // A line's gap above the arrow: CJK lines stand taller than the Latin font's metrics say.
+        const QRectF box(from, arrowY - line * 3.4, to - from, line * 3);
+        const int flags = Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap;
+        p.setFont(fitted(base, box, flags, steps[i]));
+        p.drawText(box, flags, steps[i]);
+        p.setFont(base);
     }
     // The loop closes under the labels: the update writes the parameters.
-    const double loopY = std::min(height() - line * 1.2,
-                                  layout.baseline + line * 7.4); // under up to four lines of notes
+    const double loopY = this->loopY(layout, line);
     const double first = area.left() + layout.cellWidth * 0.5, last = area.left() + layout.cellWidth * 3.5;
     const double rise = loopY - line * 0.8;
     QPainterPath loop;

@@ -61,6 +61,7 @@ private:
     QRectF diagramArea() const;
     void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
     void paintFlow(QPainter &p, const DiagramLayout &layout) const;
+    double loopY(const DiagramLayout &layout, double line) const; // the line that closes the step
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
     std::optional<int> m_moment;
