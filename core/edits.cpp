@@ -129,7 +129,9 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
         return lora;
     if (field == "allocator-percent")
-        return s.overhead.enabled;
+        return s.overhead.reserveCounted();
+    if (field == "cuda-context")
+        return s.overhead.runtimeCounted();
     return true;
 }
 

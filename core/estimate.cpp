@@ -603,12 +603,16 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
 template <class Sink>
 void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
 {
+    // The context and NCCL's buffers are allocated outside PyTorch's caching allocator: only
+    // nvidia-smi sees them. The reserve is the allocator's own (max_memory_reserved).
     const Overhead &o = s.overhead;
-    sink.add(ItemId::CudaContext, o.cudaContext,
-             [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
-    if (s.gpuCount() > 1)
-        sink.add(ItemId::CommBuffers, o.commBuffers,
-                 [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
+    if (o.runtimeCounted()) {
+        sink.add(ItemId::CudaContext, o.cudaContext,
+                 [&] { return "CUDA context and kernels" + equals(o.cudaContext, units); });
+        if (s.gpuCount() > 1)
+            sink.add(ItemId::CommBuffers, o.commBuffers,
+                     [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
+    }
     Bytes allocated = 0;
     for (int i = 0; i < kItemCount; ++i)
         if (componentOf(static_cast<ItemId>(i)) != Component::Overhead)
@@ -628,7 +632,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addGradients(units, b, sink);
     g.addOptimizerStates(units, b, sink);
     g.addActivations(units, b, sink);
-    if (g.s.overhead.enabled)
+    if (g.s.overhead.reserveCounted())
         g.addOverhead(units, b, sink);
     for (int i = 0; i < kItemCount; ++i) {
         b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];

@@ -165,12 +165,22 @@ const std::array kFields = {
               VL_NAMED(baseDtype)},
     FieldSpec{"trainable-layers", "finetune.trainable_layers", "N", "With --finetune freeze: how many top layers train",
               VL_INT(trainableLayers)},
-    FieldSpec{"overhead", "overhead.enabled", "yes|no", "Add CUDA context, allocator reserve and NCCL buffers", nullptr,
-              VL_WORD(overhead.enabled, parseYesNo, "overhead", kYesNo), false, VL_BOOL(overhead.enabled)},
-    FieldSpec{"allocator-percent", "overhead.allocator_percent", "N", "Allocator reserve, % of allocated memory",
+    // Files and commands before --measure: `overhead: yes|no` (read, never written).
+    FieldSpec{"overhead", "overhead.enabled", "yes|no",
+              "Same as --measure nvidia-smi (yes) or --measure allocated (no)", nullptr,
+              VL_WORD(overhead.measure, parseOverheadOn, "overhead", kYesNo)},
+    FieldSpec{"measure", "overhead.measure", "WHAT",
+              "What the estimate predicts and the verdict compares with the GPU: allocated "
+              "(torch.cuda.max_memory_allocated, the tensors alone), reserved (max_memory_reserved: "
+              "+ the caching allocator's reserve) or nvidia-smi (+ CUDA context and NCCL buffers; "
+              "the default, as GPU capacities are nvidia-smi readings)",
+              nullptr, VL_WORD(overhead.measure, parseMeasure, "measure", allowedMeasures()), false,
+              VL_NAMED(overhead.measure)},
+    FieldSpec{"allocator-percent", "overhead.allocator_percent", "N",
+              "Allocator reserve with --measure reserved or nvidia-smi, % of allocated memory",
               VL_INT(overhead.allocatorPercent)},
     FieldSpec{"cuda-context", "overhead.cuda_context_mib", "SIZE",
-              "CUDA context and kernels with --overhead yes, e.g. 1343MiB (V100, CUDA 11.2, eager "
+              "CUDA context and kernels with --measure nvidia-smi, e.g. 1343MiB (V100, CUDA 11.2, eager "
               "loading) or 287MiB (lazy loading); default 400MiB",
               nullptr,
               VL_WORD(overhead.cudaContext, parseSize, "cuda-context", "a size such as 400MiB, 1.3GiB or 1.4GB")},

@@ -15,7 +15,9 @@
 
 namespace vl {
 
-inline constexpr int kSchemaVersion = 1;
+// 2: scenario files say what the estimate predicts (overhead.measure); a file before it that
+// does not say `overhead: {enabled: yes}` meant the tensors alone (Measure::Allocated).
+inline constexpr int kSchemaVersion = 2;
 
 struct ModelPreset {
     std::string id;

@@ -110,6 +110,17 @@ std::string renderRows(const std::vector<std::vector<std::string>> &rows, Format
     return textTable(rows);
 }
 
+// The tool a user reads the measure with.
+std::string_view reading(Measure measure)
+{
+    switch (measure) {
+    case Measure::Allocated: return "torch.cuda.max_memory_allocated";
+    case Measure::Reserved: return "torch.cuda.max_memory_reserved";
+    case Measure::NvidiaSmi: break;
+    }
+    return "nvidia-smi";
+}
+
 std::string verdictLine(const Report &r)
 {
     if (!r.gpu)
@@ -118,7 +129,8 @@ std::string verdictLine(const Report &r)
     return r.gpu->name + " (" + formatBytes(r.gpu->capacity, r.units) + "): "
         + (headroom >= 0 ? "fits, " + formatBytes(headroom, r.units) + " to spare"
                          : "does NOT fit, " + formatBytes(-headroom, r.units) + " short")
-        + " (by the " + std::string(toString(r.fitRule)) + ")";
+        + " (by the " + std::string(toString(r.fitRule)) + ", as " + std::string(reading(r.scenario.overhead.measure))
+        + " reads it)";
 }
 
 std::string solveLine(const SolveAnswer &s)
@@ -138,7 +150,8 @@ std::string reportJson(const Report &r)
     out << "  \"per_gpu\": {";
     for (Component c : kComponents)
         out << jsonString(idString(c)) << ": " << b.component(c) << ", ";
-    out << "\"total\": " << b.total << ", \"peak\": " << r.peak << "},\n";
+    out << "\"total\": " << b.total << ", \"peak\": " << r.peak
+        << ", \"measure\": " << jsonString(toString(r.scenario.overhead.measure)) << "},\n";
     out << "  \"items\": [\n";
     for (std::size_t i = 0; i < r.items.size(); ++i) {
         const ExplainedItem &item = r.items[i];
@@ -223,7 +236,7 @@ std::string renderReport(const Report &r, Format format)
     out += '\n' + renderRows(rows, format) + '\n';
     std::vector<std::vector<std::string>> totals{{"component", "per GPU"}};
     for (Component c : kComponents)
-        if (c != Component::Overhead || r.scenario.overhead.enabled)
+        if (c != Component::Overhead || r.scenario.overhead.reserveCounted())
             totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
     totals.push_back({"Total", formatBytes(b.total, r.units)});
     totals.push_back({"Step peak", formatBytes(r.peak, r.units)});

@@ -42,6 +42,8 @@ constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunk
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
+constexpr NameTable<Measure, 3> kMeasures{
+    {{Measure::Allocated, "allocated"}, {Measure::Reserved, "reserved"}, {Measure::NvidiaSmi, "nvidia-smi"}}};
 constexpr NameTable<unsigned, 7> kLoraTargets{
     {{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"}, {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
 
@@ -160,6 +162,21 @@ std::optional<Implementation> parseImplementation(std::string_view t)
 std::optional<AmpStyle> parseAmpStyle(std::string_view t)
 {
     return parseName(kAmpStyles, t);
+}
+std::string_view toString(Measure v)
+{
+    return nameOf(kMeasures, v);
+}
+std::optional<Measure> parseMeasure(std::string_view t)
+{
+    return parseName(kMeasures, t);
+}
+std::optional<Measure> parseOverheadOn(std::string_view t)
+{
+    const auto on = parseYesNo(t);
+    if (!on)
+        return std::nullopt;
+    return *on ? Measure::NvidiaSmi : Measure::Allocated;
 }
 std::string_view toString(Attention v)
 {
@@ -333,6 +350,10 @@ std::string_view allowedLosses()
 std::string_view allowedAmpStyles()
 {
     return "master-copy|autocast";
+}
+std::string_view allowedMeasures()
+{
+    return "allocated|reserved|nvidia-smi";
 }
 std::string_view allowedShardings()
 {

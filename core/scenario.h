@@ -37,6 +37,11 @@ enum class Loss { Standard, Chunked };
 // torchtitan applies it: one unit per transformer layer plus the root, FP32 sharded parameters
 // gathered in 16 bits under mixed precision, gradients reduced in FP32). Their buffers differ.
 enum class Sharding { Zero, Fsdp };
+// Which reading of a real run the estimate predicts, and the verdict holds against the GPU's
+// capacity: torch.cuda.max_memory_allocated (the tensors alone), max_memory_reserved (+ the caching
+// allocator's reserve) or what nvidia-smi shows (+ the CUDA context and NCCL's buffers, which live
+// outside PyTorch's allocator). GPU capacities are nvidia-smi readings, so that is the safe default.
+enum class Measure { Allocated, Reserved, NvidiaSmi };
 inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
@@ -53,10 +58,12 @@ enum LoraTarget : unsigned {
 };
 
 struct Overhead {
-    bool enabled = false;               // off: the article's four components alone
+    Measure measure = Measure::NvidiaSmi;
     Bytes cudaContext = 400 * kMiB;     // CUDA ≥ 11.7 lazy loading: 300–400 MiB
     std::int64_t allocatorPercent = 10; // caching-allocator reserve and fragmentation
     Bytes commBuffers = 512 * kMiB;     // NCCL buffers, only when more than one GPU talks
+    bool reserveCounted() const { return measure != Measure::Allocated; }
+    bool runtimeCounted() const { return measure == Measure::NvidiaSmi; } // CUDA context, NCCL
     bool operator==(const Overhead &) const = default;
 };
 
@@ -162,6 +169,7 @@ std::string_view toString(Recompute v);
 std::string_view toString(FineTune v);
 std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
+std::string_view toString(Measure v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::string_view toString(Sharding v);
@@ -174,6 +182,9 @@ std::optional<Recompute> parseRecompute(std::string_view text);
 std::optional<FineTune> parseFineTune(std::string_view text);
 std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
+std::optional<Measure> parseMeasure(std::string_view text);
+// `overhead: yes|no`, before measure existed: yes is what nvidia-smi shows, no the tensors alone.
+std::optional<Measure> parseOverheadOn(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
 std::optional<Sharding> parseSharding(std::string_view text);
@@ -198,6 +209,7 @@ std::string_view allowedRecomputes();
 std::string_view allowedFineTunes();
 std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
+std::string_view allowedMeasures();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
 std::string_view allowedShardings();

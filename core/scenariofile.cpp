@@ -31,8 +31,12 @@ std::optional<Error> readOverhead(YamlReader r, Scenario &s)
 }
 
 // The sections that make up one scenario; a pin repeats them.
-std::optional<Error> readScenario(YamlReader r, Scenario &s, std::string &modelId)
+std::optional<Error> readScenario(YamlReader r, int schema, Scenario &s, std::string &modelId)
 {
+    // Before schema 2 (every file states its schema) the runtime overhead was off unless a file
+    // turned it on: such a file keeps meaning the tensors alone, not the newer default.
+    if (schema < 2)
+        s.overhead.measure = Measure::Allocated;
     std::optional<Error> e;
     (e = r.string("model", modelId));
     if (e)
@@ -110,7 +114,7 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
             return *e;
 
         ScenarioDocument doc;
-        if (auto e = readScenario(r, doc.scenario, doc.modelId))
+        if (auto e = readScenario(r, schema, doc.scenario, doc.modelId))
             return *e;
 
         if (r.has("gpus")) {
@@ -151,7 +155,7 @@ Result<ScenarioDocument> parseScenarioDocument(std::string_view yaml, const std:
                 Pin pin;
                 if (auto e = pinReader.string("name", pin.name, true))
                     return *e;
-                if (auto e = readScenario(pinReader, pin.scenario, pin.modelId))
+                if (auto e = readScenario(pinReader, schema, pin.scenario, pin.modelId))
                     return *e;
                 doc.pins.push_back(std::move(pin));
             }

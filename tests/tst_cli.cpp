@@ -16,6 +16,8 @@ struct Run {
     QByteArray out, err;
 };
 
+constexpr qint64 kNoSuchItem = -1; // an item the report does not list
+
 } // namespace
 
 class TestCli : public QObject {
@@ -108,8 +110,12 @@ private Q_SLOTS:
             << qint64(468'750'000);
         QTest::newRow("full recomputation keeps s·b·h·L·2")
             << QStringList{"--recompute", "full"} << "items.layer_activations" << qint64(1'073'741'824);
-        QTest::newRow("overhead adds a CUDA context")
-            << QStringList{"--overhead", "yes"} << "items.cuda_context" << qint64(400) * 1024 * 1024;
+        QTest::newRow("by default the total is what nvidia-smi shows: a CUDA context")
+            << QStringList{} << "items.cuda_context" << qint64(400) * 1024 * 1024;
+        QTest::newRow("the allocator's pool: no CUDA context")
+            << QStringList{"--measure", "reserved"} << "items.cuda_context" << kNoSuchItem;
+        QTest::newRow("--overhead no (before --measure): the tensors alone")
+            << QStringList{"--overhead", "no"} << "per_gpu.overhead" << qint64(0);
         QTest::newRow("GPU capacity is what nvidia-smi reports")
             << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
         QTest::newRow("FSDP gathers the root and two layers in BF16")
@@ -136,7 +142,7 @@ private Q_SLOTS:
         const QJsonObject o = json(args);
         const QStringList parts = path.split(QLatin1Char('.'));
         if (parts[0] == QStringLiteral("items")) {
-            qint64 found = -1;
+            qint64 found = kNoSuchItem;
             for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
                 if (item[QStringLiteral("id")].toString() == parts[1])
                     found = item[QStringLiteral("bytes")].toInteger();

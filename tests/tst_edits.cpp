@@ -276,8 +276,10 @@ private Q_SLOTS:
         autocastLora.fineTune = FineTune::LoRA;
         Scenario tensorParallel = llama();
         tensorParallel.tensorParallel = 8;
-        Scenario overhead = llama();
-        overhead.overhead.enabled = true;
+        Scenario tensorsAlone = llama();
+        tensorsAlone.overhead.measure = Measure::Allocated;
+        Scenario reserved = llama();
+        reserved.overhead.measure = Measure::Reserved;
         Scenario zero3 = llama();
         zero3.zeroStage = 3;
         zero3.dataParallel = 8;
@@ -319,10 +321,14 @@ private Q_SLOTS:
                                          << "64" << true;
         QTest::newRow("LoRA dropout, full fine-tuning") << llama() << "lora-dropout"
                                                         << "yes" << false;
-        QTest::newRow("allocator reserve, overhead off") << llama() << "allocator-percent"
-                                                         << "50" << false;
-        QTest::newRow("allocator reserve, overhead on") << overhead << "allocator-percent"
-                                                        << "50" << true;
+        QTest::newRow("allocator reserve, tensors alone") << tensorsAlone << "allocator-percent"
+                                                          << "50" << false;
+        QTest::newRow("allocator reserve, reserved") << reserved << "allocator-percent"
+                                                     << "50" << true;
+        QTest::newRow("CUDA context, reserved") << reserved << "cuda-context"
+                                                << "1343MiB" << false;
+        QTest::newRow("CUDA context, nvidia-smi") << llama() << "cuda-context"
+                                                  << "1343MiB" << true;
     }
     void fieldInEffectMatchesTheEstimate()
     {

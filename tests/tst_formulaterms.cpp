@@ -62,7 +62,7 @@ private Q_SLOTS:
             s.attention = Attention::Flash;
         });
         row("runtime overhead over 8 GPUs", [](Scenario &s) {
-            s.overhead.enabled = true;
+            s.overhead.measure = Measure::NvidiaSmi;
             s.dataParallel = 8;
         });
         row("ZeRO-1 with an offloaded optimizer", [](Scenario &s) {

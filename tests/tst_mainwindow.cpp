@@ -168,8 +168,14 @@ private Q_SLOTS:
                            "--layers",    "40",          "--optimizer", "adamw-8bit"};
         QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
             << "mixtral-8x7b"
-            << Edits{{"dp", 8}, {"ep", 4}, {"offload", int(Offload::Optimizer)}, {"pp", 2}, {"overhead", 1}}
-            << QStringList{"--dp", "8", "--ep", "4", "--offload", "optimizer", "--pp", "2", "--overhead", "yes"};
+            << Edits{{"dp", 8},
+                     {"ep", 4},
+                     {"offload", int(Offload::Optimizer)},
+                     {"pp", 2},
+                     {"measure", int(Measure::Reserved)},
+                     {"allocator-percent", 20}}
+            << QStringList{"--dp", "8", "--ep",      "4",        "--offload",           "optimizer",
+                           "--pp", "2", "--measure", "reserved", "--allocator-percent", "20"};
     }
     void guiAndCliAgree()
     {

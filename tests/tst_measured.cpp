@@ -65,12 +65,11 @@ Scenario scenarioOf(const YAML::Node &row)
     if (f["targets"])
         s.loraTargets = *parseLoraTargets(f["targets"].as<std::string>());
     s.loraDropout = get<bool>(row, "lora_dropout", false);
-    if (row["cuda_context_mib"]) {
-        // nvidia-smi shows the CUDA context the source measured, besides the tensors.
-        s.overhead.enabled = true;
+    // The estimate predicts the reading the source took; what it does not state keeps the defaults
+    // a user gets (the allocator reserve's percentage among them).
+    s.overhead.measure = *parseMeasure(row["measure_kind"].as<std::string>());
+    if (row["cuda_context_mib"]) // the CUDA context the source measured on its GPU
         s.overhead.cudaContext = row["cuda_context_mib"].as<std::int64_t>() * kMiB;
-        s.overhead.allocatorPercent = 0; // the caching allocator's slack is not modelled
-    }
     return s;
 }
 

@@ -398,6 +398,7 @@ private Q_SLOTS:
         Scenario s = withParams(7'000'000'000);
         s.zeroStage = 2;
         s.dataParallel = 8;
+        s.overhead.measure = Measure::Allocated; // the tensors alone: the reserve follows them
         const Breakdown onGpu = estimate(s);
         s.offload = Offload::Optimizer;
         const Breakdown offloaded = estimate(s);

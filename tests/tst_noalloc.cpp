@@ -53,7 +53,7 @@ private Q_SLOTS:
             s.virtualStages = 2;
             s.gradAccum = 8;
             s.recompute = Recompute::Full;
-            s.overhead.enabled = true;
+            s.overhead.measure = Measure::NvidiaSmi;
         } else if (variant == 2) {
             s.fineTune = FineTune::QLoRA;
             s.optimizer = Optimizer::Adafactor;

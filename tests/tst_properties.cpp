@@ -34,7 +34,7 @@ QList<Scenario> variedScenarios()
                     s.gradAccum = 4;
                     s.attention = recompute != Recompute::None ? Attention::Flash : Attention::Eager;
                     s.dropout = zero == 2;
-                    s.overhead.enabled = fineTune == FineTune::Full;
+                    s.overhead.measure = fineTune == FineTune::Full ? Measure::NvidiaSmi : Measure::Allocated;
                     list.append(s);
                 }
     return list;
@@ -246,10 +246,13 @@ private Q_SLOTS:
         QFETCH(int, modeling);
         const std::map<Lever, std::set<ItemId>> mayGrow{
             // FSDP reduces gradients into FP32 shards where ZeRO-2 kept 16-bit ones: the gradients
-            // item may grow, the model states as a whole may not (checked below).
+            // item may grow, the model states as a whole may not (checked below). FSDP also does
+            // mixed precision itself (16-bit parameters, no autocast), so the head's first-token
+            // slice becomes a view keeping the last layer's output instead of a small 16-bit cast.
             {Lever::ZeroSharding,
              {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
-              ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients}},
+              ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients,
+              ItemId::HeadActivations}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,

@@ -42,7 +42,7 @@ private Q_SLOTS:
         s.loraDropout = true;
         s.ampStyle = AmpStyle::Autocast;
         s.baseDtype = BaseDtype::Bf16;
-        s.overhead.enabled = true;
+        s.overhead.measure = Measure::Reserved;
         s.overhead.allocatorPercent = 7;
         s.overhead.cudaContext = 1343 * kMiB;
         doc.gpuIds = {"h100-sxm", "rtx-4090"};
@@ -57,7 +57,7 @@ private Q_SLOTS:
     }
 
     // The file is written from the field table: every field a section files is written (but the
-    // key kept only for older files, and the CUDA context, which the file keeps in MiB).
+    // keys kept only for older files, and the CUDA context, which the file keeps in MiB).
     void everyFieldIsWritten()
     {
         ScenarioDocument doc = articleExampleDocument();
@@ -65,7 +65,8 @@ private Q_SLOTS:
         const QString yaml = QString::fromStdString(scenarioDocumentToYaml(doc));
         for (const FieldSpec &field : scenarioFields()) {
             const std::string key(field.fileKey);
-            if (key.starts_with("architecture.") || field.name == "flash-attention" || field.name == "cuda-context")
+            if (key.starts_with("architecture.") || field.name == "flash-attention" || field.name == "overhead"
+                || field.name == "cuda-context")
                 continue;
             QVERIFY2(field.integer || field.format, key.c_str());
             const QString leaf = QString::fromStdString(key.substr(key.find('.') + 1));
@@ -93,6 +94,48 @@ private Q_SLOTS:
         const auto doc = parseScenarioDocument(yaml.toStdString(), "older.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.attention), attention);
+    }
+
+    // What the total predicts: a file before schema 2 meant the tensors alone unless it turned the
+    // overhead on; a newer file that does not say takes the default, what nvidia-smi shows.
+    void measureAcrossSchemas_data()
+    {
+        QTest::addColumn<QString>("header");
+        QTest::addColumn<QString>("overhead");
+        QTest::addColumn<int>("measure");
+        QTest::newRow("schema 1, no overhead section") << "schema: 1"
+                                                       << "" << int(Measure::Allocated);
+        QTest::newRow("schema 1, overhead on") << "schema: 1"
+                                               << "overhead: {enabled: yes}" << int(Measure::NvidiaSmi);
+        QTest::newRow("schema 1, overhead off") << "schema: 1"
+                                                << "overhead: {enabled: false}" << int(Measure::Allocated);
+        QTest::newRow("schema 2, no overhead section") << "schema: 2"
+                                                       << "" << int(Measure::NvidiaSmi);
+        QTest::newRow("schema 2, reserved") << "schema: 2"
+                                            << "overhead: {measure: reserved}" << int(Measure::Reserved);
+    }
+    void measureAcrossSchemas()
+    {
+        QFETCH(QString, header);
+        QFETCH(QString, overhead);
+        QFETCH(int, measure);
+        const QString yaml = header
+            + QStringLiteral("\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n")
+            + overhead + QStringLiteral("\n");
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "measure.vramledger.yaml");
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(doc->scenario.overhead.measure), measure);
+    }
+
+    void badMeasureNamesTheKey()
+    {
+        const auto doc = parseScenarioDocument("schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: "
+                                               "11008, vocab: 32000}\noverhead: {measure: smi}\n",
+                                               "bad.vramledger.yaml");
+        QVERIFY(!doc.ok());
+        const std::string message = doc.error().describe();
+        QVERIFY2(message.find("overhead.measure") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("allocated|reserved|nvidia-smi") != std::string::npos, message.c_str());
     }
 
     // A pipeline whose file names no micro-batch count runs with its 1F1B pipeline full; a count

@@ -44,7 +44,8 @@ private Q_SLOTS:
         QCOMPARE(requiredBytes(b, FitRule::Sum), b.total);
         QCOMPARE(t.points.front().phase, StepPhase::Start);
         QCOMPARE(t.points.back().phase, StepPhase::OptimizerStep);
-        QCOMPARE(t.points.back().inUse, b.modelStates()); // weights + gradients + optimizer states
+        // Weights, gradients and optimizer states, and the runtime overhead, there all step long.
+        QCOMPARE(t.points.back().inUse, b.modelStates() + b.component(Component::Overhead));
         QCOMPARE(qsizetype(t.points.size()), qsizetype(2 * b.layersOnStage + 3));
     }
 

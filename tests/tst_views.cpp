@@ -170,6 +170,7 @@ private Q_SLOTS:
             below += value;
             QCOMPARE(image.pixelColor(centre).rgb(), componentColor(c).rgb());
         }
+        below += chart.barValue(bar, Component::Overhead); // drawn lighter, on top
         const QPoint aboveTheBar(int(x), int(plot->yAxis->coordToPixel(below)) - 12);
         QCOMPARE(image.pixelColor(aboveTheBar).rgb(), palette(theme).color(QPalette::Base).rgb());
     }
@@ -379,8 +380,10 @@ private Q_SLOTS:
             peak = std::max(peak, values[i]);
         }
         QCOMPARE(peak, toUnits(a.timeline.peak(), Units::GiB));
-        // The optimizer step: the model states, and DeepSpeed ZeRO-3's bucket, which stays all step.
-        const Bytes persistent = a.breakdown.bucketPersists ? a.breakdown.item(ItemId::ZeroReduceBucket) : 0;
+        // The optimizer step: the model states, and what stays all step: DeepSpeed ZeRO-3's bucket
+        // and the runtime overhead.
+        const Bytes persistent = (a.breakdown.bucketPersists ? a.breakdown.item(ItemId::ZeroReduceBucket) : 0)
+            + a.breakdown.component(Component::Overhead);
         QCOMPARE(values.back(), toUnits(a.breakdown.modelStates() + persistent, Units::GiB));
 
         // The peak's tag stands on the sum line (never below it, where it would cross the line)

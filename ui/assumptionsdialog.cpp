@@ -8,6 +8,39 @@
 
 namespace vl {
 
+namespace {
+
+// Which reading of a real run the total predicts (core's Measure), in plain words.
+QString measureText(Measure measure)
+{
+    switch (measure) {
+    case Measure::Allocated:
+        return QObject::tr("the tensors alone, what torch.cuda.max_memory_allocated reports. A real run needs more: "
+                           "the caching allocator's reserve, the CUDA context and NCCL's buffers");
+    case Measure::Reserved:
+        return QObject::tr("the caching allocator's pool, what torch.cuda.max_memory_reserved reports: the tensors "
+                           "and the allocator's reserve; nvidia-smi also shows the CUDA context and NCCL's buffers");
+    case Measure::NvidiaSmi: break;
+    }
+    return QObject::tr("what nvidia-smi shows for the process: the tensors, the caching allocator's reserve, the "
+                       "CUDA context and NCCL's buffers. GPU capacities are nvidia-smi readings too, so a plan "
+                       "that fits here fits the card");
+}
+
+QString overheadText(const Overhead &o)
+{
+    if (!o.reserveCounted())
+        return QObject::tr("not counted — the article's four components only");
+    QString text = QObject::tr("allocator reserve %1 % of what is allocated").arg(o.allocatorPercent);
+    if (o.runtimeCounted())
+        text += QObject::tr(", CUDA context %1 MiB, NCCL buffers %2 MiB with more than one GPU")
+                    .arg(o.cudaContext / kMiB)
+                    .arg(o.commBuffers / kMiB);
+    return text;
+}
+
+} // namespace
+
 QString assumptionsHtml(const Scenario &s, const Breakdown &b)
 {
     const DtypeBytes dt = dtypeBytes(s);
@@ -24,23 +57,17 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b)
             "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
             "enumerated %7.</li>"
             "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
-            "<li>The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also "
-            "shows the CUDA context and the caching allocator's reserve, which the runtime overhead adds.</li>"
+            "<li>Compared with: %10.</li>"
             "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
             "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
-            "<li>Overhead: %6.</li>"
+            "<li>Runtime overhead: %6.</li>"
             "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
             .arg(dt.weight)
             .arg(dt.gradient)
             .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
             .arg(optimizerBytes)
             .arg(dt.activation)
-            .arg(s.overhead.enabled ? QObject::tr("on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 "
-                                                  "MiB with more than one GPU")
-                                          .arg(s.overhead.cudaContext / kMiB)
-                                          .arg(s.overhead.allocatorPercent)
-                                          .arg(s.overhead.commBuffers / kMiB)
-                                    : QObject::tr("off — the article's four components only"))
+            .arg(overheadText(s.overhead))
             .arg(s.implementation == Implementation::Megatron
                      ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
                      : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
@@ -51,7 +78,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b)
             .arg(dt.autocast
                      ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
                      : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
-                                     : QObject::tr("none"));
+                                     : QObject::tr("none"))
+            .arg(measureText(s.overhead.measure));
     QStringList parallel;
     if (s.fsdp())
         parallel << QObject::tr(

@@ -424,14 +424,19 @@ void ControlPanel::build()
         af, m_loraDropout, [] { return tr("LoRA dropout"); },
         [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
 
-    m_overhead = new QCheckBox(m_advancedBody);
+    m_measure = combo({{int(Measure::Allocated), [] { return tr("Tensors (allocated)"); }},
+                       {int(Measure::Reserved), [] { return tr("Reserved pool"); }},
+                       {int(Measure::NvidiaSmi), [] { return tr("nvidia-smi"); }}});
     m_allocator = fieldSpinBox("allocator-percent");
     m_allocator->setSuffix(QStringLiteral(" %"));
     row(
-        af, m_overhead, [] { return tr("Runtime overhead"); },
+        af, m_measure, [] { return tr("Compare with"); },
         [] {
-            return tr("Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: "
-                      "what explains most gaps between estimates and nvidia-smi. Off: the article's four parts.");
+            return tr("Which reading of a real run the total predicts. Tensors: what "
+                      "torch.cuda.max_memory_allocated reports, the article's four parts. Reserved pool: "
+                      "max_memory_reserved, with the caching allocator's reserve. nvidia-smi: the whole process, "
+                      "also the CUDA context and NCCL buffers; GPU capacities are nvidia-smi readings, so "
+                      "this is the safe choice for a plan.");
         });
     row(
         af, m_allocator, [] { return tr("Allocator reserve"); },
@@ -467,7 +472,7 @@ void ControlPanel::build()
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
-    checkEdit(m_overhead, "overhead", [](Scenario &s, int v) { s.overhead.enabled = v; });
+    comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
 
     layout->addWidget(m_advanced);
     layout->addStretch(1);
@@ -685,7 +690,7 @@ void ControlPanel::syncFromModel()
     m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setComboData(m_baseDtype, s.baseDtype);
     m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
-    setCheck(m_overhead, s.overhead.enabled);
+    setComboData(m_measure, s.overhead.measure);
     m_allocator->setEnabled(fieldInEffect(s, "allocator-percent"));
 
     syncGpuList();

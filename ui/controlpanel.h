@@ -115,7 +115,7 @@ private:
     QSpinBox *m_loraRank = nullptr;
     QCheckBox *m_loraDropout = nullptr;
     QComboBox *m_baseDtype = nullptr;
-    QCheckBox *m_overhead = nullptr;
+    QComboBox *m_measure = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
 

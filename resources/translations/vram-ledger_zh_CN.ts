@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>QObject</name>
@@ -35,10 +36,6 @@
         <translation>每个矩阵约 4·(行数 + 列数)</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper's K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;The estimate counts tensors, what torch.cuda.max_memory_allocated reports; nvidia-smi also shows the CUDA context and the caching allocator&apos;s reserve, which the runtime overhead adds.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).&lt;/li&gt;&lt;li&gt;Overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;估算统计的是张量，即 torch.cuda.max_memory_allocated 报告的量；nvidia-smi 还会显示 CUDA 上下文和缓存分配器的预留，开启运行时开销即可计入。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>kept, 4 B per trainable parameter</source>
         <translation>保留，每个可训练参数 4 字节</translation>
     </message>
@@ -47,15 +44,7 @@
         <translation>不保留</translation>
     </message>
     <message>
-        <source>on — CUDA context %1 MiB, allocator reserve %2 %, NCCL buffers %3 MiB with more than one GPU</source>
-        <translation>开启——CUDA 上下文 %1 MiB，分配器预留 %2%，多卡时 NCCL 缓冲区 %3 MiB</translation>
-    </message>
-    <message>
-        <source>off — the article's four components only</source>
-        <translation>关闭——只算文章的四大块</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face "Model training anatomy".&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
+        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed&apos;s ZeRO estimators, Hugging Face &quot;Model training anatomy&quot;.&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
         <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
@@ -67,7 +56,7 @@
         <translation>%1：无法编码 PNG</translation>
     </message>
     <message>
-        <source>%1: unknown format '%2'; use .png, .svg or .pdf</source>
+        <source>%1: unknown format &apos;%2&apos;; use .png, .svg or .pdf</source>
         <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
     </message>
     <message>
@@ -89,6 +78,34 @@
     <message>
         <source>&lt;h3&gt;Parallelism and runtime buffers&lt;/h3&gt;</source>
         <translation>&lt;h3&gt;并行与运行时缓冲&lt;/h3&gt;</translation>
+    </message>
+    <message>
+        <source>the tensors alone, what torch.cuda.max_memory_allocated reports. A real run needs more: the caching allocator&apos;s reserve, the CUDA context and NCCL&apos;s buffers</source>
+        <translation>只算张量，即 torch.cuda.max_memory_allocated 报告的量。真实运行还要更多：缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区</translation>
+    </message>
+    <message>
+        <source>the caching allocator&apos;s pool, what torch.cuda.max_memory_reserved reports: the tensors and the allocator&apos;s reserve; nvidia-smi also shows the CUDA context and NCCL&apos;s buffers</source>
+        <translation>缓存分配器的内存池，即 torch.cuda.max_memory_reserved 报告的量：张量加上分配器的预留；nvidia-smi 还会显示 CUDA 上下文和 NCCL 的缓冲区</translation>
+    </message>
+    <message>
+        <source>what nvidia-smi shows for the process: the tensors, the caching allocator&apos;s reserve, the CUDA context and NCCL&apos;s buffers. GPU capacities are nvidia-smi readings too, so a plan that fits here fits the card</source>
+        <translation>nvidia-smi 显示的该进程用量：张量、缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区。GPU 容量同样取 nvidia-smi 的读数，所以这里放得下的方案在卡上也放得下</translation>
+    </message>
+    <message>
+        <source>not counted — the article&apos;s four components only</source>
+        <translation>不计入——只算文章的四大块</translation>
+    </message>
+    <message>
+        <source>allocator reserve %1 % of what is allocated</source>
+        <translation>分配器预留，为已分配量的 %1%</translation>
+    </message>
+    <message>
+        <source>, CUDA context %1 MiB, NCCL buffers %2 MiB with more than one GPU</source>
+        <translation>，CUDA 上下文 %1 MiB，多卡时 NCCL 缓冲区 %2 MiB</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed&apos;s estimator).&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
 </context>
 <context>
@@ -121,7 +138,7 @@
         <translation>优化阶梯</translation>
     </message>
     <message>
-        <source>What the bars compare: your pinned scenarios beside the current one, the current scenario over 1–64 GPUs or ZeRO stages 0–3, or the article's levers applied one at a time until it fits the first chosen GPU.</source>
+        <source>What the bars compare: your pinned scenarios beside the current one, the current scenario over 1–64 GPUs or ZeRO stages 0–3, or the article&apos;s levers applied one at a time until it fits the first chosen GPU.</source>
         <translation>柱状图比较的内容：已固定的方案与当前方案并列；当前方案在 1–64 张 GPU 或 ZeRO 0–3 阶段下的对比；或按文章的优化顺序逐步施加，直到放得进第一块选中的 GPU。</translation>
     </message>
     <message>
@@ -193,7 +210,7 @@
         <translation>优化手段…</translation>
     </message>
     <message>
-        <source>Choose which of the article's levers the ladder tries, and in which order.</source>
+        <source>Choose which of the article&apos;s levers the ladder tries, and in which order.</source>
         <translation>选择优化阶梯要尝试文章中的哪些手段，以及顺序。</translation>
     </message>
     <message>
@@ -452,11 +469,7 @@
         <translation>Adam 为每个参数保存两个 FP32 状态（8 字节）——往往是账单里最大的一项。</translation>
     </message>
     <message>
-        <source>FP32 master copy</source>
-        <translation>FP32 主副本</translation>
-    </message>
-    <message>
-        <source>Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). The article's 84 GB table leaves it out; uncheck to reproduce that table.</source>
+        <source>Mixed precision keeps an FP32 copy of the weights for the update (4 B/param). The article&apos;s 84 GB table leaves it out; uncheck to reproduce that table.</source>
         <translation>混合精度会为参数更新保留一份 FP32 权重副本（每参数 4 字节）。文章里 84 GB 的表格没算它；取消勾选即可复现那张表。</translation>
     </message>
     <message>
@@ -520,11 +533,11 @@
         <translation>FSDP 在每层前向结束后释放聚合的参数，反向时再聚合一次。关闭时（torchtitan 在流水线并行下的选择），每层从前向到反向都保持聚合。</translation>
     </message>
     <message>
-        <source>Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP (torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter.</source>
+        <source>Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP (torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits, and holds one layer&apos;s gradients for the reduce-scatter.</source>
         <translation>第 3 阶段由谁分片。DeepSpeed 聚合最大的一层及其梯度。PyTorch FSDP（torchtitan）保存 FP32 分片，整个训练步都聚合着嵌入层和输出头，每次以 16 位聚合两层，并为 reduce-scatter 保留一层的梯度。</translation>
     </message>
     <message>
-        <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article's first lever.</source>
+        <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article&apos;s first lever.</source>
         <translation>把模型状态切分到数据并行的各张 GPU 上：阶段 1 切优化器状态，阶段 2 再切梯度，阶段 3 再切参数。文章里的第一招。</translation>
     </message>
     <message>
@@ -540,7 +553,7 @@
         <translation>张量并行</translation>
     </message>
     <message>
-        <source>Splits each layer's matrices and most activations over t GPUs.</source>
+        <source>Splits each layer&apos;s matrices and most activations over t GPUs.</source>
         <translation>把每层的矩阵和大部分激活切分到 t 张 GPU 上。</translation>
     </message>
     <message>
@@ -612,10 +625,6 @@
         <translation>FlashAttention</translation>
     </message>
     <message>
-        <source>Never stores the s×s attention scores: removes the activation term that grows with s².</source>
-        <translation>不保存 s×s 的注意力分数：去掉随 s² 增长的那一项激活。</translation>
-    </message>
-    <message>
         <source>Dropout</source>
         <translation>Dropout</translation>
     </message>
@@ -646,14 +655,6 @@
     <message>
         <source>Adapters add r·(in + out) trainable parameters per adapted matrix.</source>
         <translation>每个被适配的矩阵增加 r·(in + out) 个可训练参数。</translation>
-    </message>
-    <message>
-        <source>Runtime overhead</source>
-        <translation>运行时开销</translation>
-    </message>
-    <message>
-        <source>Adds the CUDA context (400 MiB), the caching allocator's reserve and NCCL buffers: what explains most gaps between estimates and nvidia-smi. Off: the article's four parts.</source>
-        <translation>加上 CUDA 上下文（400 MiB）、缓存分配器的预留和 NCCL 缓冲区：估算与 nvidia-smi 之间的差距大多来自这里。关闭时只算文章的四大块。</translation>
     </message>
     <message>
         <source>Allocator reserve</source>
@@ -720,7 +721,7 @@
         <translation>完全重计算</translation>
     </message>
     <message>
-        <source>Selective: recompute only the attention scores (with torchtitan: its op-level policy, which keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input and recompute the rest in backward (≈ 33 % more compute). The article's second lever.</source>
+        <source>Selective: recompute only the attention scores (with torchtitan: its op-level policy, which keeps every other matmul&apos;s output). Full (gradient checkpointing): keep only each layer&apos;s input and recompute the rest in backward (≈ 33 % more compute). The article&apos;s second lever.</source>
         <translation>选择性：只重算注意力分数（torchtitan 用它的算子级策略：每隔一个矩阵乘保存其输出）。完全重计算（梯度检查点）：只保留每层的输入，其余在反向传播时重算（计算量约多 33%）。文章里的第二招。</translation>
     </message>
     <message>
@@ -743,6 +744,26 @@
         <source>Fetch a model&apos;s config.json from the Hugging Face Hub by its id, e.g. meta-llama/Llama-3.1-8B, and save it as your own preset.</source>
         <translation>按模型 id（例如 meta-llama/Llama-3.1-8B）从 Hugging Face Hub 获取它的 config.json，并存为你自己的预设。</translation>
     </message>
+    <message>
+        <source>Tensors (allocated)</source>
+        <translation>张量（allocated）</translation>
+    </message>
+    <message>
+        <source>Reserved pool</source>
+        <translation>预留内存池（reserved）</translation>
+    </message>
+    <message>
+        <source>nvidia-smi</source>
+        <translation>nvidia-smi（整个进程）</translation>
+    </message>
+    <message>
+        <source>Compare with</source>
+        <translation>对照读数</translation>
+    </message>
+    <message>
+        <source>Which reading of a real run the total predicts. Tensors: what torch.cuda.max_memory_allocated reports, the article&apos;s four parts. Reserved pool: max_memory_reserved, with the caching allocator&apos;s reserve. nvidia-smi: the whole process, also the CUDA context and NCCL buffers; GPU capacities are nvidia-smi readings, so this is the safe choice for a plan.</source>
+        <translation>总量预测的是真实运行的哪一个读数。张量：torch.cuda.max_memory_allocated 报告的量，即文章的四大块。预留内存池：max_memory_reserved，含缓存分配器的预留。nvidia-smi：整个进程的用量，还包括 CUDA 上下文和 NCCL 缓冲区；GPU 容量就是 nvidia-smi 的读数，所以做规划时这是稳妥的选择。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -763,7 +784,7 @@
         <translation>占总量 %1%</translation>
     </message>
     <message>
-        <source>What would cut it most (the article's levers):</source>
+        <source>What would cut it most (the article&apos;s levers):</source>
         <translation>哪一招省得最多（按文章的优化手段）：</translation>
     </message>
     <message>
@@ -777,6 +798,49 @@
     <message>
         <source>(then fits)</source>
         <translation>（之后放得下）</translation>
+    </message>
+</context>
+<context>
+    <name>vl::HubClient</name>
+    <message>
+        <source>offline, and no copy of %1 was fetched before; go online once, or import a local config.json</source>
+        <translation>处于离线状态，且之前没有获取过 %1 的副本；请先联网获取一次，或导入本地的 config.json</translation>
+    </message>
+    <message>
+        <source>%1; using the copy fetched on %2</source>
+        <translation>%1；改用 %2 获取的副本</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>the answer for %1 is larger than %2 MiB; that is no config.json</source>
+        <translation>%1 的响应超过 %2 MiB，不可能是 config.json</translation>
+    </message>
+    <message>
+        <source>%1 refused access to %2 (HTTP %3): the model is gated or private, or does not exist. Request access at %4, then set HF_TOKEN or log in with huggingface-cli, and try again</source>
+        <translation>%1 拒绝访问 %2（HTTP %3）：该模型需要申请访问、是私有的，或者不存在。请在 %4 申请访问，然后设置 HF_TOKEN 或用 huggingface-cli 登录，再试一次</translation>
+    </message>
+    <message>
+        <source>%1 has no config.json for %2 (HTTP 404): check the id and the revision</source>
+        <translation>%1 上没有 %2 的 config.json（HTTP 404）：请检查 id 和版本</translation>
+    </message>
+    <message>
+        <source>%1 answered HTTP %2 for %3</source>
+        <translation>%1 对 %3 返回 HTTP %2</translation>
+    </message>
+    <message>
+        <source>could not reach %1 (%2)</source>
+        <translation>无法连接 %1（%2）</translation>
+    </message>
+    <message>
+        <source>%1; check the connection or the proxy, set HF_ENDPOINT for a mirror, or import a local config.json</source>
+        <translation>%1；请检查网络或代理，用 HF_ENDPOINT 指定镜像，或导入本地的 config.json</translation>
+    </message>
+    <message>
+        <source>the answer for %1 from %2 is not a config.json (no JSON object)</source>
+        <translation>%2 对 %1 的响应不是 config.json（不是 JSON 对象）</translation>
     </message>
 </context>
 <context>
@@ -937,11 +1001,11 @@
         <translation>训练步时间线</translation>
     </message>
     <message>
-        <source>Stacked bars of the four components against your GPUs' capacities.</source>
+        <source>Stacked bars of the four components against your GPUs&apos; capacities.</source>
         <translation>四大组成部分的堆叠柱状图，对照你的 GPU 容量。</translation>
     </message>
     <message>
-        <source>One GPU's memory as blocks proportional to their bytes, and the flow of a training step.</source>
+        <source>One GPU&apos;s memory as blocks proportional to their bytes, and the flow of a training step.</source>
         <translation>单张 GPU 的显存：方块面积与字节数成正比，并标出一次训练步的流程。</translation>
     </message>
     <message>
@@ -1021,13 +1085,14 @@
         <translation>我的 GPU</translation>
     </message>
     <message>
-        <source>Memory as the driver reports it (GiB; nvidia-smi's MiB ÷ 1024):</source>
+        <source>Memory as the driver reports it (GiB; nvidia-smi&apos;s MiB ÷ 1024):</source>
         <translation>驱动报告的显存（GiB；即 nvidia-smi 的 MiB ÷ 1024）：</translation>
     </message>
     <message numerus="yes">
         <source>%n preset file(s) skipped: %1</source>
         <translation>
-            <numerusform>跳过了 %n 个预设文件：%1</numerusform></translation>
+            <numerusform>跳过了 %n 个预设文件：%1</numerusform>
+        </translation>
     </message>
     <message>
         <source>From Hugging Face</source>
@@ -1108,7 +1173,7 @@
         <translation>各部分之和 %1</translation>
     </message>
     <message>
-        <source>every layer's activations plus the logits</source>
+        <source>every layer&apos;s activations plus the logits</source>
         <translation>所有层的激活加上 logits</translation>
     </message>
     <message>
@@ -1151,7 +1216,7 @@
 <context>
     <name>vl::StructureDiagram</name>
     <message>
-        <source>One GPU's memory: %1 in all (block areas are proportional to bytes)</source>
+        <source>One GPU&apos;s memory: %1 in all (block areas are proportional to bytes)</source>
         <translation>单张 GPU 的显存：共 %1（方块面积与字节数成正比）</translation>
     </message>
     <message>
@@ -1253,7 +1318,7 @@
         <translation>各部分之和</translation>
     </message>
     <message>
-        <source> · the step's peak is %1</source>
+        <source> · the step&apos;s peak is %1</source>
         <translation> · 训练步峰值为 %1</translation>
     </message>
     <message>
@@ -1664,7 +1729,7 @@
         <translation>块）</translation>
     </message>
     <message>
-        <source>the article's b·s·h·L·2 estimate</source>
+        <source>the article&apos;s b·s·h·L·2 estimate</source>
         <translation>即文章中 b·s·h·L·2 的估算</translation>
     </message>
     <message>
@@ -1752,7 +1817,7 @@
         <translation>每层只保留输入：</translation>
     </message>
     <message>
-        <source>one layer's full activations while it is recomputed</source>
+        <source>one layer&apos;s full activations while it is recomputed</source>
         <translation>重算时一层的完整激活</translation>
     </message>
     <message>
@@ -2001,7 +2066,8 @@
     <message numerus="yes">
         <source>%n GPU(s)</source>
         <translation>
-            <numerusform>%n 张 GPU</numerusform></translation>
+            <numerusform>%n 张 GPU</numerusform>
+        </translation>
     </message>
     <message>
         <source>ZeRO %1</source>
@@ -2038,49 +2104,6 @@
     <message>
         <source>%1: %2 in use (%3)</source>
         <translation>%1：占用 %2（%3）</translation>
-    </message>
-</context>
-<context>
-    <name>vl::HubClient</name>
-    <message>
-        <source>offline, and no copy of %1 was fetched before; go online once, or import a local config.json</source>
-        <translation>处于离线状态，且之前没有获取过 %1 的副本；请先联网获取一次，或导入本地的 config.json</translation>
-    </message>
-    <message>
-        <source>%1; using the copy fetched on %2</source>
-        <translation>%1；改用 %2 获取的副本</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>the answer for %1 is larger than %2 MiB; that is no config.json</source>
-        <translation>%1 的响应超过 %2 MiB，不可能是 config.json</translation>
-    </message>
-    <message>
-        <source>%1 refused access to %2 (HTTP %3): the model is gated or private, or does not exist. Request access at %4, then set HF_TOKEN or log in with huggingface-cli, and try again</source>
-        <translation>%1 拒绝访问 %2（HTTP %3）：该模型需要申请访问、是私有的，或者不存在。请在 %4 申请访问，然后设置 HF_TOKEN 或用 huggingface-cli 登录，再试一次</translation>
-    </message>
-    <message>
-        <source>%1 has no config.json for %2 (HTTP 404): check the id and the revision</source>
-        <translation>%1 上没有 %2 的 config.json（HTTP 404）：请检查 id 和版本</translation>
-    </message>
-    <message>
-        <source>%1 answered HTTP %2 for %3</source>
-        <translation>%1 对 %3 返回 HTTP %2</translation>
-    </message>
-    <message>
-        <source>could not reach %1 (%2)</source>
-        <translation>无法连接 %1（%2）</translation>
-    </message>
-    <message>
-        <source>%1; check the connection or the proxy, set HF_ENDPOINT for a mirror, or import a local config.json</source>
-        <translation>%1；请检查网络或代理，用 HF_ENDPOINT 指定镜像，或导入本地的 config.json</translation>
-    </message>
-    <message>
-        <source>the answer for %1 from %2 is not a config.json (no JSON object)</source>
-        <translation>%2 对 %1 的响应不是 config.json（不是 JSON 对象）</translation>
     </message>
 </context>
 </TS>
