@@ -18,6 +18,10 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
     {ItemId::OffloadGradientBuffer, "offload_gradient_buffer"},
+    {ItemId::OffloadParamBuffer, "offload_param_buffer"},
+    {ItemId::OffloadFp32Gradients, "offload_fp32_gradients"},
+    {ItemId::OffloadHostGradientBuffer, "offload_host_gradient_buffer"},
+    {ItemId::OffloadAccumulatedGradients, "offload_accumulated_gradients"},
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
     {ItemId::LayerActivations, "layer_activations"},
@@ -175,6 +179,11 @@ struct Stage {
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const;
+
+    // DeepSpeed's ZeRO-Offload: the optimizer (and at stage 3 perhaps the parameters) in CPU memory.
+    bool deepSpeedOffload() const { return s.offload != Offload::None && !s.fsdp() && s.zeroStage >= 1; }
 
     Bytes shard(std::int64_t value, bool sharded) const { return sharded ? ceilDiv(value, n) : value; }
     // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
@@ -350,9 +359,23 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
 {
     const Architecture &a = s.arch;
     const Bytes gradBytes = shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
-    sink.add(ItemId::Gradients, gradBytes, [&] {
-        return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
-            + shardText(s, shardGradients) + equals(gradBytes, units);
+    // ZeRO-Offload keeps no partitioned 16-bit gradients on the GPU. At stage 2 there are none:
+    // each reduced partition is copied straight into the FP32 gradients in CPU memory
+    // (stage_1_and_2.py, copy_grads_in_partition returns before grads_in_partition is made); at
+    // stage 3 they live in CPU memory (stage3.py, grad_partitions_flat_buffer on self.device,
+    // the CPU when the optimizer is offloaded, in grad_accum_dtype: the model's by default).
+    const bool offloadsGradients = deepSpeedOffload() && s.zeroStage >= 2;
+    const bool gradientsOnHost = offloadsGradients && s.zeroStage == 3;
+    if (gradientsOnHost)
+        b.host += gradBytes;
+    sink.add(ItemId::Gradients, offloadsGradients ? 0 : gradBytes, [&] {
+        std::string text = formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
+            + shardText(s, shardGradients);
+        if (!offloadsGradients)
+            return text + equals(gradBytes, units);
+        if (gradientsOnHost)
+            return text + equals(gradBytes, units) + ", in CPU memory";
+        return text + ": none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)";
     });
     if (shardOptimizer && !s.fsdp() && s.reduceBucket > 0) {
         // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
@@ -368,7 +391,7 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                 + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
         });
     }
-    if (s.offload != Offload::None && !s.fsdp() && (s.zeroStage == 1 || s.zeroStage == 2) && baseTrains(s)) {
+    if (deepSpeedOffload() && s.zeroStage <= 2 && baseTrains(s)) {
         // ZeRO-Offload at stages 1 and 2 stages each gradient through a GPU buffer as large as the
         // largest trainable parameter, in the 16-bit dtype, allocated when the optimizer is built
         // (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.__init__:
@@ -380,6 +403,8 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                 + " B (DeepSpeed's GPU buffer for gradients bound for the CPU)" + equals(buffer, units);
         });
     }
+    if (deepSpeedOffload())
+        addOffloadHostBuffers(units, b, sink);
     if (shardGradients && s.fsdp()) {
         // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
         // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
@@ -402,6 +427,50 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
             return text + equals(buffers, units);
         });
     }
+}
+
+// DeepSpeed ZeRO-Offload's buffers in CPU memory, per GPU (each rank's optimizer allocates its
+// own, so a node needs them once per GPU): no GPU bytes, each adds to Breakdown::host.
+template <class Sink>
+void Stage::addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const
+{
+    const auto onHost = [&](ItemId id, Bytes bytes, auto &&formula) {
+        b.host += bytes;
+        sink.add(id, 0, [&] { return formula() + equals(bytes, units) + ", in CPU memory"; });
+    };
+    // The FP32 gradients the CPU optimizer steps with, one per master partition:
+    // stage_1_and_2.py initialize_optimizer_states (single_partition_of_fp32_groups[i].grad) and
+    // stage3.py _setup_for_real_optimizer (subgroup_gradient_buffer).
+    const Bytes fp32Gradients = shardSplit(trainable, trainableExperts, 4, shardOptimizer);
+    onHost(ItemId::OffloadFp32Gradients, fp32Gradients, [&] {
+        return formatCount(trainable) + " trainable params × 4 B (FP32 gradients for the CPU optimizer)"
+            + shardText(s, shardOptimizer);
+    });
+    if (s.zeroStage == 3)
+        return;
+    // Stages 1 and 2 (stage_1_and_2.py, DeepSpeedZeroOptimizer.__init__): the updated partition in
+    // the 16-bit dtype, to be copied back to the GPU (param_buffer_of_bit16_for_cpu_offload_groups)...
+    const Bytes partition16 = shardSplit(trainable, trainableExperts, dt.weight, shardOptimizer);
+    onHost(ItemId::OffloadParamBuffer, partition16, [&] {
+        return formatCount(trainable) + " trainable params × " + std::to_string(dt.weight)
+            + " B (the updated partition, for the GPU)" + shardText(s, shardOptimizer);
+    });
+    // ... the pinned twin of the GPU's staging buffer (temp_grad_buffer_for_cpu_offload) ...
+    if (baseTrains(s)) {
+        const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
+        onHost(ItemId::OffloadHostGradientBuffer, largest * dt.weight, [&] {
+            return "largest parameter " + formatCount(largest) + " × " + std::to_string(dt.weight)
+                + " B (DeepSpeed's CPU buffer for gradients from the GPU)";
+        });
+    }
+    // ... and, with more than one micro-batch per step, each parameter's gradient accumulated in
+    // CPU memory between them, in its own dtype (async_accumulate_grad_in_cpu_via_gpu:
+    // accumulated_grads_in_cpu; a parameter that straddles two partitions is kept whole).
+    if (s.microBatchesPerStep() > 1)
+        onHost(ItemId::OffloadAccumulatedGradients, partition16, [&] {
+            return formatCount(trainable) + " trainable params × " + std::to_string(dt.weight)
+                + " B (gradients accumulated between micro-batches)" + shardText(s, shardOptimizer);
+        });
 }
 
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
@@ -662,11 +731,15 @@ Component componentOf(ItemId id)
     case ItemId::Weights:
     case ItemId::LoraAdapters:
     case ItemId::Zero3GatheredParams:
-    case ItemId::FsdpUnshardedParams: return Component::Parameters;
+    case ItemId::FsdpUnshardedParams:
+    case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
     case ItemId::ZeroReduceBucket:
-    case ItemId::OffloadGradientBuffer: return Component::Gradients;
+    case ItemId::OffloadGradientBuffer:
+    case ItemId::OffloadFp32Gradients:
+    case ItemId::OffloadHostGradientBuffer:
+    case ItemId::OffloadAccumulatedGradients: return Component::Gradients;
     case ItemId::MasterWeights:
     case ItemId::OptimizerMoments: return Component::OptimizerStates;
     case ItemId::LayerActivations:

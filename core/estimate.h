@@ -35,6 +35,11 @@ enum class ItemId {
     FsdpGradientBuffers,
     ZeroReduceBucket,
     OffloadGradientBuffer,
+    // DeepSpeed ZeRO-Offload's buffers in CPU memory: no GPU bytes, counted in Breakdown::host.
+    OffloadParamBuffer,
+    OffloadFp32Gradients,
+    OffloadHostGradientBuffer,
+    OffloadAccumulatedGradients,
     MasterWeights,
     OptimizerMoments,
     LayerActivations,
@@ -47,7 +52,7 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 19;
+inline constexpr int kItemCount = 23;
 
 Component componentOf(ItemId id);
 // Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),

@@ -154,6 +154,12 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "% of"),
     VL_TRANSLATE_NOOP("vl::formula", "largest parameter"),
     VL_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's GPU buffer for gradients bound for the CPU)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's CPU buffer for gradients from the GPU)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(FP32 gradients for the CPU optimizer)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(the updated partition, for the GPU)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(gradients accumulated between micro-batches)"),
+    VL_TRANSLATE_NOOP("vl::formula", "none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)"),
+    VL_TRANSLATE_NOOP("vl::formula", "in CPU memory"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits and FP32 copy,"),

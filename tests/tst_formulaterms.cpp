@@ -74,6 +74,12 @@ private Q_SLOTS:
             s.zeroStage = 2;
             s.dataParallel = 8;
         });
+        row("ZeRO-2 offloading the optimizer, 4 micro-batches a step", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+            s.gradAccum = 4;
+            s.offload = Offload::Optimizer;
+        });
         row("ZeRO-3, parameters offloaded", [](Scenario &s) {
             s.zeroStage = 3;
             s.dataParallel = 8;

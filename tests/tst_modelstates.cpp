@@ -393,23 +393,51 @@ private Q_SLOTS:
         QVERIFY(estimate(qlora).total < estimate(lora).total); // never the gpu_poor bug
     }
 
+    // ZeRO-Offload over 8 GPUs, 7e9 parameters, mixed precision. In CPU memory, per GPU, what
+    // DeepSpeed allocates there for its CPU Adam, each per parameter ÷ 8: the FP32 master and
+    // moments (12 B) and the FP32 gradients (4 B); at stages 1 and 2 (stage_1_and_2.py) also the
+    // 16-bit updated partition (2 B), the pinned staging buffer of the largest parameter (the
+    // 32000 × 4096 embedding, 16-bit) and, with accumulation, 16-bit accumulated gradients (2 B);
+    // at stage 3 (stage3.py) the 16-bit gradient partitions themselves (2 B). On the GPU the
+    // master copy, the moments and, from stage 2, the partitioned gradients are gone; stages 1
+    // and 2 stage gradients through a GPU buffer of the largest parameter.
+    void offloadMovesOptimizerToHost_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("gradAccum");
+        QTest::addColumn<qint64>("hostBytesPerParam");
+        QTest::addColumn<bool>("stagingBuffers");
+        QTest::addColumn<bool>("gradientsLeaveTheGpu");
+        QTest::newRow("ZeRO-1") << 1 << 1 << qint64(12 + 4 + 2) << true << false;
+        QTest::newRow("ZeRO-2") << 2 << 1 << qint64(12 + 4 + 2) << true << true;
+        QTest::newRow("ZeRO-2, 4 micro-batches a step") << 2 << 4 << qint64(12 + 4 + 2 + 2) << true << true;
+        QTest::newRow("ZeRO-3") << 3 << 1 << qint64(12 + 4 + 2) << false << true;
+        QTest::newRow("ZeRO-3, 4 micro-batches a step") << 3 << 4 << qint64(12 + 4 + 2) << false << true;
+    }
     void offloadMovesOptimizerToHost()
     {
+        QFETCH(int, stage);
+        QFETCH(int, gradAccum);
+        QFETCH(qint64, hostBytesPerParam);
+        QFETCH(bool, stagingBuffers);
+        QFETCH(bool, gradientsLeaveTheGpu);
         Scenario s = withParams(7'000'000'000);
-        s.zeroStage = 2;
+        s.zeroStage = stage;
         s.dataParallel = 8;
+        s.gradAccum = gradAccum;
         s.overhead.measure = Measure::Allocated; // the tensors alone: the reserve follows them
         const Breakdown onGpu = estimate(s);
         s.offload = Offload::Optimizer;
         const Breakdown offloaded = estimate(s);
+        const Bytes staging = stagingBuffers ? Bytes(32000) * 4096 * 2 : 0;
+        QCOMPARE(offloaded.host, Bytes(7'000'000'000) / 8 * hostBytesPerParam + staging);
         QCOMPARE(offloaded.item(ItemId::MasterWeights) + offloaded.item(ItemId::OptimizerMoments), Bytes(0));
-        QCOMPARE(offloaded.host, onGpu.item(ItemId::MasterWeights) + onGpu.item(ItemId::OptimizerMoments));
-        // What stays on the GPU in exchange: DeepSpeed's staging buffer for the gradients it sends
-        // to the CPU, as large as the largest trainable parameter (here the 32000 × 4096 embedding)
-        // in the 16-bit dtype (stage_1_and_2.py: temp_grad_buffer_for_gpu_offload).
+        QCOMPARE(offloaded.item(ItemId::Gradients), gradientsLeaveTheGpu ? 0 : onGpu.item(ItemId::Gradients));
         QCOMPARE(onGpu.has(ItemId::OffloadGradientBuffer), false);
-        QCOMPARE(offloaded.item(ItemId::OffloadGradientBuffer), Bytes(32000) * 4096 * 2);
-        QCOMPARE(offloaded.total, onGpu.total - offloaded.host + offloaded.item(ItemId::OffloadGradientBuffer));
+        QCOMPARE(offloaded.item(ItemId::OffloadGradientBuffer), staging);
+        QCOMPARE(offloaded.total,
+                 onGpu.total - onGpu.item(ItemId::MasterWeights) - onGpu.item(ItemId::OptimizerMoments)
+                     - (onGpu.item(ItemId::Gradients) - offloaded.item(ItemId::Gradients)) + staging);
     }
 
     // Where ZeRO-Offload's GPU staging buffer exists: DeepSpeed's stages 1 and 2 with a trainable

@@ -67,6 +67,10 @@ QColor itemColor(ItemId id)
     case ItemId::FsdpGradientBuffers:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
+    case ItemId::OffloadParamBuffer:
+    case ItemId::OffloadFp32Gradients:
+    case ItemId::OffloadHostGradientBuffer:
+    case ItemId::OffloadAccumulatedGradients:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer: return base.lighter(160);
@@ -98,6 +102,12 @@ QString itemName(ItemId id)
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
     case ItemId::OffloadGradientBuffer:
         return QCoreApplication::translate("vl::ui", "DeepSpeed offload gradient buffer");
+    case ItemId::OffloadParamBuffer: return QCoreApplication::translate("vl::ui", "Offload: 16-bit partition (CPU)");
+    case ItemId::OffloadFp32Gradients: return QCoreApplication::translate("vl::ui", "Offload: FP32 gradients (CPU)");
+    case ItemId::OffloadHostGradientBuffer:
+        return QCoreApplication::translate("vl::ui", "Offload: gradient staging buffer (CPU)");
+    case ItemId::OffloadAccumulatedGradients:
+        return QCoreApplication::translate("vl::ui", "Offload: accumulated gradients (CPU)");
     case ItemId::MasterWeights: return QCoreApplication::translate("vl::ui", "FP32 master copy");
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");

@@ -1928,6 +1928,30 @@
         <source>experts&apos; ÷</source>
         <translation>专家部分 ÷</translation>
     </message>
+    <message>
+        <source>(DeepSpeed&apos;s CPU buffer for gradients from the GPU)</source>
+        <translation>（DeepSpeed 在 CPU 上接收 GPU 梯度的缓冲区）</translation>
+    </message>
+    <message>
+        <source>(FP32 gradients for the CPU optimizer)</source>
+        <translation>（供 CPU 优化器使用的 FP32 梯度）</translation>
+    </message>
+    <message>
+        <source>(the updated partition, for the GPU)</source>
+        <translation>（更新后的分片，待拷回 GPU）</translation>
+    </message>
+    <message>
+        <source>(gradients accumulated between micro-batches)</source>
+        <translation>（微批次之间累积的梯度）</translation>
+    </message>
+    <message>
+        <source>none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)</source>
+        <translation>GPU 上没有（ZeRO-Offload 直接归约到 CPU 内存里的 FP32 梯度）</translation>
+    </message>
+    <message>
+        <source>in CPU memory</source>
+        <translation>位于 CPU 内存</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2104,6 +2128,22 @@
     <message>
         <source>%1: %2 in use (%3)</source>
         <translation>%1：占用 %2（%3）</translation>
+    </message>
+    <message>
+        <source>Offload: 16-bit partition (CPU)</source>
+        <translation>卸载：16 位参数分片（CPU）</translation>
+    </message>
+    <message>
+        <source>Offload: FP32 gradients (CPU)</source>
+        <translation>卸载：FP32 梯度（CPU）</translation>
+    </message>
+    <message>
+        <source>Offload: gradient staging buffer (CPU)</source>
+        <translation>卸载：梯度中转缓冲区（CPU）</translation>
+    </message>
+    <message>
+        <source>Offload: accumulated gradients (CPU)</source>
+        <translation>卸载：累积梯度（CPU）</translation>
     </message>
 </context>
 </TS>
