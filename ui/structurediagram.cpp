@@ -70,6 +70,15 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
         layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height,
                                                                         width, height);
     }
+    if (b.host > 0 && b.component(Component::OptimizerStates) == 0) {
+        const auto cell = std::find(kFlowOrder.begin(), kFlowOrder.end(), Component::OptimizerStates)
+            - kFlowOrder.begin();
+        const double centre = area.left() + cellWidth * (double(cell) + 0.5);
+        const double side = std::sqrt(double(b.host) / layout.bytesPerSquarePixel / layout.aspect);
+        const double width = std::min(side, largestWidth);
+        layout.hostToScale = side <= largestWidth;
+        layout.host = QRectF(centre - width / 2, layout.baseline - width * layout.aspect, width, width * layout.aspect);
+    }
     return layout;
 }
 
@@ -172,6 +181,8 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     for (int c = 0; c < kComponentCount; ++c)
         if (!layout.blocks[std::size_t(c)].isEmpty())
             paintBlock(p, Component(c), layout);
+    if (!layout.host.isEmpty())
+        paintHostMemory(p, layout);
 }
 
 void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const
@@ -215,6 +226,8 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     for (const QRectF &other : layout.blocks)
         if (!other.isEmpty() && other != rect && other.left() >= solid.right())
             rightLimit = std::min(rightLimit, other.left());
+    if (!layout.host.isEmpty() && layout.host.left() >= solid.right())
+        rightLimit = std::min(rightLimit, layout.host.left());
     const double roomRight = rightLimit - solid.right() - 24 * m_zoom;
     const double lineHeight = p.fontMetrics().height();
     struct Outside {
@@ -323,17 +336,22 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         notes << tr("16-bit working copy; the FP32 master is in the optimizer states");
 
     // The label is always outside the block, so a 1.9 GB slice beside a 120 GB block is still named.
+    paintCaption(p, layout, cellLeft, labelTop, componentName(c), bytesText(total, m_shown->units), notes, dim);
+}
+
+void StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top,
+                                    const QString &name, const QString &size, const QStringList &notes, bool dim) const
+{
     QFont bold = p.font();
     bold.setBold(true);
     p.setFont(bold);
-    p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : text);
+    p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : palette().color(QPalette::Text));
     // The name and size on one line, or on two where the cell is narrower than the line.
-    QString title = QStringLiteral("%1 · %2").arg(componentName(c), bytesText(total, m_shown->units));
+    QString title = QStringLiteral("%1 · %2").arg(name, size);
     const bool twoLines = p.fontMetrics().horizontalAdvance(title) > layout.cellWidth - 6;
     if (twoLines)
-        title = componentName(c) + QLatin1Char('\n') + bytesText(total, m_shown->units);
-    const QRectF labelBox(cellLeft + 3, labelTop, layout.cellWidth - 6,
-                          p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
+        title = name + QLatin1Char('\n') + size;
+    const QRectF labelBox(cellLeft + 3, top, layout.cellWidth - 6, p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
     QFont restore = QWidget::font();
     restore.setPointSizeF(restore.pointSizeF() * m_zoom);
@@ -350,6 +368,19 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     p.setFont(fitted(normal, notesBox, flags, noteText));
     p.drawText(notesBox, flags, noteText);
     p.setFont(restore);
+}
+
+// ZeRO-Offload's CPU memory where the optimizer states would stand: beside this GPU's memory,
+// not part of it.
+void StructureDiagram::paintHostMemory(QPainter &p, const DiagramLayout &layout) const
+{
+    p.setPen(QPen(componentColor(Component::OptimizerStates), 1.2 * m_zoom, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(layout.host);
+    const QStringList notes{layout.hostToScale ? tr("offloaded by ZeRO-Offload, not on this GPU")
+                                               : tr("offloaded by ZeRO-Offload, not on this GPU (not to scale)")};
+    paintCaption(p, layout, layout.host.center().x() - layout.cellWidth / 2, layout.host.bottom() + 3, tr("CPU memory"),
+                 bytesText(m_shown->analysis.breakdown.host, m_shown->units), notes, false);
 }
 
 double StructureDiagram::loopY(const DiagramLayout &layout, double line) const
@@ -387,7 +418,8 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
         p.drawLine(QPointF(from, arrowY), QPointF(to, arrowY));
         head(QPointF(to, arrowY), QPointF(1, 0));
         // A line's gap above the arrow: CJK lines stand taller than the Latin font's metrics say.
-        const QRectF box(from, arrowY - line * 3.4, to - from, line * 3);
+        // The title keeps its line above: three lines of label shrink to fit 2.6.
+        const QRectF box(from, arrowY - line * 3.0, to - from, line * 2.6);
         const int flags = Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap;
         p.setFont(fitted(base, box, flags, steps[i]));
         p.drawText(box, flags, steps[i]);

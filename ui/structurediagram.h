@@ -22,6 +22,10 @@ struct DiagramLayout {
     double baseline = 0; // the blocks stand on it, in the order of a training step
     double cellWidth = 0;
     double aspect = 1.0; // every block's height ÷ width: taller than square where the height allows
+    // ZeRO-Offload's CPU memory, dashed where the optimizer states would stand (they are all in
+    // it): at the same scale, capped to the cell (`hostToScale` false then). Empty: none.
+    QRectF host;
+    bool hostToScale = true;
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 
@@ -61,6 +65,10 @@ private:
     QRectF diagramArea() const;
     void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
     void paintFlow(QPainter &p, const DiagramLayout &layout) const;
+    void paintHostMemory(QPainter &p, const DiagramLayout &layout) const;
+    // A cell's bold name and size under its block (from `top`), then its notes, shrunk to fit.
+    void paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top, const QString &name,
+                      const QString &size, const QStringList &notes, bool dim) const;
     double loopY(const DiagramLayout &layout, double line) const; // the line that closes the step
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;

@@ -1255,6 +1255,18 @@
         <source>At %1</source>
         <translation>此刻：%1</translation>
     </message>
+    <message>
+        <source>offloaded by ZeRO-Offload, not on this GPU</source>
+        <translation>由 ZeRO-Offload 卸载，不占这张 GPU</translation>
+    </message>
+    <message>
+        <source>offloaded by ZeRO-Offload, not on this GPU (not to scale)</source>
+        <translation>由 ZeRO-Offload 卸载，不占这张 GPU（未按比例）</translation>
+    </message>
+    <message>
+        <source>CPU memory</source>
+        <translation>CPU 内存</translation>
+    </message>
 </context>
 <context>
     <name>vl::SweepView</name>
