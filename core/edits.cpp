@@ -128,6 +128,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
         return lora;
+    if (field == "gpus-per-node")
+        return s.offload != Offload::None;
     if (field == "allocator-percent")
         return s.overhead.reserveCounted();
     if (field == "cuda-context")

@@ -159,7 +159,8 @@ std::string reportJson(const Report &r)
             << ", \"component\": " << jsonString(idString(componentOf(item.id))) << ", \"bytes\": " << item.bytes
             << ", \"formula\": " << jsonString(item.formula) << '}' << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
-    out << "  ],\n  \"host\": {\"total\": " << b.host << "},\n";
+    out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << b.host * r.scenario.gpusOnNode()
+        << ", \"gpus_per_node\": " << r.scenario.gpusOnNode() << "},\n";
     out << "  \"pipeline\": {\"stage\": " << b.stage << ", \"micro_batches_in_flight\": " << b.microBatchesInFlight
         << "},\n";
     out << "  \"units\": " << jsonString(unitSymbol(r.units));
@@ -240,8 +241,11 @@ std::string renderReport(const Report &r, Format format)
             totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
     totals.push_back({"Total", formatBytes(b.total, r.units)});
     totals.push_back({"Step peak", formatBytes(r.peak, r.units)});
-    if (b.host > 0)
+    if (b.host > 0) {
         totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
+        totals.push_back({"CPU memory per node (" + std::to_string(r.scenario.gpusOnNode()) + " GPUs)",
+                          formatBytes(b.host * r.scenario.gpusOnNode(), r.units)});
+    }
     out += renderRows(totals, format);
     if (r.gpu)
         out += '\n' + verdictLine(r) + '\n';

@@ -4,6 +4,7 @@
 #include "core/architecture.h"
 #include "core/units.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -111,6 +112,9 @@ struct Scenario {
     std::int64_t virtualStages = 1; // interleaved 1F1B model chunks per stage
     bool sequenceParallel = false;
     Offload offload = Offload::None;
+    // GPUs whose processes share one node's CPU memory: each rank's optimizer allocates its own
+    // offload buffers there, so the node needs them once per GPU (a DGX/HGX node has 8).
+    std::int64_t gpusPerNode = 8;
 
     Recompute recompute = Recompute::None;
     Attention attention = Attention::Eager;
@@ -126,6 +130,7 @@ struct Scenario {
     Overhead overhead;
 
     std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel * contextParallel; }
+    std::int64_t gpusOnNode() const { return std::min(gpusPerNode, gpuCount()); }
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
     // The GPUs that share one copy of the sharded states: the data-parallel ones (or an HSDP

@@ -150,6 +150,7 @@ auto fieldRanges(const Scenario &s)
         {"vpp", s.virtualStages, 1, 1024},
         {"cp", s.contextParallel, 1, 4096},
         {"ep", s.expertParallel, 1, 4096},
+        {"gpus-per-node", s.gpusPerNode, 1, 1024},
         {"lora-rank", s.loraRank, 1, 65'536},
         // Only freeze reads it; otherwise a stale value must not make a valid scenario invalid.
         {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000},

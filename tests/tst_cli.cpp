@@ -137,6 +137,14 @@ private Q_SLOTS:
         QTest::newRow("offload reports host memory")
             << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total"
             << zero1OffloadHost;
+        QTest::newRow("a node of two GPUs holds both GPUs' offload")
+            << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.per_node"
+            << 2 * zero1OffloadHost;
+        // Over 16 GPUs each holds (4 + 8 + 4 + 2) B per parameter ÷ 16 and the staging buffer.
+        QTest::newRow("a node holds --gpus-per-node GPUs' offload")
+            << QStringList{"--zero",          "1", "--dp", "16", "--offload", "optimizer", "--params", "1e9",
+                           "--gpus-per-node", "4"}
+            << "host.per_node" << 4 * (qint64(1'000'000'000) / 16 * 18 + qint64(32000) * 4096 * 2);
     }
     void options()
     {

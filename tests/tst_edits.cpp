@@ -347,6 +347,37 @@ private Q_SLOTS:
         }
         QCOMPARE(estimate(changed).total != estimate(scenario).total, inEffect);
     }
+
+    // GPUs per node says how many GPUs' offloaded memory one node's CPU memory holds: it matters
+    // with an offload only, and never to the GPU.
+    void gpusPerNodeCountsTheNodesHostMemory_data()
+    {
+        QTest::addColumn<int>("offload");
+        QTest::addColumn<int>("dataParallel");
+        QTest::addColumn<int>("gpusPerNode");
+        QTest::addColumn<int>("gpusOnNode");
+        QTest::newRow("no offload") << int(Offload::None) << 16 << 4 << 4;
+        QTest::newRow("offload, 4 of 16 GPUs a node") << int(Offload::Optimizer) << 16 << 4 << 4;
+        QTest::newRow("offload, 2 GPUs in all") << int(Offload::Optimizer) << 2 << 8 << 2;
+    }
+    void gpusPerNodeCountsTheNodesHostMemory()
+    {
+        QFETCH(int, offload);
+        QFETCH(int, dataParallel);
+        QFETCH(int, gpusPerNode);
+        QFETCH(int, gpusOnNode);
+        Scenario s = llama();
+        s.zeroStage = 1;
+        s.dataParallel = dataParallel;
+        s.offload = Offload(offload);
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(fieldInEffect(s, "gpus-per-node"), s.offload != Offload::None);
+        Scenario node = s;
+        QVERIFY(!setField(node, "gpus-per-node", std::to_string(gpusPerNode)));
+        QCOMPARE(node.gpusOnNode(), std::int64_t(gpusOnNode));
+        QCOMPARE(estimate(node).total, estimate(s).total);
+        QCOMPARE(estimate(node).host > 0, s.offload != Offload::None);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEdits)

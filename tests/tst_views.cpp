@@ -92,7 +92,7 @@ private Q_SLOTS:
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
         s.loss = Loss(loss);
-        const QString html = assumptionsHtml(s, estimate(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(expected), qPrintable(html));
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
         if (s.ampStyle == AmpStyle::Autocast)

@@ -1,6 +1,7 @@
 #include "ui/assumptionsdialog.h"
 
 #include "core/units.h"
+#include "ui/theme.h"
 
 #include <QDialogButtonBox>
 #include <QTextBrowser>
@@ -41,7 +42,7 @@ QString overheadText(const Overhead &o)
 
 } // namespace
 
-QString assumptionsHtml(const Scenario &s, const Breakdown &b)
+QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const OptimizerState optimizer = optimizerState(s);
@@ -94,6 +95,14 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b)
                         "(reduce_bucket_size).")
                         .arg(s.zeroStage)
                         .arg(s.reduceBucket);
+    if (b.host > 0)
+        parallel << QObject::tr(
+                        "DeepSpeed ZeRO-Offload: each GPU's process keeps its FP32 master, moments and gradients "
+                        "in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, "
+                        "with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node "
+                        "of %3 GPUs.")
+                        .arg(bytesText(b.host, units), bytesText(b.host * s.gpusOnNode(), units))
+                        .arg(s.gpusOnNode());
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
@@ -117,12 +126,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b)
     return html;
 }
 
-AssumptionsDialog::AssumptionsDialog(const Scenario &s, const Breakdown &b, QWidget *parent) : QDialog(parent)
+AssumptionsDialog::AssumptionsDialog(const Scenario &s, const Breakdown &b, Units units, QWidget *parent)
+    : QDialog(parent)
 {
     setWindowTitle(tr("Assumptions"));
     auto *layout = new QVBoxLayout(this);
     auto *text = new QTextBrowser(this);
-    text->setHtml(assumptionsHtml(s, b));
+    text->setHtml(assumptionsHtml(s, b, units));
     text->setOpenExternalLinks(true);
     layout->addWidget(text);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);

@@ -9,13 +9,13 @@
 
 namespace vl {
 
-// `b` is the scenario's estimate, as the window already holds it.
-QString assumptionsHtml(const Scenario &s, const Breakdown &b);
+// `b` is the scenario's estimate, as the window already holds it; sizes in `units`.
+QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units);
 
 class AssumptionsDialog : public QDialog {
     Q_OBJECT
 public:
-    AssumptionsDialog(const Scenario &s, const Breakdown &b, QWidget *parent = nullptr);
+    AssumptionsDialog(const Scenario &s, const Breakdown &b, Units units, QWidget *parent = nullptr);
 };
 
 } // namespace vl

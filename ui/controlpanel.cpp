@@ -272,6 +272,7 @@ void ControlPanel::build()
     m_offload = combo({{int(Offload::None), [] { return tr("None"); }},
                        {int(Offload::Optimizer), [] { return tr("Optimizer states"); }},
                        {int(Offload::OptimizerAndParams), [] { return tr("Optimizer + parameters"); }}});
+    m_gpusPerNode = fieldSpinBox("gpus-per-node");
     row(
         af, m_zero, [] { return tr("ZeRO stage"); },
         [] {
@@ -338,6 +339,12 @@ void ControlPanel::build()
         af, m_offload, [] { return tr("CPU offload"); },
         [] {
             return tr("ZeRO-Offload moves the master copy and moments (and optionally parameters) to host memory.");
+        });
+    row(
+        af, m_gpusPerNode, [] { return tr("GPUs per node"); },
+        [] {
+            return tr("GPUs that share one machine's CPU memory. Each GPU's process keeps its own offloaded "
+                      "states and buffers there, so the node needs them this many times.");
         });
 
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
@@ -680,6 +687,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));
     setComboData(m_offload, s.offload);
+    m_gpusPerNode->setEnabled(fieldInEffect(s, "gpus-per-node"));
     setComboData(m_recompute, s.recompute);
     setComboData(m_attention, s.attention);
     setComboData(m_loss, s.loss);

@@ -99,6 +99,7 @@ private:
     QSpinBox *m_gradAccum = nullptr;
     QCheckBox *m_sp = nullptr;
     QComboBox *m_offload = nullptr;
+    QSpinBox *m_gpusPerNode = nullptr;
     QComboBox *m_sharding = nullptr;
     QSpinBox *m_replicas = nullptr;
     QSpinBox *m_cp = nullptr;

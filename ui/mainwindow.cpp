@@ -304,7 +304,7 @@ void MainWindow::createMenus()
     QMenu *help = menu(nullptr, [] { return tr("&Help"); });
     action(
         help, [] { return tr("&Assumptions and sources"); }, QKeySequence::HelpContents,
-        [this] { AssumptionsDialog(m_model.scenario(), m_model.analysis().breakdown, this).exec(); });
+        [this] { AssumptionsDialog(m_model.scenario(), m_model.analysis().breakdown, m_model.units(), this).exec(); });
     action(
         help, [] { return tr("&About VRAM Ledger"); }, QKeySequence(),
         [this] {

@@ -107,7 +107,12 @@ void VerdictBar::render()
     if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
         summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units)), false, {}});
     if (a.breakdown.host > 0)
-        summary.append({tr(" · %1 in CPU memory").arg(bytesText(a.breakdown.host, m_shown->units)), false, {}});
+        summary.append({tr(" · %1 in CPU memory per GPU, %2 per node of %3")
+                            .arg(bytesText(a.breakdown.host, m_shown->units),
+                                 bytesText(a.breakdown.host * m_shown->scenario.gpusOnNode(), m_shown->units))
+                            .arg(m_shown->scenario.gpusOnNode()),
+                        false,
+                        {}});
     m_lines.append(summary);
     if (a.verdicts.empty())
         m_lines.append(Line{{tr("Choose a GPU to see whether it fits."), false, {}}});

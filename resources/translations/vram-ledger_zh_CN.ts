@@ -107,6 +107,10 @@
         <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed&apos;s estimator).&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
         <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
+    <message>
+        <source>DeepSpeed ZeRO-Offload: each GPU&apos;s process keeps its FP32 master, moments and gradients in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node of %3 GPUs.</source>
+        <translation>DeepSpeed ZeRO-Offload：每张 GPU 的进程都把自己的 FP32 主副本、动量和梯度放在 CPU 内存里（第 1、2 阶段还有分片的 16 位副本、一个中转缓冲区，以及每步多个微批次时累积的梯度）：每张 GPU %1，%3 卡节点共 %2。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -764,6 +768,14 @@
         <source>Which reading of a real run the total predicts. Tensors: what torch.cuda.max_memory_allocated reports, the article&apos;s four parts. Reserved pool: max_memory_reserved, with the caching allocator&apos;s reserve. nvidia-smi: the whole process, also the CUDA context and NCCL buffers; GPU capacities are nvidia-smi readings, so this is the safe choice for a plan.</source>
         <translation>总量预测的是真实运行的哪一个读数。张量：torch.cuda.max_memory_allocated 报告的量，即文章的四大块。预留内存池：max_memory_reserved，含缓存分配器的预留。nvidia-smi：整个进程的用量，还包括 CUDA 上下文和 NCCL 缓冲区；GPU 容量就是 nvidia-smi 的读数，所以做规划时这是稳妥的选择。</translation>
     </message>
+    <message>
+        <source>GPUs per node</source>
+        <translation>每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>GPUs that share one machine&apos;s CPU memory. Each GPU&apos;s process keeps its own offloaded states and buffers there, so the node needs them this many times.</source>
+        <translation>共用一台机器 CPU 内存的 GPU 数。每张 GPU 的进程都在那里保存自己卸载的状态和缓冲区，所以整个节点要乘以这个数。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -1334,10 +1346,6 @@
         <translation> · 训练步峰值为 %1</translation>
     </message>
     <message>
-        <source> · %1 in CPU memory</source>
-        <translation> · CPU 内存中 %1</translation>
-    </message>
-    <message>
         <source>Choose a GPU to see whether it fits.</source>
         <translation>选择一块 GPU，看看放不放得下。</translation>
     </message>
@@ -1372,6 +1380,10 @@
     <message>
         <source>: does not fit, %1 short</source>
         <translation>：放不下，还差 %1</translation>
+    </message>
+    <message>
+        <source> · %1 in CPU memory per GPU, %2 per node of %3</source>
+        <translation> · 每张 GPU 占 CPU 内存 %1，每个 %3 卡节点共 %2</translation>
     </message>
 </context>
 <context>
