@@ -122,6 +122,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.fsdp();
     if (field == "ep")
         return s.arch.experts > 1;
+    if (field == "prefetch-bucket" || field == "max-reuse-distance" || field == "max-live-parameters")
+        return s.zeroStage == 3 && !s.fsdp() && s.shardGroup() > 1;
     if (field == "reduce-bucket")
         return s.zeroStage >= 1 && !s.fsdp();
     if (field == "sp")

@@ -182,6 +182,13 @@ struct Stage {
     template <class Sink>
     void addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const;
 
+    // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward (zero3Turn()).
+    struct Zero3Turn {
+        std::int64_t kept = 0;       // gathered after their forward: used again soon, or the head
+        std::int64_t prefetched = 0; // gathered ahead of backward's first modules
+    };
+    Zero3Turn zero3Turn() const;
+
     // DeepSpeed's ZeRO-Offload: the optimizer (and at stage 3 perhaps the parameters) in CPU memory.
     bool deepSpeedOffload() const { return s.offload != Offload::None && !s.fsdp() && s.zeroStage >= 1; }
 
@@ -195,6 +202,74 @@ struct Stage {
             + ceilDiv(experts * bytes, std::max<std::int64_t>(n / s.expertParallel, 1));
     }
 };
+
+// DeepSpeed ZeRO-3's parameter coordinator (deepspeed/runtime/zero/partitioned_param_coordinator.py,
+// PartitionedParameterCoordinator) at the turn from forward to backward. The trace it records is
+// the modules in call order - the embedding, each layer's projections, the head - then backward's,
+// in reverse (under full recomputation each layer's forward again before its backward); norms
+// stay whole (below param_persistence_threshold) and are left out. After its forward a module is
+// released unless the modules between this use and its next hold fewer than max_reuse_distance
+// parameters (__params_to_release); the head, used again at once, stays. fetch_sub_module then
+// prefetches the trace's next modules that are not gathered until prefetch_bucket_size
+// parameters are on their way, and none while max_live_parameters are gathered.
+Stage::Zero3Turn Stage::zero3Turn() const
+{
+    int count = 0;
+    const auto matrices = layerMatrices(s.arch, count);
+    // Each projection's share of the layer's matrices on this GPU (split by TP, experts by EP).
+    std::array<std::int64_t, 8> module{};
+    std::int64_t raw = 0;
+    for (int i = 0; i < count; ++i)
+        raw += module[std::size_t(i)] = matrices[i].in * matrices[i].out
+            * (matrices[i].copies > 1 ? matrices[i].copies / s.expertParallel : 1);
+    const std::int64_t layer = matricesOnRank;
+    for (int i = 0; i < count; ++i)
+        module[std::size_t(i)] = raw > 0 ? module[std::size_t(i)] * layer / raw : 0;
+    const std::int64_t head = lastStage ? ceilDiv(s.arch.vocab * s.arch.hidden, t) : 0;
+    // A head tied to the embedding is its parameter: gathered with the head, counted there.
+    const bool tied = s.arch.tiedEmbeddings && firstStage && lastStage;
+    const std::int64_t embedding = firstStage ? ceilDiv(counts.embedding, t) - (tied ? head : 0) : 0;
+    const std::int64_t layerCount = layers.count();
+    const bool recomputed = s.recompute == Recompute::Full;
+    const std::int64_t reach = s.maxReuseDistance;
+
+    // The parameters between module i of the layer j layers before the last and its next use:
+    // the rest of its layer, the later layers and the head forward, then backward back to it.
+    std::array<std::int64_t, 8> before{}; // parameters of the layer's modules called before module i
+    for (int i = 1; i < count; ++i)
+        before[std::size_t(i)] = before[std::size_t(i - 1)] + module[std::size_t(i - 1)];
+    const auto distance = [&](int i, std::int64_t j) {
+        const std::int64_t after = layer - before[std::size_t(i)] - module[std::size_t(i)];
+        // Recomputed, its next use is the layer's forward again, after every later layer's twice.
+        return recomputed ? after + 3 * j * layer + 2 * head + before[std::size_t(i)]
+                          : 2 * after + 2 * j * layer + 2 * head;
+    };
+    const auto kept = [&](int i, std::int64_t j) { return distance(i, j) < reach; };
+
+    Zero3Turn turn;
+    turn.kept = head;
+    for (int i = 0; i < count; ++i) {
+        // distance() grows with j: the layers nearest the turn stay, up to the first that goes.
+        std::int64_t stay = 0;
+        while (stay < layerCount && kept(i, stay))
+            ++stay;
+        turn.kept += module[std::size_t(i)] * stay;
+    }
+    if (embedding > 0 && 2 * (layer * layerCount + head) < reach)
+        turn.kept += embedding;
+
+    // Backward's modules, nearest first, that are not gathered, until the bucket is on its way.
+    const std::int64_t room = std::min(s.prefetchBucket, s.maxLiveParameters - turn.kept);
+    for (std::int64_t j = 0; j < layerCount && turn.prefetched < room; ++j)
+        for (int k = 0; k < count && turn.prefetched < room; ++k) {
+            const int i = recomputed ? k : count - 1 - k; // recomputation calls the layer in forward order
+            if (!kept(i, j))
+                turn.prefetched += module[std::size_t(i)];
+        }
+    if (turn.prefetched < room && embedding > 0 && 2 * (layer * layerCount + head) >= reach)
+        turn.prefetched += embedding;
+    return turn;
+}
 
 Stage layOut(const Scenario &whole, int stage, Breakdown &b)
 {
@@ -342,12 +417,18 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                 + equals(gathered, units);
         });
     } else if (shardParams && n > 1) {
-        // DeepSpeed's estimator: the largest module is gathered whole, with its gradient.
+        // DeepSpeed ZeRO-3 gathers each module's 16-bit parameters whole; when forward turns into
+        // backward (the activations' peak) it holds those it keeps for reuse and those it
+        // prefetched (zero3Turn()), and backward's first module, the head, produces its full
+        // gradient before it goes into the bucket: the largest module's, as DeepSpeed's
+        // estimator counts it (estimate_zero3_model_states_mem_needs: largest_layer_memory).
+        const Zero3Turn turn = zero3Turn();
         const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
-        const Bytes gathered = largest * (dt.weight + dt.gradient);
+        const Bytes gathered = (turn.kept + turn.prefetched) * dt.weight + largest * dt.gradient;
         sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
-            return "largest layer " + formatCount(largest) + " params × (" + std::to_string(dt.weight) + " B weights + "
-                + std::to_string(dt.gradient) + " B grads)" + equals(gathered, units);
+            return "(" + formatCount(turn.kept) + " kept for reuse + " + formatCount(turn.prefetched)
+                + " prefetched) params × " + std::to_string(dt.weight) + " B + the largest module's gradient "
+                + formatCount(largest) + " × " + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
     }
 }

@@ -120,6 +120,18 @@ const std::array kFields = {
               "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
               "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings()), false, VL_NAMED(sharding)},
+    FieldSpec{"prefetch-bucket", "parallel.prefetch_bucket", "N",
+              "DeepSpeed's stage3_prefetch_bucket_size at --zero 3: parameters gathered ahead of use "
+              "(default 5e7)",
+              VL_INT(prefetchBucket)},
+    FieldSpec{"max-reuse-distance", "parallel.max_reuse_distance", "N",
+              "DeepSpeed's stage3_max_reuse_distance at --zero 3: a module used again within this many "
+              "parameters stays gathered (default 1e9)",
+              VL_INT(maxReuseDistance)},
+    FieldSpec{"max-live-parameters", "parallel.max_live_parameters", "N",
+              "DeepSpeed's stage3_max_live_parameters at --zero 3: no prefetch while this many are "
+              "gathered (default 1e9)",
+              VL_INT(maxLiveParameters)},
     FieldSpec{"reduce-bucket", "parallel.reduce_bucket", "N",
               "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
               "gradient bucket (default 5e8, DeepSpeed's; 0: none)",

@@ -90,6 +90,12 @@ struct Scenario {
     // DeepSpeed's reduce_bucket_size (elements): the contiguous gradient bucket its ZeRO optimizer
     // allocates (deepspeed/runtime/zero/config.py default 5e8).
     std::int64_t reduceBucket = 500'000'000;
+    // DeepSpeed ZeRO-3's parameter coordinator (deepspeed/runtime/zero/config.py defaults): how many
+    // parameters it prefetches ahead, how near a module's next use must be for it to stay gathered,
+    // and how many may be gathered at once before prefetching stops.
+    std::int64_t prefetchBucket = 50'000'000;
+    std::int64_t maxReuseDistance = 1'000'000'000;
+    std::int64_t maxLiveParameters = 1'000'000'000;
     // HSDP (FSDP's hybrid sharding, torchtitan's dp_replicate): the data-parallel GPUs form this
     // many groups; FSDP shards within a group and replicates across them.
     std::int64_t replicas = 1;

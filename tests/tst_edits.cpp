@@ -287,6 +287,14 @@ private Q_SLOTS:
         fsdp.sharding = Sharding::Fsdp;
         Scenario zero2 = zero3;
         zero2.zeroStage = 2;
+        QTest::newRow("prefetch bucket, DeepSpeed ZeRO-3") << zero3 << "prefetch-bucket"
+                                                           << "0" << true;
+        QTest::newRow("prefetch bucket, FSDP") << fsdp << "prefetch-bucket"
+                                               << "0" << false;
+        QTest::newRow("prefetch bucket, ZeRO-2") << zero2 << "prefetch-bucket"
+                                                 << "0" << false;
+        QTest::newRow("reuse distance, DeepSpeed ZeRO-3") << zero3 << "max-reuse-distance"
+                                                          << "0" << true;
         QTest::newRow("sharding engine, ZeRO-3") << zero3 << "sharding"
                                                  << "fsdp" << true;
         QTest::newRow("sharding engine, ZeRO-2") << zero2 << "sharding"

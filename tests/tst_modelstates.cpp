@@ -2,6 +2,7 @@
 // Figure 1, Megatron's 18 bytes per parameter and PEFT's LoRA counts.
 
 #include "core/estimate.h"
+#include "core/fields.h"
 #include "core/timeline.h"
 
 #include <QTest>
@@ -97,15 +98,48 @@ private Q_SLOTS:
         QVERIFY2(std::fabs(gb - publishedGB) < 0.05, qPrintable(QString::number(gb)));
     }
 
-    void zero3GathersTheLargestLayer()
+    // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward, traced by hand for
+    // Llama-2-7B over 8 GPUs in BF16 (partitioned_param_coordinator.py). Modules: q, k, v, o
+    // 16,777,216 each, gate, up, down 45,088,768 each (a layer 202,375,168), the head 131,072,000.
+    // A module stays gathered when the modules between its forward and its backward hold fewer
+    // than max_reuse_distance parameters: 2·(the rest of its layer) + 2·j·layer + 2·head for the
+    // layer j before the last. With 1e9: the head, the last layer whole (its q: 2·185,597,952 +
+    // 262,144,000 = 633,339,904) and of the one before v, o, gate, up and down (v: 2·152,043,520
+    // + 404,750,336 + 262,144,000 = 970,981,376; k: 1,004,535,808 goes): 502,267,904 kept. Then
+    // backward's next modules that are not gathered are prefetched until 5e7 are on their way:
+    // that layer's k and q, the next layer's down: 78,643,200. Both in 2 B, and the head's
+    // gradient (the largest module's) before it enters the bucket.
+    void zero3GathersWhatItKeepsAndPrefetches_data()
     {
-        Scenario s = withParams(7'500'000'000);
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<qint64>("kept");
+        QTest::addColumn<qint64>("prefetched");
+        QTest::newRow("DeepSpeed's defaults") << ""
+                                              << "" << qint64(502'267'904) << qint64(78'643'200);
+        QTest::newRow("no prefetch") << "prefetch-bucket"
+                                     << "0" << qint64(502'267'904) << qint64(0);
+        // 5e8 gathered at most: the 502,267,904 kept leave no room to prefetch.
+        QTest::newRow("max live parameters 5e8") << "max-live-parameters"
+                                                 << "5e8" << qint64(502'267'904) << qint64(0);
+        // Reuse distance 0: only the head stays; prefetched: the last layer's down and up.
+        QTest::newRow("no reuse") << "max-reuse-distance"
+                                  << "0" << qint64(131'072'000) << qint64(2 * 45'088'768);
+    }
+    void zero3GathersWhatItKeepsAndPrefetches()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, value);
+        QFETCH(qint64, kept);
+        QFETCH(qint64, prefetched);
+        Scenario s; // Architecture{} is Llama-2-7B's shapes
+        s.precision = Precision::MixedBf16;
         s.zeroStage = 3;
-        s.dataParallel = 64;
+        s.dataParallel = 8;
+        if (!field.isEmpty())
+            QVERIFY(!setField(s, field.toStdString(), value.toStdString()));
         const Breakdown b = estimate(s);
-        QVERIFY(b.has(ItemId::Zero3GatheredParams));
-        // DeepSpeed's estimator: 4 bytes (16-bit weight + gradient) × the largest layer (here V·h).
-        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(4) * s.arch.vocab * s.arch.hidden);
+        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(kept + prefetched) * 2 + Bytes(131'072'000) * 2);
     }
 
     // FSDP2 as torchtitan applies it to Llama 3.1 8B (8,030,261,248 parameters; per layer

@@ -60,7 +60,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
             "<li>Compared with: %10.</li>"
             "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
-            "<li>ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed's estimator).</li>"
+            "<li>DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches "
+            "when forward turns into backward, and the largest module's gradient.</li>"
             "<li>Runtime overhead: %6.</li>"
             "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
             .arg(dt.weight)

@@ -95,7 +95,7 @@ QString itemName(ItemId id)
     switch (id) {
     case ItemId::Weights: return QCoreApplication::translate("vl::ui", "Weights");
     case ItemId::LoraAdapters: return QCoreApplication::translate("vl::ui", "LoRA adapters");
-    case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered layer");
+    case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered parameters");
     case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");

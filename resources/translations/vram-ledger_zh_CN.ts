@@ -104,12 +104,12 @@
         <translation>，CUDA 上下文 %1 MiB，多卡时 NCCL 缓冲区 %2 MiB</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;ZeRO-3 also holds the largest layer gathered whole, with its gradient (DeepSpeed&apos;s estimator).&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;ZeRO-3 还会完整聚合最大的一层及其梯度（DeepSpeed 估算器的做法）。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-Offload: each GPU&apos;s process keeps its FP32 master, moments and gradients in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node of %3 GPUs.</source>
         <translation>DeepSpeed ZeRO-Offload：每张 GPU 的进程都把自己的 FP32 主副本、动量和梯度放在 CPU 内存里（第 1、2 阶段还有分片的 16 位副本、一个中转缓冲区，以及每步多个微批次时累积的梯度）：每张 GPU %1，%3 卡节点共 %2。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward, and the largest module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 在前向转入反向时，还持有参数协调器为复用而保留和预取的已聚合参数，以及最大模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
 </context>
 <context>
@@ -1809,18 +1809,6 @@
         <translation>已卸载到 CPU 内存</translation>
     </message>
     <message>
-        <source>largest layer</source>
-        <translation>最大的一层</translation>
-    </message>
-    <message>
-        <source>weights</source>
-        <translation>权重</translation>
-    </message>
-    <message>
-        <source>grads</source>
-        <translation>梯度</translation>
-    </message>
-    <message>
         <source>per layer:</source>
         <translation>每层：</translation>
     </message>
@@ -1976,6 +1964,18 @@
         <source>in CPU memory</source>
         <translation>位于 CPU 内存</translation>
     </message>
+    <message>
+        <source>kept for reuse</source>
+        <translation>为复用而保留</translation>
+    </message>
+    <message>
+        <source>prefetched</source>
+        <translation>预取</translation>
+    </message>
+    <message>
+        <source>the largest module&apos;s gradient</source>
+        <translation>最大模块的梯度</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2006,10 +2006,6 @@
     <message>
         <source>LoRA adapters</source>
         <translation>LoRA 适配器</translation>
-    </message>
-    <message>
-        <source>ZeRO-3 gathered layer</source>
-        <translation>ZeRO-3 聚合的层</translation>
     </message>
     <message>
         <source>FSDP gathered parameters</source>
@@ -2168,6 +2164,10 @@
     <message>
         <source>Offload: accumulated gradients (CPU)</source>
         <translation>卸载：累积梯度（CPU）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 gathered parameters</source>
+        <translation>ZeRO-3 聚合的参数</translation>
     </message>
 </context>
 </TS>
