@@ -67,7 +67,8 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
     switch (lever) {
     case Lever::ZeroSharding:
         next.dataParallel = std::max(s.dataParallel, gpus);
-        next.zeroStage = next.dataParallel > 1 ? 3 : s.zeroStage;
+        // As far as the engine shards: Megatron's distributed optimizer is stage 1.
+        next.zeroStage = next.dataParallel > 1 ? (s.megatron() ? 1 : 3) : s.zeroStage;
         break;
     case Lever::Recomputation: next.recompute = Recompute::Full; break;
     case Lever::MixedPrecision:

@@ -113,19 +113,19 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "master-weights")
         return mixed && s.ampStyle == AmpStyle::MasterCopy && !s.fsdp();
     if (field == "amp-style")
-        return mixed && !s.fsdp();
+        return mixed && !s.fsdp() && !s.megatron();
     if (field == "base-dtype")
-        return mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp() && s.fineTune != FineTune::Full;
-    if (field == "sharding")
-        return s.zeroStage == 3;
+        return mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp() && !s.megatron() && s.fineTune != FineTune::Full;
+    if (field == "sharding") // FSDP or DeepSpeed at stage 3; Megatron or DeepSpeed below stage 2
+        return s.zeroStage != 2;
     if (field == "replicate" || field == "reshard-after-forward")
         return s.fsdp();
     if (field == "ep")
         return s.arch.experts > 1;
     if (field == "prefetch-bucket" || field == "max-reuse-distance" || field == "max-live-parameters")
-        return s.zeroStage == 3 && !s.fsdp() && s.shardGroup() > 1;
+        return s.zeroStage == 3 && s.deepSpeed() && s.shardGroup() > 1;
     if (field == "reduce-bucket")
-        return s.zeroStage >= 1 && !s.fsdp();
+        return s.zeroStage >= 1 && s.deepSpeed();
     if (field == "sp")
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")

@@ -190,7 +190,7 @@ struct Stage {
     Zero3Turn zero3Turn() const;
 
     // DeepSpeed's ZeRO-Offload: the optimizer (and at stage 3 perhaps the parameters) in CPU memory.
-    bool deepSpeedOffload() const { return s.offload != Offload::None && !s.fsdp() && s.zeroStage >= 1; }
+    bool deepSpeedOffload() const { return s.offload != Offload::None && s.deepSpeed() && s.zeroStage >= 1; }
 
     Bytes shard(std::int64_t value, bool sharded) const { return sharded ? ceilDiv(value, n) : value; }
     // Expert parameters are shared by fewer GPUs: the expert data-parallel group, n / ep.
@@ -458,7 +458,7 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
             return text + equals(gradBytes, units) + ", in CPU memory";
         return text + ": none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)";
     });
-    if (shardOptimizer && !s.fsdp() && s.reduceBucket > 0) {
+    if (shardOptimizer && s.deepSpeed() && s.reduceBucket > 0) {
         // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
         // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
         // 16-bit dtype (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.backward;
@@ -845,11 +845,15 @@ std::int64_t shardCount(const Scenario &s, Component c)
 
 std::string_view shardingName(const Scenario &s)
 {
+    if (s.megatron())
+        return "Megatron";
     return !s.fsdp() ? "ZeRO" : s.replicas > 1 ? "HSDP" : "FSDP";
 }
 
 std::string shardingLabel(const Scenario &s)
 {
+    if (s.megatron())
+        return s.zeroStage == 1 ? "Megatron (ZeRO-1)" : "Megatron DDP";
     return s.fsdp() ? std::string(shardingName(s)) : "ZeRO-" + std::to_string(s.zeroStage);
 }
 

@@ -94,8 +94,10 @@ const std::array kFields = {
     FieldSpec{"master-weights", "training.master_weights", "yes|no", "Keep the FP32 master copy in mixed precision",
               nullptr, VL_WORD(masterWeights, parseYesNo, "master-weights", kYesNo), false, VL_BOOL(masterWeights)},
     FieldSpec{"grad-dtype", "training.grad_dtype", "DTYPE",
-              "Gradient dtype: auto, fp32 (Megatron's 18 B/param), bf16 or fp16", nullptr,
-              VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes()), false, VL_NAMED(gradDtype)},
+              "Gradient dtype: auto (the weights' dtype; FP32 under --sharding megatron), fp32 (Megatron's 18 "
+              "B/param), bf16 or fp16",
+              nullptr, VL_WORD(gradDtype, parseGradDtype, "grad-dtype", allowedGradDtypes()), false,
+              VL_NAMED(gradDtype)},
     FieldSpec{"optimizer", "training.optimizer", "NAME",
               "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
               VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers()), false, VL_NAMED(optimizer)},
@@ -117,8 +119,9 @@ const std::array kFields = {
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},
     FieldSpec{"zero", "parallel.zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
     FieldSpec{"sharding", "parallel.sharding", "ENGINE",
-              "Who shards at --zero 3: zero (DeepSpeed ZeRO-3) or fsdp (PyTorch FSDP as "
-              "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits)",
+              "Who shards: zero (DeepSpeed ZeRO, stages 1-3), fsdp (at --zero 3, PyTorch FSDP as "
+              "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits) or megatron "
+              "(Megatron-Core's DDP with FP32 main gradients; at --zero 1 its distributed optimizer)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings()), false, VL_NAMED(sharding)},
     FieldSpec{"prefetch-bucket", "parallel.prefetch_bucket", "N",
               "DeepSpeed's stage3_prefetch_bucket_size at --zero 3: parameters gathered ahead of use "

@@ -27,6 +27,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "momentum"),
     VL_TRANSLATE_NOOP("vl::formula", "Adafactor row/column factors"),
     VL_TRANSLATE_NOOP("vl::formula", "GPUs (ZeRO)"),
+    VL_TRANSLATE_NOOP("vl::formula", "GPUs (Megatron)"),
     VL_TRANSLATE_NOOP("vl::formula", "offloaded to CPU memory"),
     VL_TRANSLATE_NOOP("vl::formula", "per layer:"),
     VL_TRANSLATE_NOOP("vl::formula", "inputs & norms"),

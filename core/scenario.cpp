@@ -37,7 +37,8 @@ constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatr
                                                          {Implementation::HuggingFace, "huggingface"},
                                                          {Implementation::TorchTitan, "torchtitan"},
                                                          {Implementation::LitGpt, "litgpt"}}};
-constexpr NameTable<Sharding, 2> kShardings{{{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}}};
+constexpr NameTable<Sharding, 3> kShardings{
+    {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
@@ -81,8 +82,8 @@ int bytesOf(GradDtype dtype, int weightBytes)
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast
-        && !s.fsdp(); // the FP32 weights are the master copy
+    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp()
+        && !s.megatron(); // the FP32 weights are the master copy; FSDP and Megatron cast themselves
     // FSDP's MixedPrecisionPolicy(param_dtype=16-bit, reduce_dtype=FP32), torchtitan's default
     // (torch/distributed/_composable/fsdp/_fsdp_param.py, FSDPParam.all_gather_inputs casts the FP32
     // shard to param_dtype): the FP32 shards are what the optimizer updates, so no separate master
@@ -97,8 +98,10 @@ DtypeBytes dtypeBytes(const Scenario &s)
         return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream};
     if (fsdpCast)
         return DtypeBytes{4, 4, 0, 2, false, base, 2};
-    return DtypeBytes{weight, bytesOf(s.gradDtype, weight), mixed && s.masterWeights ? 4 : 0, weight, false, base,
-                      stream};
+    // Megatron-Core accumulates and reduces gradients in its FP32 main_grad buffer by default
+    // (megatron/training/arguments.py: main_grads_dtype fp32; for BF16 accumulate_allreduce_grads_in_fp32).
+    const int gradient = bytesOf(s.gradDtype, s.megatron() ? 4 : weight);
+    return DtypeBytes{weight, gradient, mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
 }
 
 OptimizerState optimizerState(const Scenario &s)
@@ -357,7 +360,7 @@ std::string_view allowedMeasures()
 }
 std::string_view allowedShardings()
 {
-    return "zero|fsdp";
+    return "zero|fsdp|megatron";
 }
 
 } // namespace vl

@@ -37,7 +37,7 @@ enum class Loss { Standard, Chunked };
 // Which engine shards at ZeRO stage 3: DeepSpeed's ZeRO-3, or PyTorch's FSDP (fully_shard, as
 // torchtitan applies it: one unit per transformer layer plus the root, FP32 sharded parameters
 // gathered in 16 bits under mixed precision, gradients reduced in FP32). Their buffers differ.
-enum class Sharding { Zero, Fsdp };
+enum class Sharding { Zero, Fsdp, Megatron };
 // Which reading of a real run the estimate predicts, and the verdict holds against the GPU's
 // capacity: torch.cuda.max_memory_allocated (the tensors alone), max_memory_reserved (+ the caching
 // allocator's reserve) or what nvidia-smi shows (+ the CUDA context and NCCL's buffers, which live
@@ -86,7 +86,7 @@ struct Scenario {
     Optimizer optimizer = Optimizer::AdamW;
 
     std::int64_t zeroStage = 0;
-    Sharding sharding = Sharding::Zero; // the engine, at stage 3
+    Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)
     // DeepSpeed's reduce_bucket_size (elements): the contiguous gradient bucket its ZeRO optimizer
     // allocates (deepspeed/runtime/zero/config.py default 5e8).
     std::int64_t reduceBucket = 500'000'000;
@@ -138,6 +138,10 @@ struct Scenario {
     std::int64_t gpuCount() const { return dataParallel * tensorParallel * pipelineParallel * contextParallel; }
     std::int64_t gpusOnNode() const { return std::min(gpusPerNode, gpuCount()); }
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
+    // Megatron-Core's DDP with FP32 main gradients; at ZeRO-1 its distributed optimizer.
+    bool megatron() const { return sharding == Sharding::Megatron; }
+    // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
+    bool deepSpeed() const { return !fsdp() && !megatron(); }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
     // The GPUs that share one copy of the sharded states: the data-parallel ones (or an HSDP
     // group) times the context-parallel ones, which hold the same weights (Megatron's distributed

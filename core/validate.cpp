@@ -238,6 +238,12 @@ std::optional<Error> scenarioError(const Scenario &s)
                      "sdpa, or --cp 1"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
+    if (s.megatron() && s.zeroStage > 1)
+        return Error{"sharding",
+                     "Megatron-Core's distributed optimizer shards the optimizer states only; use --zero 0 "
+                     "(its DDP) or 1 (distributed optimizer), or --sharding zero|fsdp"};
+    if (s.offload != Offload::None && s.megatron())
+        return Error{"offload", "CPU offload is DeepSpeed's ZeRO-Offload; use --sharding zero to offload"};
     if (s.offload != Offload::None && s.zeroStage == 0)
         return Error{"offload", "CPU offload is part of ZeRO; choose --zero 1, 2 or 3 to offload"};
     if (s.offload == Offload::OptimizerAndParams && s.zeroStage != 3)

@@ -397,8 +397,14 @@ private Q_SLOTS:
         QTest::newRow("expert parallelism beyond the data-parallel GPUs")
             << QStringList{"--model", "mixtral-8x7b", "--dp", "2", "--ep", "4"} << 2
             << "--ep: 4 does not divide the data-parallel";
-        QTest::newRow("unknown sharding engine")
-            << QStringList{"--sharding", "megatron"} << 2 << "--sharding: 'megatron' is not allowed; use zero|fsdp";
+        QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "colossal"} << 2
+                                                 << "--sharding: 'colossal' is not allowed; use zero|fsdp|megatron";
+        QTest::newRow("Megatron's distributed optimizer at ZeRO-3")
+            << QStringList{"--sharding", "megatron", "--zero", "3", "--dp", "8"} << 2
+            << "--sharding: Megatron-Core's distributed optimizer shards the optimizer states only";
+        QTest::newRow("offload under Megatron")
+            << QStringList{"--sharding", "megatron", "--zero", "1", "--dp", "8", "--offload", "optimizer"} << 2
+            << "--offload: CPU offload is DeepSpeed's ZeRO-Offload";
         QTest::newRow("unknown option") << QStringList{"--colour"} << 2 << "Unknown option 'colour'";
         QTest::newRow("solve without GPU") << QStringList{"--solve", "max-batch"} << 2 << "--solve: needs a GPU";
         QTest::newRow("ladder without GPU") << QStringList{"--ladder"} << 2 << "--ladder: needs a GPU";

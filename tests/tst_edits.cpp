@@ -287,6 +287,10 @@ private Q_SLOTS:
         fsdp.sharding = Sharding::Fsdp;
         Scenario zero2 = zero3;
         zero2.zeroStage = 2;
+        Scenario zero1 = zero3;
+        zero1.zeroStage = 1;
+        QTest::newRow("sharding engine, ZeRO-1: Megatron") << zero1 << "sharding"
+                                                           << "megatron" << true;
         QTest::newRow("prefetch bucket, DeepSpeed ZeRO-3") << zero3 << "prefetch-bucket"
                                                            << "0" << true;
         QTest::newRow("prefetch bucket, FSDP") << fsdp << "prefetch-bucket"

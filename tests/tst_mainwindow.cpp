@@ -166,6 +166,9 @@ private Q_SLOTS:
             << QStringList{"--precision", "mixed-bf16",  "--amp-style", "autocast",       "--finetune",
                            "lora",        "--lora-rank", "64",          "--lora-dropout", "yes",
                            "--layers",    "40",          "--optimizer", "adamw-8bit"};
+        QTest::newRow("Megatron's distributed optimizer over 8 GPUs")
+            << "llama-2-7b" << Edits{{"dp", 8}, {"zero", 1}, {"sharding", int(Sharding::Megatron)}}
+            << QStringList{"--dp", "8", "--zero", "1", "--sharding", "megatron"};
         QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
             << "mixtral-8x7b"
             << Edits{{"dp", 8},

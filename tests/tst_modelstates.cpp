@@ -387,6 +387,35 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).modelStates(), Bytes(bytes) * 1'000'000'000);
     }
 
+    // Megatron-LM's theoretical memory (megatron/training/theoretical_memory_usage.py,
+    // num_bytes_per_parameter): 18 B per parameter - BF16 weights, FP32 main gradients, FP32 main
+    // parameters and Adam's two FP32 moments - or 6 + 12/d with the distributed optimizer over
+    // d data-parallel GPUs. Checked on 1e9 parameters with --sharding megatron.
+    void megatronTheoreticalMemory_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("dataParallel");
+        QTest::addColumn<double>("bytesPerParam");
+        QTest::newRow("DDP: 18") << 0 << 8 << 18.0;
+        QTest::newRow("distributed optimizer over 8: 6 + 12/8") << 1 << 8 << 6 + 12.0 / 8;
+        QTest::newRow("distributed optimizer over 64: 6 + 12/64") << 1 << 64 << 6 + 12.0 / 64;
+    }
+    void megatronTheoreticalMemory()
+    {
+        QFETCH(int, stage);
+        QFETCH(int, dataParallel);
+        QFETCH(double, bytesPerParam);
+        Scenario s = withParams(1'000'000'000);
+        s.precision = Precision::MixedBf16;
+        s.sharding = Sharding::Megatron;
+        s.zeroStage = stage;
+        s.dataParallel = dataParallel;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(double(b.modelStates()), bytesPerParam * 1e9);
+        QVERIFY(!b.has(ItemId::ZeroReduceBucket)); // DeepSpeed's bucket is DeepSpeed's
+    }
+
     void adafactorIsFactored()
     {
         Scenario adam = withParams(0);

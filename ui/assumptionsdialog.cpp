@@ -90,7 +90,15 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
                         "their reduce-scatter input.")
                         .arg(s.shardGroup());
-    if (s.zeroStage >= 1 && !s.fsdp())
+    if (s.megatron())
+        parallel << QObject::tr(
+                        "Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy "
+                        "and moments %1 (Megatron's theoretical memory: 18 B per parameter, 6 + 12/d with the "
+                        "distributed optimizer).")
+                        .arg(s.zeroStage == 1
+                                 ? QObject::tr("sharded by its distributed optimizer over %1 GPUs").arg(s.shardGroup())
+                                 : QObject::tr("whole on every GPU"));
+    if (s.zeroStage >= 1 && s.deepSpeed())
         parallel << QObject::tr(
                         "DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "
                         "(reduce_bucket_size).")

@@ -236,7 +236,7 @@ void ControlPanel::build()
                          {int(Optimizer::Lion), [] { return tr("Lion"); }},
                          {int(Optimizer::Adafactor), [] { return tr("Adafactor"); }}});
     m_master = new QCheckBox(m_advancedBody);
-    m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Same as weights"); }},
+    m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Engine's default"); }},
                          {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
                          {int(GradDtype::Bf16), [] { return tr("BF16"); }},
                          {int(GradDtype::Fp16), [] { return tr("FP16"); }}});
@@ -251,14 +251,18 @@ void ControlPanel::build()
         });
     row(
         af, m_gradDtype, [] { return tr("Gradient dtype"); },
-        [] { return tr("FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16."); });
+        [] {
+            return tr("FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16. The "
+                      "engine's default: the weights' dtype, FP32 under Megatron-Core.");
+        });
 
     m_zero = combo({{0, [] { return tr("0 — no sharding"); }},
                     {1, [] { return tr("1 — optimizer states"); }},
                     {2, [] { return tr("2 — + gradients"); }},
                     {3, [] { return tr("3 — + parameters"); }}});
-    m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO-3"); }},
-                        {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }}});
+    m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO"); }},
+                        {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }},
+                        {int(Sharding::Megatron), [] { return tr("Megatron-Core"); }}});
     m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
     m_dp = fieldSpinBox("dp");
@@ -282,9 +286,10 @@ void ControlPanel::build()
     row(
         af, m_sharding, [] { return tr("Sharding engine"); },
         [] {
-            return tr("Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP "
-                      "(torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two "
-                      "layers at a time in 16 bits, and holds one layer's gradients for the reduce-scatter.");
+            return tr("Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and "
+                      "prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding "
+                      "and head for the whole step and two layers at a time in 16 bits. Megatron-Core (stages 0–1) "
+                      "keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.");
         });
     row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },

@@ -111,6 +111,18 @@
         <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward, and the largest module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
         <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 在前向转入反向时，还持有参数协调器为复用而保留和预取的已聚合参数，以及最大模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
+    <message>
+        <source>Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy and moments %1 (Megatron&apos;s theoretical memory: 18 B per parameter, 6 + 12/d with the distributed optimizer).</source>
+        <translation>Megatron-Core：每张 GPU 上都有 16 位权重和 FP32 主梯度；FP32 主副本和动量%1（Megatron 的理论显存：每参数 18 字节，用分布式优化器时为 6 + 12/d）。</translation>
+    </message>
+    <message>
+        <source>sharded by its distributed optimizer over %1 GPUs</source>
+        <translation>由其分布式优化器切分到 %1 张 GPU</translation>
+    </message>
+    <message>
+        <source>whole on every GPU</source>
+        <translation>在每张 GPU 上完整保存</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -453,10 +465,6 @@
         <translation>Adafactor</translation>
     </message>
     <message>
-        <source>Same as weights</source>
-        <translation>与权重相同</translation>
-    </message>
-    <message>
         <source>BF16</source>
         <translation>BF16</translation>
     </message>
@@ -479,10 +487,6 @@
     <message>
         <source>Gradient dtype</source>
         <translation>梯度数据类型</translation>
-    </message>
-    <message>
-        <source>FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16.</source>
-        <translation>用 FP32 累积梯度时，混合精度每个参数占 18 字节而不是 16 字节。</translation>
     </message>
     <message>
         <source>0 — no sharding</source>
@@ -509,10 +513,6 @@
         <translation>ZeRO 阶段</translation>
     </message>
     <message>
-        <source>DeepSpeed ZeRO-3</source>
-        <translation>DeepSpeed ZeRO-3</translation>
-    </message>
-    <message>
         <source>PyTorch FSDP</source>
         <translation>PyTorch FSDP</translation>
     </message>
@@ -535,10 +535,6 @@
     <message>
         <source>FSDP frees each layer&apos;s gathered parameters after its forward and gathers them again in backward. Off (torchtitan&apos;s choice with pipelines), every layer stays gathered until its backward.</source>
         <translation>FSDP 在每层前向结束后释放聚合的参数，反向时再聚合一次。关闭时（torchtitan 在流水线并行下的选择），每层从前向到反向都保持聚合。</translation>
-    </message>
-    <message>
-        <source>Who shards at stage 3. DeepSpeed gathers the largest layer with its gradient. PyTorch FSDP (torchtitan) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits, and holds one layer&apos;s gradients for the reduce-scatter.</source>
-        <translation>第 3 阶段由谁分片。DeepSpeed 聚合最大的一层及其梯度。PyTorch FSDP（torchtitan）保存 FP32 分片，整个训练步都聚合着嵌入层和输出头，每次以 16 位聚合两层，并为 reduce-scatter 保留一层的梯度。</translation>
     </message>
     <message>
         <source>Shards model states over the data-parallel GPUs: stage 1 the optimizer states, stage 2 also gradients, stage 3 also parameters. The article&apos;s first lever.</source>
@@ -775,6 +771,26 @@
     <message>
         <source>GPUs that share one machine&apos;s CPU memory. Each GPU&apos;s process keeps its own offloaded states and buffers there, so the node needs them this many times.</source>
         <translation>共用一台机器 CPU 内存的 GPU 数。每张 GPU 的进程都在那里保存自己卸载的状态和缓冲区，所以整个节点要乘以这个数。</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO</source>
+        <translation>DeepSpeed ZeRO</translation>
+    </message>
+    <message>
+        <source>Megatron-Core</source>
+        <translation>Megatron-Core</translation>
+    </message>
+    <message>
+        <source>Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits. Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.</source>
+        <translation>由谁来切分。DeepSpeed ZeRO（第 1–3 阶段）会把很快要再用的参数保持聚合，并提前预取。PyTorch FSDP（torchtitan，第 3 阶段）保存 FP32 分片，整个训练步都聚合嵌入层和输出头，并以 16 位每次聚合两层。Megatron-Core（第 0–1 阶段）保存 FP32 梯度；在第 1 阶段由其分布式优化器切分优化器状态。</translation>
+    </message>
+    <message>
+        <source>Engine&apos;s default</source>
+        <translation>引擎默认</translation>
+    </message>
+    <message>
+        <source>FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16. The engine&apos;s default: the weights&apos; dtype, FP32 under Megatron-Core.</source>
+        <translation>用 FP32 累积梯度会让混合精度变成每参数 18 字节，而不是 16 字节。引擎默认：与权重的数据类型相同，Megatron-Core 下为 FP32。</translation>
     </message>
 </context>
 <context>
@@ -1975,6 +1991,10 @@
     <message>
         <source>the largest module&apos;s gradient</source>
         <translation>最大模块的梯度</translation>
+    </message>
+    <message>
+        <source>GPUs (Megatron)</source>
+        <translation>张 GPU（Megatron）</translation>
     </message>
 </context>
 <context>
