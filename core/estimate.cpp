@@ -14,6 +14,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::LoraAdapters, "lora_adapters"},
     {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
     {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
+    {ItemId::QloraDequantized, "qlora_dequantized_weight"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
@@ -388,6 +389,33 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             return text + equals(weightBytes, units) + ", offloaded to CPU memory";
         return text + equals(weightBytes, units);
     });
+    if (s.fineTune == FineTune::QLoRA) {
+        // bitsandbytes computes a 4-bit linear from a dequantized copy of its weight, one module at
+        // a time, in forward and again in backward (bitsandbytes/autograd/_functions.py,
+        // MatMul4Bit: F.dequantize_4bit(B, state).to(A.dtype)): the copy in the dtype the weight
+        // was quantized from and, where that is not the compute dtype, its cast, alive together
+        // for a moment. Lightning's BitsandbytesPrecision quantizes from FP16
+        // (fabric/plugins/precision/bitsandbytes.py, _Linear4bit._quantize_weight: .to(torch.half)),
+        // so under BF16 both copies exist; PEFT quantizes the weights as loaded, in the compute dtype.
+        int count = 0;
+        const auto matrices = layerMatrices(s.arch, count);
+        std::int64_t largest = 0;
+        for (int i = 0; i < count; ++i)
+            largest = std::max(largest, ceilDiv(matrices[i].in * matrices[i].out, t));
+        if (s.implementation == Implementation::LitGpt && lastStage) // the head is 4-bit too
+            largest = std::max(largest, ceilDiv(counts.head, t));
+        const bool lightning = s.implementation == Implementation::LitGpt;
+        const int copy = lightning ? 2 : dt.base;
+        const bool cast = lightning && s.precision != Precision::MixedFp16;
+        const Bytes dequantized = largest * (copy + (cast ? dt.activation : 0));
+        sink.add(ItemId::QloraDequantized, dequantized, [&] {
+            return "largest 4-bit module " + formatCount(largest) + " params × "
+                + (cast
+                       ? "(2 B dequantized in FP16 + " + std::to_string(dt.activation) + " B cast to the compute dtype)"
+                       : std::to_string(copy) + " B dequantized")
+                + equals(dequantized, units);
+        });
+    }
     if (adapters > 0) {
         const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
         sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
@@ -813,6 +841,7 @@ Component componentOf(ItemId id)
     case ItemId::LoraAdapters:
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
+    case ItemId::QloraDequantized:
     case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
@@ -859,8 +888,8 @@ std::string shardingLabel(const Scenario &s)
 
 bool isRuntimeBuffer(ItemId id)
 {
-    return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpGradientBuffers
-        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
+    return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::QloraDequantized
+        || id == ItemId::FsdpGradientBuffers || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
 }
 
 std::string_view idString(ItemId id)

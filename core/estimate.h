@@ -31,6 +31,7 @@ enum class ItemId {
     LoraAdapters,
     Zero3GatheredParams,
     FsdpUnshardedParams,
+    QloraDequantized,
     Gradients,
     FsdpGradientBuffers,
     ZeroReduceBucket,
@@ -52,7 +53,7 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 23;
+inline constexpr int kItemCount = 24;
 
 Component componentOf(ItemId id);
 // Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),

@@ -22,8 +22,10 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
     const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer);
-    // ZeRO-3's and FSDP's gathered parameters: from the first forward gather to the end of backward.
-    const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams);
+    // ZeRO-3's and FSDP's gathered parameters and QLoRA's dequantized module: from the first
+    // forward gather to the end of backward.
+    const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
+        + b.item(ItemId::QloraDequantized);
     const Bytes params = b.component(Component::Parameters) - gathered;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.

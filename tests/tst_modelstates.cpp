@@ -1,6 +1,7 @@
 // Parameters, gradients and optimizer states against the article's table, the ZeRO paper's
 // Figure 1, Megatron's 18 bytes per parameter and PEFT's LoRA counts.
 
+#include "core/edits.h"
 #include "core/estimate.h"
 #include "core/fields.h"
 #include "core/timeline.h"
@@ -414,6 +415,35 @@ private Q_SLOTS:
         const Breakdown b = estimate(s);
         QCOMPARE(double(b.modelStates()), bytesPerParam * 1e9);
         QVERIFY(!b.has(ItemId::ZeroReduceBucket)); // DeepSpeed's bucket is DeepSpeed's
+    }
+
+    // QLoRA computes each 4-bit linear from a dequantized copy (bitsandbytes' MatMul4Bit), one
+    // module at a time: Llama-2-7B. Lightning (lit-gpt) quantizes every linear, the 32000 × 4096
+    // head too, from FP16 and casts the copy to BF16: 131,072,000 × (2 + 2) B. PEFT keeps the head
+    // in 16 bits and quantizes the weights as loaded (BF16, the compute dtype): the largest layer
+    // matrix, 4096 × 11008, × 2 B.
+    void qloraDequantizesOneModule_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("lit-gpt, BF16") << int(Implementation::LitGpt) << qint64(131'072'000) * 4;
+        QTest::newRow("Hugging Face PEFT, BF16") << int(Implementation::HuggingFace) << qint64(4096) * 11008 * 2;
+    }
+    void qloraDequantizesOneModule()
+    {
+        QFETCH(int, implementation);
+        QFETCH(qint64, bytes);
+        Scenario s; // Architecture{} is Llama-2-7B's shapes
+        s.implementation = Implementation(implementation);
+        s.precision = Precision::Bf16;
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraQ | LoraV; // lit-gpt adapts the fused qkv projection
+        s = withImplementationDefaults(s);
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::QloraDequantized), Bytes(bytes));
+        s.fineTune = FineTune::LoRA;
+        QVERIFY(!estimate(s).has(ItemId::QloraDequantized));
     }
 
     void adafactorIsFactored()

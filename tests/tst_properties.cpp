@@ -248,11 +248,12 @@ private Q_SLOTS:
             // FSDP reduces gradients into FP32 shards where ZeRO-2 kept 16-bit ones: the gradients
             // item may grow, the model states as a whole may not (checked below). FSDP also does
             // mixed precision itself (16-bit parameters, no autocast), so the head's first-token
-            // slice becomes a view keeping the last layer's output instead of a small 16-bit cast.
+            // slice becomes a view keeping the last layer's output instead of a small 16-bit cast,
+            // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32.
             {Lever::ZeroSharding,
              {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
               ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients,
-              ItemId::HeadActivations}},
+              ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,

@@ -1996,6 +1996,22 @@
         <source>GPUs (Megatron)</source>
         <translation>张 GPU（Megatron）</translation>
     </message>
+    <message>
+        <source>largest 4-bit module</source>
+        <translation>最大的 4 位模块</translation>
+    </message>
+    <message>
+        <source>dequantized in FP16</source>
+        <translation>以 FP16 反量化</translation>
+    </message>
+    <message>
+        <source>cast to the compute dtype</source>
+        <translation>转换为计算数据类型</translation>
+    </message>
+    <message>
+        <source>dequantized</source>
+        <translation>反量化</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2188,6 +2204,10 @@
     <message>
         <source>ZeRO-3 gathered parameters</source>
         <translation>ZeRO-3 聚合的参数</translation>
+    </message>
+    <message>
+        <source>QLoRA dequantized module</source>
+        <translation>QLoRA 反量化模块</translation>
     </message>
 </context>
 </TS>
