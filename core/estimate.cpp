@@ -224,8 +224,11 @@ Stage::Zero3Turn Stage::zero3Turn() const
         raw += module[std::size_t(i)] = matrices[i].in * matrices[i].out
             * (matrices[i].copies > 1 ? matrices[i].copies / s.expertParallel : 1);
     const std::int64_t layer = matricesOnRank;
-    for (int i = 0; i < count; ++i)
-        module[std::size_t(i)] = raw > 0 ? module[std::size_t(i)] * layer / raw : 0;
+    // Scaled where the layer's count is not its shapes' (--params given, TP): in floating point,
+    // as the product may pass 2^63 for huge MoE layers.
+    if (raw > 0 && raw != layer)
+        for (int i = 0; i < count; ++i)
+            module[std::size_t(i)] = std::int64_t(double(module[std::size_t(i)]) * double(layer) / double(raw));
     const std::int64_t head = lastStage ? ceilDiv(s.arch.vocab * s.arch.hidden, t) : 0;
     // A head tied to the embedding is its parameter: gathered with the head, counted there.
     const bool tied = s.arch.tiedEmbeddings && firstStage && lastStage;
@@ -239,6 +242,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
     std::array<std::int64_t, 8> before{}; // parameters of the layer's modules called before module i
     for (int i = 1; i < count; ++i)
         before[std::size_t(i)] = before[std::size_t(i - 1)] + module[std::size_t(i - 1)];
+    // At most three times the model's parameters, which scenarioError() keeps below 2·10^17.
     const auto distance = [&](int i, std::int64_t j) {
         const std::int64_t after = layer - before[std::size_t(i)] - module[std::size_t(i)];
         // Recomputed, its next use is the layer's forward again, after every later layer's twice.
@@ -246,6 +250,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
                           : 2 * after + 2 * j * layer + 2 * head;
     };
     const auto kept = [&](int i, std::int64_t j) { return distance(i, j) < reach; };
+    const bool embeddingKept = 2 * (layer * layerCount + head) < reach;
 
     Zero3Turn turn;
     turn.kept = head;
@@ -256,7 +261,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
             ++stay;
         turn.kept += module[std::size_t(i)] * stay;
     }
-    if (embedding > 0 && 2 * (layer * layerCount + head) < reach)
+    if (embedding > 0 && embeddingKept)
         turn.kept += embedding;
 
     // Backward's modules, nearest first, that are not gathered, until the bucket is on its way.
@@ -267,7 +272,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
             if (!kept(i, j))
                 turn.prefetched += module[std::size_t(i)];
         }
-    if (turn.prefetched < room && embedding > 0 && 2 * (layer * layerCount + head) >= reach)
+    if (turn.prefetched < room && embedding > 0 && !embeddingKept)
         turn.prefetched += embedding;
     return turn;
 }
