@@ -203,8 +203,8 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         const Bytes without = activationsWithoutRecompute(b);
         // The same shape as the blocks, so its area too is proportional to the bytes.
         const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel / layout.aspect);
-        const double limit = std::min(layout.cellWidth * 0.95,
-                                      (layout.baseline - diagramArea().top() + solid.height()) / layout.aspect);
+        // No taller than the room above the baseline: the flow's labels stand over it.
+        const double limit = std::min(layout.cellWidth * 0.95, (layout.baseline - diagramArea().top()) / layout.aspect);
         const QRectF ghost(rect.center().x() - std::min(side, limit) / 2,
                            rect.bottom() - std::min(side, limit) * layout.aspect, std::min(side, limit),
                            std::min(side, limit) * layout.aspect);
