@@ -17,9 +17,9 @@ set(sizes 1280x800 1920x1080)
 
 file(MAKE_DIRECTORY "${OUT}")
 set(ENV{QT_QPA_PLATFORM} offscreen)
-set(index "# Screenshots\n\nEvery view of the example scenario `${SCENARIO_NAME}`, rendered off screen by\n"
-          "`cmake --build --preset dev --target screenshots` (see the README). Regenerate them after\n"
-          "any change to what a view shows, and look at each.\n")
+string(CONCAT index "# Screenshots\n\nEvery view of the example scenario `${SCENARIO_NAME}`, rendered off screen by\n"
+       "`cmake --build --preset dev --target screenshots` (see the README). Regenerate them after\n"
+       "any change to what a view shows, and look at each.\n")
 
 function(render name)
     execute_process(COMMAND "${APP}" --screenshot "${OUT}/${name}.png" ${ARGN}
