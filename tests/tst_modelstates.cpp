@@ -417,6 +417,40 @@ private Q_SLOTS:
         QVERIFY(!b.has(ItemId::ZeroReduceBucket)); // DeepSpeed's bucket is DeepSpeed's
     }
 
+    // llm-analysis (cli99/llm-analysis, llm_analysis/analysis.py at d841e40): 16-bit weights,
+    // gradients in the master dtype (FP32) and Adam's master copy and moments (12 B), sharded by
+    // the ZeRO stage (get_weight_memory_per_layer, get_memory_optimizer_state_and_gradient_*), the
+    // embedding counted once (get_num_params_embedding's shared_embedding=True). Where the
+    // conventions match - a tied head, FP32 gradients, no tensor parallelism (llm-analysis divides
+    // the norms' gradients by TP but not their weights) - the model states agree to the byte:
+    // Llama-2-7B's shapes tied, 6,607,343,616 parameters over 8 GPUs.
+    void llmAnalysisModelStates_data()
+    {
+        QTest::addColumn<int>("stage");
+        QTest::newRow("ZeRO-0") << 0;
+        QTest::newRow("ZeRO-1") << 1;
+        QTest::newRow("ZeRO-2") << 2;
+        QTest::newRow("ZeRO-3") << 3;
+    }
+    void llmAnalysisModelStates()
+    {
+        QFETCH(int, stage);
+        Scenario s; // Architecture{} is Llama-2-7B's shapes
+        s.arch.tiedEmbeddings = true;
+        s.precision = Precision::MixedBf16;
+        s.gradDtype = GradDtype::Fp32;
+        s.zeroStage = stage;
+        s.dataParallel = 8;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const Bytes params = 32 * (4 * 4096LL * 4096 + 3 * 4096LL * 11008 + 2 * 4096) + 32000LL * 4096 + 4096;
+        QCOMPARE(b.totalParams, params);
+        const auto shard = [&](int from) { return stage >= from ? 8 : 1; };
+        QCOMPARE(b.item(ItemId::Weights), params * 2 / shard(3));
+        QCOMPARE(b.item(ItemId::Gradients), params * 4 / shard(2));
+        QCOMPARE(b.item(ItemId::MasterWeights) + b.item(ItemId::OptimizerMoments), params * 12 / shard(1));
+    }
+
     // QLoRA computes each 4-bit linear from a dequantized copy (bitsandbytes' MatMul4Bit), one
     // module at a time: Llama-2-7B. Lightning (lit-gpt) quantizes every linear, the 32000 × 4096
     // head too, from FP16 and casts the copy to BF16: 131,072,000 × (2 + 2) B. PEFT keeps the head

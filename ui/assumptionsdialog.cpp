@@ -124,6 +124,15 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
     html += QObject::tr("<h3>Parallelism and runtime buffers</h3>") + QStringLiteral("<ul><li>")
         + parallel.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
     html += QObject::tr(
+        "<h3>Other tools' accounting</h3><ul>"
+        "<li>Megatron-LM's theoretical memory: the same model states (18 B per parameter, 6 + 12/d with the "
+        "distributed optimizer, under Megatron-Core). Its activations assume sequence parallelism with selective "
+        "recomputation, count 4·ffn/h for the MLP even when it is gated, and add token ids, the embedding's "
+        "dropout mask and FP32 logits: close to, not the same as, the layer lists here.</li>"
+        "<li>llm-analysis: the same model states where its conventions hold (a tied head, FP32 gradients, no "
+        "tensor parallelism); it counts an untied head once and divides the norms' gradients by TP. Its "
+        "activations keep norm inputs in FP32 and count FlashAttention as 2·s·b·h + 4·a·s·b per layer.</li></ul>");
+    html += QObject::tr(
         "<h3>Sources</h3><ul>"
         "<li>The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its "
         "script.</li>"

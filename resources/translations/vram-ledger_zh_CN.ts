@@ -123,6 +123,10 @@
         <source>whole on every GPU</source>
         <translation>在每张 GPU 上完整保存</translation>
     </message>
+    <message>
+        <source>&lt;h3&gt;Other tools&apos; accounting&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Megatron-LM&apos;s theoretical memory: the same model states (18 B per parameter, 6 + 12/d with the distributed optimizer, under Megatron-Core). Its activations assume sequence parallelism with selective recomputation, count 4·ffn/h for the MLP even when it is gated, and add token ids, the embedding&apos;s dropout mask and FP32 logits: close to, not the same as, the layer lists here.&lt;/li&gt;&lt;li&gt;llm-analysis: the same model states where its conventions hold (a tied head, FP32 gradients, no tensor parallelism); it counts an untied head once and divides the norms&apos; gradients by TP. Its activations keep norm inputs in FP32 and count FlashAttention as 2·s·b·h + 4·a·s·b per layer.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;其他工具的算法&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Megatron-LM 的理论显存：模型状态相同（每参数 18 字节，用分布式优化器时为 6 + 12/d，对应 Megatron-Core）。它的激活公式假定序列并行加选择性重计算，门控 MLP 也按 4·ffn/h 计，并额外计入 token id、嵌入层的 dropout 掩码和 FP32 logits：与这里逐层列出的张量接近，但不相同。&lt;/li&gt;&lt;li&gt;llm-analysis：在其约定成立时（输出头与嵌入共享、FP32 梯度、无张量并行）模型状态相同；它对不共享的输出头只算一次，并把归一化层的梯度除以 TP。它的激活把归一化层的输入按 FP32 计，FlashAttention 每层按 2·s·b·h + 4·a·s·b 计。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
