@@ -402,14 +402,14 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // for a moment. Lightning's BitsandbytesPrecision quantizes from FP16
         // (fabric/plugins/precision/bitsandbytes.py, _Linear4bit._quantize_weight: .to(torch.half)),
         // so under BF16 both copies exist; PEFT quantizes the weights as loaded, in the compute dtype.
+        const bool lightning = s.implementation == Implementation::LitGpt;
         int count = 0;
         const auto matrices = layerMatrices(s.arch, count);
         std::int64_t largest = 0;
         for (int i = 0; i < count; ++i)
             largest = std::max(largest, ceilDiv(matrices[i].in * matrices[i].out, t));
-        if (s.implementation == Implementation::LitGpt && lastStage) // the head is 4-bit too
+        if (lightning && lastStage) // the head is 4-bit too
             largest = std::max(largest, ceilDiv(counts.head, t));
-        const bool lightning = s.implementation == Implementation::LitGpt;
         const int copy = lightning ? 2 : dt.base;
         const bool cast = lightning && s.precision != Precision::MixedFp16;
         const Bytes dequantized = largest * (copy + (cast ? dt.activation : 0));
