@@ -111,12 +111,14 @@ std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
 }
 
 // Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
+// `host`: what the item holds in CPU memory rather than on the GPU.
 struct NumbersSink {
     Breakdown &b;
     template <class Formula>
-    void add(ItemId id, Bytes bytes, Formula &&)
+    void add(ItemId id, Bytes bytes, Formula &&, Bytes host = 0)
     {
         b.itemBytes[static_cast<int>(id)] += bytes;
+        b.itemHostBytes[static_cast<int>(id)] += host;
         b.present[static_cast<int>(id)] = true;
     }
 };
@@ -125,11 +127,12 @@ struct TextSink {
     Breakdown &b;
     std::vector<ExplainedItem> &items;
     template <class Formula>
-    void add(ItemId id, Bytes bytes, Formula &&formula)
+    void add(ItemId id, Bytes bytes, Formula &&formula, Bytes host = 0)
     {
         b.itemBytes[static_cast<int>(id)] += bytes;
+        b.itemHostBytes[static_cast<int>(id)] += host;
         b.present[static_cast<int>(id)] = true;
-        items.push_back({id, bytes, formula()});
+        items.push_back({id, bytes, formula(), host});
     }
 };
 
@@ -171,17 +174,17 @@ struct Stage {
 
     // Each component of the ledger, as this stage holds it.
     template <class Sink>
-    void addParameters(Units units, Breakdown &b, Sink &sink) const;
+    void addParameters(Units units, Sink &sink) const;
     template <class Sink>
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
-    void addOptimizerStates(Units units, Breakdown &b, Sink &sink) const;
+    void addOptimizerStates(Units units, Sink &sink) const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
-    void addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const;
+    void addOffloadHostBuffers(Units units, Sink &sink) const;
 
     // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward (zero3Turn()).
     struct Zero3Turn {
@@ -352,7 +355,7 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
 // 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
 // (Dettmers et al. 2023) and what a sharded engine gathers to compute.
 template <class Sink>
-void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
+void Stage::addParameters(Units units, Sink &sink) const
 {
     Bytes weightBytes = 0;
     std::string how;
@@ -384,16 +387,17 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                     + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
     }
     const bool onHost = s.offload == Offload::OptimizerAndParams;
-    if (onHost)
-        b.host += weightBytes;
-    sink.add(ItemId::Weights, onHost ? 0 : weightBytes, [&] {
-        std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
-                                       : how;
-        text += shardText(s, shardParams);
-        if (onHost)
-            return text + equals(weightBytes, units) + ", offloaded to CPU memory";
-        return text + equals(weightBytes, units);
-    });
+    sink.add(
+        ItemId::Weights, onHost ? 0 : weightBytes,
+        [&] {
+            std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
+                                           : how;
+            text += shardText(s, shardParams);
+            if (onHost)
+                return text + equals(weightBytes, units) + ", offloaded to CPU memory";
+            return text + equals(weightBytes, units);
+        },
+        onHost ? weightBytes : 0);
     if (s.fineTune == FineTune::QLoRA) {
         // bitsandbytes computes a 4-bit linear from a dequantized copy of its weight, one module at
         // a time, in forward and again in backward (bitsandbytes/autograd/_functions.py,
@@ -480,17 +484,18 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // the CPU when the optimizer is offloaded, in grad_accum_dtype: the model's by default).
     const bool offloadsGradients = deepSpeedOffload() && s.zeroStage >= 2;
     const bool gradientsOnHost = offloadsGradients && s.zeroStage == 3;
-    if (gradientsOnHost)
-        b.host += gradBytes;
-    sink.add(ItemId::Gradients, offloadsGradients ? 0 : gradBytes, [&] {
-        std::string text = formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
-            + shardText(s, shardGradients);
-        if (!offloadsGradients)
-            return text + equals(gradBytes, units);
-        if (gradientsOnHost)
-            return text + equals(gradBytes, units) + ", in CPU memory";
-        return text + ": none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)";
-    });
+    sink.add(
+        ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
+        [&] {
+            std::string text = formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
+                + shardText(s, shardGradients);
+            if (!offloadsGradients)
+                return text + equals(gradBytes, units);
+            if (gradientsOnHost)
+                return text + equals(gradBytes, units) + ", in CPU memory";
+            return text + ": none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)";
+        },
+        gradientsOnHost ? gradBytes : 0);
     if (shardOptimizer && s.deepSpeed() && s.reduceBucket > 0) {
         // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
         // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
@@ -518,7 +523,7 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
         });
     }
     if (deepSpeedOffload())
-        addOffloadHostBuffers(units, b, sink);
+        addOffloadHostBuffers(units, sink);
     if (shardGradients && s.fsdp()) {
         // FSDP2 backward, per unit (_fsdp_collectives.py, foreach_reduce_scatter): autograd's
         // unsharded gradients in the compute dtype, copied into a reduce-scatter input of the
@@ -544,13 +549,13 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
 }
 
 // DeepSpeed ZeRO-Offload's buffers in CPU memory, per GPU (each rank's optimizer allocates its
-// own, so a node needs them once per GPU): no GPU bytes, each adds to Breakdown::host.
+// own, so a node needs them once per GPU): no GPU bytes.
 template <class Sink>
-void Stage::addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const
+void Stage::addOffloadHostBuffers(Units units, Sink &sink) const
 {
     const auto onHost = [&](ItemId id, Bytes bytes, auto &&formula) {
-        b.host += bytes;
-        sink.add(id, 0, [&] { return formula() + equals(bytes, units) + ", in CPU memory"; });
+        sink.add(
+            id, 0, [&] { return formula() + equals(bytes, units) + ", in CPU memory"; }, bytes);
     };
     // The FP32 gradients the CPU optimizer steps with, one per master partition:
     // stage_1_and_2.py initialize_optimizer_states (single_partition_of_fp32_groups[i].grad) and
@@ -590,17 +595,18 @@ void Stage::addOffloadHostBuffers(Units units, Breakdown &b, Sink &sink) const
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 template <class Sink>
-void Stage::addOptimizerStates(Units units, Breakdown &b, Sink &sink) const
+void Stage::addOptimizerStates(Units units, Sink &sink) const
 {
     const Architecture &a = s.arch;
     const bool offloaded = s.offload != Offload::None;
     auto place = [&](ItemId id, Bytes bytes, auto &&formula) {
-        if (offloaded)
-            b.host += bytes;
-        sink.add(id, offloaded ? 0 : bytes, [&] {
-            return formula() + shardText(s, shardOptimizer) + equals(bytes, units)
-                + (offloaded ? ", offloaded to CPU memory" : "");
-        });
+        sink.add(
+            id, offloaded ? 0 : bytes,
+            [&] {
+                return formula() + shardText(s, shardOptimizer) + equals(bytes, units)
+                    + (offloaded ? ", offloaded to CPU memory" : "");
+            },
+            offloaded ? bytes : 0);
     };
     if (dt.master > 0) {
         const Bytes master = shardSplit(trainable, trainableExperts, dt.master, shardOptimizer);
@@ -811,15 +817,16 @@ template <class Sink>
 void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
 {
     const Stage g = layOut(whole, stage, b);
-    g.addParameters(units, b, sink);
+    g.addParameters(units, sink);
     g.addGradients(units, b, sink);
-    g.addOptimizerStates(units, b, sink);
+    g.addOptimizerStates(units, sink);
     g.addActivations(units, b, sink);
     if (g.s.overhead.reserveCounted())
         g.addOverhead(units, b, sink);
     for (int i = 0; i < kItemCount; ++i) {
         b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
         b.total += b.itemBytes[i];
+        b.host += b.itemHostBytes[i];
     }
 }
 

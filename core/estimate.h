@@ -70,11 +70,12 @@ std::string_view idString(ItemId id);   // "master_weights": stable, for JSON an
 std::string_view idString(Component c); // "optimizer_states"
 
 struct Breakdown {
-    std::array<Bytes, kItemCount> itemBytes{};
+    std::array<Bytes, kItemCount> itemBytes{};     // on this GPU
+    std::array<Bytes, kItemCount> itemHostBytes{}; // in CPU memory: offloaded or the offload's own buffers
     std::array<bool, kItemCount> present{};
     std::array<Bytes, kComponentCount> componentBytes{};
     Bytes total = 0; // everything on this GPU
-    Bytes host = 0;  // offloaded to CPU memory, per GPU
+    Bytes host = 0;  // everything in CPU memory, per GPU
 
     std::int64_t totalParams = 0;
     std::int64_t trainableParams = 0;
@@ -86,6 +87,7 @@ struct Breakdown {
     bool bucketPersists = false;   // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
+    Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }
     Bytes component(Component c) const { return componentBytes[static_cast<int>(c)]; }
     // Parameters, gradients and optimizer states as the ZeRO paper counts them: without the
@@ -109,6 +111,7 @@ struct ExplainedItem {
     ItemId id;
     Bytes bytes;
     std::string formula; // "7.00e9 params × 4 B = 26.1 GiB"
+    Bytes hostBytes = 0; // what it holds in CPU memory instead
 };
 
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with

@@ -157,7 +157,8 @@ std::string reportJson(const Report &r)
         const ExplainedItem &item = r.items[i];
         out << "    {\"id\": " << jsonString(idString(item.id))
             << ", \"component\": " << jsonString(idString(componentOf(item.id))) << ", \"bytes\": " << item.bytes
-            << ", \"formula\": " << jsonString(item.formula) << '}' << (i + 1 < r.items.size() ? "," : "") << '\n';
+            << ", \"host_bytes\": " << item.hostBytes << ", \"formula\": " << jsonString(item.formula) << '}'
+            << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
     out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << b.host * r.scenario.gpusOnNode()
         << ", \"gpus_per_node\": " << r.scenario.gpusOnNode() << "},\n";
@@ -221,9 +222,13 @@ std::string renderReport(const Report &r, Format format)
         return reportJson(r);
     const Breakdown &b = r.breakdown;
     std::vector<std::vector<std::string>> rows{{"component", "item", "size", "formula"}};
-    for (const ExplainedItem &item : r.items)
-        rows.push_back({std::string(componentTitle(componentOf(item.id))), std::string(idString(item.id)),
-                        formatBytes(item.bytes, r.units), item.formula});
+    for (const ExplainedItem &item : r.items) {
+        // An item that lives in CPU memory shows its size there.
+        const std::string size = item.bytes == 0 && item.hostBytes > 0 ? "CPU " + formatBytes(item.hostBytes, r.units)
+                                                                       : formatBytes(item.bytes, r.units);
+        rows.push_back(
+            {std::string(componentTitle(componentOf(item.id))), std::string(idString(item.id)), size, item.formula});
+    }
     if (format == Format::Csv) {
         rows.push_back({"total", "total", formatBytes(b.total, r.units), ""});
         return renderRows(rows, format);

@@ -137,6 +137,9 @@ private Q_SLOTS:
         QTest::newRow("offload reports host memory")
             << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.total"
             << zero1OffloadHost;
+        QTest::newRow("the offloaded master copy is in CPU memory, item by item")
+            << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"}
+            << "host_items.master_weights" << qint64(1'000'000'000) / 2 * 4;
         QTest::newRow("a node of two GPUs holds both GPUs' offload")
             << QStringList{"--zero", "1", "--dp", "2", "--offload", "optimizer", "--params", "1e9"} << "host.per_node"
             << 2 * zero1OffloadHost;
@@ -153,11 +156,13 @@ private Q_SLOTS:
         QFETCH(qint64, expected);
         const QJsonObject o = json(args);
         const QStringList parts = path.split(QLatin1Char('.'));
-        if (parts[0] == QStringLiteral("items")) {
+        if (parts[0] == QStringLiteral("items") || parts[0] == QStringLiteral("host_items")) {
+            const QString key = parts[0] == QStringLiteral("items") ? QStringLiteral("bytes")
+                                                                    : QStringLiteral("host_bytes");
             qint64 found = kNoSuchItem;
             for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
                 if (item[QStringLiteral("id")].toString() == parts[1])
-                    found = item[QStringLiteral("bytes")].toInteger();
+                    found = item[key].toInteger();
             QCOMPARE(found, expected);
         } else {
             QCOMPARE(o[parts[0]][parts[1]].toInteger(), expected);

@@ -558,6 +558,10 @@ private Q_SLOTS:
         const Breakdown offloaded = estimate(s);
         const Bytes staging = stagingBuffers ? Bytes(32000) * 4096 * 2 : 0;
         QCOMPARE(offloaded.host, Bytes(7'000'000'000) / 8 * hostBytesPerParam + staging);
+        // Item by item: the FP32 gradients the CPU optimizer steps with, 4 B per parameter ÷ 8.
+        QCOMPARE(offloaded.hostItem(ItemId::OffloadFp32Gradients), Bytes(7'000'000'000) / 8 * 4);
+        QCOMPARE(offloaded.hostItem(ItemId::MasterWeights) + offloaded.hostItem(ItemId::OptimizerMoments),
+                 Bytes(7'000'000'000) / 8 * 12);
         QCOMPARE(offloaded.item(ItemId::MasterWeights) + offloaded.item(ItemId::OptimizerMoments), Bytes(0));
         QCOMPARE(offloaded.item(ItemId::Gradients), gradientsLeaveTheGpu ? 0 : onGpu.item(ItemId::Gradients));
         QCOMPARE(onGpu.has(ItemId::OffloadGradientBuffer), false);

@@ -223,10 +223,13 @@ private Q_SLOTS:
                 items += bytes;
             }
             QCOMPARE(items, b.total);
-            Bytes explained = 0;
-            for (const ExplainedItem &item : explain(s, Units::GiB))
+            Bytes explained = 0, explainedHost = 0;
+            for (const ExplainedItem &item : explain(s, Units::GiB)) {
                 explained += item.bytes;
+                explainedHost += item.hostBytes;
+            }
             QCOMPARE(explained, b.total);
+            QCOMPARE(explainedHost, b.host);
             QVERIFY(stepTimeline(b).peak() <= b.total);
             Scenario bigger = s;
             bigger.microBatch *= 2;

@@ -92,7 +92,10 @@ void ExplanationPanel::render()
         ++used[c];
         row->setData(0, Qt::UserRole, int(c));
         row->setText(0, itemName(item.id));
-        row->setText(1, bytesText(item.bytes, m_shown->units));
+        // An item that lives in CPU memory shows its size there.
+        row->setText(1,
+                     item.bytes == 0 && item.hostBytes > 0 ? tr("CPU %1").arg(bytesText(item.hostBytes, m_shown->units))
+                                                           : bytesText(item.bytes, m_shown->units));
         const QString formula = localizedFormula(item.formula);
         row->setText(2, formula);
         row->setToolTip(2, formula);

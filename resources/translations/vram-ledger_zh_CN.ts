@@ -831,6 +831,10 @@
         <source>(then fits)</source>
         <translation>（之后放得下）</translation>
     </message>
+    <message>
+        <source>CPU %1</source>
+        <translation>CPU %1</translation>
+    </message>
 </context>
 <context>
     <name>vl::HubClient</name>
