@@ -16,6 +16,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QTest>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -165,6 +166,25 @@ private Q_SLOTS:
             QVERIFY2(inColour >= 5,
                      qPrintable(QStringLiteral("component %1: %2 of 9 points in its colour").arg(c).arg(inColour)));
         }
+    }
+
+    // Hovering ZeRO-Offload's CPU-memory block lists what lives there, each item with its formula.
+    void hoveringCpuMemoryListsItsItems()
+    {
+        StructureDiagram diagram;
+        diagram.resize(900, 600);
+        diagram.showAnalysis(shownFor(scenario(QStringLiteral("7b-zero2-offload"))));
+        diagram.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&diagram));
+        const QRectF host = diagram.currentLayout().host;
+        QVERIFY(!host.isEmpty());
+        QTest::mouseMove(&diagram, host.center().toPoint());
+        QTRY_VERIFY(QToolTip::isVisible());
+        const QString tip = QToolTip::text();
+        for (ItemId id : {ItemId::MasterWeights, ItemId::OptimizerMoments, ItemId::OffloadFp32Gradients,
+                          ItemId::OffloadParamBuffer, ItemId::OffloadHostGradientBuffer})
+            QVERIFY2(tip.contains(itemName(id)), qPrintable(tip));
+        QVERIFY2(!tip.contains(itemName(ItemId::Weights)), qPrintable(tip)); // on the GPU
     }
 
     void chartPaintsBarsOverTheBackground_data()

@@ -460,9 +460,23 @@ void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
         highlight(Component(c));
         return;
     }
+    if (!layout.host.isEmpty() && layout.host.adjusted(-4, -4, 4, 4).contains(event->position())) {
+        QToolTip::showText(event->globalPosition().toPoint(), hostTip(), this);
+        return;
+    }
     QToolTip::hideText();
     Q_EMIT componentHovered(std::nullopt);
     highlight(std::nullopt);
+}
+
+QString StructureDiagram::hostTip() const
+{
+    QString tip = QStringLiteral("<b>%1 — %2</b>")
+                      .arg(tr("CPU memory"), bytesText(m_shown->analysis.breakdown.host, m_shown->units));
+    for (const ExplainedItem &item : m_shown->analysis.items)
+        if (item.hostBytes > 0)
+            tip += QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+    return tip;
 }
 
 void StructureDiagram::leaveEvent(QEvent *event)

@@ -66,6 +66,7 @@ private:
     void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
     void paintFlow(QPainter &p, const DiagramLayout &layout) const;
     void paintHostMemory(QPainter &p, const DiagramLayout &layout) const;
+    QString hostTip() const; // what lives in CPU memory, item by item, with formulas
     // A cell's bold name and size under its block (from `top`), then its notes, shrunk to fit.
     void paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top, const QString &name,
                       const QString &size, const QStringList &notes, bool dim) const;
