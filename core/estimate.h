@@ -112,7 +112,15 @@ struct ExplainedItem {
     Bytes bytes;
     std::string formula; // "7.00e9 params × 4 B = 26.1 GiB"
     Bytes hostBytes = 0; // what it holds in CPU memory instead
+    // Offloaded, or one of the offload's own buffers: its size is the one in CPU memory.
+    bool livesInCpuMemory() const { return bytes == 0 && hostBytes > 0; }
 };
+
+// The CPU memory one node needs: each GPU's process on it keeps its own offload buffers.
+inline Bytes hostPerNode(const Scenario &s, const Breakdown &b)
+{
+    return b.host * s.gpusOnNode();
+}
 
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with
 // another, named as the CLI spells it, with what is allowed. Nothing: the scenario is valid.

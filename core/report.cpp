@@ -160,7 +160,7 @@ std::string reportJson(const Report &r)
             << ", \"host_bytes\": " << item.hostBytes << ", \"formula\": " << jsonString(item.formula) << '}'
             << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
-    out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << b.host * r.scenario.gpusOnNode()
+    out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << hostPerNode(r.scenario, b)
         << ", \"gpus_per_node\": " << r.scenario.gpusOnNode() << "},\n";
     out << "  \"pipeline\": {\"stage\": " << b.stage << ", \"micro_batches_in_flight\": " << b.microBatchesInFlight
         << "},\n";
@@ -224,8 +224,8 @@ std::string renderReport(const Report &r, Format format)
     std::vector<std::vector<std::string>> rows{{"component", "item", "size", "formula"}};
     for (const ExplainedItem &item : r.items) {
         // An item that lives in CPU memory shows its size there.
-        const std::string size = item.bytes == 0 && item.hostBytes > 0 ? "CPU " + formatBytes(item.hostBytes, r.units)
-                                                                       : formatBytes(item.bytes, r.units);
+        const std::string size = item.livesInCpuMemory() ? "CPU " + formatBytes(item.hostBytes, r.units)
+                                                         : formatBytes(item.bytes, r.units);
         rows.push_back(
             {std::string(componentTitle(componentOf(item.id))), std::string(idString(item.id)), size, item.formula});
     }
@@ -249,7 +249,7 @@ std::string renderReport(const Report &r, Format format)
     if (b.host > 0) {
         totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
         totals.push_back({"CPU memory per node (" + std::to_string(r.scenario.gpusOnNode()) + " GPUs)",
-                          formatBytes(b.host * r.scenario.gpusOnNode(), r.units)});
+                          formatBytes(hostPerNode(r.scenario, b), r.units)});
     }
     out += renderRows(totals, format);
     if (r.gpu)

@@ -110,7 +110,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, "
                         "with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node "
                         "of %3 GPUs.")
-                        .arg(bytesText(b.host, units), bytesText(b.host * s.gpusOnNode(), units))
+                        .arg(bytesText(b.host, units), bytesText(hostPerNode(s, b), units))
                         .arg(s.gpusOnNode());
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(

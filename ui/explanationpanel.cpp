@@ -94,8 +94,8 @@ void ExplanationPanel::render()
         row->setText(0, itemName(item.id));
         // An item that lives in CPU memory shows its size there.
         row->setText(1,
-                     item.bytes == 0 && item.hostBytes > 0 ? tr("CPU %1").arg(bytesText(item.hostBytes, m_shown->units))
-                                                           : bytesText(item.bytes, m_shown->units));
+                     item.livesInCpuMemory() ? tr("CPU %1").arg(bytesText(item.hostBytes, m_shown->units))
+                                             : bytesText(item.bytes, m_shown->units));
         const QString formula = localizedFormula(item.formula);
         row->setText(2, formula);
         row->setToolTip(2, formula);
