@@ -35,6 +35,12 @@ constexpr std::array kFlowOrder{Component::Parameters, Component::Activations, C
 
 constexpr double kMinSide = 10.0; // the smallest block still drawn as a block
 
+// A tooltip's line for one item: its name and its formula.
+QString itemLine(const ExplainedItem &item)
+{
+    return QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+}
+
 } // namespace
 
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
@@ -64,7 +70,7 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
         const Bytes bytes = b.component(kFlowOrder[std::size_t(i)]);
         if (bytes <= 0)
             continue;
-        const double width = std::sqrt(double(bytes) / layout.bytesPerSquarePixel / layout.aspect);
+        const double width = layout.side(bytes);
         const double height = width * layout.aspect;
         const double centre = area.left() + cellWidth * (i + 0.5);
         layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height,
@@ -74,7 +80,7 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
         const auto cell = std::find(kFlowOrder.begin(), kFlowOrder.end(), Component::OptimizerStates)
             - kFlowOrder.begin();
         const double centre = area.left() + cellWidth * (double(cell) + 0.5);
-        const double side = std::sqrt(double(b.host) / layout.bytesPerSquarePixel / layout.aspect);
+        const double side = layout.side(b.host);
         const double width = std::min(side, largestWidth);
         layout.hostToScale = side <= largestWidth;
         layout.host = QRectF(centre - width / 2, layout.baseline - width * layout.aspect, width, width * layout.aspect);
@@ -202,7 +208,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     if (c == Component::Activations && m_shown->scenario.recompute != Recompute::None) {
         const Bytes without = activationsWithoutRecompute(b);
         // The same shape as the blocks, so its area too is proportional to the bytes.
-        const double side = std::sqrt(double(without) / layout.bytesPerSquarePixel / layout.aspect);
+        const double side = layout.side(without);
         // No taller than the room above the baseline: the flow's labels stand over it.
         const double limit = std::min(layout.cellWidth * 0.95, (layout.baseline - diagramArea().top()) / layout.aspect);
         const QRectF ghost(rect.center().x() - std::min(side, limit) / 2,
@@ -453,8 +459,7 @@ void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
                           .arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_shown->units));
         for (const ExplainedItem &item : m_shown->analysis.items)
             if (componentOf(item.id) == Component(c))
-                tip +=
-                    QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+                tip += itemLine(item);
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
         Q_EMIT componentHovered(Component(c));
         highlight(Component(c));
@@ -475,7 +480,7 @@ QString StructureDiagram::hostTip() const
                       .arg(tr("CPU memory"), bytesText(m_shown->analysis.breakdown.host, m_shown->units));
     for (const ExplainedItem &item : m_shown->analysis.items)
         if (item.hostBytes > 0)
-            tip += QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+            tip += itemLine(item);
     return tip;
 }
 

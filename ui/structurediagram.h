@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <array>
+#include <cmath>
 #include <optional>
 
 namespace vl {
@@ -26,6 +27,9 @@ struct DiagramLayout {
     // it): at the same scale, capped to the cell (`hostToScale` false then). Empty: none.
     QRectF host;
     bool hostToScale = true;
+
+    // The width of a block of `bytes` at this scale and shape.
+    double side(Bytes bytes) const { return std::sqrt(double(bytes) / bytesPerSquarePixel / aspect); }
 };
 DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 
