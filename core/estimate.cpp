@@ -753,8 +753,12 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
         const std::int64_t elements = ceilDiv(sb * a.vocab, t);
         const bool chunked = s.loss == Loss::Chunked;
-        // lit-gpt's chunked cross-entropy reads the BF16 chunks as they are: no FP32 copy.
-        const bool upcast = e < 4 && s.implementation != Implementation::LitGpt;
+        // lit-gpt: Fabric hands the logits back in FP32 (_FabricModule.forward:
+        // precision.convert_output casts to the default dtype) and the BF16 chunks, saved by
+        // nothing, are freed; the chunked cross-entropy reads the FP32 chunks as they are.
+        const bool lightning = s.implementation == Implementation::LitGpt;
+        const std::int64_t logitBytes = lightning ? 4 : e;
+        const bool upcast = e < 4 && !lightning;
         const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
         // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
         // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
@@ -762,7 +766,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // logits with their FP32 copy (the model's logits are freed before backward: torchtitan
         // train.py `del pred`; Hugging Face's Trainer drops the outputs).
         const bool lossBackward = codeLevel && !chunked && s.implementation != Implementation::LitGpt;
-        const Bytes forward = e * elements + fp32Copy;
+        const Bytes forward = logitBytes * elements + fp32Copy;
         const Bytes backward = lossBackward ? 8 * elements : 0;
         const Bytes logits = std::max(forward, backward);
         sink.add(ItemId::Logits, logits, [&] {
@@ -775,7 +779,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
             else
-                text += std::to_string(e) + " B";
+                text += std::to_string(logitBytes) + " B" + (lightning ? " (FP32, as Fabric returns them)" : "");
             if (t > 1)
                 text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
             if (fp32Copy && chunked)

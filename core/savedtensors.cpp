@@ -293,7 +293,8 @@ void bertLayer(const Scenario &s, TensorList &out)
 // bf16-true: lit_gpt/model.py Block (norm_1, attention, residual, norm_2, LLaMAMLP),
 // lit_gpt/rmsnorm.py RMSNorm (in BF16: x·x, mean, × 1/rms, × weight), CausalSelfAttention (one
 // fused qkv linear viewed, permuted and split into heads; apply_rope and cat make new q and k;
-// flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for lora_B).
+// flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for lora_B,
+// zero_pad's index_copy).
 // Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
 // whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer).
 void litgptLayer(const Scenario &s, TensorList &out)
@@ -321,6 +322,14 @@ void litgptLayer(const Scenario &s, TensorList &out)
     }
     if (lora)
         out.add("LoRA A output (rank r), saved by LoRA B", e * tokens * s.loraRank * std::popcount(qkvBits));
+    if (lora && qkvBits != (LoraQ | LoraK | LoraV)) {
+        // zero_pad scatters the adapted columns into zeros with index_copy, which saves its index
+        // and its source: the transposed LoRA-B output reshaped, a copy.
+        const std::int64_t adapted = ((qkvBits & LoraQ) ? a.heads * d : 0) + ((qkvBits & LoraK) ? a.kvHeads * d : 0)
+            + ((qkvBits & LoraV) ? a.kvHeads * d : 0);
+        out.add("LoRA B output, copied by zero_pad and saved by index_copy", e * tokens * adapted);
+        out.add("adapted columns (int64), saved by index_copy", 8 * adapted);
+    }
     // V is a view of the fused qkv output unless GQA repeats it into a copy; then it is that copy.
     if (a.kvHeads == a.heads || a.kvHeads == 1)
         out.add("fused qkv output, kept whole by the value view", e * tokens * (a.heads + 2 * a.kvHeads) * d);
@@ -329,8 +338,12 @@ void litgptLayer(const Scenario &s, TensorList &out)
     out.add("query after rotary", e * tokens * a.heads * d);
     out.add(a.kvHeads == 1 ? "key after rotary (KV heads)" : "key after rotary, repeated to every head",
             e * tokens * (a.kvHeads == 1 ? d : a.heads * d));
-    out.add("attention output, saved by the kernel and the output projection", e * tokens * a.heads * d);
+    out.add("attention output, saved by the kernel", e * tokens * a.heads * d);
     out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
+    // flash_attn_func's output keeps q's (b, heads, s, d) memory (mha_fwd: empty_like(q)), so
+    // y.reshape(B, T, C) copies it.
+    if (inputsSaved)
+        out.add("attention output reshaped (a copy), saved by the output projection", e * tokens * a.heads * d);
     norm();
     if (inputsSaved)
         out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
@@ -417,8 +430,10 @@ void codeOutside(const Scenario &s, TensorList &out)
         out.add("token ids, saved by the embedding (int64)", 8 * tokens);
     if (s.implementation == Implementation::LitGpt) {
         // GPT.forward(lm_head_chunk_size=128) and utils.py chunked_cross_entropy: ln_f, the LM
-        // head per 128-token chunk (a 4-bit linear under QLoRA), a BF16 cross-entropy per chunk
-        // over all but the last position, each keeping its log-softmax and its targets.
+        // head per 128-token chunk (a 4-bit linear under QLoRA), which Fabric returns in FP32
+        // (_FabricModule.forward: precision.convert_output casts to the default dtype), and a
+        // cross-entropy per chunk over all but the last position, each keeping its FP32
+        // log-softmax and its targets.
         out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
         out.add("RMSNorm 1/rms", e * tokens);
         if (trains)
@@ -426,7 +441,7 @@ void codeOutside(const Scenario &s, TensorList &out)
         if (trains || s.fineTune == FineTune::QLoRA)
             out.add("LM-head input", e * tokens * h);
         const std::int64_t predicted = s.microBatch * (s.sequence - 1);
-        out.add("log-softmax per chunk of 128 tokens, saved by the loss", e * predicted * s.arch.vocab);
+        out.add("log-softmax (FP32) per chunk of 128 tokens, saved by the loss", 4 * predicted * s.arch.vocab);
         // One sequence: each chunk's targets are views of the whole target row; else copies.
         out.add("targets (int64), saved by the loss", 8 * (s.microBatch == 1 ? s.sequence : predicted));
         return;

@@ -1485,10 +1485,6 @@
         <translation>SiLU × fc_2，由 MLP 的 proj 保存</translation>
     </message>
     <message>
-        <source>log-softmax per chunk of 128 tokens, saved by the loss</source>
-        <translation>每 128 个 token 一块的 log-softmax，由损失保存</translation>
-    </message>
-    <message>
         <source>targets (int64), saved by the loss</source>
         <translation>目标（int64），由损失保存</translation>
     </message>
@@ -2019,6 +2015,30 @@
     <message>
         <source>dequantized</source>
         <translation>反量化</translation>
+    </message>
+    <message>
+        <source>log-softmax (FP32) per chunk of 128 tokens, saved by the loss</source>
+        <translation>每 128 个 token 一块的 log-softmax（FP32），由损失保存</translation>
+    </message>
+    <message>
+        <source>(FP32, as Fabric returns them)</source>
+        <translation>（FP32，Fabric 返回的精度）</translation>
+    </message>
+    <message>
+        <source>LoRA B output, copied by zero_pad and saved by index_copy</source>
+        <translation>LoRA B 输出，由 zero_pad 复制、由 index_copy 保存</translation>
+    </message>
+    <message>
+        <source>adapted columns (int64), saved by index_copy</source>
+        <translation>被适配的列号（int64），由 index_copy 保存</translation>
+    </message>
+    <message>
+        <source>attention output, saved by the kernel</source>
+        <translation>注意力输出，由内核保存</translation>
+    </message>
+    <message>
+        <source>attention output reshaped (a copy), saved by the output projection</source>
+        <translation>重排后的注意力输出（一份拷贝），由输出投影保存</translation>
     </message>
 </context>
 <context>

@@ -142,13 +142,37 @@ class FlashAttention(torch.autograd.Function):
     @staticmethod
     def forward(ctx, q, k, v):
         b, a, s, d = q.shape
-        rep = a // k.shape[1]
-        kk, vv = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
-        scores = (q.float() @ kk.float().transpose(-1, -2)) * d**-0.5
-        scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1)
         out = torch.empty(b, s, a, d, dtype=q.dtype).transpose(1, 2)
-        out.copy_(torch.softmax(scores, dim=-1) @ vv.float())
-        lse = torch.logsumexp(scores, dim=-1)
+        lse = causal_attention(q, k, v, out)
+        ctx.save_for_backward(q, k, v, out, lse)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
+def causal_attention(q, k, v, out):
+    """Causal attention of q, k, v in (b, heads, s, d), written into out; returns the FP32
+    log-sum-exp per head and token."""
+    s, d = q.shape[2], q.shape[3]
+    rep = q.shape[1] // k.shape[1]
+    kk, vv = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+    scores = (q.float() @ kk.float().transpose(-1, -2)) * d**-0.5
+    scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1)
+    out.copy_(torch.softmax(scores, dim=-1) @ vv.float())
+    return torch.logsumexp(scores, dim=-1)
+
+
+class FlashAttnFunc(torch.autograd.Function):
+    """flash-attn 2.x flash_attn_func on (b, s, heads, d) inputs: mha_fwd (csrc/flash_attn/
+    flash_api.cpp) allocates the output with torch::empty_like(q), so it keeps q's memory layout,
+    and FlashAttnFunc.forward saves q, k, v, the output and the FP32 log-sum-exp."""
+
+    @staticmethod
+    def forward(ctx, q, k, v):
+        out = torch.empty_like(q)
+        lse = causal_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2))
         ctx.save_for_backward(q, k, v, out, lse)
         return out
 
@@ -433,6 +457,9 @@ class LitgptLlamaLayer:
         self.widths = [widths[t] for t in targets]
         self.lora_b = parameter((sum(self.widths), r), w, True) if targets else None
         self.groups = len(targets)
+        # lora_ind: the enabled parts' columns of the fused output, in q, k, v order
+        starts = {"q": 0, "k": a * d, "v": (a + g) * d}
+        self.lora_ind = [i for t in targets for i in range(starts[t], starts[t] + widths[t])]
 
     def params(self):
         own = [self.norm_1, self.norm_2, self.attn, self.proj, self.fc_1, self.fc_2, self.mlp_proj]
@@ -452,6 +479,16 @@ class LitgptLlamaLayer:
         rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
         return ((x * cos) + (rotated * sin)).type_as(x)
 
+    def zero_pad(self, x, out_features):
+        """LoRAQKVLinear.zero_pad: the adapted columns are scattered into zeros with index_copy,
+        which saves its index and its source (a reshape of the transposed LoRA-B output: a copy)."""
+        if self.groups == 3:
+            return x
+        x = x.transpose(0, 1)
+        result = x.new_zeros((*x.shape[:-1], out_features)).view(-1, out_features)
+        result = result.index_copy(1, torch.tensor(self.lora_ind), x.reshape(-1, sum(self.widths)))
+        return result.view((*x.shape[:-1], out_features)).transpose(0, 1)
+
     def __call__(self, ops, x, cos, sin):
         c = self.c
         B, T, C = x.shape
@@ -470,7 +507,7 @@ class LitgptLlamaLayer:
                 after_b = torch.cat([F.conv1d(i, w) for i, w in zip(inputs.chunk(self.groups, dim=1),
                                                                     weight.split(self.widths, dim=0))], dim=1)
             after_b = after_b.transpose(-2, -1)
-            qkv = qkv + F.pad(after_b, (0, qkv.shape[-1] - after_b.shape[-1])) * 2.0  # zero_pad, index_copy: no saves
+            qkv = qkv + self.zero_pad(after_b, qkv.shape[-1]) * 2.0
         q_per_kv = a // g
         qkv = qkv.view(B, T, g, q_per_kv + 2, hs).permute(0, 2, 3, 1, 4)
         q, k, v = qkv.split((q_per_kv, 1, 1), dim=2)
@@ -480,7 +517,9 @@ class LitgptLlamaLayer:
         q, k, v = q.reshape(B, -1, T, hs), k.reshape(B, -1, T, hs), v.reshape(B, -1, T, hs)
         q = torch.cat((self.apply_rope(q, cos, sin), q[..., hs:]), dim=-1)
         k = torch.cat((self.apply_rope(k, cos, sin), k[..., hs:]), dim=-1)
-        y = FlashAttention.apply(q, k, v).transpose(1, 2).reshape(B, T, C)  # flash_attn_func
+        # flash_attn_func on (B, T, nh, hs) views; its output keeps q's (B, nh, T, hs) memory, so
+        # reshape(B, T, C) copies it
+        y = FlashAttnFunc.apply(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).reshape(B, T, C)
         x = x + self.linear(y, self.proj)
         n_2 = self.rms_norm(self.norm_2, x)
         return x + self.linear(F.silu(self.linear(n_2, self.fc_1)) * self.linear(n_2, self.fc_2), self.mlp_proj)
@@ -639,7 +678,9 @@ def count_layer(c):
         freqs = freqs_cis(c)
         constants, run = [freqs], lambda t: layer(ops, t, freqs)
     elif c["family"] == "litgpt":
-        cos, sin = rotary(c, stream)  # GPT.rope_cache, in the default dtype; one per model
+        # GPT.rope_cache in the default dtype: FP32, since finetune/lora.py sets max_seq_length
+        # (which rebuilds the cache) outside Fabric's BF16 init context; one per model
+        cos, sin = rotary(c, torch.float32)
         cos, sin = cos[:, None], sin[:, None]
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
     else:
@@ -698,11 +739,14 @@ def count_outside(c):
     with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
         if family == "litgpt":
             # GPT.forward with lm_head_chunk_size=128 and utils.py chunked_cross_entropy (finetune/lora.py):
-            # BF16 logits in chunks of 128 tokens, the last one without its final position, and a
-            # cross-entropy per chunk on the BF16 logits.
+            # logits in chunks of 128 tokens, returned by Fabric in FP32, the last one without its
+            # final position, and a cross-entropy per chunk.
             x = LitgptLlamaLayer.rms_norm(norm, F.embedding(ids, embed) + layers)
             quantized = c["finetune"] == "qlora"
             chunks = [QuantizedLinear.apply(x_i, head) if quantized else F.linear(x_i, head) for x_i in x.split(128, dim=1)]
+            # Fabric's _FabricModule.forward: precision.convert_output casts the output to the
+            # default dtype, FP32 outside the forward context (HalfPrecision, BitsandbytesPrecision)
+            chunks = [chunk.to(torch.float32) for chunk in chunks]
             chunks[-1] = chunks[-1][..., :-1, :]
             targets = labels[..., 1:]
             target_chunks = [t.reshape(-1) for t in targets.split(chunks[0].size(1), dim=1)]
