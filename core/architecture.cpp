@@ -122,6 +122,7 @@ const char *toString(Modeling modeling)
     case Modeling::Llama: return "llama";
     case Modeling::Gpt2: return "gpt2";
     case Modeling::Bert: return "bert";
+    case Modeling::GptNeox: return "gpt-neox";
     }
     return "llama";
 }

@@ -9,9 +9,10 @@ namespace vl {
 
 enum class MlpKind { Gelu, Gated };         // Gated covers SwiGLU and GeGLU: three matrices
 enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RMSNorm weight only
-// Which Hugging Face transformers modeling file the model follows (what its layers save
-// depends on it): modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py.
-enum class Modeling { Llama, Gpt2, Bert };
+// Which block the model's code computes (what its layers save depends on it): Hugging Face
+// transformers' modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py, or
+// the GPT-NeoX-style parallel-residual block (phi-1.5, StableLM-alpha) as lit-gpt writes it.
+enum class Modeling { Llama, Gpt2, Bert, GptNeox };
 
 // The defaults are Llama-2-7B's shapes, counted from them. The article's example uses these
 // shapes with its "7B" given directly (articleExampleDocument(), the seed-7b preset).

@@ -23,13 +23,14 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     const auto free = [&](std::initializer_list<std::string_view> names) {
         return std::none_of(names.begin(), names.end(), [&](std::string_view name) { return contains(keep, name); });
     };
-    const bool llama = s.arch.modeling == Modeling::Llama;
+    // GPT-2 and BERT run eager attention with dropout; Llama and lit-gpt's GPT-NeoX blocks no dropout.
+    const bool gpt2OrBert = s.arch.modeling == Modeling::Gpt2 || s.arch.modeling == Modeling::Bert;
     if (free({"attention", "flash-attention"})) {
         if (s.implementation == Implementation::TorchTitan)
             s.attention = Attention::Sdpa;
         else if (s.implementation == Implementation::LitGpt)
             s.attention = Attention::Flash;
-        else if (!llama)
+        else if (gpt2OrBert)
             s.attention = Attention::Eager;
     }
     // Selective recomputation is Megatron's and torchtitan's (its op-level policy); the others
@@ -43,7 +44,7 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
         if (free({"recompute"}))
             s.recompute = Recompute::None;
     }
-    if (free({"dropout"}) && llama)
+    if (free({"dropout"}) && !gpt2OrBert)
         s.dropout = false;
     return s;
 }

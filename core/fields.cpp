@@ -61,9 +61,10 @@ const std::array kFields = {
     FieldSpec{"mlp", "architecture.mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr,
               VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu"), true},
     FieldSpec{"modeling", "architecture.modeling", "FILE",
-              "Hugging Face modeling code the model follows: llama (also Mistral, Qwen2), gpt2 or "
-              "bert; what --implementation huggingface counts",
-              nullptr, VL_WORD(arch.modeling, parseModeling, "modeling", "llama|gpt2|bert"), true},
+              "Block the model's code computes: llama (also Mistral, Qwen2), gpt2 or bert, as "
+              "--implementation huggingface counts them, or gpt-neox (parallel residual: phi-1.5, "
+              "StableLM-alpha), as --implementation litgpt counts it",
+              nullptr, VL_WORD(arch.modeling, parseModeling, "modeling", "llama|gpt2|bert|gpt-neox"), true},
     FieldSpec{"norm", "architecture.norm", "KIND", "Norm kind: layernorm or rmsnorm", nullptr,
               VL_WORD(arch.norm, parseNorm, "norm", "layernorm|rmsnorm"), true},
     FieldSpec{"tied-embeddings", "architecture.tied_embeddings", "yes|no", "LM head shares the embedding matrix",

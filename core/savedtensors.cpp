@@ -290,13 +290,17 @@ void bertLayer(const Scenario &s, TensorList &out)
 }
 
 // lit-gpt at commit 8641822 (Lightning-AI/lit-gpt, Oct 2023), what finetune/lora.py trains in
-// bf16-true: lit_gpt/model.py Block (norm_1, attention, residual, norm_2, LLaMAMLP),
-// lit_gpt/rmsnorm.py RMSNorm (in BF16: x·x, mean, × 1/rms, × weight), CausalSelfAttention (one
-// fused qkv linear viewed, permuted and split into heads; apply_rope and cat make new q and k;
-// flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for lora_B,
-// zero_pad's index_copy).
+// bf16-true: lit_gpt/model.py Block, CausalSelfAttention (one fused qkv linear viewed, permuted
+// and split into heads; apply_rope on the first rope_n_elem of each head and cat make new q and
+// k; flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for
+// lora_B, zero_pad's index_copy). Two kinds of block:
+// - Llama: norm_1, attention, residual, norm_2, LLaMAMLP (fc_1, fc_2, SiLU, proj), with
+//   lit_gpt/rmsnorm.py RMSNorm in BF16 (x·x, mean, × 1/rms, × weight);
+// - GPT-NeoX (phi-1.5, StableLM-alpha): the parallel residual x + attn(norm_1(x)) + mlp(n_2),
+//   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x; torch's
+//   LayerNorm; GptNeoxMLP (fc, GELU, proj); biases everywhere.
 // Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
-// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer).
+// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
 void litgptLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
@@ -304,17 +308,24 @@ void litgptLayer(const Scenario &s, TensorList &out)
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = a.hidden;
     const std::int64_t d = a.effectiveHeadDim();
+    const bool neox = a.modeling == Modeling::GptNeox;
+    const bool sharedNorm = neox && a.normsPerLayer == 1;
     const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
-    const auto norm = [&] {
+    const auto litRmsNorm = [&] {
         out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
         out.add("RMSNorm 1/rms", e * tokens);
         if (baseTrains(s))
             out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
     };
-    norm();
+    if (neox)
+        layerNorm(s, out);
+    else
+        litRmsNorm();
     const unsigned qkvBits = s.loraTargets & (LoraQ | LoraK | LoraV);
     const bool lora = loraOn(s, LoraQ) || loraOn(s, LoraK) || loraOn(s, LoraV);
-    if (inputsSaved || (lora && !s.loraDropout))
+    if (inputsSaved && sharedNorm)
+        out.add("norm output, saved by the qkv projection and fc", e * tokens * h);
+    else if (inputsSaved || (lora && !s.loraDropout))
         out.add("norm output, saved by the qkv projection", e * tokens * h);
     if (lora && s.loraDropout) {
         out.add("LoRA dropout mask (1 B)", tokens * h);
@@ -344,7 +355,20 @@ void litgptLayer(const Scenario &s, TensorList &out)
     // y.reshape(B, T, C) copies it.
     if (inputsSaved)
         out.add("attention output reshaped (a copy), saved by the output projection", e * tokens * a.heads * d);
-    norm();
+    if (neox) {
+        if (!sharedNorm) {
+            // norm_2 reads the block's input, which norm_1 already keeps: only its statistics are new.
+            out.add("LayerNorm mean (FP32)", 4 * tokens);
+            out.add("LayerNorm 1/std (FP32)", 4 * tokens);
+            if (inputsSaved)
+                out.add("norm output, saved by fc", e * tokens * h);
+        }
+        out.add("fc output, saved by GELU", e * tokens * a.ffn);
+        if (inputsSaved)
+            out.add("GELU output, saved by the MLP's proj", e * tokens * a.ffn);
+        return;
+    }
+    litRmsNorm();
     if (inputsSaved)
         out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
     out.add("fc_1 output, saved by SiLU", e * tokens * a.ffn);
@@ -397,6 +421,7 @@ void codeLayer(const Scenario &s, TensorList &out)
     case Modeling::Llama: llamaLayer(s, out); break;
     case Modeling::Gpt2: gpt2Layer(s, out); break;
     case Modeling::Bert: bertLayer(s, out); break;
+    case Modeling::GptNeox: break; // lit-gpt's alone (checkCodeLevel), counted above
     }
 }
 
@@ -434,10 +459,14 @@ void codeOutside(const Scenario &s, TensorList &out)
         // (_FabricModule.forward: precision.convert_output casts to the default dtype), and a
         // cross-entropy per chunk over all but the last position, each keeping its FP32
         // log-softmax and its targets.
-        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
-        out.add("RMSNorm 1/rms", e * tokens);
-        if (trains)
-            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
+        if (s.arch.modeling == Modeling::GptNeox) {
+            layerNorm(s, out);
+        } else {
+            out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
+            out.add("RMSNorm 1/rms", e * tokens);
+            if (trains)
+                out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
+        }
         if (trains || s.fineTune == FineTune::QLoRA)
             out.add("LM-head input", e * tokens * h);
         const std::int64_t predicted = s.microBatch * (s.sequence - 1);
@@ -483,6 +512,7 @@ void codeOutside(const Scenario &s, TensorList &out)
         out.add("labels (int64), saved by the loss", 8 * s.microBatch);
         break;
     }
+    case Modeling::GptNeox: break; // lit-gpt's alone (checkCodeLevel), counted above
     }
 }
 

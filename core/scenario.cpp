@@ -258,7 +258,7 @@ std::optional<NormKind> parseNorm(std::string_view t)
 
 std::optional<Modeling> parseModeling(std::string_view t)
 {
-    for (Modeling m : {Modeling::Llama, Modeling::Gpt2, Modeling::Bert})
+    for (Modeling m : {Modeling::Llama, Modeling::Gpt2, Modeling::Bert, Modeling::GptNeox})
         if (t == toString(m))
             return m;
     return std::nullopt;

@@ -43,17 +43,28 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     const bool titan = s.implementation == Implementation::TorchTitan;
     const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
     const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
+    const bool neoxShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.learnedPositions == 0
+        && a.normsPerLayer <= 2;
+    const bool fits = a.modeling == Modeling::Llama ? llamaShape
+        : a.modeling == Modeling::GptNeox           ? neoxShape
+                                                    : gptShape;
     if (a.experts > 1)
         return Error{"implementation",
                      code
                          + " is modelled for dense layers; use --implementation megatron for a "
                            "mixture of experts"};
-    if (a.modeling == Modeling::Llama ? !llamaShape : !gptShape)
+    if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))
                          + " does not fit this architecture: llama needs "
                            "RMSNorm, a gated MLP and rotary positions; gpt2 and bert LayerNorm, GELU and "
-                           "multi-head attention"};
+                           "multi-head attention; gpt-neox LayerNorm (one or two per layer), GELU and "
+                           "rotary positions"};
+    const bool litgpt = s.implementation == Implementation::LitGpt;
+    if (a.modeling == Modeling::GptNeox && !litgpt)
+        return Error{"modeling",
+                     "gpt-neox blocks are modelled as lit-gpt computes them; use --implementation litgpt "
+                     "or megatron"};
     if (titan && a.modeling != Modeling::Llama)
         return Error{"implementation",
                      "torchtitan is modelled for its Llama; use huggingface or megatron for "
@@ -72,20 +83,20 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         return Error{"recompute",
                      "selective recomputation is Megatron's and torchtitan's; with --implementation " + code
                          + " choose none or full (checkpointing every layer)"};
-    if (s.dropout && a.modeling == Modeling::Llama)
+    if (s.dropout && (a.modeling == Modeling::Llama || a.modeling == Modeling::GptNeox))
         return Error{"dropout",
-                     "Llama trains without dropout in " + code
+                     std::string(toString(a.modeling)) + " trains without dropout in " + code
                          + "'s code; use --dropout no "
                            "(LoRA's dropout is --lora-dropout)"};
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
-    if (lora && (titan || a.modeling != Modeling::Llama))
+    if (lora && (titan || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert))
         return Error{"finetune",
-                     "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code; use "
-                     "--finetune full or freeze, or --implementation megatron"};
-    if (s.implementation == Implementation::LitGpt) {
-        if (a.modeling != Modeling::Llama)
+                     "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code and for "
+                     "lit-gpt's gpt-neox blocks; use --finetune full or freeze, or --implementation megatron"};
+    if (litgpt) {
+        if (a.modeling != Modeling::Llama && a.modeling != Modeling::GptNeox)
             return Error{"implementation",
-                         "litgpt is modelled for its Llama blocks (RMSNorm, LLaMAMLP); use megatron "
+                         "litgpt is modelled for its Llama and GPT-NeoX blocks; use megatron "
                          "for "
                              + std::string(toString(a.modeling))};
         if (s.precision != Precision::Bf16)
@@ -103,7 +114,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     }
     if (titan && s.attention != Attention::Sdpa)
         return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
-    if (a.modeling != Modeling::Llama && s.attention != Attention::Eager)
+    if ((a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert) && s.attention != Attention::Eager)
         return Error{"attention", "GPT-2 and BERT are modelled with eager attention; use --attention eager"};
     return std::nullopt;
 }

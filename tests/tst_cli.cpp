@@ -379,6 +379,13 @@ private Q_SLOTS:
         QTest::newRow("modeling that does not fit the shapes")
             << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2
             << "--modeling: llama does not fit this architecture";
+        QTest::newRow("GPT-NeoX blocks in Hugging Face code")
+            << QStringList{"--model",          "gpt2",        "--positions", "0",
+                           "--implementation", "huggingface", "--modeling",  "gpt-neox"}
+            << 2 << "--modeling: gpt-neox blocks are modelled as lit-gpt computes them";
+        QTest::newRow("GPT-NeoX blocks with learned positions")
+            << QStringList{"--model", "gpt2", "--implementation", "litgpt", "--modeling", "gpt-neox"} << 2
+            << "--modeling: gpt-neox does not fit this architecture";
         QTest::newRow("selective recomputation in Hugging Face code")
             << QStringList{"--model", "llama-3.1-8b", "--implementation", "huggingface", "--recompute", "selective"}
             << 2 << "--recompute: selective recomputation is Megatron's";

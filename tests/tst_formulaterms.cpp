@@ -128,6 +128,25 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        row("QLoRA, lit-gpt's phi-1.5 block (one shared norm)", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.arch.modeling = Modeling::GptNeox;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.normsPerLayer = 1;
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::QLoRA;
+            s.loraTargets = LoraQ | LoraV;
+        });
+        row("full fine-tuning, lit-gpt's StableLM-alpha block", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.arch.modeling = Modeling::GptNeox;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+        });
         row("torchtitan, FSDP, op-level selective checkpointing", [](Scenario &s) {
             s.implementation = Implementation::TorchTitan;
             s.precision = Precision::MixedBf16;

@@ -37,11 +37,20 @@ Scenario scenarioOf(const YAML::Node &c)
     const std::string family = c["family"].as<std::string>();
     if (family == "torchtitan")
         s.implementation = Implementation::TorchTitan;
-    if (family == "litgpt")
+    const bool litgpt = family == "litgpt" || family == "litgpt-neox";
+    if (litgpt)
         s.implementation = Implementation::LitGpt;
-    a.modeling = family == "torchtitan" || family == "litgpt" ? Modeling::Llama : *parseModeling(family);
+    a.modeling = family == "torchtitan" || family == "litgpt" ? Modeling::Llama
+        : family == "litgpt-neox"                             ? Modeling::GptNeox
+                                                              : *parseModeling(family);
     s.attention = c["attention"] ? *parseAttention(c["attention"].as<std::string>()) : Attention::Eager;
-    if (a.modeling == Modeling::Llama) {
+    if (a.modeling == Modeling::GptNeox) { // phi-1.5 (one shared norm) or StableLM-alpha
+        a.mlp = MlpKind::Gelu;
+        a.norm = NormKind::LayerNorm;
+        a.linearBias = true;
+        a.tiedEmbeddings = false;
+        a.normsPerLayer = c["shared_attention_norm"].as<bool>() ? 1 : 2;
+    } else if (a.modeling == Modeling::Llama) {
         a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
         a.mlp = MlpKind::Gated;
         a.norm = NormKind::RmsNorm;
@@ -63,7 +72,7 @@ Scenario scenarioOf(const YAML::Node &c)
     } else {
         s.precision = c["weights"].as<std::string>() == "fp32" ? Precision::Fp32 : Precision::Bf16;
     }
-    if (family == "litgpt")
+    if (litgpt)
         s.attention = Attention::Flash; // flash_attn_func
     if (c["finetune"].as<std::string>() != "full") {
         s.fineTune = c["finetune"].as<std::string>() == "qlora" ? FineTune::QLoRA : FineTune::LoRA;

@@ -113,28 +113,36 @@ private Q_SLOTS:
         QTest::addColumn<int>("fineTune");
         QTest::addColumn<int>("loss");
         QTest::addColumn<bool>("fsdpSelective"); // FSDP over 8 GPUs with torchtitan's op-level checkpointing
+        QTest::addColumn<int>("normsPerLayer");  // gpt-neox: 1, phi-1.5's shared norm
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                  << int(FineTune::Full) << int(Loss::Standard) << false;
+                                  << int(FineTune::Full) << int(Loss::Standard) << false << 2;
         QTest::newRow("hugging face llama, autocast, LoRA with dropout")
             << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast)
-            << int(FineTune::LoRA) << int(Loss::Chunked) << false;
+            << int(FineTune::LoRA) << int(Loss::Chunked) << false << 2;
         QTest::newRow("hugging face GPT-2, autocast")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false;
+            << int(Loss::Standard) << false << 2;
         QTest::newRow("hugging face GPT-2, BF16 with a master copy")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2;
         QTest::newRow("hugging face BERT")
             << int(Implementation::HuggingFace) << int(Modeling::Bert) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2;
         QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama)
                                        << int(AmpStyle::MasterCopy) << int(FineTune::QLoRA) << int(Loss::Standard)
-                                       << false;
+                                       << false << 2;
+        QTest::newRow("lit-gpt phi-1.5 QLoRA")
+            << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy)
+            << int(FineTune::QLoRA) << int(Loss::Standard) << false << 1;
+        QTest::newRow("lit-gpt StableLM-alpha, full")
+            << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
+            << int(Loss::Standard) << false << 2;
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama)
-                                    << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false;
+                                    << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false
+                                    << 2;
         QTest::newRow("torchtitan, FSDP, op-level selective checkpointing")
             << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << true;
+            << int(FineTune::Full) << int(Loss::Standard) << true << 2;
     }
     void formulasReadInChinese()
     {
@@ -144,6 +152,7 @@ private Q_SLOTS:
         QFETCH(int, fineTune);
         QFETCH(int, loss);
         QFETCH(bool, fsdpSelective);
+        QFETCH(int, normsPerLayer);
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
@@ -152,8 +161,11 @@ private Q_SLOTS:
         if (s.arch.modeling != Modeling::Llama) {
             s.arch.mlp = MlpKind::Gelu;
             s.arch.norm = NormKind::LayerNorm;
-            s.arch.learnedPositions = 1024;
             s.arch.linearBias = true;
+            s.arch.normsPerLayer = normsPerLayer;
+        }
+        if (s.arch.modeling == Modeling::Gpt2 || s.arch.modeling == Modeling::Bert) {
+            s.arch.learnedPositions = 1024;
             s.dropout = true;
         }
         s.precision = Precision::MixedBf16;

@@ -2040,6 +2040,22 @@
         <source>attention output reshaped (a copy), saved by the output projection</source>
         <translation>重排后的注意力输出（一份拷贝），由输出投影保存</translation>
     </message>
+    <message>
+        <source>norm output, saved by the qkv projection and fc</source>
+        <translation>归一化输出，由 qkv 投影和 fc 保存</translation>
+    </message>
+    <message>
+        <source>norm output, saved by fc</source>
+        <translation>归一化输出，由 fc 保存</translation>
+    </message>
+    <message>
+        <source>fc output, saved by GELU</source>
+        <translation>fc 输出，由 GELU 保存</translation>
+    </message>
+    <message>
+        <source>GELU output, saved by the MLP&apos;s proj</source>
+        <translation>GELU 输出，由 MLP 的 proj 保存</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

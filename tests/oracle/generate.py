@@ -36,6 +36,13 @@ LLAMA_TRAINING = [
     dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
     dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
 ]
+# lit-gpt's GPT-NeoX-style blocks: phi-1.5 (one shared norm, a biased head) and StableLM-alpha
+NEOX_SHAPES = [
+    dict(hidden=64, heads=4, kv_heads=4, ffn=256, seq=16, batch=2, vocab=96, rotary_percentage=0.5,
+         shared_attention_norm=True, lm_head_bias=True),
+    dict(hidden=96, heads=6, kv_heads=6, ffn=384, seq=24, batch=1, vocab=130, rotary_percentage=0.25,
+         shared_attention_norm=False, lm_head_bias=False),
+]
 RECOMPUTE = ["none", "full"]
 LITGPT_TRAINING = [
     dict(finetune="full"),
@@ -61,6 +68,8 @@ def configs():
     # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
     for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
+    for shape, training in itertools.product(NEOX_SHAPES, LITGPT_TRAINING):
+        yield dict(family="litgpt-neox", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)

@@ -423,9 +423,9 @@ class QuantizedLinear(torch.autograd.Function):
     stand-in keeps the weight in 16 bits; the packed weight it stands for is a parameter."""
 
     @staticmethod
-    def forward(ctx, x, weight):
+    def forward(ctx, x, weight, bias=None):
         ctx.save_for_backward(x, weight)
-        return F.linear(x, weight)
+        return F.linear(x, weight, bias)
 
     @staticmethod
     def backward(ctx, grad):
@@ -465,8 +465,8 @@ class LitgptLlamaLayer:
         own = [self.norm_1, self.norm_2, self.attn, self.proj, self.fc_1, self.fc_2, self.mlp_proj]
         return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
 
-    def linear(self, x, weight):
-        return QuantizedLinear.apply(x, weight) if self.quantized else F.linear(x, weight)
+    def linear(self, x, weight, bias=None):
+        return QuantizedLinear.apply(x, weight, bias) if self.quantized else F.linear(x, weight, bias)
 
     @staticmethod
     def rms_norm(weight, x, eps=1e-5):
@@ -490,12 +490,18 @@ class LitgptLlamaLayer:
         return result.view((*x.shape[:-1], out_features)).transpose(0, 1)
 
     def __call__(self, ops, x, cos, sin):
+        x = x + self.attention(self.rms_norm(self.norm_1, x), cos, sin)
+        n_2 = self.rms_norm(self.norm_2, x)
+        return x + self.linear(F.silu(self.linear(n_2, self.fc_1)) * self.linear(n_2, self.fc_2), self.mlp_proj)
+
+    def attention(self, n_1, cos, sin, biases=(None, None)):
+        """CausalSelfAttention.forward on the norm's output, with the output projection."""
         c = self.c
-        B, T, C = x.shape
+        B, T, C = n_1.shape
         a, g = c["heads"], c["kv_heads"]
         hs = C // a
-        n_1 = self.rms_norm(self.norm_1, x)
-        qkv = self.linear(n_1, self.attn)
+        rope = int(c.get("rotary_percentage", 1.0) * hs)  # Config.rope_n_elem
+        qkv = self.linear(n_1, self.attn, biases[0])
         if self.lora_a is not None:
             dropped = torch.native_dropout(n_1, 0.05, True)[0] if c["lora_dropout"] else n_1
             after_a = F.linear(dropped, self.lora_a)
@@ -515,14 +521,41 @@ class LitgptLlamaLayer:
             k = k.expand(B, g, q_per_kv, T, hs)
             v = v.expand(B, g, q_per_kv, T, hs)
         q, k, v = q.reshape(B, -1, T, hs), k.reshape(B, -1, T, hs), v.reshape(B, -1, T, hs)
-        q = torch.cat((self.apply_rope(q, cos, sin), q[..., hs:]), dim=-1)
-        k = torch.cat((self.apply_rope(k, cos, sin), k[..., hs:]), dim=-1)
+        q = torch.cat((self.apply_rope(q[..., :rope], cos, sin), q[..., rope:]), dim=-1)
+        k = torch.cat((self.apply_rope(k[..., :rope], cos, sin), k[..., rope:]), dim=-1)
         # flash_attn_func on (B, T, nh, hs) views; its output keeps q's (B, nh, T, hs) memory, so
         # reshape(B, T, C) copies it
         y = FlashAttnFunc.apply(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).reshape(B, T, C)
-        x = x + self.linear(y, self.proj)
-        n_2 = self.rms_norm(self.norm_2, x)
-        return x + self.linear(F.silu(self.linear(n_2, self.fc_1)) * self.linear(n_2, self.fc_2), self.mlp_proj)
+        return self.linear(y, self.proj, biases[1])
+
+
+class LitgptNeoxLayer(LitgptLlamaLayer):
+    """lit-gpt at commit 8641822, the GPT-NeoX-style blocks of phi-1.5 and StableLM-alpha (Config:
+    parallel_residual, bias, norm_class LayerNorm, GptNeoxMLP, rotary_percentage below 1):
+    Block.forward computes x + attn(norm_1(x)) + mlp(n_2), n_2 = norm_1's output under
+    shared_attention_norm (phi-1.5), else norm_2(x) of the same input; GptNeoxMLP is fc, GELU,
+    proj. Every linear has a bias."""
+
+    def __init__(self, c):
+        super().__init__(c)
+        w = DTYPES[c["weights"]]
+        tr = c["finetune"] == "full"
+        h, a, g, f = c["hidden"], c["heads"], c["kv_heads"], c["ffn"]
+        d = h // a
+        self.norm_1 = (parameter((h,), w, tr), parameter((h,), w, tr))
+        self.norm_2 = None if c["shared_attention_norm"] else (parameter((h,), w, tr), parameter((h,), w, tr))
+        self.biases = (parameter(((a + 2 * g) * d,), w, tr), parameter((h,), w, tr))
+        self.fc, self.mlp_proj = (parameter((f, h), w, tr), parameter((f,), w, tr)), (parameter((h, f), w, tr), parameter((h,), w, tr))
+
+    def params(self):
+        own = [*self.norm_1, *(self.norm_2 or ()), self.attn, self.proj, *self.biases, *self.fc, *self.mlp_proj]
+        return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
+
+    def __call__(self, ops, x, cos, sin):
+        n_1 = layer_norm(ops, x, *self.norm_1)
+        n_2 = n_1 if self.norm_2 is None else layer_norm(ops, x, *self.norm_2)
+        mlp = self.linear(F.gelu(self.linear(n_2, *self.fc), approximate="tanh"), *self.mlp_proj)
+        return x + self.attention(n_1, cos, sin, self.biases) + mlp
 
 
 class Gpt2Layer:
@@ -629,10 +662,11 @@ class BertLayer:
         return layer_norm(ops, dropout(ops.linear(y, *self.out), p) + x, *self.ln2)
 
 
-def rotary(c, dtype):
+def rotary(c, dtype, fraction=1.0):
     """LlamaRotaryEmbedding.forward: computed once per model in FP32, then cast to the dtype of
-    the hidden states (FP32 under autocast with FP32 weights)."""
-    d = c["hidden"] // c["heads"]
+    the hidden states (FP32 under autocast with FP32 weights). lit-gpt rotates the first
+    fraction of each head."""
+    d = int(fraction * (c["hidden"] // c["heads"]))
     inv_freq = 1.0 / (10000 ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
     freqs = torch.outer(torch.arange(c["seq"], dtype=torch.float32), inv_freq)
     emb = torch.cat((freqs, freqs), dim=-1)[None].expand(c["batch"], -1, -1)
@@ -660,7 +694,7 @@ def setup(c, params):
 
 
 LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer,
-          "litgpt": LitgptLlamaLayer}
+          "litgpt": LitgptLlamaLayer, "litgpt-neox": LitgptNeoxLayer}
 
 
 def count_layer(c):
@@ -677,10 +711,10 @@ def count_layer(c):
     elif c["family"] == "torchtitan":
         freqs = freqs_cis(c)
         constants, run = [freqs], lambda t: layer(ops, t, freqs)
-    elif c["family"] == "litgpt":
+    elif c["family"] in ("litgpt", "litgpt-neox"):
         # GPT.rope_cache in the default dtype: FP32, since finetune/lora.py sets max_seq_length
         # (which rebuilds the cache) outside Fabric's BF16 init context; one per model
-        cos, sin = rotary(c, torch.float32)
+        cos, sin = rotary(c, torch.float32, c.get("rotary_percentage", 1.0))
         cos, sin = cos[:, None], sin[:, None]
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
     else:
@@ -721,6 +755,11 @@ def count_outside(c):
     if family in ("llama", "torchtitan", "litgpt"):
         norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
         params += [norm, head]
+    elif family == "litgpt-neox":  # ln_f a LayerNorm; phi-1.5's lm_head has a bias
+        norm, head, head_bias = (parameter((h,), w, tr), parameter((h,), w, tr)), parameter((vocab, h), w, tr), None
+        if c["lm_head_bias"]:
+            head_bias = parameter((vocab,), w, tr)
+        params += [*norm, head] + ([head_bias] if c["lm_head_bias"] else [])
     elif family == "gpt2":
         positions = parameter((s, h), w, tr)
         norm = (parameter((h,), w, tr), parameter((h,), w, tr))
@@ -737,13 +776,18 @@ def count_outside(c):
     # What the layers do to the stream; it requires grad whenever anything below trains.
     layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
     with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
-        if family == "litgpt":
+        if family in ("litgpt", "litgpt-neox"):
             # GPT.forward with lm_head_chunk_size=128 and utils.py chunked_cross_entropy (finetune/lora.py):
             # logits in chunks of 128 tokens, returned by Fabric in FP32, the last one without its
             # final position, and a cross-entropy per chunk.
-            x = LitgptLlamaLayer.rms_norm(norm, F.embedding(ids, embed) + layers)
+            x = F.embedding(ids, embed) + layers
+            if family == "litgpt":
+                x, bias = LitgptLlamaLayer.rms_norm(norm, x), None
+            else:
+                x, bias = layer_norm(ops, x, *norm), head_bias
             quantized = c["finetune"] == "qlora"
-            chunks = [QuantizedLinear.apply(x_i, head) if quantized else F.linear(x_i, head) for x_i in x.split(128, dim=1)]
+            chunks = [QuantizedLinear.apply(x_i, head, bias) if quantized else F.linear(x_i, head, bias)
+                      for x_i in x.split(128, dim=1)]
             # Fabric's _FabricModule.forward: precision.convert_output casts the output to the
             # default dtype, FP32 outside the forward context (HalfPrecision, BitsandbytesPrecision)
             chunks = [chunk.to(torch.float32) for chunk in chunks]
