@@ -82,6 +82,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         r.string("_name_or_path", nameOrPath);
         const bool gpt2Style = r.has("n_embd") || modelType == "gpt2";
         const bool bert = modelType == "bert";
+        const bool neox = modelType == "gpt_neox";
         const KeyNames &keys = gpt2Style ? kGpt2Keys : kLlamaKeys;
 
         std::string missing;
@@ -92,7 +93,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             missing += (missing.empty() ? "" : ", ") + std::string(keys.ffn);
         if (!missing.empty())
             return Error{"",
-                         "not a complete GPT-2, BERT or Llama-family config"
+                         "not a complete GPT-2, BERT, GPT-NeoX or Llama-family config"
                              + (modelType.empty() ? "" : " (model_type '" + modelType + "')") + "; missing " + missing
                              + ". Enter the architecture by hand instead.",
                          file};
@@ -146,6 +147,15 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.modeling = Modeling::Bert;
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("max_position_embeddings", a.learnedPositions))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
+        } else if (neox) {
+            // modeling_gpt_neox.py: two LayerNorms a layer, GELU MLP, biases everywhere, rotary on
+            // rotary_pct of each head, an untied head (tie_word_embeddings defaults to false).
+            a.mlp = MlpKind::Gelu;
+            a.norm = NormKind::LayerNorm;
+            a.linearBias = true;
+            a.tiedEmbeddings = false;
+            a.modeling = Modeling::GptNeox;
+            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
         } else {
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;
