@@ -307,9 +307,10 @@ private Q_SLOTS:
     {
         const Run models = cli({QStringLiteral("--list-models")});
         QCOMPARE(models.exitCode, 0);
-        for (const char *id : {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b",
-                               "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b",
-                               "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "seed-7b"})
+        for (const char *id :
+             {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b",
+              "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-14b",
+              "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "pythia-1.4b", "seed-7b"})
             QVERIFY2(models.out.contains(id), id);
         QVERIFY(models.out.contains("6.74e9"));
         const Run gpus = cli({QStringLiteral("--list-gpus")});
