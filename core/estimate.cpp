@@ -753,12 +753,10 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // .float() lives only until its log-softmax; the log-softmax outputs stay saved).
         const std::int64_t elements = ceilDiv(sb * a.vocab, t);
         const bool chunked = s.loss == Loss::Chunked;
-        // lit-gpt: Fabric hands the logits back in FP32 (_FabricModule.forward:
-        // precision.convert_output casts to the default dtype) and the BF16 chunks, saved by
-        // nothing, are freed; the chunked cross-entropy reads the FP32 chunks as they are.
-        const bool lightning = s.implementation == Implementation::LitGpt;
-        const std::int64_t logitBytes = lightning ? 4 : e;
-        const bool upcast = e < 4 && !lightning;
+        // lit-gpt's FP32 logits (dtypeBytes()): the BF16 chunks, saved by nothing, are freed, and
+        // the chunked cross-entropy reads the FP32 chunks as they are.
+        const std::int64_t logitBytes = dtypeBytes(s).logits;
+        const bool upcast = logitBytes < 4;
         const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
         // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
         // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
@@ -779,7 +777,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
             else
-                text += std::to_string(logitBytes) + " B" + (lightning ? " (FP32, as Fabric returns them)" : "");
+                text += std::to_string(logitBytes) + " B" + (logitBytes > e ? " (FP32, as Fabric returns them)" : "");
             if (t > 1)
                 text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
             if (fp32Copy && chunked)

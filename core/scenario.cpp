@@ -94,14 +94,16 @@ DtypeBytes dtypeBytes(const Scenario &s)
     const int weight = autocast || fsdpCast || s.precision == Precision::Fp32 ? 4 : 2;
     const int base = s.baseDtype == BaseDtype::Auto ? weight : s.baseDtype == BaseDtype::Fp32 ? 4 : 2;
     const int stream = s.fineTune == FineTune::Full ? weight : base; // the embedding is frozen unless all trains
-    if (autocast)
-        return DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream};
-    if (fsdpCast)
-        return DtypeBytes{4, 4, 0, 2, false, base, 2};
     // Megatron-Core accumulates and reduces gradients in its FP32 main_grad buffer by default
     // (megatron/training/arguments.py: main_grads_dtype fp32; for BF16 accumulate_allreduce_grads_in_fp32).
     const int gradient = bytesOf(s.gradDtype, s.megatron() ? 4 : weight);
-    return DtypeBytes{weight, gradient, mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
+    DtypeBytes d = autocast ? DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream}
+        : fsdpCast          ? DtypeBytes{4, 4, 0, 2, false, base, 2}
+                   : DtypeBytes{weight, gradient, mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
+    // lit-gpt: Fabric hands the model's output back in the default dtype, FP32
+    // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
+    d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
+    return d;
 }
 
 OptimizerState optimizerState(const Scenario &s)

@@ -159,6 +159,7 @@ struct DtypeBytes {
     bool autocast;  // PyTorch autocast: FP32 weights cast to 16 bits per op
     int base;       // frozen base weights
     int stream;     // the residual stream, as the embedding outputs it
+    int logits = 0; // the logits as the loss reads them
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 

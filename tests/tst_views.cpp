@@ -81,6 +81,9 @@ private Q_SLOTS:
         QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy)
                                       << int(Loss::Chunked)
                                       << QStringLiteral("one chunk in %1 at a time").arg(kLossChunks);
+        QTest::newRow("lit-gpt: Fabric hands back FP32 logits")
+            << int(Implementation::LitGpt) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
+            << "Logits are kept in FP32";
     }
     void assumptionsNameTheChoices()
     {
@@ -93,6 +96,11 @@ private Q_SLOTS:
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
         s.loss = Loss(loss);
+        if (s.implementation == Implementation::LitGpt) { // as finetune/lora.py trains
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+        }
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(expected), qPrintable(html));
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));

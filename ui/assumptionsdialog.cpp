@@ -57,7 +57,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "<li>Optimizer moments: <b>%4 B</b> per trainable parameter.</li>"
             "<li>Activations: <b>%5 B</b> per element, 1-byte dropout masks; the tensors saved for backward are "
             "enumerated %7.</li>"
-            "<li>Logits are kept in the activation dtype, with an FP32 copy for the loss %8.</li>"
+            "<li>%8</li>"
             "<li>Compared with: %10.</li>"
             "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
             "<li>DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches "
@@ -74,9 +74,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                      ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
                      : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
                            .arg(QString::fromLatin1(toString(s.implementation))))
-            .arg(s.loss == Loss::Chunked
-                     ? QObject::tr("one chunk in %1 at a time (chunked cross-entropy)").arg(kLossChunks)
-                     : QObject::tr("all at once"))
+            .arg(dt.logits == 4 ? QObject::tr("Logits are kept in FP32, which the loss reads as they are.")
+                     : s.loss == Loss::Chunked
+                     ? QObject::tr("Logits are kept in the activation dtype, with an FP32 copy for the loss one "
+                                   "chunk in %1 at a time (chunked cross-entropy).")
+                           .arg(kLossChunks)
+                     : QObject::tr("Logits are kept in the activation dtype, with an FP32 copy for the loss all "
+                                   "at once."))
             .arg(dt.autocast
                      ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
                      : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")

@@ -114,7 +114,7 @@ QString itemName(ItemId id)
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
-    case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits (+ FP32 loss copy)");
+    case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");

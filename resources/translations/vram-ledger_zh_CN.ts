@@ -12,14 +12,6 @@
         <translation>按 %1 的代码实际保存的样子（每一项都已与 PyTorch autograd 核对）</translation>
     </message>
     <message>
-        <source>one chunk in %1 at a time (chunked cross-entropy)</source>
-        <translation>每次只升 1/%1（分块交叉熵）</translation>
-    </message>
-    <message>
-        <source>all at once</source>
-        <translation>一次整体升为 FP32</translation>
-    </message>
-    <message>
         <source>PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward</source>
         <translation>PyTorch autocast，FP32 权重，每个权重的 16 位副本保留到其反向</translation>
     </message>
@@ -108,10 +100,6 @@
         <translation>DeepSpeed ZeRO-Offload：每张 GPU 的进程都把自己的 FP32 主副本、动量和梯度放在 CPU 内存里（第 1、2 阶段还有分片的 16 位副本、一个中转缓冲区，以及每步多个微批次时累积的梯度）：每张 GPU %1，%3 卡节点共 %2。</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;Logits are kept in the activation dtype, with an FP32 copy for the loss %8.&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward, and the largest module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;logits 以激活的数据类型保存，供损失计算用的 FP32 副本%8。&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 在前向转入反向时，还持有参数协调器为复用而保留和预取的已聚合参数，以及最大模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy and moments %1 (Megatron&apos;s theoretical memory: 18 B per parameter, 6 + 12/d with the distributed optimizer).</source>
         <translation>Megatron-Core：每张 GPU 上都有 16 位权重和 FP32 主梯度；FP32 主副本和动量%1（Megatron 的理论显存：每参数 18 字节，用分布式优化器时为 6 + 12/d）。</translation>
     </message>
@@ -126,6 +114,22 @@
     <message>
         <source>&lt;h3&gt;Other tools&apos; accounting&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Megatron-LM&apos;s theoretical memory: the same model states (18 B per parameter, 6 + 12/d with the distributed optimizer, under Megatron-Core). Its activations assume sequence parallelism with selective recomputation, count 4·ffn/h for the MLP even when it is gated, and add token ids, the embedding&apos;s dropout mask and FP32 logits: close to, not the same as, the layer lists here.&lt;/li&gt;&lt;li&gt;llm-analysis: the same model states where its conventions hold (a tied head, FP32 gradients, no tensor parallelism); it counts an untied head once and divides the norms&apos; gradients by TP. Its activations keep norm inputs in FP32 and count FlashAttention as 2·s·b·h + 4·a·s·b per layer.&lt;/li&gt;&lt;/ul&gt;</source>
         <translation>&lt;h3&gt;其他工具的算法&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Megatron-LM 的理论显存：模型状态相同（每参数 18 字节，用分布式优化器时为 6 + 12/d，对应 Megatron-Core）。它的激活公式假定序列并行加选择性重计算，门控 MLP 也按 4·ffn/h 计，并额外计入 token id、嵌入层的 dropout 掩码和 FP32 logits：与这里逐层列出的张量接近，但不相同。&lt;/li&gt;&lt;li&gt;llm-analysis：在其约定成立时（输出头与嵌入共享、FP32 梯度、无张量并行）模型状态相同；它对不共享的输出头只算一次，并把归一化层的梯度除以 TP。它的激活把归一化层的输入按 FP32 计，FlashAttention 每层按 2·s·b·h + 4·a·s·b 计。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward, and the largest module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 在前向转入反向时，还持有参数协调器为复用而保留和预取的已聚合参数，以及最大模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
+    </message>
+    <message>
+        <source>Logits are kept in FP32, which the loss reads as they are.</source>
+        <translation>logits 以 FP32 保存，损失直接读取。</translation>
+    </message>
+    <message>
+        <source>Logits are kept in the activation dtype, with an FP32 copy for the loss one chunk in %1 at a time (chunked cross-entropy).</source>
+        <translation>logits 以激活的数据类型保存，另有供损失计算的 FP32 副本，每次只生成 1/%1（分块交叉熵）。</translation>
+    </message>
+    <message>
+        <source>Logits are kept in the activation dtype, with an FP32 copy for the loss all at once.</source>
+        <translation>logits 以激活的数据类型保存，另有一份供损失计算的 FP32 副本，一次整体生成。</translation>
     </message>
 </context>
 <context>
@@ -2120,10 +2124,6 @@
         <translation>嵌入层输出</translation>
     </message>
     <message>
-        <source>Logits (+ FP32 loss copy)</source>
-        <translation>logits（含 FP32 损失副本）</translation>
-    </message>
-    <message>
         <source>Recomputation working set</source>
         <translation>重计算工作集</translation>
     </message>
@@ -2252,6 +2252,10 @@
     <message>
         <source>QLoRA dequantized module</source>
         <translation>QLoRA 反量化模块</translation>
+    </message>
+    <message>
+        <source>Logits</source>
+        <translation>logits</translation>
     </message>
 </context>
 </TS>
