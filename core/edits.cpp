@@ -109,10 +109,11 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
 bool fieldInEffect(const Scenario &s, std::string_view field)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    const bool fp8 = s.precision == Precision::Fp8; // always a master copy: Megatron's recipe
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     // Under FSDP, mixed precision is FSDP's own parameter cast: no master copy, no autocast.
     if (field == "master-weights")
-        return mixed && s.ampStyle == AmpStyle::MasterCopy && !s.fsdp();
+        return fp8 || (mixed && s.ampStyle == AmpStyle::MasterCopy && !s.fsdp());
     if (field == "amp-style")
         return mixed && !s.fsdp() && !s.megatron();
     if (field == "base-dtype")

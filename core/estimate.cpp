@@ -15,6 +15,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
     {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
     {ItemId::QloraDequantized, "qlora_dequantized_weight"},
+    {ItemId::Fp8WeightCache, "fp8_weight_cache"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
@@ -425,6 +426,21 @@ void Stage::addParameters(Units units, Sink &sink) const
                 + equals(dequantized, units);
         });
     }
+    if (s.precision == Precision::Fp8) {
+        // Transformer Engine computes each linear from an FP8 copy of its weight and its input
+        // gradient from an FP8 transpose (transformer_engine/pytorch/module/linear.py,
+        // _Linear.forward: fp8_cast_transpose_fused into weight_fp8 and weight_t_fp8). Megatron
+        // passes is_first_microbatch (megatron/core/extensions/transformer_engine.py, unless
+        // disable_parameter_transpose_cache), so both are the module's own buffers, kept across
+        // micro-batches and steps (module/base.py, get_fp8_weights_scratchpad). The embedding
+        // and Megatron's output layer stay 16-bit.
+        const std::int64_t linear = matricesOnRank * layers.count();
+        const Bytes cache = 2 * linear;
+        sink.add(ItemId::Fp8WeightCache, cache, [&] {
+            return formatCount(linear) + " linear-layer params × (1 B FP8 copy + 1 B FP8 transpose)"
+                + equals(cache, units);
+        });
+    }
     if (adapters > 0) {
         const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
         sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
@@ -672,7 +688,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
                 + " B = " + formatBytes(kept.total, units) + "/layer";
         } else {
-            text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:" : "per layer:";
+            text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
+                : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
+                                               : "per layer:";
             for (int i = 0; i < kept.count; ++i)
                 text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
                     + formatBytes(kept.items[i].bytes, units);
@@ -856,6 +874,7 @@ Component componentOf(ItemId id)
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
     case ItemId::QloraDequantized:
+    case ItemId::Fp8WeightCache:
     case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:

@@ -32,6 +32,7 @@ enum class ItemId {
     Zero3GatheredParams,
     FsdpUnshardedParams,
     QloraDequantized,
+    Fp8WeightCache,
     Gradients,
     FsdpGradientBuffers,
     ZeroReduceBucket,
@@ -53,7 +54,7 @@ enum class ItemId {
     AllocatorReserve,
     CommBuffers,
 };
-inline constexpr int kItemCount = 24;
+inline constexpr int kItemCount = int(ItemId::CommBuffers) + 1; // the last one
 
 Component componentOf(ItemId id);
 // Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),

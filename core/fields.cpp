@@ -79,7 +79,8 @@ const std::array kFields = {
               "Micro-batches per step; 0 (the default): one per pipeline stage, the 1F1B pipeline "
               "full",
               VL_INT(gradAccum)},
-    FieldSpec{"precision", "training.precision", "MODE", "Training precision: fp32, mixed-fp16, mixed-bf16 or bf16",
+    FieldSpec{"precision", "training.precision", "MODE",
+              "Training precision: fp32, mixed-fp16, mixed-bf16, bf16 or fp8 (Transformer Engine under Megatron)",
               nullptr, VL_WORD(precision, parsePrecision, "precision", allowedPrecisions()), false,
               VL_NAMED(precision)},
     FieldSpec{"amp-style", "training.amp_style", "STYLE",

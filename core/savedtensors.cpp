@@ -27,7 +27,13 @@ struct ActivationParts {
 ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
 {
     const Architecture &a = s.arch;
-    const std::int64_t e = dtypeBytes(s).activation;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    // What a linear layer saves of its input: under FP8, Transformer Engine's LayerNormLinear,
+    // Linear and LayerNormMLP save the input they cast to FP8 (transformer_engine/pytorch/module/
+    // layernorm_linear.py ln_out, linear.py inputmat or inputmat_t, layernorm_mlp.py ln_out and
+    // gelu_out), while the norms' inputs and FC1's output stay 16-bit.
+    const std::int64_t gemm = dt.gemmInput;
     const std::int64_t sb = s.sequence * s.microBatch;
     const std::int64_t t = s.tensorParallel;
     const std::int64_t spDiv = s.sequenceParallel ? t : 1;
@@ -39,17 +45,20 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
         p.inputs = e * sb * h / spDiv; // the layer input is all a checkpointed layer keeps
         return p;
     }
-    const std::int64_t masks = s.dropout ? 2 * sb * h : 0; // attention-out and MLP dropout masks, 1 B each
-    p.inputs = (4 * e * sb * h + masks) / spDiv;           // 2 norm inputs, QKV input, MLP input
-    p.attention = e * sb * (a.heads * d + 2 * a.kvHeads * d + a.heads * d) / t; // Q, K, V, out-proj input
+    const std::int64_t masks = s.dropout ? 2 * sb * h : 0;           // attention-out and MLP dropout masks, 1 B each
+    p.inputs = (2 * e * sb * h + 2 * gemm * sb * h + masks) / spDiv; // 2 norm inputs, QKV input, MLP input
+    // The out-projection's input; under FP8 a flash kernel also keeps its 16-bit output.
+    const std::int64_t projInput = gemm + (gemm < e && s.attention != Attention::Eager ? e : 0);
+    p.attention = sb * (e * (a.heads * d + 2 * a.kvHeads * d) + projInput * a.heads * d) / t; // Q, K, V, out-proj input
     if (s.attention != Attention::Eager) {
         p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
     } else if (recompute == Recompute::None) {
         const std::int64_t scores = a.heads * s.sequence * sb; // a·s²·b
         p.scores = (e * scores + (s.dropout ? scores + e * scores : 0)) / t;
     }
-    const std::int64_t mlpTensors = a.mlp == MlpKind::Gated ? 3 : 2;
-    p.mlp = mlpTensors * e * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
+    // FC1's output(s) for the activation's backward, and the activation's output, FC2's input.
+    const std::int64_t fc1Outputs = a.mlp == MlpKind::Gated ? 2 : 1;
+    p.mlp = (fc1Outputs * e + gemm) * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
     return p;
 }
 

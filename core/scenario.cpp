@@ -13,10 +13,11 @@ namespace {
 template <class Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
 
-constexpr NameTable<Precision, 4> kPrecisions{{{Precision::Fp32, "fp32"},
+constexpr NameTable<Precision, 5> kPrecisions{{{Precision::Fp32, "fp32"},
                                                {Precision::MixedFp16, "mixed-fp16"},
                                                {Precision::MixedBf16, "mixed-bf16"},
-                                               {Precision::Bf16, "bf16"}}};
+                                               {Precision::Bf16, "bf16"},
+                                               {Precision::Fp8, "fp8"}}};
 constexpr NameTable<GradDtype, 4> kGradDtypes{
     {{GradDtype::Auto, "auto"}, {GradDtype::Fp32, "fp32"}, {GradDtype::Bf16, "bf16"}, {GradDtype::Fp16, "fp16"}}};
 constexpr NameTable<BaseDtype, 4> kBaseDtypes{
@@ -81,8 +82,9 @@ int bytesOf(GradDtype dtype, int weightBytes)
 
 DtypeBytes dtypeBytes(const Scenario &s)
 {
-    const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
-    const bool autocast = mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp()
+    const bool mixed16 = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
+    const bool mixed = mixed16 || s.precision == Precision::Fp8; // an FP32 master copy
+    const bool autocast = mixed16 && s.ampStyle == AmpStyle::Autocast && !s.fsdp()
         && !s.megatron(); // the FP32 weights are the master copy; FSDP and Megatron cast themselves
     // FSDP's MixedPrecisionPolicy(param_dtype=16-bit, reduce_dtype=FP32), torchtitan's default
     // (torch/distributed/_composable/fsdp/_fsdp_param.py, FSDPParam.all_gather_inputs casts the FP32
@@ -103,6 +105,7 @@ DtypeBytes dtypeBytes(const Scenario &s)
     // lit-gpt: Fabric hands the model's output back in the default dtype, FP32
     // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
     d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
+    d.gemmInput = s.precision == Precision::Fp8 ? 1 : d.activation;
     return d;
 }
 
@@ -314,7 +317,7 @@ std::optional<unsigned> parseLoraTargets(std::string_view text)
 
 std::string_view allowedPrecisions()
 {
-    return "fp32|mixed-fp16|mixed-bf16|bf16";
+    return "fp32|mixed-fp16|mixed-bf16|bf16|fp8";
 }
 std::string_view allowedGradDtypes()
 {

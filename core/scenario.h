@@ -11,7 +11,9 @@
 
 namespace vl {
 
-enum class Precision { Fp32, MixedFp16, MixedBf16, Bf16 };
+// Fp8: Megatron-LM with Transformer Engine's FP8 linears (--fp8-format): BF16 weights and
+// gradients with an FP32 master copy, the GEMMs' inputs cast to FP8.
+enum class Precision { Fp32, MixedFp16, MixedBf16, Bf16, Fp8 };
 enum class GradDtype { Auto, Fp32, Bf16, Fp16 }; // Auto: the dtype of the working weights
 // The dtype of frozen base weights (freeze, LoRA, QLoRA's unquantised modules). Auto: the working
 // weights' dtype; a model loaded in BF16 under autocast keeps its frozen base in BF16, and PEFT's
@@ -154,12 +156,13 @@ struct Scenario {
 struct DtypeBytes {
     int weight; // working (forward/backward) copy
     int gradient;
-    int master;     // 0 when no FP32 master copy is kept
-    int activation; // what linear layers and attention compute in
-    bool autocast;  // PyTorch autocast: FP32 weights cast to 16 bits per op
-    int base;       // frozen base weights
-    int stream;     // the residual stream, as the embedding outputs it
-    int logits = 0; // the logits as the loss reads them
+    int master;        // 0 when no FP32 master copy is kept
+    int activation;    // what linear layers and attention compute in
+    bool autocast;     // PyTorch autocast: FP32 weights cast to 16 bits per op
+    int base;          // frozen base weights
+    int stream;        // the residual stream, as the embedding outputs it
+    int logits = 0;    // the logits as the loss reads them
+    int gemmInput = 0; // a linear layer's input as it is saved for backward: 1 B in FP8
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 

@@ -119,6 +119,26 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     return std::nullopt;
 }
 
+// What --precision fp8 is modelled for: Megatron-LM's layers computed by Transformer Engine.
+std::optional<Error> checkFp8(const Scenario &s)
+{
+    if (s.precision != Precision::Fp8)
+        return std::nullopt;
+    if (s.implementation != Implementation::Megatron)
+        return Error{"precision",
+                     "fp8 is modelled as Megatron-LM runs Transformer Engine's layers; use --implementation megatron"};
+    if (s.fineTune != FineTune::Full)
+        return Error{"precision", "fp8 is modelled for full training; use --finetune full, or --precision mixed-bf16"};
+    if (s.arch.experts > 1)
+        return Error{"precision",
+                     "fp8 is modelled for dense layers; use --precision mixed-bf16 for a mixture of experts"};
+    if (s.zeroStage >= 3)
+        return Error{"precision",
+                     "fp8 is modelled without sharded parameters: Transformer Engine keeps an FP8 copy of every "
+                     "weight it computes with; use --zero 0, 1 or 2"};
+    return std::nullopt;
+}
+
 Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::int64_t hi, std::string extra = {})
 {
     return Error{std::move(field),
@@ -267,6 +287,8 @@ std::optional<Error> scenarioError(const Scenario &s)
                      "or qlora with --precision mixed-bf16 --amp-style autocast, or --base-dtype auto"};
     if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
+    if (auto error = checkFp8(s))
+        return error;
     if (s.implementation != Implementation::Megatron)
         if (auto error = checkCodeLevel(s))
             return error;

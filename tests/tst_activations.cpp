@@ -114,6 +114,52 @@ private Q_SLOTS:
         QCOMPARE(double(estimate(s).oneLayerActivations), expected);
     }
 
+    // Transformer Engine under FP8, tensor by tensor from what its modules save for backward
+    // (transformer_engine/pytorch/module, TE 1.x): LayerNormLinear keeps the norm's 16-bit input
+    // and its FP8 output; the flash kernel Q, K, V and its 16-bit output, which the out-projection
+    // (Linear) saves again as FP8; LayerNormMLP keeps the norm's 16-bit input, its FP8 output,
+    // FC1's 16-bit output(s) and the activation's FP8 output. In bytes per token.
+    void fp8SavesGemmInputsInOneByte_data()
+    {
+        QTest::addColumn<bool>("gated");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<bool>("flash");
+        const double h = 4096, f = 14336, kv = 8 * 128, heads = 32;
+        // h: LN1 input 2, ln_out 1; Q 2·h, K and V 2·kv each; flash output 2·h and its FP8 copy 1·h;
+        // LSE 4 per head; LN2 input 2·h, ln_out 1·h; FC1 out 2·2f (gate, up), SwiGLU out 1·f.
+        const double gatedPerToken = (2 + 1) * h + 2 * h + 4 * kv + (2 + 1) * h + 4 * heads + (2 + 1) * h + 5 * f;
+        QTest::addColumn<double>("perToken");
+        QTest::newRow("Llama-3-8B shapes, flash") << true << 1 << false << true << gatedPerToken;
+        QTest::newRow("TP 2 with SP: everything ÷ 2") << true << 2 << true << true << gatedPerToken / 2;
+        // Eager: the context from bmm(probs, V) is saved only by the out-projection, in FP8; the
+        // softmax output stays 16-bit (2·a·s per token without dropout, s = 8192).
+        const double eagerScores = 2.0 * heads * 8192;
+        QTest::newRow("eager core attention")
+            << true << 1 << false << false << gatedPerToken - 2 * h - 4 * heads + eagerScores;
+        // GELU: FC1's output 2·f (the GELU's input) and the GELU's output in FP8, 1·f.
+        QTest::newRow("GELU MLP") << false << 1 << false << true << gatedPerToken - 5 * f + 3 * f;
+    }
+    void fp8SavesGemmInputsInOneByte()
+    {
+        QFETCH(bool, gated);
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(bool, flash);
+        QFETCH(double, perToken);
+        Scenario s;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.arch.mlp = gated ? MlpKind::Gated : MlpKind::Gelu;
+        s.sequence = 8192;
+        s.precision = Precision::Fp8;
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.attention = flash ? Attention::Flash : Attention::Eager;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        QCOMPARE(double(estimate(s).oneLayerActivations), perToken * 8192);
+    }
+
     // torchtune's chunked cross-entropy upcasts one chunk in eight at a time: the FP32 copy of the
     // logits shrinks eightfold, the 16-bit logits stay whole. The code-level implementations' loss
     // backward (nll_loss_backward's dense FP32 gradient, then _log_softmax_backward_data's FP32

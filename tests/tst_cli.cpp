@@ -351,7 +351,8 @@ private Q_SLOTS:
             << QStringList{"--batch", "1e30"} << 2 << "--batch: '1e30' is not a whole number; allowed 1 to 1048576";
         QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
         QTest::newRow("unknown precision")
-            << QStringList{"--precision", "fp8"} << 2 << "--precision: 'fp8' is not allowed";
+            << QStringList{"--precision", "fp4"} << 2
+            << "--precision: 'fp4' is not allowed; use fp32|mixed-fp16|mixed-bf16|bf16|fp8";
         QTest::newRow("heads not dividing the hidden size given with them")
             << QStringList{"--heads", "30", "--hidden", "4096"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
@@ -380,6 +381,15 @@ private Q_SLOTS:
         QTest::newRow("modeling that does not fit the shapes")
             << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2
             << "--modeling: llama does not fit this architecture";
+        QTest::newRow("FP8 in Hugging Face code")
+            << QStringList{"--precision", "fp8", "--implementation", "huggingface"} << 2
+            << "--precision: fp8 is modelled as Megatron-LM runs Transformer Engine's layers";
+        QTest::newRow("FP8 with LoRA") << QStringList{"--precision", "fp8", "--finetune", "lora"} << 2
+                                       << "--precision: fp8 is modelled for full training";
+        QTest::newRow("FP8 with sharded parameters") << QStringList{"--precision", "fp8", "--zero", "3", "--dp", "8"}
+                                                     << 2 << "--precision: fp8 is modelled without sharded parameters";
+        QTest::newRow("FP8 for a mixture of experts") << QStringList{"--model", "mixtral-8x7b", "--precision", "fp8"}
+                                                      << 2 << "--precision: fp8 is modelled for dense layers";
         QTest::newRow("GPT-NeoX blocks in Hugging Face code")
             << QStringList{"--model",          "gpt2",        "--positions", "0",
                            "--implementation", "huggingface", "--modeling",  "gpt-neox"}

@@ -128,6 +128,11 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        row("FP8 with Transformer Engine, TP 2", [](Scenario &s) {
+            s.precision = Precision::Fp8;
+            s.tensorParallel = 2;
+            s.attention = Attention::Flash;
+        });
         row("QLoRA, lit-gpt's phi-1.5 block (one shared norm)", [](Scenario &s) {
             s.implementation = Implementation::LitGpt;
             s.arch.modeling = Modeling::GptNeox;

@@ -480,6 +480,42 @@ private Q_SLOTS:
         QVERIFY(!estimate(s).has(ItemId::QloraDequantized));
     }
 
+    // Transformer Engine's FP8 copy and FP8 transpose of every linear weight, kept as module
+    // buffers across micro-batches (Megatron passes is_first_microbatch): 2 B per linear-layer
+    // parameter on this GPU. Llama-2-7B: 4·4096² + 3·4096·11008 = 202,375,168 per layer, × 32;
+    // TP splits every matrix, PP the layers. The model states around it are mixed BF16's: BF16
+    // weights, Megatron's FP32 main gradients, the FP32 master and Adam's moments.
+    void fp8KeepsWeightCopies_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<qint64>("cache");
+        const qint64 perLayer = 4LL * 4096 * 4096 + 3LL * 4096 * 11008;
+        QTest::newRow("one GPU") << 1 << 1 << 2 * perLayer * 32;
+        QTest::newRow("TP 4") << 4 << 1 << 2 * perLayer / 4 * 32;
+        QTest::newRow("PP 4: 8 layers a stage") << 1 << 4 << 2 * perLayer * 8;
+    }
+    void fp8KeepsWeightCopies()
+    {
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(qint64, cache);
+        Scenario s; // Architecture{} is Llama-2-7B's shapes
+        s.precision = Precision::Fp8;
+        s.sharding = Sharding::Megatron;
+        s.tensorParallel = tp;
+        s.pipelineParallel = pp;
+        s.gradAccum = 8;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown fp8 = estimate(s);
+        QCOMPARE(fp8.item(ItemId::Fp8WeightCache), Bytes(cache));
+        s.precision = Precision::MixedBf16;
+        const Breakdown bf16 = estimate(s);
+        QVERIFY(!bf16.has(ItemId::Fp8WeightCache));
+        for (const ItemId id : {ItemId::Weights, ItemId::Gradients, ItemId::MasterWeights, ItemId::OptimizerMoments})
+            QCOMPARE(fp8.item(id), bf16.item(id));
+    }
+
     void adafactorIsFactored()
     {
         Scenario adam = withParams(0);

@@ -182,7 +182,7 @@ private Q_SLOTS:
                                      << 3 << "trainig"
                                      << "unknown key";
         QTest::newRow("bad word") << QStringLiteral("schema: 1\n") + arch
-                + QStringLiteral("training:\n  precision: fp8\n")
+                + QStringLiteral("training:\n  precision: fp4\n")
                                   << 4 << "training.precision"
                                   << "fp32|mixed-fp16";
         QTest::newRow("a key given twice")

@@ -99,7 +99,7 @@ private Q_SLOTS:
                                            << "1.5"
                                            << "not a whole number";
         QTest::newRow("unknown precision") << "precision"
-                                           << "fp8"
+                                           << "fp4"
                                            << "fp32|mixed-fp16|mixed-bf16|bf16";
         QTest::newRow("unknown optimizer") << "optimizer"
                                            << "adam"

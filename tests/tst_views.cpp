@@ -71,35 +71,39 @@ private Q_SLOTS:
     void assumptionsNameTheChoices_data()
     {
         QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("precision");
         QTest::addColumn<int>("ampStyle");
         QTest::addColumn<int>("loss");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
-                                  << "Korthikanti";
-        QTest::newRow("hugging face, autocast")
-            << int(Implementation::HuggingFace) << int(AmpStyle::Autocast) << int(Loss::Standard) << "huggingface";
-        QTest::newRow("chunked loss") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy)
+        const int mixedBf16 = int(Precision::MixedBf16);
+        QTest::newRow("megatron") << int(Implementation::Megatron) << mixedBf16 << int(AmpStyle::MasterCopy)
+                                  << int(Loss::Standard) << "Korthikanti";
+        QTest::newRow("hugging face, autocast") << int(Implementation::HuggingFace) << mixedBf16
+                                                << int(AmpStyle::Autocast) << int(Loss::Standard) << "huggingface";
+        QTest::newRow("chunked loss") << int(Implementation::Megatron) << mixedBf16 << int(AmpStyle::MasterCopy)
                                       << int(Loss::Chunked)
                                       << QStringLiteral("one chunk in %1 at a time").arg(kLossChunks);
+        QTest::newRow("FP8: Transformer Engine's copies")
+            << int(Implementation::Megatron) << int(Precision::Fp8) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
+            << "FP8 copy and FP8 transpose of every linear weight";
         QTest::newRow("lit-gpt: Fabric hands back FP32 logits")
-            << int(Implementation::LitGpt) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
+            << int(Implementation::LitGpt) << int(Precision::Bf16) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
             << "Logits are kept in FP32";
     }
     void assumptionsNameTheChoices()
     {
         QFETCH(int, implementation);
+        QFETCH(int, precision);
         QFETCH(int, ampStyle);
         QFETCH(int, loss);
         QFETCH(QString, expected);
         Scenario s;
-        s.precision = Precision::MixedBf16;
+        s.precision = Precision(precision);
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
         s.loss = Loss(loss);
-        if (s.implementation == Implementation::LitGpt) { // as finetune/lora.py trains
-            s.precision = Precision::Bf16;
-            s.attention = Attention::Flash;
-        }
+        if (s.implementation == Implementation::LitGpt)
+            s.attention = Attention::Flash; // flash_attn_func
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(expected), qPrintable(html));

@@ -81,8 +81,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                            .arg(kLossChunks)
                      : QObject::tr("Logits are kept in the activation dtype, with an FP32 copy for the loss all "
                                    "at once."))
-            .arg(dt.autocast
-                     ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its backward")
+            .arg(dt.autocast ? QObject::tr("PyTorch autocast, FP32 weights with a 16-bit cast of each kept until its "
+                                           "backward")
+                     : dt.gemmInput < dt.activation
+                     ? QObject::tr("Transformer Engine's FP8 under Megatron-LM: 16-bit weights and gradients with an "
+                                   "FP32 master copy, an FP8 copy and FP8 transpose of every linear weight kept across "
+                                   "micro-batches, and each linear's input saved for backward in FP8 (1 B)")
                      : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
                                      : QObject::tr("none"))
             .arg(measureText(s.overhead.measure));

@@ -27,7 +27,8 @@ namespace vl {
 
 namespace {
 
-constexpr std::array kPrecisions{Precision::Fp32, Precision::MixedFp16, Precision::MixedBf16, Precision::Bf16};
+constexpr std::array kPrecisions{Precision::Fp32, Precision::MixedFp16, Precision::MixedBf16, Precision::Bf16,
+                                 Precision::Fp8};
 
 template <class Enum>
 void setComboData(QComboBox *box, Enum value)
@@ -141,7 +142,9 @@ void ControlPanel::build()
         form, m_precision, [] { return tr("&Precision"); },
         [] {
             return tr("FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) "
-                      "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments.");
+                      "in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments. FP8: Megatron-LM "
+                      "with Transformer Engine, mixed BF16 plus an FP8 copy and transpose of every linear weight, "
+                      "the linears' inputs kept in 1 B.");
         });
     for (SliderSpin *slider : {m_batch, m_sequence, m_hidden, m_layers})
         connect(slider, &SliderSpin::valueChanged, this,
@@ -495,7 +498,7 @@ void ControlPanel::retranslate()
     m_gradAccum->setSpecialValueText(tr("Auto (one per stage)"));
     for (const auto &setText : m_texts)
         setText();
-    m_precision->setChoices({tr("FP32"), tr("Mixed FP16"), tr("Mixed BF16"), tr("Pure BF16")});
+    m_precision->setChoices({tr("FP32"), tr("Mixed FP16"), tr("Mixed BF16"), tr("Pure BF16"), tr("FP8")});
     m_modelBox->clear(); // refilled, in the new language, by syncModelBox()
 }
 

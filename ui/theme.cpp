@@ -65,6 +65,7 @@ QColor itemColor(ItemId id)
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
     case ItemId::QloraDequantized:
+    case ItemId::Fp8WeightCache:
     case ItemId::FsdpGradientBuffers:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
@@ -99,6 +100,7 @@ QString itemName(ItemId id)
     case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered parameters");
     case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
     case ItemId::QloraDequantized: return QCoreApplication::translate("vl::ui", "QLoRA dequantized module");
+    case ItemId::Fp8WeightCache: return QCoreApplication::translate("vl::ui", "FP8 weight copies");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");

@@ -131,6 +131,10 @@
         <source>Logits are kept in the activation dtype, with an FP32 copy for the loss all at once.</source>
         <translation>logits 以激活的数据类型保存，另有一份供损失计算的 FP32 副本，一次整体生成。</translation>
     </message>
+    <message>
+        <source>Transformer Engine&apos;s FP8 under Megatron-LM: 16-bit weights and gradients with an FP32 master copy, an FP8 copy and FP8 transpose of every linear weight kept across micro-batches, and each linear&apos;s input saved for backward in FP8 (1 B)</source>
+        <translation>Megatron-LM 下 Transformer Engine 的 FP8：16 位权重和梯度，外加 FP32 主副本；每个线性层权重的 FP8 副本和 FP8 转置跨微批保留；每个线性层的输入以 FP8（1 字节）保存供反向使用</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -391,10 +395,6 @@
     <message>
         <source>&amp;Precision</source>
         <translation>精度(&amp;P)</translation>
-    </message>
-    <message>
-        <source>FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments.</source>
-        <translation>FP32：每个权重和梯度 4 字节。混合精度 FP16/BF16：各 2 字节，另在优化器状态里保留一份 FP32 主副本（4 字节）。纯 BF16：没有主副本，优化器动量也用 BF16。</translation>
     </message>
     <message>
         <source>Compare against GPUs</source>
@@ -799,6 +799,14 @@
     <message>
         <source>FP32 gradient accumulation makes mixed precision 18 bytes per parameter instead of 16. The engine&apos;s default: the weights&apos; dtype, FP32 under Megatron-Core.</source>
         <translation>用 FP32 累积梯度会让混合精度变成每参数 18 字节，而不是 16 字节。引擎默认：与权重的数据类型相同，Megatron-Core 下为 FP32。</translation>
+    </message>
+    <message>
+        <source>FP32: 4 B per weight and gradient. Mixed FP16/BF16: 2 B each plus an FP32 master copy (4 B) in the optimizer states. Pure BF16: no master copy, BF16 optimizer moments. FP8: Megatron-LM with Transformer Engine, mixed BF16 plus an FP8 copy and transpose of every linear weight, the linears&apos; inputs kept in 1 B.</source>
+        <translation>FP32：每个权重和梯度 4 字节。混合精度 FP16/BF16：各 2 字节，另在优化器状态里保留一份 FP32 主副本（4 字节）。纯 BF16：没有主副本，优化器动量也用 BF16。FP8：Megatron-LM 配合 Transformer Engine，在混合 BF16 之外为每个线性层权重保留 FP8 副本和转置，线性层的输入以 1 字节保存。</translation>
+    </message>
+    <message>
+        <source>FP8</source>
+        <translation>FP8</translation>
     </message>
 </context>
 <context>
@@ -2060,6 +2068,26 @@
         <source>GELU output, saved by the MLP&apos;s proj</source>
         <translation>GELU 输出，由 MLP 的 proj 保存</translation>
     </message>
+    <message>
+        <source>(vocab-parallel)</source>
+        <translation>（按词表并行切分）</translation>
+    </message>
+    <message>
+        <source>linear-layer params</source>
+        <translation>个线性层参数</translation>
+    </message>
+    <message>
+        <source>FP8 copy</source>
+        <translation>FP8 副本</translation>
+    </message>
+    <message>
+        <source>FP8 transpose</source>
+        <translation>FP8 转置</translation>
+    </message>
+    <message>
+        <source>per layer, the linears&apos; inputs in FP8:</source>
+        <translation>每层（线性层输入为 FP8）：</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2256,6 +2284,10 @@
     <message>
         <source>Logits</source>
         <translation>logits</translation>
+    </message>
+    <message>
+        <source>FP8 weight copies</source>
+        <translation>FP8 权重副本</translation>
     </message>
 </context>
 </TS>
