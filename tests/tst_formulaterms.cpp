@@ -27,6 +27,17 @@ Scenario gpt2Like()
     return s;
 }
 
+// lit-gpt's GPT-NeoX-style block as finetune/lora.py trains it: bf16-true, flash attention.
+void litgptNeox(Scenario &s)
+{
+    s.implementation = Implementation::LitGpt;
+    s.arch.modeling = Modeling::GptNeox;
+    s.arch.mlp = MlpKind::Gelu;
+    s.arch.norm = NormKind::LayerNorm;
+    s.precision = Precision::Bf16;
+    s.attention = Attention::Flash;
+}
+
 // What is left of a formula when every term is taken out, longest first as the GUI does.
 std::string withoutTerms(std::string text)
 {
@@ -134,24 +145,12 @@ private Q_SLOTS:
             s.attention = Attention::Flash;
         });
         row("QLoRA, lit-gpt's phi-1.5 block (one shared norm)", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.arch.modeling = Modeling::GptNeox;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
+            litgptNeox(s);
             s.arch.normsPerLayer = 1;
-            s.precision = Precision::Bf16;
-            s.attention = Attention::Flash;
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
-        row("full fine-tuning, lit-gpt's StableLM-alpha block", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.arch.modeling = Modeling::GptNeox;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
-            s.precision = Precision::Bf16;
-            s.attention = Attention::Flash;
-        });
+        row("full fine-tuning, lit-gpt's StableLM-alpha block", litgptNeox);
         row("torchtitan, FSDP, op-level selective checkpointing", [](Scenario &s) {
             s.implementation = Implementation::TorchTitan;
             s.precision = Precision::MixedBf16;
