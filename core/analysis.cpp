@@ -1,5 +1,6 @@
 #include "core/analysis.h"
 
+#include "core/report.h"
 #include "core/solve.h"
 
 #include <algorithm>
@@ -79,6 +80,7 @@ Analysis analyse(const ScenarioDocument &doc, const std::vector<GpuPreset> &gpus
         v.maxSequence = maxSequence(s, gpu.capacity, o.fitRule);
         v.minDataParallel = minDataParallel(s, gpu.capacity, o.fitRule);
         v.minGpus = v.minDataParallel * s.tensorParallel * s.pipelineParallel;
+        v.runsPrecision = runsPrecision(gpu, s.precision);
         a.verdicts.push_back(std::move(v));
     }
     const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;

@@ -130,7 +130,9 @@ std::string verdictLine(const Report &r)
         + (headroom >= 0 ? "fits, " + formatBytes(headroom, r.units) + " to spare"
                          : "does NOT fit, " + formatBytes(-headroom, r.units) + " short")
         + " (by the " + std::string(toString(r.fitRule)) + ", as " + std::string(reading(r.scenario.overhead.measure))
-        + " reads it)";
+        + " reads it)"
+        + (runsPrecision(*r.gpu, r.scenario.precision) ? ""
+                                                       : "; it has no FP8 tensor cores, so FP8 will not run on it");
 }
 
 std::string solveLine(const SolveAnswer &s)
@@ -169,7 +171,8 @@ std::string reportJson(const Report &r)
         out << ",\n  \"gpu\": {\"id\": " << jsonString(r.gpu->id) << ", \"capacity_bytes\": " << r.gpu->capacity
             << ", \"fit_by\": " << jsonString(toString(r.fitRule))
             << ", \"fits\": " << (r.required() <= r.gpu->capacity ? "true" : "false")
-            << ", \"headroom_bytes\": " << r.gpu->capacity - r.required() << '}';
+            << ", \"headroom_bytes\": " << r.gpu->capacity - r.required()
+            << ", \"runs_precision\": " << (runsPrecision(*r.gpu, r.scenario.precision) ? "true" : "false") << '}';
     }
     if (r.solve) {
         out << ",\n  \"solve\": {\"kind\": " << jsonString(r.solve->kind) << ", \"value\": " << r.solve->value;
@@ -201,6 +204,11 @@ std::string_view componentTitle(Component c)
     constexpr std::array<std::string_view, kComponentCount> titles{"Parameters", "Gradients", "Optimizer states",
                                                                    "Activations", "Overhead"};
     return titles[static_cast<int>(c)];
+}
+
+bool runsPrecision(const GpuPreset &gpu, Precision precision)
+{
+    return precision != Precision::Fp8 || gpu.fp8;
 }
 
 Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu, FitRule fitRule)

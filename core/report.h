@@ -37,6 +37,10 @@ struct Report {
     Bytes required() const { return fitRule == FitRule::Sum ? breakdown.total : peak; }
 };
 
+// Whether the GPU can run the scenario's precision at all: Transformer Engine refuses FP8 below
+// compute capability 8.9, Ada and Hopper (transformer_engine/pytorch/fp8.py, check_fp8_support).
+bool runsPrecision(const GpuPreset &gpu, Precision precision);
+
 Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu = std::nullopt,
                   FitRule fitRule = FitRule::Sum);
 

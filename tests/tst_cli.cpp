@@ -334,6 +334,27 @@ private Q_SLOTS:
         QVERIFY2(run.out.contains("custom-lab"), run.err.constData());
     }
 
+    // Transformer Engine refuses FP8 before Ada and Hopper: the verdict says so for such a GPU.
+    void fp8NeedsFp8TensorCores_data()
+    {
+        QTest::addColumn<QString>("gpu");
+        QTest::addColumn<bool>("runs");
+        QTest::newRow("A100: no FP8") << "a100-80gb" << false;
+        QTest::newRow("H100: FP8") << "h100-sxm" << true;
+    }
+    void fp8NeedsFp8TensorCores()
+    {
+        QFETCH(QString, gpu);
+        QFETCH(bool, runs);
+        const Run text = cli({QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--gpu"), gpu});
+        QCOMPARE(text.exitCode, 0);
+        QCOMPARE(text.out.contains("no FP8 tensor cores"), !runs);
+        const Run json = cli({QStringLiteral("--precision"), QStringLiteral("fp8"), QStringLiteral("--gpu"), gpu,
+                              QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(QJsonDocument::fromJson(json.out)[QStringLiteral("gpu")][QStringLiteral("runs_precision")].toBool(),
+                 runs);
+    }
+
     void version()
     {
         const Run run = cli({QStringLiteral("--version")});

@@ -132,6 +132,9 @@ void VerdictBar::render()
         const QString sharding = QString::fromStdString(shardingLabel(m_shown->scenario));
         detail(v.minDataParallel > 0 ? tr("fewest GPUs with %1: %2").arg(sharding).arg(v.minGpus)
                                      : tr("no GPU count fits with %1").arg(sharding));
+        if (!v.runsPrecision)
+            line.append({QStringLiteral(" · ") + tr("no FP8 tensor cores: FP8 will not run on it"), false,
+                         verdictColor(false)});
         m_lines.append(line);
     }
     layoutRows();

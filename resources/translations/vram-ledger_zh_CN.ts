@@ -1421,6 +1421,10 @@
         <source> · %1 in CPU memory per GPU, %2 per node of %3</source>
         <translation> · 每张 GPU 占 CPU 内存 %1，每个 %3 卡节点共 %2</translation>
     </message>
+    <message>
+        <source>no FP8 tensor cores: FP8 will not run on it</source>
+        <translation>没有 FP8 张量核心：无法在它上面运行 FP8</translation>
+    </message>
 </context>
 <context>
     <name>vl::formula</name>
