@@ -6,6 +6,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace vl {
 
 void stylePlot(QCustomPlot *plot, const QPalette &palette, const QFont &font, double zoom)
@@ -44,7 +46,7 @@ QCPLayer *areaLayer(QCustomPlot *plot)
 }
 
 void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
-                       const QFont &font, const QBrush &labelBackground)
+                       const QFont &font, const QBrush &labelBackground, LabelEdge edge)
 {
     auto *line = new QCPItemStraightLine(plot);
     line->point1->setCoords(0, y);
@@ -55,7 +57,8 @@ void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QStri
     tag->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
     tag->position->setTypeY(QCPItemPosition::ptPlotCoords);
     tag->position->setCoords(side == LabelSide::Left ? 0.005 : 0.995, y);
-    tag->setPositionAlignment((side == LabelSide::Left ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignBottom);
+    tag->setPositionAlignment((side == LabelSide::Left ? Qt::AlignLeft : Qt::AlignRight)
+                              | (edge == LabelEdge::Above ? Qt::AlignBottom : Qt::AlignTop));
     tag->setText(label);
     tag->setColor(pen.color());
     tag->setFont(font);
@@ -79,13 +82,23 @@ double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, U
     QFont scaled = font;
     scaled.setPointSizeF(font.pointSizeF() * zoom);
     double highest = 0;
+    for (const GpuPreset &gpu : gpus)
+        highest = std::max(highest, toUnits(gpu.capacity, units));
+    // A line within a label's height below another (an H100's 79.6 GiB under an A100's 80 GiB)
+    // takes its label under the line, so the two labels do not print over each other. The axis
+    // runs a little above the highest line: a label is about a twentieth of that.
+    const double crowded = 0.05 * highest;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const double y = toUnits(gpus[i].capacity, units);
-        highest = std::max(highest, y);
+        const bool justBelowAnother = std::any_of(gpus.begin(), gpus.end(), [&](const GpuPreset &other) {
+            const double above = toUnits(other.capacity, units);
+            return &other != &gpus[i] && above - y < crowded && (above > y || (above == y && &other < &gpus[i]));
+        });
         const bool target = i == 0;
         const QPen pen(target ? capacityColor() : palette.color(QPalette::WindowText), 1.5 * zoom,
                        target ? Qt::SolidLine : Qt::DashLine);
-        addHorizontalLine(plot, y, pen, capacityLabel(gpus[i], units), LabelSide::Right, scaled, palette.base());
+        addHorizontalLine(plot, y, pen, capacityLabel(gpus[i], units), LabelSide::Right, scaled, palette.base(),
+                          justBelowAnother ? LabelEdge::Below : LabelEdge::Above);
     }
     return highest;
 }

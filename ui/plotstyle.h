@@ -27,8 +27,9 @@ QCPLayer *areaLayer(QCustomPlot *plot);
 void addLegendRow(QCustomPlot *plot);
 
 enum class LabelSide { Left, Right };
+enum class LabelEdge { Above, Below }; // which side of the line the label sits on
 void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QString &label, LabelSide side,
-                       const QFont &font, const QBrush &labelBackground);
+                       const QFont &font, const QBrush &labelBackground, LabelEdge edge = LabelEdge::Above);
 
 // The chosen GPUs' capacity lines, labelled at the right, the same in every plot: the target
 // (the first GPU) solid in capacityColor(), the others dashed in the text colour. Returns the
