@@ -54,17 +54,23 @@ private Q_SLOTS:
     void lossHoldsEveryActivationItem_data()
     {
         QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("precision");
         QTest::addColumn<int>("ampStyle");
-        QTest::newRow("megatron") << int(Implementation::Megatron) << int(AmpStyle::MasterCopy);
+        QTest::newRow("megatron") << int(Implementation::Megatron) << int(Precision::MixedBf16)
+                                  << int(AmpStyle::MasterCopy);
         QTest::newRow("hugging face under autocast: weight casts and head")
-            << int(Implementation::HuggingFace) << int(AmpStyle::Autocast);
+            << int(Implementation::HuggingFace) << int(Precision::MixedBf16) << int(AmpStyle::Autocast);
+        // Transformer Engine's FP8 weight copies are module buffers: resident all step, like the weights.
+        QTest::newRow("megatron FP8: the FP8 weight copies stay")
+            << int(Implementation::Megatron) << int(Precision::Fp8) << int(AmpStyle::MasterCopy);
     }
     void lossHoldsEveryActivationItem()
     {
         QFETCH(int, implementation);
+        QFETCH(int, precision);
         QFETCH(int, ampStyle);
         Scenario s;
-        s.precision = Precision::MixedBf16;
+        s.precision = Precision(precision);
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
         QVERIFY(!scenarioError(s));
@@ -85,6 +91,7 @@ private Q_SLOTS:
                 sum += p.part(c);
             QCOMPARE(sum, p.inUse);
         }
+        QCOMPARE(t.points.front().part(Component::Parameters), b.component(Component::Parameters)); // from the start
         QCOMPARE(t.points.back().part(Component::Activations), 0);                               // the optimizer step
         QCOMPARE(t.points.back().part(Component::Gradients), b.component(Component::Gradients)); // every gradient
     }
