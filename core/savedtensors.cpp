@@ -298,43 +298,21 @@ void bertLayer(const Scenario &s, TensorList &out)
     layerNorm(s, out);
 }
 
-// lit-gpt at commit 8641822 (Lightning-AI/lit-gpt, Oct 2023), what finetune/lora.py trains in
-// bf16-true: lit_gpt/model.py Block, CausalSelfAttention (one fused qkv linear viewed, permuted
-// and split into heads; apply_rope on the first rope_n_elem of each head and cat make new q and
-// k; flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for
-// lora_B, zero_pad's index_copy). Two kinds of block:
-// - Llama: norm_1, attention, residual, norm_2, LLaMAMLP (fc_1, fc_2, SiLU, proj), with
-//   lit_gpt/rmsnorm.py RMSNorm in BF16 (x·x, mean, × 1/rms, × weight);
-// - GPT-NeoX (phi-1.5, StableLM-alpha): the parallel residual x + attn(norm_1(x)) + mlp(n_2),
-//   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x; torch's
-//   LayerNorm; GptNeoxMLP (fc, GELU, proj); biases everywhere.
-// Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
-// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
-void litgptLayer(const Scenario &s, TensorList &out)
+// The norm's output as the fused qkv projection reads it, LoRAQKVLinear's adapters and the
+// attention: lit-gpt's CausalSelfAttention in both kinds of block.
+void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
 {
     const Architecture &a = s.arch;
     const std::int64_t e = dtypeBytes(s).activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = a.hidden;
     const std::int64_t d = a.effectiveHeadDim();
-    const bool neox = a.modeling == Modeling::GptNeox;
-    const bool sharedNorm = neox && a.normsPerLayer == 1;
-    const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
-    const auto litRmsNorm = [&] {
-        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
-        out.add("RMSNorm 1/rms", e * tokens);
-        if (baseTrains(s))
-            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
-    };
-    if (neox)
-        layerNorm(s, out);
-    else
-        litRmsNorm();
     const unsigned qkvBits = s.loraTargets & (LoraQ | LoraK | LoraV);
     const bool lora = loraOn(s, LoraQ) || loraOn(s, LoraK) || loraOn(s, LoraV);
-    if (inputsSaved && sharedNorm)
+    const bool sharedNorm = a.modeling == Modeling::GptNeox && a.normsPerLayer == 1;
+    if (normOutputSaved && sharedNorm)
         out.add("norm output, saved by the qkv projection and fc", e * tokens * h);
-    else if (inputsSaved || (lora && !s.loraDropout))
+    else if (normOutputSaved || (lora && !s.loraDropout))
         out.add("norm output, saved by the qkv projection", e * tokens * h);
     if (lora && s.loraDropout) {
         out.add("LoRA dropout mask (1 B)", tokens * h);
@@ -362,10 +340,34 @@ void litgptLayer(const Scenario &s, TensorList &out)
     out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
     // flash_attn_func's output keeps q's (b, heads, s, d) memory (mha_fwd: empty_like(q)), so
     // y.reshape(B, T, C) copies it.
-    if (inputsSaved)
+    if (normOutputSaved)
         out.add("attention output reshaped (a copy), saved by the output projection", e * tokens * a.heads * d);
-    if (neox) {
-        if (!sharedNorm) {
+}
+
+// lit-gpt at commit 8641822 (Lightning-AI/lit-gpt, Oct 2023), what finetune/lora.py trains in
+// bf16-true: lit_gpt/model.py Block, CausalSelfAttention (one fused qkv linear viewed, permuted
+// and split into heads; apply_rope on the first rope_n_elem of each head and cat make new q and
+// k; flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for
+// lora_B, zero_pad's index_copy). Two kinds of block:
+// - Llama: norm_1, attention, residual, norm_2, LLaMAMLP (fc_1, fc_2, SiLU, proj), with
+//   lit_gpt/rmsnorm.py RMSNorm in BF16 (x·x, mean, × 1/rms, × weight);
+// - GPT-NeoX (phi-1.5, StableLM-alpha): the parallel residual x + attn(norm_1(x)) + mlp(n_2),
+//   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x; torch's
+//   LayerNorm; GptNeoxMLP (fc, GELU, proj); biases everywhere.
+// Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
+// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
+void litgptLayer(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = a.hidden;
+    // A linear saves its input when its weight trains, or when it is 4-bit (MatMul4Bit).
+    const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    if (a.modeling == Modeling::GptNeox) {
+        layerNorm(s, out);
+        litgptAttention(s, out, inputsSaved);
+        if (a.normsPerLayer == 2) {
             // norm_2 reads the block's input, which norm_1 already keeps: only its statistics are new.
             out.add("LayerNorm mean (FP32)", 4 * tokens);
             out.add("LayerNorm 1/std (FP32)", 4 * tokens);
@@ -377,7 +379,15 @@ void litgptLayer(const Scenario &s, TensorList &out)
             out.add("GELU output, saved by the MLP's proj", e * tokens * a.ffn);
         return;
     }
-    litRmsNorm();
+    const auto rmsNormInBf16 = [&] {
+        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
+        out.add("RMSNorm 1/rms", e * tokens);
+        if (baseTrains(s))
+            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
+    };
+    rmsNormInBf16();
+    litgptAttention(s, out, inputsSaved);
+    rmsNormInBf16();
     if (inputsSaved)
         out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
     out.add("fc_1 output, saved by SiLU", e * tokens * a.ffn);
