@@ -355,6 +355,24 @@ private Q_SLOTS:
                  runs);
     }
 
+    // The example scenarios the README points to open and fit their first GPU.
+    void exampleScenariosOpen_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir examples(QStringLiteral(VL_SOURCE_DIR "/docs/scenarios"));
+        const QStringList files = examples.entryList({QStringLiteral("*.vramledger.yaml")}, QDir::Files);
+        QVERIFY(files.size() >= 3);
+        for (const QString &name : files)
+            QTest::newRow(qPrintable(name)) << examples.filePath(name);
+    }
+    void exampleScenariosOpen()
+    {
+        QFETCH(QString, file);
+        const Run run = cli({QStringLiteral("--scenario"), file});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QVERIFY2(run.out.contains(": fits,"), run.out.constData());
+    }
+
     void version()
     {
         const Run run = cli({QStringLiteral("--version")});
