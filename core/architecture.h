@@ -32,6 +32,7 @@ struct Architecture {
     bool tiedEmbeddings = false;
     bool qkvBias = false;             // Qwen2
     bool linearBias = false;          // GPT-2: every linear layer has a bias
+    bool parallelResidual = true;     // gpt-neox blocks: attention and MLP read the same input
     std::int64_t experts = 1;         // MoE: experts per layer (1 = dense)
     std::int64_t expertsPerToken = 1; // MoE: top-k
     std::int64_t fixedParams = 0; // > 0: a count given directly (the article's "7B"); shapes still drive activations

@@ -122,6 +122,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.zeroStage != 2;
     if (field == "replicate" || field == "reshard-after-forward")
         return s.fsdp();
+    if (field == "parallel-residual")
+        return s.arch.modeling == Modeling::GptNeox;
     if (field == "ep")
         return s.arch.experts > 1;
     if (field == "prefetch-bucket" || field == "max-reuse-distance" || field == "max-live-parameters")

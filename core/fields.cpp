@@ -73,6 +73,10 @@ const std::array kFields = {
               nullptr, VL_WORD(arch.linearBias, parseYesNo, "linear-bias", kYesNo), true},
     FieldSpec{"qkv-bias", "architecture.qkv_bias", "yes|no", "Query, key and value projections have a bias (Qwen2)",
               nullptr, VL_WORD(arch.qkvBias, parseYesNo, "qkv-bias", kYesNo), true},
+    FieldSpec{"parallel-residual", "architecture.parallel_residual", "yes|no",
+              "GPT-NeoX blocks: attention and MLP both read the block's input (yes, GPT-NeoX, Pythia, phi, "
+              "StableLM-alpha) or the MLP reads the attention's residual sum (no, RedPajama-INCITE)",
+              nullptr, VL_WORD(arch.parallelResidual, parseYesNo, "parallel-residual", kYesNo), true},
     FieldSpec{"batch", "training.batch", "N", "Micro-batch size b per GPU", VL_INT(microBatch)},
     FieldSpec{"seq", "training.seq", "N", "Sequence length s", VL_INT(sequence)},
     FieldSpec{"grad-accum", "training.grad_accum", "N",

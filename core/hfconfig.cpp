@@ -155,7 +155,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.linearBias = true;
             a.tiedEmbeddings = false;
             a.modeling = Modeling::GptNeox;
-            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
+            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
+                || (e = r.boolean("use_parallel_residual", a.parallelResidual));
         } else {
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;

@@ -140,6 +140,8 @@ void writeArchitecture(YAML::Emitter &out, const Architecture &a)
     out << YAML::Key << "tied_embeddings" << YAML::Value << a.tiedEmbeddings;
     if (a.qkvBias)
         out << YAML::Key << "qkv_bias" << YAML::Value << true;
+    if (!a.parallelResidual)
+        out << YAML::Key << "parallel_residual" << YAML::Value << false;
     if (a.linearBias)
         out << YAML::Key << "linear_bias" << YAML::Value << true;
     if (a.experts > 1) {

@@ -352,8 +352,8 @@ void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
 // - Llama: norm_1, attention, residual, norm_2, LLaMAMLP (fc_1, fc_2, SiLU, proj), with
 //   lit_gpt/rmsnorm.py RMSNorm in BF16 (x·x, mean, × 1/rms, × weight);
 // - GPT-NeoX (phi-1.5, StableLM-alpha): the parallel residual x + attn(norm_1(x)) + mlp(n_2),
-//   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x; torch's
-//   LayerNorm; GptNeoxMLP (fc, GELU, proj); biases everywhere.
+//   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x (or, without
+//   the parallel residual, of x + attn); torch's LayerNorm; GptNeoxMLP (fc, GELU, proj); biases.
 // Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
 // whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
 void litgptLayer(const Scenario &s, TensorList &out)
@@ -368,9 +368,14 @@ void litgptLayer(const Scenario &s, TensorList &out)
         layerNorm(s, out);
         litgptAttention(s, out, inputsSaved);
         if (a.normsPerLayer == 2) {
-            // norm_2 reads the block's input, which norm_1 already keeps: only its statistics are new.
-            out.add("LayerNorm mean (FP32)", 4 * tokens);
-            out.add("LayerNorm 1/std (FP32)", 4 * tokens);
+            // In parallel, norm_2 reads the block's input, which norm_1 already keeps: only its
+            // statistics are new. In sequence it reads the attention's residual sum.
+            if (a.parallelResidual) {
+                out.add("LayerNorm mean (FP32)", 4 * tokens);
+                out.add("LayerNorm 1/std (FP32)", 4 * tokens);
+            } else {
+                layerNorm(s, out);
+            }
             if (inputsSaved)
                 out.add("norm output, saved by fc", e * tokens * h);
         }

@@ -61,6 +61,11 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                            "multi-head attention; gpt-neox LayerNorm (one or two per layer), GELU and "
                            "rotary positions"};
     const bool litgpt = s.implementation == Implementation::LitGpt;
+    // lit_gpt/model.py Block.forward raises NotImplementedError for this combination.
+    if (a.modeling == Modeling::GptNeox && !a.parallelResidual && a.normsPerLayer == 1)
+        return Error{"parallel-residual",
+                     "one norm shared by attention and MLP needs the parallel residual; use --parallel-residual "
+                     "yes or --norms-per-layer 2"};
     if (a.modeling == Modeling::GptNeox && !litgpt)
         return Error{"modeling",
                      "gpt-neox blocks are modelled as lit-gpt computes them; use --implementation litgpt "

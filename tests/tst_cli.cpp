@@ -433,6 +433,10 @@ private Q_SLOTS:
             << QStringList{"--model",          "gpt2",        "--positions", "0",
                            "--implementation", "huggingface", "--modeling",  "gpt-neox"}
             << 2 << "--modeling: gpt-neox blocks are modelled as lit-gpt computes them";
+        QTest::newRow("a shared norm in sequence (lit-gpt refuses it)")
+            << QStringList{"--model",           "pythia-1.4b", "--implementation",    "litgpt",
+                           "--norms-per-layer", "1",           "--parallel-residual", "no"}
+            << 2 << "--parallel-residual: one norm shared by attention and MLP needs the parallel residual";
         QTest::newRow("GPT-NeoX blocks with learned positions")
             << QStringList{"--model", "gpt2", "--implementation", "litgpt", "--modeling", "gpt-neox"} << 2
             << "--modeling: gpt-neox does not fit this architecture";

@@ -83,6 +83,28 @@ private Q_SLOTS:
         QCOMPARE(totalParameters(model->arch), qint64(6'738'415'616));
     }
 
+    // GPT-NeoX's use_parallel_residual: Pythia's true (the default), RedPajama-INCITE's false.
+    void gptNeoxResidual_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("parallel");
+        QTest::newRow("not given: parallel") << QString() << true;
+        QTest::newRow("use_parallel_residual: true") << "\"use_parallel_residual\": true, " << true;
+        QTest::newRow("use_parallel_residual: false") << "\"use_parallel_residual\": false, " << false;
+    }
+    void gptNeoxResidual()
+    {
+        QFETCH(QString, key);
+        QFETCH(bool, parallel);
+        const std::string json = "{\"model_type\": \"gpt_neox\", " + key.toStdString()
+            + "\"hidden_size\": 2560, \"num_hidden_layers\": 32, \"num_attention_heads\": 32, "
+              "\"intermediate_size\": 10240, \"vocab_size\": 50432}";
+        const auto model = importHfConfig(json, "config.json");
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(model->arch.parallelResidual, parallel);
+        QCOMPARE(model->arch.modeling, Modeling::GptNeox);
+    }
+
     void refusals_data()
     {
         QTest::addColumn<QString>("file");

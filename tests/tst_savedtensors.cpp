@@ -50,6 +50,7 @@ Scenario scenarioOf(const YAML::Node &c)
         a.linearBias = true;
         a.tiedEmbeddings = false;
         a.normsPerLayer = c["shared_attention_norm"].as<bool>() ? 1 : 2;
+        a.parallelResidual = c["parallel_residual"].as<bool>();
     } else if (a.modeling == Modeling::Llama) {
         a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
         a.mlp = MlpKind::Gated;

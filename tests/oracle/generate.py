@@ -36,12 +36,15 @@ LLAMA_TRAINING = [
     dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
     dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
 ]
-# lit-gpt's GPT-NeoX-style blocks: phi-1.5 (one shared norm, a biased head) and StableLM-alpha
+# lit-gpt's GPT-NeoX-style blocks: phi-1.5 (one shared norm, a biased head), StableLM-alpha and,
+# without the parallel residual, RedPajama-INCITE
 NEOX_SHAPES = [
     dict(hidden=64, heads=4, kv_heads=4, ffn=256, seq=16, batch=2, vocab=96, rotary_percentage=0.5,
-         shared_attention_norm=True, lm_head_bias=True),
+         shared_attention_norm=True, lm_head_bias=True, parallel_residual=True),
     dict(hidden=96, heads=6, kv_heads=6, ffn=384, seq=24, batch=1, vocab=130, rotary_percentage=0.25,
-         shared_attention_norm=False, lm_head_bias=False),
+         shared_attention_norm=False, lm_head_bias=False, parallel_residual=True),
+    dict(hidden=80, heads=5, kv_heads=5, ffn=320, seq=12, batch=3, vocab=72, rotary_percentage=1.0,
+         shared_attention_norm=False, lm_head_bias=False, parallel_residual=False),
 ]
 RECOMPUTE = ["none", "full"]
 LITGPT_TRAINING = [

@@ -533,7 +533,8 @@ class LitgptNeoxLayer(LitgptLlamaLayer):
     """lit-gpt at commit 8641822, the GPT-NeoX-style blocks of phi-1.5 and StableLM-alpha (Config:
     parallel_residual, bias, norm_class LayerNorm, GptNeoxMLP, rotary_percentage below 1):
     Block.forward computes x + attn(norm_1(x)) + mlp(n_2), n_2 = norm_1's output under
-    shared_attention_norm (phi-1.5), else norm_2(x) of the same input; GptNeoxMLP is fc, GELU,
+    shared_attention_norm (phi-1.5), else norm_2(x) of the same input; without parallel_residual
+    (RedPajama-INCITE) x = x + attn(norm_1(x)), then x + mlp(norm_2(x)). GptNeoxMLP is fc, GELU,
     proj. Every linear has a bias."""
 
     def __init__(self, c):
@@ -551,11 +552,16 @@ class LitgptNeoxLayer(LitgptLlamaLayer):
         own = [*self.norm_1, *(self.norm_2 or ()), self.attn, self.proj, *self.biases, *self.fc, *self.mlp_proj]
         return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
 
+    def mlp(self, n_2):
+        return self.linear(F.gelu(self.linear(n_2, *self.fc), approximate="tanh"), *self.mlp_proj)
+
     def __call__(self, ops, x, cos, sin):
         n_1 = layer_norm(ops, x, *self.norm_1)
+        if not self.c["parallel_residual"]:
+            x = x + self.attention(n_1, cos, sin, self.biases)
+            return x + self.mlp(layer_norm(ops, x, *self.norm_2))
         n_2 = n_1 if self.norm_2 is None else layer_norm(ops, x, *self.norm_2)
-        mlp = self.linear(F.gelu(self.linear(n_2, *self.fc), approximate="tanh"), *self.mlp_proj)
-        return x + self.attention(n_1, cos, sin, self.biases) + mlp
+        return x + self.attention(n_1, cos, sin, self.biases) + self.mlp(n_2)
 
 
 class Gpt2Layer:
