@@ -19,6 +19,7 @@ private Q_SLOTS:
         s.arch.kvHeads = 8;
         s.arch.experts = 8;
         s.arch.expertsPerToken = 2;
+        s.arch.parallelResidual = false;
         s.microBatch = 3;
         s.sequence = 8192;
         s.gradAccum = 16;
