@@ -47,11 +47,15 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     }
     const std::int64_t masks = s.dropout ? 2 * sb * h : 0;           // attention-out and MLP dropout masks, 1 B each
     p.inputs = (2 * e * sb * h + 2 * gemm * sb * h + masks) / spDiv; // 2 norm inputs, QKV input, MLP input
-    // The out-projection's input; under FP8 a flash kernel also keeps its 16-bit output.
-    const std::int64_t projInput = gemm + (gemm < e && s.attention != Attention::Eager ? e : 0);
+    // The out-projection's input; under FP8 a flash kernel also keeps its 16-bit output. Megatron's
+    // selective recomputation checkpoints the core attention (recompute_modules core_attn): its
+    // output and log-sum-exp are made again in backward, only its inputs are kept.
+    const bool flashKeepsOutput = s.attention != Attention::Eager && recompute != Recompute::Selective;
+    const std::int64_t projInput = gemm + (gemm < e && flashKeepsOutput ? e : 0);
     p.attention = sb * (e * (a.heads * d + 2 * a.kvHeads * d) + projInput * a.heads * d) / t; // Q, K, V, out-proj input
     if (s.attention != Attention::Eager) {
-        p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
+        if (flashKeepsOutput)
+            p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
     } else if (recompute == Recompute::None) {
         const std::int64_t scores = a.heads * s.sequence * sb; // a·s²·b
         p.scores = (e * scores + (s.dropout ? scores + e * scores : 0)) / t;

@@ -139,6 +139,10 @@ private Q_SLOTS:
             << true << 1 << false << false << gatedPerToken - 2 * h - 4 * heads + eagerScores;
         // GELU: FC1's output 2·f (the GELU's input) and the GELU's output in FP8, 1·f.
         QTest::newRow("GELU MLP") << false << 1 << false << true << gatedPerToken - 5 * f + 3 * f;
+        // Selective recomputation runs the core attention again: its inputs Q, K, V stay, its 16-bit
+        // output and log-sum-exp do not; the out-projection keeps its FP8 input.
+        QTest::newRow("selective recomputation, flash")
+            << true << 1 << false << true << gatedPerToken - 2 * h - 4 * heads;
     }
     void fp8SavesGemmInputsInOneByte()
     {
@@ -147,6 +151,7 @@ private Q_SLOTS:
         QFETCH(bool, sp);
         QFETCH(bool, flash);
         QFETCH(double, perToken);
+        const bool selective = QByteArray(QTest::currentDataTag()).startsWith("selective");
         Scenario s;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
@@ -156,8 +161,9 @@ private Q_SLOTS:
         s.tensorParallel = tp;
         s.sequenceParallel = sp;
         s.attention = flash ? Attention::Flash : Attention::Eager;
+        s.recompute = selective ? Recompute::Selective : Recompute::None;
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
-        QCOMPARE(double(estimate(s).oneLayerActivations), perToken * 8192);
+        QCOMPARE(double(estimate(s).keptPerLayer), perToken * 8192);
     }
 
     // torchtune's chunked cross-entropy upcasts one chunk in eight at a time: the FP32 copy of the
