@@ -116,8 +116,10 @@ void ControlPanel::build()
         f->addRow(l, field);
         addText([=, this] {
             l->setText(label());
-            l->setToolTip(tip());
-            field->setToolTip(tip());
+            // As rich text, so that Qt wraps a long tooltip instead of showing one screen-wide line.
+            const QString wrapped = QStringLiteral("<p>%1</p>").arg(tip().toHtmlEscaped());
+            l->setToolTip(wrapped);
+            field->setToolTip(wrapped);
         });
     };
     row(
@@ -366,7 +368,9 @@ void ControlPanel::build()
         [] {
             return tr("Which code computes each layer decides what it keeps for backward. Megatron's fused kernels "
                       "keep what the papers count; Hugging Face transformers' Llama code also keeps FP32 norm inputs, "
-                      "the softmax in FP32 and separate MLP products (every tensor checked against PyTorch).");
+                      "the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama "
+                      "and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against "
+                      "PyTorch).");
         });
     row(
         af, m_ampStyle, [] { return tr("Mixed precision"); },

@@ -333,10 +333,6 @@
         <translation>每个适配器为反向传播各自保存一份经 dropout 的输入副本和 1 字节掩码。</translation>
     </message>
     <message>
-        <source>Which code computes each layer decides what it keeps for backward. Megatron&apos;s fused kernels keep what the papers count; Hugging Face transformers&apos; Llama code also keeps FP32 norm inputs, the softmax in FP32 and separate MLP products (every tensor checked against PyTorch).</source>
-        <translation>每层由哪套代码计算，决定了它为反向传播保存什么。Megatron 的融合算子保存论文所计的张量；Hugging Face transformers 的 Llama 代码还保存 FP32 的归一化输入、FP32 的 softmax 以及各自独立的 MLP 乘积（每个张量都已与 PyTorch 核对）。</translation>
-    </message>
-    <message>
         <source>FP32 master copy: 16-bit weights and gradients plus an FP32 copy (Megatron, DeepSpeed). PyTorch autocast (Hugging Face Trainer, Lightning): FP32 weights and gradients, and a 16-bit copy of each weight kept from forward until its backward.</source>
         <translation>FP32 主副本：16 位权重和梯度，外加一份 FP32 副本（Megatron、DeepSpeed）。PyTorch autocast（Hugging Face Trainer、Lightning）：FP32 权重和梯度，且每个权重的 16 位副本从前向一直保留到它的反向。</translation>
     </message>
@@ -807,6 +803,10 @@
     <message>
         <source>FP8</source>
         <translation>FP8</translation>
+    </message>
+    <message>
+        <source>Which code computes each layer decides what it keeps for backward. Megatron&apos;s fused kernels keep what the papers count; Hugging Face transformers&apos; Llama code also keeps FP32 norm inputs, the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against PyTorch).</source>
+        <translation>每层由哪套代码计算，决定了它为反向传播保存什么。Megatron 的融合算子保存论文所计的张量；Hugging Face transformers 的 Llama 代码还保存 FP32 的归一化输入、FP32 的 softmax 以及各自独立的 MLP 乘积；torchtitan 按它的 Llama 块；lit-gpt 按它的 Llama 和 GPT-NeoX 块，以其 LoRA 脚本的 BF16 方式训练（每个张量都已与 PyTorch 核对）。</translation>
     </message>
 </context>
 <context>
