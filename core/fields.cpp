@@ -60,7 +60,7 @@ const std::array kFields = {
               VL_INT(arch.normsPerLayer), nullptr, true},
     FieldSpec{"mlp", "architecture.mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr,
               VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu"), true},
-    FieldSpec{"modeling", "architecture.modeling", "FILE",
+    FieldSpec{"modeling", "architecture.modeling", "BLOCK",
               "Block the model's code computes: llama (also Mistral, Qwen2), gpt2 or bert, as "
               "--implementation huggingface counts them, or gpt-neox (parallel residual: phi-1.5, "
               "StableLM-alpha), as --implementation litgpt counts it",
