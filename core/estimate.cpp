@@ -773,7 +773,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const bool chunked = s.loss == Loss::Chunked;
         // lit-gpt's FP32 logits (dtypeBytes()): the BF16 chunks, saved by nothing, are freed, and
         // the chunked cross-entropy reads the FP32 chunks as they are.
-        const std::int64_t logitBytes = dtypeBytes(s).logits;
+        const std::int64_t logitBytes = dt.logits;
         const bool upcast = logitBytes < 4;
         const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
         // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's

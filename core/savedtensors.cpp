@@ -302,6 +302,22 @@ void bertLayer(const Scenario &s, TensorList &out)
     layerNorm(s, out);
 }
 
+// One of lit-gpt's norms: torch's LayerNorm in the GPT-NeoX blocks, else lit_gpt/rmsnorm.py's
+// RMSNorm written out in BF16 (x·x, mean, × 1/rms, × weight).
+void litgptNorm(const Scenario &s, TensorList &out)
+{
+    if (s.arch.modeling == Modeling::GptNeox) {
+        layerNorm(s, out);
+        return;
+    }
+    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t elements = s.sequence * s.microBatch * s.arch.hidden;
+    out.add("RMSNorm input, saved by x·x and × 1/rms", e * elements);
+    out.add("RMSNorm 1/rms", e * s.sequence * s.microBatch);
+    if (baseTrains(s))
+        out.add("RMSNorm normalized input, saved by × weight", e * elements);
+}
+
 // The norm's output as the fused qkv projection reads it, LoRAQKVLinear's adapters and the
 // attention: lit-gpt's CausalSelfAttention in both kinds of block.
 void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
@@ -368,9 +384,9 @@ void litgptLayer(const Scenario &s, TensorList &out)
     const std::int64_t h = a.hidden;
     // A linear saves its input when its weight trains, or when it is 4-bit (MatMul4Bit).
     const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    litgptNorm(s, out);
+    litgptAttention(s, out, inputsSaved);
     if (a.modeling == Modeling::GptNeox) {
-        layerNorm(s, out);
-        litgptAttention(s, out, inputsSaved);
         if (a.normsPerLayer == 2) {
             // In parallel, norm_2 reads the block's input, which norm_1 already keeps: only its
             // statistics are new. In sequence it reads the attention's residual sum.
@@ -378,7 +394,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
                 out.add("LayerNorm mean (FP32)", 4 * tokens);
                 out.add("LayerNorm 1/std (FP32)", 4 * tokens);
             } else {
-                layerNorm(s, out);
+                litgptNorm(s, out);
             }
             if (inputsSaved)
                 out.add("norm output, saved by fc", e * tokens * h);
@@ -388,15 +404,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
             out.add("GELU output, saved by the MLP's proj", e * tokens * a.ffn);
         return;
     }
-    const auto rmsNormInBf16 = [&] {
-        out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
-        out.add("RMSNorm 1/rms", e * tokens);
-        if (baseTrains(s))
-            out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
-    };
-    rmsNormInBf16();
-    litgptAttention(s, out, inputsSaved);
-    rmsNormInBf16();
+    litgptNorm(s, out);
     if (inputsSaved)
         out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
     out.add("fc_1 output, saved by SiLU", e * tokens * a.ffn);
@@ -487,18 +495,11 @@ void codeOutside(const Scenario &s, TensorList &out)
         // (_FabricModule.forward: precision.convert_output casts to the default dtype), and a
         // cross-entropy per chunk over all but the last position, each keeping its FP32
         // log-softmax and its targets.
-        if (s.arch.modeling == Modeling::GptNeox) {
-            layerNorm(s, out);
-        } else {
-            out.add("RMSNorm input, saved by x·x and × 1/rms", e * tokens * h);
-            out.add("RMSNorm 1/rms", e * tokens);
-            if (trains)
-                out.add("RMSNorm normalized input, saved by × weight", e * tokens * h);
-        }
+        litgptNorm(s, out); // ln_f
         if (trains || s.fineTune == FineTune::QLoRA)
             out.add("LM-head input", e * tokens * h);
         const std::int64_t predicted = s.microBatch * (s.sequence - 1);
-        out.add("log-softmax (FP32) per chunk of 128 tokens, saved by the loss", 4 * predicted * s.arch.vocab);
+        out.add("log-softmax (FP32) per chunk of 128 tokens, saved by the loss", dt.logits * predicted * s.arch.vocab);
         // One sequence: each chunk's targets are views of the whole target row; else copies.
         out.add("targets (int64), saved by the loss", 8 * (s.microBatch == 1 ? s.sequence : predicted));
         return;
