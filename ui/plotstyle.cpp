@@ -90,10 +90,12 @@ double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, U
     const double crowded = 0.05 * highest;
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const double y = toUnits(gpus[i].capacity, units);
-        const bool justBelowAnother = std::any_of(gpus.begin(), gpus.end(), [&](const GpuPreset &other) {
-            const double above = toUnits(other.capacity, units);
-            return &other != &gpus[i] && above - y < crowded && (above > y || (above == y && &other < &gpus[i]));
-        });
+        // Of two equal lines, the later one's label goes under.
+        bool justBelowAnother = false;
+        for (std::size_t j = 0; j < gpus.size(); ++j) {
+            const double other = toUnits(gpus[j].capacity, units);
+            justBelowAnother |= other - y < crowded && (other > y || (other == y && j < i));
+        }
         const bool target = i == 0;
         const QPen pen(target ? capacityColor() : palette.color(QPalette::WindowText), 1.5 * zoom,
                        target ? Qt::SolidLine : Qt::DashLine);

@@ -125,7 +125,9 @@ void VerdictBar::render()
                               : tr(": does not fit, %1 short").arg(bytesText(-v.headroom, m_shown->units)),
                      false, v.fits() ? QColor() : verdictColor(false)});
         // Each answer its own run, so that a narrow bar breaks the line between them.
-        const auto detail = [&line](const QString &text) { line.append({QStringLiteral(" · ") + text, false, {}}); };
+        const auto detail = [&line](const QString &text, const QColor &color = QColor()) {
+            line.append({QStringLiteral(" · ") + text, false, color});
+        };
         detail(v.maxBatch > 0 ? tr("largest batch %1").arg(v.maxBatch) : tr("not even batch 1"));
         if (v.maxSequence > 0)
             detail(tr("longest sequence %1").arg(v.maxSequence));
@@ -133,8 +135,7 @@ void VerdictBar::render()
         detail(v.minDataParallel > 0 ? tr("fewest GPUs with %1: %2").arg(sharding).arg(v.minGpus)
                                      : tr("no GPU count fits with %1").arg(sharding));
         if (!v.runsPrecision)
-            line.append({QStringLiteral(" · ") + tr("no FP8 tensor cores: FP8 will not run on it"), false,
-                         verdictColor(false)});
+            detail(tr("no FP8 tensor cores: FP8 will not run on it"), verdictColor(false));
         m_lines.append(line);
     }
     layoutRows();
