@@ -106,6 +106,33 @@ StageLayers stageLayers(const Scenario &s, int stage)
     return {first, std::min(s.arch.layers, first + perStage)};
 }
 
+// What a pipeline stage holds at once, as Megatron-Core schedules it
+// (megatron/core/pipeline_parallel/schedules.py, get_pp_rank_microbatches): stage r runs its
+// warm-up forwards, then one forward before each backward, so it holds warm-up + 1 forward
+// passes' activations — every one of them when the warm-up covers them all. A pass is one
+// micro-batch through one of the stage's v model chunks (v = 1 without interleaving). Warm-up:
+// p − r − 1 without interleaving; 2(p − r − 1) + (v − 1)·g with it, g =
+// microbatch_group_size_per_vp_stage (default p), of m·v passes in all.
+struct PipelineInFlight {
+    std::int64_t passes;       // chunk forward passes whose activations are held
+    std::int64_t microBatches; // distinct micro-batches among them
+};
+
+PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
+{
+    const std::int64_t p = s.pipelineParallel, v = s.virtualStages, m = s.microBatchesPerStep();
+    if (v == 1) {
+        const std::int64_t held = std::min(p - stage, m);
+        return {held, held};
+    }
+    const std::int64_t warmUp = 2 * (p - stage - 1) + (v - 1) * p;
+    const std::int64_t passes = std::min(warmUp + 1, m * v);
+    // Forward passes go in groups of p micro-batches through chunk 0, then chunk 1, …: each
+    // round of p·v passes starts p new micro-batches.
+    const std::int64_t rounds = passes / (p * v), started = std::min(p, passes % (p * v));
+    return {passes, std::min(m, rounds * p + started)};
+}
+
 std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
 {
     return std::max<std::int64_t>(0, std::min(a.last, last) - std::max(a.first, first));
@@ -663,9 +690,10 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const std::int64_t e = dt.activation;
     const std::int64_t sb = s.sequence * s.microBatch;
     const std::int64_t spDiv = s.sequenceParallel ? t : 1;
-    // 1F1B: stage k holds p − k micro-batches while the pipeline is full.
-    const std::int64_t inFlight = std::min<std::int64_t>(p - stage, s.microBatchesPerStep());
-    b.microBatchesInFlight = inFlight;
+    const PipelineInFlight held = pipelineInFlight(s, stage);
+    const std::int64_t inFlight = held.microBatches;
+    b.microBatchesInFlight = held.microBatches;
+    b.chunkPassesInFlight = held.passes;
     // A frozen layer below every trainable one needs nothing saved for backward.
     const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
 
@@ -674,14 +702,13 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     b.oneLayerActivations = layerBytes(s, Recompute::None);
     b.keptPerLayer = kept.total;
 
-    Bytes layerTotal = kept.total * savingLayers * inFlight;
-    const bool interleaved = s.virtualStages > 1 && p > 1 && firstStage;
-    if (interleaved) {
-        // Korthikanti et al.: interleaving multiplies the first stage by 1 + (p−1)/(p·v). Divided
-        // first, so the product cannot overflow where the result fits (scenarioError() bounds that).
-        const std::int64_t pv = p * s.virtualStages;
-        layerTotal = layerTotal / pv * (pv + p - 1) + layerTotal % pv * (pv + p - 1) / pv;
-    }
+    // Each pass holds 1/v of the stage's layers. Divided first, so the product cannot overflow
+    // where the result fits (scenarioError() bounds that). On the first stage, with the
+    // pipeline full, this is Korthikanti et al.'s L·(1 + (p−1)/(p·v)) layers' worth.
+    const std::int64_t v = s.virtualStages;
+    const bool interleaved = v > 1;
+    const Bytes stageLayersOnce = kept.total * savingLayers;
+    const Bytes layerTotal = stageLayersOnce / v * held.passes + stageLayersOnce % v * held.passes / v;
     sink.add(ItemId::LayerActivations, layerTotal, [&] {
         std::string text;
         if (s.recompute == Recompute::Full) {
@@ -700,10 +727,11 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             text += " (the sequence ÷ " + std::to_string(s.contextParallel)
                 + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
         text += times(savingLayers) + " layers";
-        if (inFlight > 1)
-            text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
         if (interleaved)
-            text += " × (1 + (p−1)/(p·v))";
+            text += times(held.passes) + " chunk passes in flight ÷ " + std::to_string(v)
+                + " chunks (interleaved 1F1B)";
+        else if (inFlight > 1)
+            text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
         text += equals(layerTotal, units);
         if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
             text += " — the article's b·s·h·L·2 estimate";

@@ -82,10 +82,11 @@ struct Breakdown {
     std::int64_t trainableParams = 0;
     int stage = 0; // the pipeline stage reported (the most loaded one)
     std::int64_t layersOnStage = 0;
-    std::int64_t microBatchesInFlight = 1;
-    Bytes oneLayerActivations = 0; // saved by one layer for one micro-batch (no recomputation)
-    Bytes keptPerLayer = 0;        // what each layer actually keeps under the recompute setting
-    bool bucketPersists = false;   // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    std::int64_t microBatchesInFlight = 1; // micro-batches whose activations the stage holds at once
+    std::int64_t chunkPassesInFlight = 1;  // with interleaving: their passes through the stage's model chunks
+    Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
+    Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
+    bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }

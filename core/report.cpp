@@ -165,7 +165,7 @@ std::string reportJson(const Report &r)
     out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << hostPerNode(r.scenario, b)
         << ", \"gpus_per_node\": " << r.scenario.gpusOnNode() << "},\n";
     out << "  \"pipeline\": {\"stage\": " << b.stage << ", \"micro_batches_in_flight\": " << b.microBatchesInFlight
-        << "},\n";
+        << ", \"chunk_passes_in_flight\": " << b.chunkPassesInFlight << "},\n";
     out << "  \"units\": " << jsonString(unitSymbol(r.units));
     if (r.gpu) {
         out << ",\n  \"gpu\": {\"id\": " << jsonString(r.gpu->id) << ", \"capacity_bytes\": " << r.gpu->capacity
@@ -246,6 +246,10 @@ std::string renderReport(const Report &r, Format format)
     if (r.scenario.pipelineParallel > 1)
         out += "Reported: pipeline stage " + std::to_string(b.stage) + " (the most loaded), "
             + std::to_string(b.microBatchesInFlight) + " micro-batch(es) in flight"
+            + (r.scenario.virtualStages > 1
+                   ? ", " + std::to_string(b.chunkPassesInFlight) + " of their passes through the "
+                       + std::to_string(r.scenario.virtualStages) + " model chunks (interleaved 1F1B)"
+                   : "")
             + (r.scenario.gradAccum == 0 ? " (--grad-accum not given: one per stage, the 1F1B pipeline full)\n" : "\n");
     out += '\n' + renderRows(rows, format) + '\n';
     std::vector<std::vector<std::string>> totals{{"component", "per GPU"}};

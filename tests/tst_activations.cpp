@@ -289,6 +289,36 @@ private Q_SLOTS:
         QTest::newRow("p=4, micro-batches not given: the pipeline full, L layers") << 4 << 1 << 0 << 96.0;
         QTest::newRow("one stage, micro-batches not given: one in flight") << 1 << 1 << 0 << 96.0;
         QTest::newRow("p=4, v=2: × (1 + 3/8)") << 4 << 2 << 8 << 96.0 * 11.0 / 8.0;
+        // Megatron's warm-up, 2(p−1) + (v−1)·p = 34 chunk passes, would exceed the step's 4 × 8:
+        // every forward runs first (schedules.py: are_all_microbatches_in_warmup), 32 passes of 3 layers.
+        QTest::newRow("p=4, v=8, 4 micro-batches: all forwards first") << 4 << 8 << 4 << 96.0;
+    }
+
+    // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one
+    // forward before each backward: (v−1)·p + 1 passes of L/(p·v) layers (Megatron-Core,
+    // pipeline_parallel/schedules.py get_pp_rank_microbatches); without interleaving, one micro-batch.
+    void lastStageInFlight_data()
+    {
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<double>("layersWorth");
+        QTest::newRow("1F1B: one micro-batch of 24 layers") << 1 << 24.0;
+        QTest::newRow("v=2: 5 passes of 12 layers") << 2 << 60.0;
+        QTest::newRow("v=4: 13 passes of 6 layers") << 4 << 78.0;
+    }
+    void lastStageInFlight()
+    {
+        QFETCH(int, vpp);
+        QFETCH(double, layersWorth);
+        Scenario s = gpt3();
+        s.pipelineParallel = 4;
+        s.virtualStages = vpp;
+        s.gradAccum = 8;
+        // Layers that keep only their input, and logits that make the last stage the heaviest.
+        s.recompute = Recompute::Full;
+        s.arch.vocab = 4'000'000;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 3);
+        QCOMPARE(double(b.item(ItemId::LayerActivations)), double(b.keptPerLayer) * layersWorth);
     }
     void pipelineInFlight()
     {

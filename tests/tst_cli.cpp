@@ -127,6 +127,14 @@ private Q_SLOTS:
         QTest::newRow("--grad-accum still decides when given")
             << QStringList{"--model", "llama-2-7b", "--pp", "4", "--grad-accum", "2"}
             << "pipeline.micro_batches_in_flight" << qint64(2);
+        // Megatron's interleaved warm-up on stage 0: 2(p − 1) + (v − 1)·p = 10 passes, then one more;
+        // in groups of p: chunk 0 and 1 of micro-batches 0–3, then chunk 0 of 4–6.
+        QTest::newRow("interleaved: 11 chunk passes in flight on stage 0")
+            << QStringList{"--model", "llama-2-7b", "--pp", "4", "--vpp", "2", "--grad-accum", "8"}
+            << "pipeline.chunk_passes_in_flight" << qint64(11);
+        QTest::newRow("interleaved: they hold 7 micro-batches")
+            << QStringList{"--model", "llama-2-7b", "--pp", "4", "--vpp", "2", "--grad-accum", "8"}
+            << "pipeline.micro_batches_in_flight" << qint64(7);
         // DeepSpeed's ZeRO-1 offload in CPU memory per GPU: FP32 master, moments and gradients and
         // the 16-bit updated partition, (4 + 8 + 4 + 2) B per parameter ÷ 2, and the pinned buffer
         // of the largest parameter (the 32000 × 4096 embedding) in 16 bits.

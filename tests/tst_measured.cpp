@@ -55,6 +55,11 @@ Scenario scenarioOf(const YAML::Node &row)
         s.attention = *parseAttention(row["attention"].as<std::string>());
     s.zeroStage = get<std::int64_t>(row, "zero", 0);
     s.dataParallel = get<std::int64_t>(row, "dp", 1);
+    s.tensorParallel = get<std::int64_t>(row, "tp", 1);
+    s.pipelineParallel = get<std::int64_t>(row, "pp", 1);
+    s.virtualStages = get<std::int64_t>(row, "vpp", 1);
+    s.gradAccum = get<std::int64_t>(row, "grad_accum", 0);
+    s.vocabDivisibleBy = get<std::int64_t>(row, "vocab_divisible_by", 1);
     s.sharding = *parseSharding(get<std::string>(row, "sharding", "zero"));
     s.dropout = get<bool>(row, "dropout", false);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
@@ -97,6 +102,7 @@ private Q_SLOTS:
         QTest::addColumn<double>("measuredGiB");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("knownGap");
+        QTest::addColumn<int>("stage");
         const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/measured-runs.yaml");
         QVERIFY(rows.IsSequence() && rows.size() >= 26);
         for (const auto &row : rows) {
@@ -105,7 +111,7 @@ private Q_SLOTS:
             QTest::newRow(row["id"].as<std::string>().c_str())
                 << scenarioOf(row) << row["measured_gib"].as<double>()
                 << QString::fromStdString(row["measure_kind"].as<std::string>())
-                << QString::fromStdString(get<std::string>(row, "known_gap", ""));
+                << QString::fromStdString(get<std::string>(row, "known_gap", "")) << get<int>(row, "measured_stage", 0);
         }
     }
     void withinBand()
@@ -114,8 +120,10 @@ private Q_SLOTS:
         QFETCH(double, measuredGiB);
         QFETCH(QString, kind);
         QFETCH(QString, knownGap);
+        QFETCH(int, stage);
         const auto b = validatedEstimate(scenario);
         QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
+        QCOMPARE(b->stage, stage); // the pipeline stage whose GPU was read
         const double estimated = double(b->total) / double(kGiB);
         outcomes().push_back(
             {QTest::currentDataTag(), measuredGiB, estimated, kind.toStdString(), knownGap.toStdString()});

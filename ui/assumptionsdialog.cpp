@@ -125,6 +125,14 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
                         "one per stage).")
                         .arg(b.microBatchesInFlight);
+    if (s.pipelineParallel > 1 && s.virtualStages > 1)
+        parallel << QObject::tr(
+                        "Interleaved 1F1B, as Megatron-Core schedules it: the stage holds %1 passes of a micro-batch "
+                        "through one of its %2 model chunks at once (a warm-up of 2(p − r − 1) + (v − 1)·p passes on "
+                        "stage r, then one forward before each backward; all %3 when the warm-up covers them).")
+                        .arg(b.chunkPassesInFlight)
+                        .arg(s.virtualStages)
+                        .arg(s.microBatchesPerStep() * s.virtualStages);
     parallel << QObject::tr(
         "Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
         "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "

@@ -135,6 +135,10 @@
         <source>Transformer Engine&apos;s FP8 under Megatron-LM: 16-bit weights and gradients with an FP32 master copy, an FP8 copy and FP8 transpose of every linear weight kept across micro-batches, and each linear&apos;s input saved for backward in FP8 (1 B)</source>
         <translation>Megatron-LM 下 Transformer Engine 的 FP8：16 位权重和梯度，外加 FP32 主副本；每个线性层权重的 FP8 副本和 FP8 转置跨微批保留；每个线性层的输入以 FP8（1 字节）保存供反向使用</translation>
     </message>
+    <message>
+        <source>Interleaved 1F1B, as Megatron-Core schedules it: the stage holds %1 passes of a micro-batch through one of its %2 model chunks at once (a warm-up of 2(p − r − 1) + (v − 1)·p passes on stage r, then one forward before each backward; all %3 when the warm-up covers them).</source>
+        <translation>交错 1F1B，按 Megatron-Core 的调度：该阶段同时保留 %1 次“一个微批经过其 %2 个模型块之一”的前向（阶段 r 先预热 2(p − r − 1) + (v − 1)·p 次，之后每次反向前做一次前向；预热覆盖全部时为全部 %3 次）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -2091,6 +2095,14 @@
     <message>
         <source>per layer, the linears&apos; inputs in FP8:</source>
         <translation>每层（线性层输入为 FP8）：</translation>
+    </message>
+    <message>
+        <source>chunk passes in flight</source>
+        <translation>个模型块前向在途</translation>
+    </message>
+    <message>
+        <source>chunks (interleaved 1F1B)</source>
+        <translation>个模型块（交错 1F1B）</translation>
     </message>
 </context>
 <context>
