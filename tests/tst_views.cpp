@@ -112,6 +112,20 @@ private Q_SLOTS:
             QVERIFY(html.contains(QStringLiteral("autocast")));
     }
 
+    // An interleaved pipeline's page says how many chunk passes the stage holds, as Megatron
+    // schedules them: stage 0 of 4 with 2 chunks and 8 micro-batches, 2·3 + 1·4 + 1 = 11 of 16.
+    void assumptionsExplainInterleaving()
+    {
+        Scenario s;
+        s.pipelineParallel = 4;
+        s.virtualStages = 2;
+        s.gradAccum = 8;
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY2(html.contains(QStringLiteral("holds 11 passes of a micro-batch through one of its 2 model chunks")),
+                 qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("all 16 when")), qPrintable(html));
+    }
+
     void diagram_data()
     {
         QTest::addColumn<QString>("name");
