@@ -97,10 +97,18 @@ Scenario withModel(Scenario s, const Architecture &arch)
     return s;
 }
 
+Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    if (contains(given, "cuda-loading") && !contains(given, "cuda-context"))
+        s.overhead.cudaContext = cudaContextOf(s.overhead.moduleLoading);
+    return s;
+}
+
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
     s = withArchitectureDefaults(std::move(s), before, given);
     s = withShardingDefaults(std::move(s), given);
+    s = withOverheadDefaults(std::move(s), given);
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
     return s;
@@ -138,7 +146,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.offload != Offload::None;
     if (field == "allocator-percent")
         return s.overhead.reserveCounted();
-    if (field == "cuda-context")
+    if (field == "cuda-context" || field == "cuda-loading")
         return s.overhead.runtimeCounted();
     return true;
 }

@@ -27,6 +27,10 @@ Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> give
 // grouped one keeps the largest grouping that divides the new count.
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 
+// The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given
+// too (`given`: CLI names).
+Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> given);
+
 // After fields were set by name (a control, a CLI flag, a sweep): a model whose shapes were given
 // is counted from them unless `params` was given too; `heads` without `kv-heads` moves the
 // key/value heads as kvHeadsFollowing() says, and without `hidden` moves the hidden size up to
@@ -40,7 +44,7 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
 Scenario withModel(Scenario s, const Architecture &arch);
 
 // Every rule above that follows fields set by name, in order: the architecture's, sharding's,
-// and the implementation's when it is among them. What each front end calls after an edit (a
+// the overhead's, and the implementation's when it is among them. What each front end calls after an edit (a
 // control changed, the CLI's flags), so that the same edits give the same scenario everywhere.
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 

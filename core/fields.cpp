@@ -204,9 +204,16 @@ const std::array kFields = {
     FieldSpec{"allocator-percent", "overhead.allocator_percent", "N",
               "Allocator reserve with --measure reserved or nvidia-smi, % of allocated memory",
               VL_INT(overhead.allocatorPercent)},
+    FieldSpec{"cuda-loading", "overhead.cuda_loading", "MODE",
+              "How CUDA loads kernels into the context nvidia-smi shows: lazy (CUDA 11.7 or later under "
+              "PyTorch 1.13 or later, CUDA 12.2 or later anywhere; 400MiB) or eager (older CUDA, or "
+              "CUDA_MODULE_LOADING=EAGER; 1343MiB, a V100 with CUDA 11.2); sets --cuda-context unless that is "
+              "given",
+              nullptr, VL_WORD(overhead.moduleLoading, parseModuleLoading, "cuda-loading", allowedModuleLoadings()),
+              false, VL_NAMED(overhead.moduleLoading)},
     FieldSpec{"cuda-context", "overhead.cuda_context_mib", "SIZE",
               "CUDA context and kernels with --measure nvidia-smi, e.g. 1343MiB (V100, CUDA 11.2, eager "
-              "loading) or 287MiB (lazy loading); default 400MiB",
+              "loading) or 287MiB (lazy loading); default: what --cuda-loading takes",
               nullptr,
               VL_WORD(overhead.cudaContext, parseSize, "cuda-context", "a size such as 400MiB, 1.3GiB or 1.4GB")},
 };

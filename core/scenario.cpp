@@ -46,6 +46,7 @@ constexpr NameTable<Attention, 3> kAttentions{
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
 constexpr NameTable<Measure, 3> kMeasures{
     {{Measure::Allocated, "allocated"}, {Measure::Reserved, "reserved"}, {Measure::NvidiaSmi, "nvidia-smi"}}};
+constexpr NameTable<ModuleLoading, 2> kModuleLoadings{{{ModuleLoading::Lazy, "lazy"}, {ModuleLoading::Eager, "eager"}}};
 constexpr NameTable<unsigned, 7> kLoraTargets{
     {{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"}, {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
 
@@ -178,6 +179,14 @@ std::string_view toString(Measure v)
 std::optional<Measure> parseMeasure(std::string_view t)
 {
     return parseName(kMeasures, t);
+}
+std::string_view toString(ModuleLoading v)
+{
+    return nameOf(kModuleLoadings, v);
+}
+std::optional<ModuleLoading> parseModuleLoading(std::string_view t)
+{
+    return parseName(kModuleLoadings, t);
 }
 std::optional<Measure> parseOverheadOn(std::string_view t)
 {
@@ -362,6 +371,10 @@ std::string_view allowedAmpStyles()
 std::string_view allowedMeasures()
 {
     return "allocated|reserved|nvidia-smi";
+}
+std::string_view allowedModuleLoadings()
+{
+    return "lazy|eager";
 }
 std::string_view allowedShardings()
 {

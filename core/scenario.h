@@ -45,6 +45,19 @@ enum class Sharding { Zero, Fsdp, Megatron };
 // allocator's reserve) or what nvidia-smi shows (+ the CUDA context and NCCL's buffers, which live
 // outside PyTorch's allocator). GPU capacities are nvidia-smi readings, so that is the safe default.
 enum class Measure { Allocated, Reserved, NvidiaSmi };
+// How CUDA loads a process's kernels into its context: lazily, each module on its first launch
+// (CUDA ≥ 11.7 with CUDA_MODULE_LOADING=LAZY, which PyTorch sets since 1.13; CUDA's own default
+// from 12.2), or eagerly, every kernel of every library when it loads (older CUDA, or
+// CUDA_MODULE_LOADING=EAGER). The context nvidia-smi shows follows it.
+enum class ModuleLoading { Lazy, Eager };
+// The context each mode takes when no size is given: "around 400MB if CUDA >= 11.7 is used and
+// lazy module loading enabled (default in PyTorch)" (PyTorch maintainer, pytorch/pytorch issue
+// #109888, 2023); 1343 MiB measured on a V100 with CUDA 11.2, before lazy loading (Hugging Face
+// transformers docs, model_memory_anatomy.md).
+constexpr Bytes cudaContextOf(ModuleLoading loading)
+{
+    return loading == ModuleLoading::Lazy ? 400 * kMiB : 1343 * kMiB;
+}
 inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
@@ -62,9 +75,10 @@ enum LoraTarget : unsigned {
 
 struct Overhead {
     Measure measure = Measure::NvidiaSmi;
-    Bytes cudaContext = 400 * kMiB;     // CUDA ≥ 11.7 lazy loading: 300–400 MiB
-    std::int64_t allocatorPercent = 10; // caching-allocator reserve and fragmentation
-    Bytes commBuffers = 512 * kMiB;     // NCCL buffers, only when more than one GPU talks
+    ModuleLoading moduleLoading = ModuleLoading::Lazy;
+    Bytes cudaContext = cudaContextOf(ModuleLoading::Lazy); // a setting; follows moduleLoading unless given
+    std::int64_t allocatorPercent = 10;                     // caching-allocator reserve and fragmentation
+    Bytes commBuffers = 512 * kMiB;                         // NCCL buffers, only when more than one GPU talks
     bool reserveCounted() const { return measure != Measure::Allocated; }
     bool runtimeCounted() const { return measure == Measure::NvidiaSmi; } // CUDA context, NCCL
     bool operator==(const Overhead &) const = default;
@@ -189,6 +203,7 @@ std::string_view toString(FineTune v);
 std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
 std::string_view toString(Measure v);
+std::string_view toString(ModuleLoading v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::string_view toString(Sharding v);
@@ -202,6 +217,7 @@ std::optional<FineTune> parseFineTune(std::string_view text);
 std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<Measure> parseMeasure(std::string_view text);
+std::optional<ModuleLoading> parseModuleLoading(std::string_view text);
 // `overhead: yes|no`, before measure existed: yes is what nvidia-smi shows, no the tensors alone.
 std::optional<Measure> parseOverheadOn(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
@@ -229,6 +245,7 @@ std::string_view allowedFineTunes();
 std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
 std::string_view allowedMeasures();
+std::string_view allowedModuleLoadings();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
 std::string_view allowedShardings();

@@ -19,6 +19,8 @@ std::optional<Error> readOverhead(YamlReader r, Scenario &s)
     if (auto e = readFields(r, "overhead", s, {"cuda_context_mib", "comm_buffers_mib"}))
         return e;
     Overhead &o = s.overhead;
+    if (r.has("cuda_loading") && !r.has("cuda_context_mib")) // the context follows the loading, as after an edit
+        o.cudaContext = cudaContextOf(o.moduleLoading);
     std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
     const auto [contextLo, contextHi] = *allowedRange(Scenario{}, "cuda-context");
     const auto [commLo, commHi] = *allowedRange(Scenario{}, "comm-buffers-mib");

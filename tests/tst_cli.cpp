@@ -91,6 +91,11 @@ private Q_SLOTS:
         QTest::newRow("a CUDA context as nvidia-smi read it on a V100")
             << QStringList{"--overhead", "yes", "--cuda-context", "1343MiB"} << "items.cuda_context"
             << qint64(1343) * 1024 * 1024;
+        QTest::newRow("eager kernel loading: the context of CUDA before 11.7")
+            << QStringList{"--cuda-loading", "eager"} << "items.cuda_context" << qint64(1343) * 1024 * 1024;
+        QTest::newRow("a context size given stays beside the loading")
+            << QStringList{"--cuda-loading", "eager", "--cuda-context", "900MiB"} << "items.cuda_context"
+            << qint64(900) * 1024 * 1024;
         QTest::newRow("architecture flags count the parameters: Llama-3-70B's shapes")
             << QStringList{"--hidden",   "8192", "--layers", "80",    "--heads", "64",
                            "--kv-heads", "8",    "--ffn",    "28672", "--vocab", "128256"}
@@ -411,6 +416,8 @@ private Q_SLOTS:
             << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
         QTest::newRow("CUDA context beyond 64 GiB")
             << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
+        QTest::newRow("unknown kernel loading")
+            << QStringList{"--cuda-loading", "jit"} << 2 << "--cuda-loading: 'jit' is not allowed; use lazy|eager";
         QTest::newRow("unknown fit rule")
             << QStringList{"--fit-by", "mean"} << 2 << "--fit-by: 'mean' is not allowed; use sum or peak";
         QTest::newRow("a base dtype without autocast")

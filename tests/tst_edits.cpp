@@ -91,6 +91,33 @@ private Q_SLOTS:
     }
 
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
+    // The CUDA context follows the kernel loading chosen, unless its size was set in the same edit.
+    void contextFollowsLoading_data()
+    {
+        QTest::addColumn<int>("loading");
+        QTest::addColumn<bool>("sizeGiven");
+        QTest::addColumn<qint64>("contextMiB");
+        QTest::newRow("eager: 1343 MiB") << int(ModuleLoading::Eager) << false << qint64(1343);
+        QTest::newRow("lazy again: 400 MiB") << int(ModuleLoading::Lazy) << false << qint64(400);
+        QTest::newRow("eager with a size given: the size") << int(ModuleLoading::Eager) << true << qint64(777);
+    }
+    void contextFollowsLoading()
+    {
+        QFETCH(int, loading);
+        QFETCH(bool, sizeGiven);
+        QFETCH(qint64, contextMiB);
+        Scenario s = llama();
+        s.overhead.cudaContext = 777 * kMiB;
+        s.overhead.moduleLoading = ModuleLoading(loading);
+        const std::string_view loadingOnly[] = {"cuda-loading"};
+        const std::string_view both[] = {"cuda-loading", "cuda-context"};
+        const Scenario after = sizeGiven ? withEditRules(s, s.arch, both) : withEditRules(s, s.arch, loadingOnly);
+        QCOMPARE(qint64(after.overhead.cudaContext), contextMiB * kMiB);
+        // Any other edit leaves the context as it is.
+        const std::string_view other[] = {"batch"};
+        QCOMPARE(qint64(withEditRules(s, s.arch, other).overhead.cudaContext), qint64(777) * kMiB);
+    }
+
     void shardingDefaults_data()
     {
         QTest::addColumn<int>("zero");
@@ -341,6 +368,10 @@ private Q_SLOTS:
                                                 << "1343MiB" << false;
         QTest::newRow("CUDA context, nvidia-smi") << llama() << "cuda-context"
                                                   << "1343MiB" << true;
+        QTest::newRow("CUDA kernel loading, reserved") << reserved << "cuda-loading"
+                                                       << "eager" << false;
+        QTest::newRow("CUDA kernel loading, nvidia-smi") << llama() << "cuda-loading"
+                                                         << "eager" << true;
     }
     void fieldInEffectMatchesTheEstimate()
     {
@@ -352,6 +383,8 @@ private Q_SLOTS:
         QCOMPARE(fieldInEffect(scenario, name), inEffect);
         Scenario changed = scenario;
         QVERIFY(!setField(changed, name, value.toStdString()));
+        const std::string_view given[] = {name}; // as a front end edits: the field, then what follows it
+        changed = withEditRules(changed, scenario.arch, given);
         if (const auto error = scenarioError(changed)) { // refused outright: out of effect too, and said why
             QVERIFY2(!inEffect, error->message.c_str());
             QCOMPARE(QString::fromStdString(error->field), field);

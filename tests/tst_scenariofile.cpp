@@ -128,6 +128,35 @@ private Q_SLOTS:
         QCOMPARE(int(doc->scenario.overhead.measure), measure);
     }
 
+    // The CUDA context: a file that names the kernel loading without a size takes that loading's
+    // context; a size it gives is kept; a file before the loading existed keeps its size, lazily.
+    void cudaContextFollowsLoading_data()
+    {
+        QTest::addColumn<QString>("overhead");
+        QTest::addColumn<int>("loading");
+        QTest::addColumn<qint64>("contextMiB");
+        QTest::newRow("eager, no size: 1343 MiB")
+            << "overhead: {cuda_loading: eager}" << int(ModuleLoading::Eager) << qint64(1343);
+        QTest::newRow("eager with a size: the size")
+            << "overhead: {cuda_loading: eager, cuda_context_mib: 900}" << int(ModuleLoading::Eager) << qint64(900);
+        QTest::newRow("no loading, a size: lazy, the size")
+            << "overhead: {cuda_context_mib: 287}" << int(ModuleLoading::Lazy) << qint64(287);
+        QTest::newRow("nothing said: lazy, 400 MiB") << "" << int(ModuleLoading::Lazy) << qint64(400);
+    }
+    void cudaContextFollowsLoading()
+    {
+        QFETCH(QString, overhead);
+        QFETCH(int, loading);
+        QFETCH(qint64, contextMiB);
+        const QString yaml =
+            QStringLiteral("schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n")
+            + overhead + QStringLiteral("\n");
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "context.vramledger.yaml");
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(doc->scenario.overhead.moduleLoading), loading);
+        QCOMPARE(qint64(doc->scenario.overhead.cudaContext), contextMiB * 1024 * 1024);
+    }
+
     void badMeasureNamesTheKey()
     {
         const auto doc = parseScenarioDocument("schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: "

@@ -34,8 +34,9 @@ QString overheadText(const Overhead &o)
         return QObject::tr("not counted — the article's four components only");
     QString text = QObject::tr("allocator reserve %1 % of what is allocated").arg(o.allocatorPercent);
     if (o.runtimeCounted())
-        text += QObject::tr(", CUDA context %1 MiB, NCCL buffers %2 MiB with more than one GPU")
+        text += QObject::tr(", CUDA context %1 MiB (%2 kernel loading), NCCL buffers %3 MiB with more than one GPU")
                     .arg(o.cudaContext / kMiB)
+                    .arg(o.moduleLoading == ModuleLoading::Lazy ? QObject::tr("lazy") : QObject::tr("eager"))
                     .arg(o.commBuffers / kMiB);
     return text;
 }

@@ -117,6 +117,7 @@ private:
     QCheckBox *m_loraDropout = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;
+    QComboBox *m_cudaLoading = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
 

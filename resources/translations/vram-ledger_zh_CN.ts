@@ -92,10 +92,6 @@
         <translation>分配器预留，为已分配量的 %1%</translation>
     </message>
     <message>
-        <source>, CUDA context %1 MiB, NCCL buffers %2 MiB with more than one GPU</source>
-        <translation>，CUDA 上下文 %1 MiB，多卡时 NCCL 缓冲区 %2 MiB</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-Offload: each GPU&apos;s process keeps its FP32 master, moments and gradients in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node of %3 GPUs.</source>
         <translation>DeepSpeed ZeRO-Offload：每张 GPU 的进程都把自己的 FP32 主副本、动量和梯度放在 CPU 内存里（第 1、2 阶段还有分片的 16 位副本、一个中转缓冲区，以及每步多个微批次时累积的梯度）：每张 GPU %1，%3 卡节点共 %2。</translation>
     </message>
@@ -138,6 +134,18 @@
     <message>
         <source>Interleaved 1F1B, as Megatron-Core schedules it: the stage holds %1 passes of a micro-batch through one of its %2 model chunks at once (a warm-up of 2(p − r − 1) + (v − 1)·p passes on stage r, then one forward before each backward; all %3 when the warm-up covers them).</source>
         <translation>交错 1F1B，按 Megatron-Core 的调度：该阶段同时保留 %1 次“一个微批经过其 %2 个模型块之一”的前向（阶段 r 先预热 2(p − r − 1) + (v − 1)·p 次，之后每次反向前做一次前向；预热覆盖全部时为全部 %3 次）。</translation>
+    </message>
+    <message>
+        <source>, CUDA context %1 MiB (%2 kernel loading), NCCL buffers %3 MiB with more than one GPU</source>
+        <translation>，CUDA 上下文 %1 MiB（%2加载内核），多卡时 NCCL 缓冲区 %3 MiB</translation>
+    </message>
+    <message>
+        <source>lazy</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>eager</source>
+        <translation>立即</translation>
     </message>
 </context>
 <context>
@@ -811,6 +819,22 @@
     <message>
         <source>Which code computes each layer decides what it keeps for backward. Megatron&apos;s fused kernels keep what the papers count; Hugging Face transformers&apos; Llama code also keeps FP32 norm inputs, the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against PyTorch).</source>
         <translation>每层由哪套代码计算，决定了它为反向传播保存什么。Megatron 的融合算子保存论文所计的张量；Hugging Face transformers 的 Llama 代码还保存 FP32 的归一化输入、FP32 的 softmax 以及各自独立的 MLP 乘积；torchtitan 按它的 Llama 块；lit-gpt 按它的 Llama 和 GPT-NeoX 块，以其 LoRA 脚本的 BF16 方式训练（每个张量都已与 PyTorch 核对）。</translation>
+    </message>
+    <message>
+        <source>Lazy (CUDA 11.7+)</source>
+        <translation>延迟加载（CUDA 11.7+）</translation>
+    </message>
+    <message>
+        <source>Eager (older CUDA)</source>
+        <translation>立即加载（较旧的 CUDA）</translation>
+    </message>
+    <message>
+        <source>CUDA kernels</source>
+        <translation>CUDA 内核</translation>
+    </message>
+    <message>
+        <source>How CUDA loads kernels into the context nvidia-smi counts. Lazy: each kernel on its first use, about 400 MiB (CUDA 11.7 or later with PyTorch 1.13 or later, CUDA 12.2 or later anywhere). Eager: every kernel of every library at start, 1343 MiB measured on a V100 with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).</source>
+        <translation>CUDA 如何把内核加载进 nvidia-smi 计入的上下文。延迟：每个内核首次使用时才加载，约 400 MiB（CUDA 11.7 及以上配合 PyTorch 1.13 及以上；CUDA 12.2 及以上则处处如此）。立即：启动时加载所有库的全部内核，在 V100、CUDA 11.2 上实测 1343 MiB（较旧的 CUDA，或设置了 CUDA_MODULE_LOADING=EAGER）。</translation>
     </message>
 </context>
 <context>
