@@ -126,6 +126,30 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("all 16 when")), qPrintable(html));
     }
 
+    // Under FSDP with several micro-batches a step, the page says what no_sync would add and
+    // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
+    void assumptionsNameFsdpNoSync_data()
+    {
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<bool>("said");
+        QTest::newRow("4 micro-batches a step") << 4 << true;
+        QTest::newRow("one micro-batch a step") << 1 << false;
+    }
+    void assumptionsNameFsdpNoSync()
+    {
+        QFETCH(int, microBatches);
+        QFETCH(bool, said);
+        Scenario s;
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.dataParallel = 8;
+        s.precision = Precision::MixedBf16;
+        s.gradAccum = microBatches;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QCOMPARE(html.contains(QStringLiteral("no_sync")), said);
+    }
+
     void diagram_data()
     {
         QTest::addColumn<QString>("name");

@@ -147,6 +147,10 @@
         <source>eager</source>
         <translation>立即</translation>
     </message>
+    <message>
+        <source>Not counted: accumulating gradients inside FSDP&apos;s no_sync (as Lightning Fabric&apos;s no_backward_sync does) keeps every unit&apos;s unsharded gradient until the step&apos;s last micro-batch — the whole model&apos;s, in the gradient dtype, on every GPU; with FSDP1&apos;s flat parameters (use_orig_params) a LoRA run keeps them for the frozen weights too. The estimate assumes each micro-batch reduce-scatters its gradients.</source>
+        <translation>未计入：在 FSDP 的 no_sync 中累积梯度（Lightning Fabric 的 no_backward_sync 即如此）会把每个单元未分片的梯度一直保留到该步最后一个微批——即整个模型的梯度，以梯度数据类型存放在每张 GPU 上；使用 FSDP1 的扁平参数（use_orig_params）时，LoRA 训练连冻结权重的梯度也会保留。本估算假定每个微批都对梯度做 reduce-scatter。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
