@@ -130,6 +130,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.zeroStage != 2;
     if (field == "replicate" || field == "reshard-after-forward")
         return s.fsdp();
+    if (field == "no-sync")
+        return s.fsdp() && s.microBatchesPerStep() > 1;
     if (field == "parallel-residual")
         return s.arch.modeling == Modeling::GptNeox;
     if (field == "ep")

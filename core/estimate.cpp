@@ -18,6 +18,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Fp8WeightCache, "fp8_weight_cache"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
+    {ItemId::FsdpAccumulatedGradients, "fsdp_accumulated_gradients"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
     {ItemId::OffloadGradientBuffer, "offload_gradient_buffer"},
     {ItemId::OffloadParamBuffer, "offload_param_buffer"},
@@ -588,6 +589,19 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                     + std::to_string(dt.activation) + " B";
             return text + equals(buffers, units);
         });
+        if (s.fsdpNoSync && s.microBatchesPerStep() > 1) {
+            // Gradient sync off between micro-batches (FSDP2: FSDPParamGroup.post_backward skips
+            // the reduce-scatter and FSDPParam.to_accumulated_grad_if_needed keeps the unsharded
+            // gradient, cast to the reduce dtype, in unsharded_accumulated_grad;
+            // torch/distributed/fsdp/_fully_shard/_fsdp_param.py): every trainable parameter this
+            // GPU computes with, unsharded, from the first micro-batch's backward to the last one's.
+            const Bytes accumulated = trainable * reduceBytes;
+            sink.add(ItemId::FsdpAccumulatedGradients, accumulated, [&] {
+                return formatCount(trainable) + " trainable params × " + std::to_string(reduceBytes)
+                    + " B (unsharded, summed over the step's micro-batches without syncing)"
+                    + equals(accumulated, units);
+            });
+        }
     }
 }
 
@@ -906,6 +920,7 @@ Component componentOf(ItemId id)
     case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
+    case ItemId::FsdpAccumulatedGradients:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
     case ItemId::OffloadFp32Gradients:
@@ -950,7 +965,8 @@ std::string shardingLabel(const Scenario &s)
 bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::QloraDequantized
-        || id == ItemId::FsdpGradientBuffers || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
+        || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients || id == ItemId::ZeroReduceBucket
+        || id == ItemId::OffloadGradientBuffer;
 }
 
 std::string_view idString(ItemId id)

@@ -35,6 +35,7 @@ enum class ItemId {
     Fp8WeightCache,
     Gradients,
     FsdpGradientBuffers,
+    FsdpAccumulatedGradients,
     ZeroReduceBucket,
     OffloadGradientBuffer,
     // DeepSpeed ZeRO-Offload's buffers in CPU memory: no GPU bytes, counted in Breakdown::host.

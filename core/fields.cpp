@@ -155,6 +155,12 @@ const std::array kFields = {
               "under pipeline parallelism)",
               nullptr, VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo), false,
               VL_BOOL(reshardAfterForward)},
+    FieldSpec{"no-sync", "parallel.no_sync", "yes|no",
+              "With --sharding fsdp and several micro-batches a step: accumulate their gradients without "
+              "syncing (FSDP's no_sync, Lightning Fabric's no_backward_sync), so every GPU keeps the unsharded "
+              "gradients of all it trains until the last micro-batch (no: each micro-batch reduce-scatters, "
+              "torchtitan's way)",
+              nullptr, VL_WORD(fsdpNoSync, parseYesNo, "no-sync", kYesNo), false, VL_BOOL(fsdpNoSync)},
     FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
     FieldSpec{"tp", "parallel.tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "parallel.pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},

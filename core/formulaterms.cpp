@@ -35,6 +35,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "attention scores"),
     VL_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
     VL_TRANSLATE_NOOP("vl::formula", "chunk passes in flight"),
+    VL_TRANSLATE_NOOP("vl::formula", "(unsharded, summed over the step's micro-batches without syncing)"),
     VL_TRANSLATE_NOOP("vl::formula", "chunks (interleaved 1F1B)"),
     VL_TRANSLATE_NOOP("vl::formula", "each layer keeps only its input:"),
     VL_TRANSLATE_NOOP("vl::formula", "one layer's full activations while it is recomputed"),

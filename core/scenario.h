@@ -118,6 +118,10 @@ struct Scenario {
     // FSDP frees each layer's gathered parameters after its forward and gathers them again in
     // backward; off (what torchtitan sets under pipeline parallelism) every layer stays gathered.
     bool reshardAfterForward = true;
+    // FSDP without syncing gradients between micro-batches (no_sync(), FSDP2's
+    // set_requires_gradient_sync(False), Lightning Fabric's no_backward_sync): each unit keeps its
+    // unsharded gradient, summed over the step's micro-batches, until the last one reduces them.
+    bool fsdpNoSync = false;
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;

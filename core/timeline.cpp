@@ -22,6 +22,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
     const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer);
+    // FSDP's gradients accumulated without sync over the step's micro-batches (the timeline draws
+    // the last one): there from its start until its backward reduces them, before the step.
+    const Bytes accumulated = b.item(ItemId::FsdpAccumulatedGradients);
     // ZeRO-3's and FSDP's gathered parameters and QLoRA's dequantized module: from the first
     // forward gather to the end of backward.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
@@ -33,7 +36,7 @@ StepTimeline stepTimeline(const Breakdown &b)
     // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
     const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - bucketAllStep;
     // The gradients themselves: the component without its buffers.
-    const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers;
+    const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers - accumulated;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {
@@ -48,13 +51,13 @@ StepTimeline stepTimeline(const Breakdown &b)
         t.points.push_back(p);
     };
 
-    point(StepPhase::Start, 0, params, 0, 0);
+    point(StepPhase::Start, 0, params, accumulated, 0);
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
-        point(StepPhase::Forward, layer, params + gathered, 0, embedding + share(layerActivations, layer));
+        point(StepPhase::Forward, layer, params + gathered, accumulated, embedding + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
-    point(StepPhase::Loss, 0, params + gathered, 0,
+    point(StepPhase::Loss, 0, params + gathered, accumulated,
           afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
     // Backward frees each layer's activations as it produces that layer's gradients; under full
@@ -62,7 +65,7 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
-        point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
+        point(StepPhase::Backward, layer, params + gathered, accumulated + share(gradients, done) + gradientBuffers,
               afterForward - share(layerActivations, done) + recompute);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);

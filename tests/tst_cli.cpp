@@ -127,6 +127,16 @@ private Q_SLOTS:
             << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16", "--zero",
                            "3",       "--dp",         "8",           "--sharding", "fsdp"}
             << "items.fsdp_unsharded_params" << (qint64(1'050'677'248) + 2 * qint64(218'112'000)) * 2;
+        // FSDP2 without gradient sync keeps each trainable parameter's unsharded gradient in the
+        // reduce dtype (FP32 under mixed precision) from the first micro-batch to the last.
+        QTest::newRow("FSDP accumulating without sync: every gradient unsharded, FP32")
+            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16",   "--zero", "3",         "--dp",
+                           "8",       "--sharding",   "fsdp",        "--grad-accum", "4",      "--no-sync", "yes"}
+            << "items.fsdp_accumulated_gradients" << qint64(8'030'261'248) * 4;
+        QTest::newRow("one micro-batch: nothing to accumulate")
+            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16",   "--zero", "3",         "--dp",
+                           "8",       "--sharding",   "fsdp",        "--grad-accum", "1",      "--no-sync", "yes"}
+            << "items.fsdp_accumulated_gradients" << kNoSuchItem;
         QTest::newRow("a pipeline without --grad-accum runs full: p micro-batches in flight")
             << QStringList{"--model", "llama-2-7b", "--pp", "4"} << "pipeline.micro_batches_in_flight" << qint64(4);
         QTest::newRow("--grad-accum still decides when given")

@@ -307,6 +307,15 @@ private Q_SLOTS:
         tensorsAlone.overhead.measure = Measure::Allocated;
         Scenario reserved = llama();
         reserved.overhead.measure = Measure::Reserved;
+        Scenario fsdpOneMicroBatch = llama();
+        fsdpOneMicroBatch.zeroStage = 3;
+        fsdpOneMicroBatch.dataParallel = 8;
+        fsdpOneMicroBatch.sharding = Sharding::Fsdp;
+        fsdpOneMicroBatch.gradAccum = 1;
+        Scenario fsdpAccumulating = fsdpOneMicroBatch;
+        fsdpAccumulating.gradAccum = 4;
+        Scenario zero3Accumulating = fsdpAccumulating;
+        zero3Accumulating.sharding = Sharding::Zero;
         Scenario zero3 = llama();
         zero3.zeroStage = 3;
         zero3.dataParallel = 8;
@@ -368,6 +377,12 @@ private Q_SLOTS:
                                                 << "1343MiB" << false;
         QTest::newRow("CUDA context, nvidia-smi") << llama() << "cuda-context"
                                                   << "1343MiB" << true;
+        QTest::newRow("no-sync, FSDP, 4 micro-batches") << fsdpAccumulating << "no-sync"
+                                                        << "yes" << true;
+        QTest::newRow("no-sync, FSDP, one micro-batch") << fsdpOneMicroBatch << "no-sync"
+                                                        << "yes" << false;
+        QTest::newRow("no-sync, DeepSpeed ZeRO-3") << zero3Accumulating << "no-sync"
+                                                   << "yes" << false;
         QTest::newRow("CUDA kernel loading, reserved") << reserved << "cuda-loading"
                                                        << "eager" << false;
         QTest::newRow("CUDA kernel loading, nvidia-smi") << llama() << "cuda-loading"

@@ -109,6 +109,14 @@ private Q_SLOTS:
             s.contextParallel = 2;
             s.attention = Attention::Flash;
         });
+        row("FSDP accumulating 4 micro-batches without sync", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.sharding = Sharding::Fsdp;
+            s.precision = Precision::MixedBf16;
+            s.gradAccum = 4;
+            s.fsdpNoSync = true;
+        });
         row("interleaved pipeline with 8 micro-batches", [](Scenario &s) {
             s.pipelineParallel = 4;
             s.virtualStages = 2;

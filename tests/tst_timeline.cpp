@@ -49,6 +49,29 @@ private Q_SLOTS:
         QCOMPARE(qsizetype(t.points.size()), qsizetype(2 * b.layersOnStage + 3));
     }
 
+    // FSDP's gradients accumulated without sync are there from the start of the step's last
+    // micro-batch through its backward, and gone (reduce-scattered) by the optimizer step.
+    void accumulatedGradientsUntilBackwardEnds()
+    {
+        Scenario s;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        s.precision = Precision::MixedBf16;
+        s.gradAccum = 4;
+        Scenario synced = s;
+        s.fsdpNoSync = true;
+        const Breakdown b = estimate(s);
+        const Bytes accumulated = b.item(ItemId::FsdpAccumulatedGradients);
+        QVERIFY(accumulated > 0);
+        const StepTimeline with = stepTimeline(s), without = stepTimeline(synced);
+        QCOMPARE(with.points.size(), without.points.size());
+        for (std::size_t i = 0; i + 1 < with.points.size(); ++i)
+            QCOMPARE(with.points[i].part(Component::Gradients),
+                     without.points[i].part(Component::Gradients) + accumulated);
+        QCOMPARE(with.points.back().part(Component::Gradients), without.points.back().part(Component::Gradients));
+    }
+
     // Every activation item is alive at the loss: with nothing else resident there, the loss point
     // holds the model states and all activations, the sum.
     void lossHoldsEveryActivationItem_data()

@@ -100,12 +100,15 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "their reduce-scatter input.")
                         .arg(s.shardGroup());
     if (s.fsdp() && s.microBatchesPerStep() > 1)
-        parallel << QObject::tr(
-            "Not counted: accumulating gradients inside FSDP's no_sync (as Lightning Fabric's no_backward_sync "
-            "does) keeps every unit's unsharded gradient until the step's last "
-            "micro-batch — the whole model's, in the gradient dtype, on every GPU; with FSDP1's flat parameters "
-            "(use_orig_params) a LoRA run keeps them for the frozen weights too. The estimate assumes each "
-            "micro-batch reduce-scatters its gradients.");
+        parallel << (s.fsdpNoSync
+                         ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "
+                                       "no_backward_sync does): every GPU keeps the unsharded gradients of all it "
+                                       "trains, in the reduce dtype, until the step's last micro-batch. With "
+                                       "FSDP1's flat parameters (use_orig_params) a LoRA run keeps them for the "
+                                       "frozen weights too, which the estimate does not count.")
+                         : QObject::tr("Each micro-batch reduce-scatters its gradients (torchtitan's way). "
+                                       "Accumulating without sync (no_sync, Lightning Fabric's no_backward_sync) "
+                                       "would keep every GPU's unsharded gradients all step: --no-sync yes."));
     if (s.megatron())
         parallel << QObject::tr(
                         "Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy "

@@ -270,6 +270,7 @@ void ControlPanel::build()
                         {int(Sharding::Megatron), [] { return tr("Megatron-Core"); }}});
     m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
+    m_noSync = new QCheckBox(m_advancedBody);
     m_dp = fieldSpinBox("dp");
     m_tp = fieldSpinBox("tp");
     m_pp = fieldSpinBox("pp");
@@ -308,6 +309,14 @@ void ControlPanel::build()
             return tr(
                 "FSDP frees each layer's gathered parameters after its forward and gathers them again in "
                 "backward. Off (torchtitan's choice with pipelines), every layer stays gathered until its backward.");
+        });
+    row(
+        af, m_noSync, [] { return tr("Accumulate without sync"); },
+        [] {
+            return tr("With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last "
+                      "one (no_sync; Lightning Fabric's no_backward_sync does this). Each GPU then keeps the "
+                      "unsharded gradients of everything it trains for the whole step. Off: every micro-batch "
+                      "reduce-scatters, as torchtitan does.");
         });
     row(
         af, m_dp, [] { return tr("Data-parallel GPUs"); },
@@ -490,6 +499,7 @@ void ControlPanel::build()
     comboEdit(m_zero, "zero", [](Scenario &s, int v) { s.zeroStage = v; });
     comboEdit(m_sharding, "sharding", [](Scenario &s, int v) { s.sharding = Sharding(v); });
     checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
+    checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
@@ -706,6 +716,8 @@ void ControlPanel::syncFromModel()
     m_replicas->setEnabled(fieldInEffect(s, "replicate"));
     setCheck(m_reshard, s.reshardAfterForward);
     m_reshard->setEnabled(fieldInEffect(s, "reshard-after-forward"));
+    setCheck(m_noSync, s.fsdpNoSync);
+    m_noSync->setEnabled(fieldInEffect(s, "no-sync"));
     m_ep->setEnabled(fieldInEffect(s, "ep"));
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));

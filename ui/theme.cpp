@@ -67,6 +67,7 @@ QColor itemColor(ItemId id)
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
     case ItemId::FsdpGradientBuffers:
+    case ItemId::FsdpAccumulatedGradients:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
     case ItemId::OffloadParamBuffer:
@@ -103,6 +104,8 @@ QString itemName(ItemId id)
     case ItemId::Fp8WeightCache: return QCoreApplication::translate("vl::ui", "FP8 weight copies");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
+    case ItemId::FsdpAccumulatedGradients:
+        return QCoreApplication::translate("vl::ui", "FSDP gradients accumulated without sync");
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
     case ItemId::OffloadGradientBuffer:
         return QCoreApplication::translate("vl::ui", "DeepSpeed offload gradient buffer");

@@ -148,8 +148,12 @@
         <translation>立即</translation>
     </message>
     <message>
-        <source>Not counted: accumulating gradients inside FSDP&apos;s no_sync (as Lightning Fabric&apos;s no_backward_sync does) keeps every unit&apos;s unsharded gradient until the step&apos;s last micro-batch — the whole model&apos;s, in the gradient dtype, on every GPU; with FSDP1&apos;s flat parameters (use_orig_params) a LoRA run keeps them for the frozen weights too. The estimate assumes each micro-batch reduce-scatters its gradients.</source>
-        <translation>未计入：在 FSDP 的 no_sync 中累积梯度（Lightning Fabric 的 no_backward_sync 即如此）会把每个单元未分片的梯度一直保留到该步最后一个微批——即整个模型的梯度，以梯度数据类型存放在每张 GPU 上；使用 FSDP1 的扁平参数（use_orig_params）时，LoRA 训练连冻结权重的梯度也会保留。本估算假定每个微批都对梯度做 reduce-scatter。</translation>
+        <source>Gradients accumulate without sync (FSDP&apos;s no_sync, as Lightning Fabric&apos;s no_backward_sync does): every GPU keeps the unsharded gradients of all it trains, in the reduce dtype, until the step&apos;s last micro-batch. With FSDP1&apos;s flat parameters (use_orig_params) a LoRA run keeps them for the frozen weights too, which the estimate does not count.</source>
+        <translation>梯度不同步地累积（FSDP 的 no_sync，Lightning Fabric 的 no_backward_sync 即如此）：每张 GPU 以归约数据类型保留其所训练的全部参数的未分片梯度，直到该步最后一个微批。使用 FSDP1 的扁平参数（use_orig_params）时，LoRA 训练连冻结权重的梯度也会保留，本估算未计入这一部分。</translation>
+    </message>
+    <message>
+        <source>Each micro-batch reduce-scatters its gradients (torchtitan&apos;s way). Accumulating without sync (no_sync, Lightning Fabric&apos;s no_backward_sync) would keep every GPU&apos;s unsharded gradients all step: --no-sync yes.</source>
+        <translation>每个微批都对其梯度做 reduce-scatter（torchtitan 的做法）。若不同步地累积（no_sync，Lightning Fabric 的 no_backward_sync），每张 GPU 会在整个步内保留未分片的梯度：--no-sync yes。</translation>
     </message>
 </context>
 <context>
@@ -839,6 +843,14 @@
     <message>
         <source>How CUDA loads kernels into the context nvidia-smi counts. Lazy: each kernel on its first use, about 400 MiB (CUDA 11.7 or later with PyTorch 1.13 or later, CUDA 12.2 or later anywhere). Eager: every kernel of every library at start, 1343 MiB measured on a V100 with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).</source>
         <translation>CUDA 如何把内核加载进 nvidia-smi 计入的上下文。延迟：每个内核首次使用时才加载，约 400 MiB（CUDA 11.7 及以上配合 PyTorch 1.13 及以上；CUDA 12.2 及以上则处处如此）。立即：启动时加载所有库的全部内核，在 V100、CUDA 11.2 上实测 1343 MiB（较旧的 CUDA，或设置了 CUDA_MODULE_LOADING=EAGER）。</translation>
+    </message>
+    <message>
+        <source>Accumulate without sync</source>
+        <translation>不同步地累积</translation>
+    </message>
+    <message>
+        <source>With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last one (no_sync; Lightning Fabric&apos;s no_backward_sync does this). Each GPU then keeps the unsharded gradients of everything it trains for the whole step. Off: every micro-batch reduce-scatters, as torchtitan does.</source>
+        <translation>每步有多个微批时，FSDP 可以把梯度的 reduce-scatter 推迟到最后一个微批（no_sync；Lightning Fabric 的 no_backward_sync 就是这样）。这时每张 GPU 在整个步内保留其所训练的全部参数的未分片梯度。关闭：每个微批都做 reduce-scatter，与 torchtitan 相同。</translation>
     </message>
 </context>
 <context>
@@ -2132,6 +2144,10 @@
         <source>chunks (interleaved 1F1B)</source>
         <translation>个模型块（交错 1F1B）</translation>
     </message>
+    <message>
+        <source>(unsharded, summed over the step&apos;s micro-batches without syncing)</source>
+        <translation>（未分片，在该步各微批间不同步地累加）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2332,6 +2348,10 @@
     <message>
         <source>FP8 weight copies</source>
         <translation>FP8 权重副本</translation>
+    </message>
+    <message>
+        <source>FSDP gradients accumulated without sync</source>
+        <translation>FSDP 不同步累积的梯度</translation>
     </message>
 </context>
 </TS>
