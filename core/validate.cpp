@@ -274,6 +274,14 @@ std::optional<Error> scenarioError(const Scenario &s)
                      "sdpa, or --cp 1"};
     if (s.virtualStages > 1 && s.pipelineParallel == 1)
         return Error{"vpp", "interleaved stages need pipeline parallelism; set --pp 2 or more, or --vpp 1"};
+    // Megatron-Core runs an interleaved step in groups of microbatch_group_size_per_vp_stage (p by
+    // default) micro-batches and refuses fewer than p in all or a shorter last group
+    // (pipeline_parallel/schedules.py, forward_backward_pipelining_with_interleaving).
+    if (s.virtualStages > 1 && s.microBatchesPerStep() % s.pipelineParallel != 0)
+        return Error{"grad-accum",
+                     "an interleaved pipeline takes its micro-batches in groups of --pp ("
+                         + std::to_string(s.pipelineParallel) + "); use a multiple of "
+                         + std::to_string(s.pipelineParallel) + ", or --vpp 1"};
     if (s.megatron() && s.zeroStage > 1)
         return Error{"sharding",
                      "Megatron-Core's distributed optimizer shards the optimizer states only; use --zero 0 "

@@ -426,6 +426,11 @@ private Q_SLOTS:
             << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
         QTest::newRow("CUDA context beyond 64 GiB")
             << QStringList{"--cuda-context", "80GiB"} << 2 << "--cuda-context: 81920 is out of range";
+        QTest::newRow("interleaving with fewer micro-batches than stages")
+            << QStringList{"--pp", "4", "--vpp", "2", "--grad-accum", "2"} << 2
+            << "--grad-accum: an interleaved pipeline takes its micro-batches in groups of --pp (4)";
+        QTest::newRow("interleaving with a last group shorter than the stages")
+            << QStringList{"--pp", "4", "--vpp", "2", "--grad-accum", "6"} << 2 << "use a multiple of 4, or --vpp 1";
         QTest::newRow("unknown kernel loading")
             << QStringList{"--cuda-loading", "jit"} << 2 << "--cuda-loading: 'jit' is not allowed; use lazy|eager";
         QTest::newRow("unknown fit rule")
