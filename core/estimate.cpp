@@ -806,6 +806,18 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                     + formatBytes(outside.items[i].bytes, units);
             return text + equals(outside.total, units);
         });
+    } else if (lastStage) {
+        // Megatron's last stage keeps, for backward, the final norm's input (Transformer Engine's
+        // norm saves it) and the output layer's input, the norm's output
+        // (megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication
+        // .forward: ctx.save_for_backward(input, weight), this GPU's slice under sequence
+        // parallelism). Megatron's theoretical memory counts them as 4·s·b·h, "inputs to output layer".
+        const Bytes head = 2 * e * sb * a.hidden / spDiv;
+        sink.add(ItemId::HeadActivations, head, [&] {
+            return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × 2 × " + std::to_string(e)
+                + " B (the final norm's input and its output, saved by the output layer)"
+                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + equals(head, units);
+        });
     }
     if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
         // Logits in the activation dtype, plus the FP32 copy the loss computes on: whole, or one

@@ -35,6 +35,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "attention scores"),
     VL_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
     VL_TRANSLATE_NOOP("vl::formula", "chunk passes in flight"),
+    VL_TRANSLATE_NOOP("vl::formula", "(the final norm's input and its output, saved by the output layer)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(sequence parallel)"),
     VL_TRANSLATE_NOOP("vl::formula", "(unsharded, summed over the step's micro-batches without syncing)"),
     VL_TRANSLATE_NOOP("vl::formula", "chunks (interleaved 1F1B)"),
     VL_TRANSLATE_NOOP("vl::formula", "each layer keeps only its input:"),

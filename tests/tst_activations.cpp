@@ -294,6 +294,38 @@ private Q_SLOTS:
         QTest::newRow("p=4, v=8, 4 micro-batches: all forwards first") << 4 << 8 << 4 << 96.0;
     }
 
+    // Megatron's last stage keeps the final norm's input and the output layer's input, 2 × s·b·h
+    // in the activation dtype, each this GPU's slice under sequence parallelism; Megatron's
+    // theoretical memory counts the same 4·s·b·h in BF16. A stage without the head keeps neither.
+    void megatronHeadInputs_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<qint64>("bytes");
+        const qint64 sbh = qint64(2048) * 4096; // the article's 7B: s = 2048, b = 1, h = 4096
+        QTest::newRow("one GPU: 2 × s·b·h × 2 B") << 1 << false << 1 << 4 * sbh;
+        QTest::newRow("TP 4: every GPU holds them whole") << 4 << false << 1 << 4 * sbh;
+        QTest::newRow("TP 4 with sequence parallelism: a quarter") << 4 << true << 1 << sbh;
+        QTest::newRow("pipeline: the first stage has no head") << 1 << false << 4 << qint64(0);
+    }
+    void megatronHeadInputs()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, pp);
+        QFETCH(qint64, bytes);
+        Scenario s;
+        s.sequence = 2048;
+        s.precision = Precision::MixedBf16;
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.pipelineParallel = pp;
+        const Breakdown b = estimate(s);
+        QVERIFY(pp == 1 || b.stage == 0);
+        QCOMPARE(qint64(b.item(ItemId::HeadActivations)), bytes);
+    }
+
     // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one
     // forward before each backward: (v−1)·p + 1 passes of L/(p·v) layers (Megatron-Core,
     // pipeline_parallel/schedules.py get_pp_rank_microbatches); without interleaving, one micro-batch.

@@ -2148,6 +2148,14 @@
         <source>(unsharded, summed over the step&apos;s micro-batches without syncing)</source>
         <translation>（未分片，在该步各微批间不同步地累加）</translation>
     </message>
+    <message>
+        <source>(the final norm&apos;s input and its output, saved by the output layer)</source>
+        <translation>（最终归一化层的输入及其输出，后者由输出层保存）</translation>
+    </message>
+    <message>
+        <source>(sequence parallel)</source>
+        <translation>（序列并行）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
