@@ -44,8 +44,9 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
 Scenario withModel(Scenario s, const Architecture &arch);
 
 // Every rule above that follows fields set by name, in order: the architecture's, sharding's,
-// the overhead's, and the implementation's when it is among them. What each front end calls after an edit (a
-// control changed, the CLI's flags), so that the same edits give the same scenario everywhere.
+// the overhead's, and the implementation's when it is among them. What each front end calls
+// after an edit (a control changed, the CLI's flags), so that the same edits give the same
+// scenario everywhere.
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 
 // Whether a field (by its CLI name) changes anything in this scenario: the master copy only in
