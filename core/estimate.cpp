@@ -528,6 +528,10 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // the CPU when the optimizer is offloaded, in grad_accum_dtype: the model's by default).
     const bool offloadsGradients = deepSpeedOffload() && s.zeroStage >= 2;
     const bool gradientsOnHost = offloadsGradients && s.zeroStage == 3;
+    // Megatron-Core's DDP allocates its FP32 main gradients once, in the buffer it wraps the model
+    // with (distributed/param_and_grad_buffer.py, _ParamAndGradBuffer: grad_data), and zeroes it
+    // each step (zero_grad_buffer) instead of freeing it: there before the first backward.
+    b.gradientsPersist = s.megatron();
     sink.add(
         ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
         [&] {

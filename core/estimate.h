@@ -88,6 +88,7 @@ struct Breakdown {
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }

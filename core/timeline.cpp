@@ -21,7 +21,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes optimizer = b.component(Component::OptimizerStates);
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
-    const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer);
+    // Megatron's main gradients live in a buffer kept all step; elsewhere backward produces them.
+    const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer)
+        + (b.gradientsPersist ? b.item(ItemId::Gradients) : 0);
     // FSDP's gradients accumulated without sync over the step's micro-batches (the timeline draws
     // the last one): there from its start until its backward reduces them, before the step.
     const Bytes accumulated = b.item(ItemId::FsdpAccumulatedGradients);

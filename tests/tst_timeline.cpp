@@ -49,6 +49,33 @@ private Q_SLOTS:
         QCOMPARE(qsizetype(t.points.size()), qsizetype(2 * b.layersOnStage + 3));
     }
 
+    // Megatron-Core's DDP keeps its FP32 main gradients in a buffer it zeroes, never frees: they
+    // are there before the first backward, so at the loss the step holds the whole sum (its
+    // memory tests read max_memory_allocated at the sum, not below it).
+    void megatronGradientsFromTheStart_data()
+    {
+        QTest::addColumn<int>("sharding");
+        QTest::addColumn<bool>("atStart");
+        QTest::newRow("Megatron: from the start") << int(Sharding::Megatron) << true;
+        QTest::newRow("DeepSpeed: made in backward") << int(Sharding::Zero) << false;
+    }
+    void megatronGradientsFromTheStart()
+    {
+        QFETCH(int, sharding);
+        QFETCH(bool, atStart);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.dataParallel = 2;
+        s.zeroStage = 1;
+        s.sharding = Sharding(sharding);
+        const Breakdown b = estimate(s);
+        const StepTimeline t = stepTimeline(s);
+        const Bytes atFirst = t.points.front().part(Component::Gradients);
+        QCOMPARE(atFirst >= b.item(ItemId::Gradients), atStart);
+        if (atStart)
+            QCOMPARE(t.peak(), b.total);
+    }
+
     // FSDP's gradients accumulated without sync are there from the start of the step's last
     // micro-batch through its backward, and gone (reduce-scattered) by the optimizer step.
     void accumulatedGradientsUntilBackwardEnds()
