@@ -34,6 +34,8 @@ ParameterCounts countParameters(const Architecture &a)
     std::int64_t attentionBias = 0;
     if (a.qkvBias || a.linearBias)
         attentionBias += qWidth + 2 * kvWidth;
+    const std::int64_t columnBiases = attentionBias
+        + (a.linearBias ? (a.mlp == MlpKind::Gated ? 2 * a.ffn : a.ffn) * a.experts : 0);
     if (a.linearBias)
         attentionBias += a.hidden;
     const std::int64_t router = a.experts > 1 ? a.hidden * a.experts : 0;
@@ -41,16 +43,19 @@ ParameterCounts countParameters(const Architecture &a)
     c.perLayerMatrices = attention + mlpMatrices(a) * a.experts + router;
     c.perLayerExpertMatrices = a.experts > 1 ? mlpMatrices(a) * a.experts : 0;
     c.perLayerBiases = attentionBias + mlpBiases(a) * a.experts;
+    c.perLayerColumnBiases = columnBiases;
     c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a);
     c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a)
         + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
     c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
+    c.replicatedEmbedding = a.learnedPositions * a.hidden;
     c.head = a.tiedEmbeddings ? 0 : a.vocab * a.hidden;
     c.finalNorm = normSize(a); // BERT: the embeddings' LayerNorm, the same size
     if (a.modeling == Modeling::Bert) {
         // modeling_bert.py: token-type embeddings (type_vocab_size 2), and instead of an LM head
         // the pooler (h×h + h) and BertForSequenceClassification's classifier (2 labels).
         c.embedding += 2 * a.hidden;
+        c.replicatedEmbedding += 2 * a.hidden;
         c.head = a.hidden * a.hidden + a.hidden + 2 * a.hidden + 2;
     }
     c.largestMatrix = std::max({a.vocab * a.hidden, a.hidden * a.ffn, a.hidden * qWidth});
@@ -62,6 +67,7 @@ ParameterCounts countParameters(const Architecture &a)
         const std::int64_t perLayer = layerShare / a.layers;
         c.perLayerVectors = std::min(c.perLayerVectors, perLayer);
         c.perLayerBiases = std::min(c.perLayerBiases, c.perLayerVectors);
+        c.perLayerColumnBiases = std::min(c.perLayerColumnBiases, c.perLayerBiases);
         // The experts keep their share of the layer's matrices.
         const double expertShare = c.perLayerMatrices > 0
             ? double(c.perLayerExpertMatrices) / double(c.perLayerMatrices)
@@ -73,6 +79,7 @@ ParameterCounts countParameters(const Architecture &a)
         c.finalNorm = a.fixedParams - outside - perLayer * a.layers + c.finalNorm;
         if (c.finalNorm < 0) { // the stated total is smaller than the embeddings alone
             c.embedding = std::max<std::int64_t>(a.fixedParams - perLayer * a.layers, 0);
+            c.replicatedEmbedding = std::min(c.replicatedEmbedding, c.embedding);
             c.head = 0;
             c.finalNorm = 0;
         }

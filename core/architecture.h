@@ -47,8 +47,14 @@ struct ParameterCounts {
     std::int64_t perLayerExpertMatrices = 0; // the MoE experts' among them (split by EP as well)
     std::int64_t perLayerVectors = 0;        // biases and norms of one layer (replicated under TP)
     std::int64_t perLayerBiases = 0;         // the biases among them: what a linear layer reads with its weight
-    std::int64_t embedding = 0;              // token embedding (+ learned positions)
-    std::int64_t head = 0;                   // untied LM head (0 when tied)
+    // The column-parallel linears' biases among them (query/key/value, the MLP's up and gate):
+    // split by TP with their weights; the row-parallel ones (output projection, down) are whole.
+    std::int64_t perLayerColumnBiases = 0;
+    std::int64_t embedding = 0; // token embedding (+ learned positions)
+    // The learned positions (and BERT's token types) among them: a plain embedding on every
+    // tensor-parallel GPU, not split like the vocabulary.
+    std::int64_t replicatedEmbedding = 0;
+    std::int64_t head = 0; // untied LM head (0 when tied)
     std::int64_t finalNorm = 0;
     std::int64_t activePerLayer = 0; // MoE: what one token touches in one layer
     std::int64_t largestMatrix = 0;  // the biggest single weight (ZeRO-3 gathers whole modules)

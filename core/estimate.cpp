@@ -134,6 +134,14 @@ PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
     return {passes, std::min(m, rounds * p + started)};
 }
 
+// The embedding on one tensor-parallel GPU: its vocabulary slice, and the learned positions
+// whole (Megatron's LanguageModelEmbedding keeps them in a plain torch.nn.Embedding,
+// models/common/embeddings/language_model_embedding.py; only the word embeddings are vocab-parallel).
+std::int64_t embeddingOnRank(const ParameterCounts &counts, std::int64_t t)
+{
+    return ceilDiv(counts.embedding - counts.replicatedEmbedding, t) + counts.replicatedEmbedding;
+}
+
 std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
 {
     return std::max<std::int64_t>(0, std::min(a.last, last) - std::max(a.first, first));
@@ -264,7 +272,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
     const std::int64_t head = lastStage ? ceilDiv(s.arch.vocab * s.arch.hidden, t) : 0;
     // A head tied to the embedding is its parameter: gathered with the head, counted there.
     const bool tied = s.arch.tiedEmbeddings && firstStage && lastStage;
-    const std::int64_t embedding = firstStage ? ceilDiv(counts.embedding, t) - (tied ? head : 0) : 0;
+    const std::int64_t embedding = firstStage ? embeddingOnRank(counts, t) - (tied ? head : 0) : 0;
     const std::int64_t layerCount = layers.count();
     const bool recomputed = s.recompute == Recompute::Full;
     const std::int64_t reach = s.maxReuseDistance;
@@ -342,9 +350,14 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
     // Expert matrices split over EP × TP ranks (Megatron's expert tensor parallelism follows TP).
     const std::int64_t expertsPerLayerOnRank = ceilDiv(counts.perLayerExpertMatrices, s.expertParallel * t);
     g.matricesOnRank = ceilDiv(counts.perLayerMatrices - counts.perLayerExpertMatrices, t) + expertsPerLayerOnRank;
-    g.perLayerOnRank = g.matricesOnRank + counts.perLayerVectors;
+    // Megatron's column-parallel linears split their biases with their weights; the row-parallel
+    // ones and the norms are whole on every tensor-parallel GPU (core/tensor_parallel/layers.py:
+    // ColumnParallelLinear's bias has output_size_per_partition elements, RowParallelLinear's
+    // output_size).
+    g.perLayerOnRank = g.matricesOnRank + ceilDiv(counts.perLayerColumnBiases, t)
+        + (counts.perLayerVectors - counts.perLayerColumnBiases);
     if (g.firstStage)
-        g.outsideLayers += ceilDiv(counts.embedding, t);
+        g.outsideLayers += embeddingOnRank(counts, t);
     if (g.lastStage) {
         g.outsideLayers += counts.finalNorm + ceilDiv(counts.head, t);
         if (g.p > 1 && a.tiedEmbeddings)

@@ -292,6 +292,51 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Logits), expected.item(ItemId::Logits));
     }
 
+    // What one tensor-parallel GPU holds of a Megatron GPT (learned positions, biases, LayerNorm,
+    // GELU, untied head; the 7B of Megatron-LM's memory tests: h 4096, 32 layers, 8 key/value
+    // groups of 128, ffn 16384, vocabulary padded to 131584 for TP 4), counted by hand from the
+    // modules' shapes: per layer the column-parallel QKV (h × 6144 and its bias) and fc1 (h × ffn
+    // and its bias) split by t, the row-parallel proj and fc2 split but their biases whole, two
+    // LayerNorms whole; the word embedding and the head split by vocabulary, the 8192 learned
+    // positions and the final LayerNorm whole.
+    void megatronTensorParallelSlice_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<qint64>("vocab");
+        QTest::addColumn<qint64>("params");
+        const auto slice = [](qint64 t, qint64 vocab) {
+            const qint64 h = 4096, f = 16384, qkv = 6144, positions = 8192;
+            const qint64 layer = (h * qkv + qkv) / t + (h * h) / t + h + (h * f + f) / t + (f * h) / t + h + 2 * 2 * h;
+            return 32 * layer + 2 * (vocab * h / t) + positions * h + 2 * h;
+        };
+        QTest::newRow("one GPU") << 1 << qint64(131'200) << slice(1, 131'200);
+        QTest::newRow("TP 4 (the memory test's 1,713,299,456)") << 4 << qint64(131'584) << slice(4, 131'584);
+    }
+    void megatronTensorParallelSlice()
+    {
+        QFETCH(int, tp);
+        QFETCH(qint64, vocab);
+        QFETCH(qint64, params);
+        Scenario s;
+        s.arch.hidden = 4096;
+        s.arch.layers = 32;
+        s.arch.heads = 32;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 16384;
+        s.arch.vocab = vocab;
+        s.arch.learnedPositions = 8192;
+        s.arch.mlp = MlpKind::Gelu;
+        s.arch.norm = NormKind::LayerNorm;
+        s.arch.linearBias = true;
+        s.arch.tiedEmbeddings = false;
+        s.tensorParallel = tp;
+        s.precision = Precision::MixedBf16;
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(qint64(estimate(s).item(ItemId::Weights)), 2 * params);
+        if (tp == 4)
+            QCOMPARE(params, qint64(1'713'299'456));
+    }
+
     // DeepSpeed's ZeRO optimizers allocate a contiguous gradient bucket: reduce_bucket_size
     // elements (5e8 by default) in the working weights' dtype, every backward at stages 1 and 2,
     // once at stage 3. FSDP has buffers of its own; without ZeRO there is no DeepSpeed optimizer.
