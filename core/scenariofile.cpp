@@ -1,5 +1,6 @@
 #include "core/scenariofile.h"
 
+#include "core/edits.h"
 #include "core/estimate.h"
 #include "core/fields.h"
 #include "core/presets.h"
@@ -19,8 +20,12 @@ std::optional<Error> readOverhead(YamlReader r, Scenario &s)
     if (auto e = readFields(r, "overhead", s, {"cuda_context_mib", "comm_buffers_mib"}))
         return e;
     Overhead &o = s.overhead;
-    if (r.has("cuda_loading") && !r.has("cuda_context_mib")) // the context follows the loading, as after an edit
-        o.cudaContext = cudaContextOf(o.moduleLoading);
+    // What follows an edit follows a file's keys too: the context follows the loading it names,
+    // unless the file gives the context's size.
+    if (r.has("cuda_loading") && !r.has("cuda_context_mib")) {
+        const std::string_view given[] = {"cuda-loading"};
+        s = withOverheadDefaults(s, given);
+    }
     std::int64_t contextMiB = o.cudaContext / kMiB, commMiB = o.commBuffers / kMiB;
     const auto [contextLo, contextHi] = *allowedRange(Scenario{}, "cuda-context");
     const auto [commLo, commHi] = *allowedRange(Scenario{}, "comm-buffers-mib");

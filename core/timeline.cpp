@@ -44,7 +44,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {
         TimelinePoint p{phase, layer, 0, {}};
         p.parts[std::size_t(Component::Parameters)] = parameters;
-        p.parts[std::size_t(Component::Gradients)] = persistent + grads;
+        // The accumulated gradients are reduced by the end of backward, before the step.
+        const Bytes held = persistent + (phase == StepPhase::OptimizerStep ? 0 : accumulated);
+        p.parts[std::size_t(Component::Gradients)] = held + grads;
         p.parts[std::size_t(Component::OptimizerStates)] = optimizer;
         p.parts[std::size_t(Component::Activations)] = activations;
         p.parts[std::size_t(Component::Overhead)] = overhead;
@@ -53,13 +55,13 @@ StepTimeline stepTimeline(const Breakdown &b)
         t.points.push_back(p);
     };
 
-    point(StepPhase::Start, 0, params, accumulated, 0);
+    point(StepPhase::Start, 0, params, 0, 0);
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
-        point(StepPhase::Forward, layer, params + gathered, accumulated, embedding + share(layerActivations, layer));
+        point(StepPhase::Forward, layer, params + gathered, 0, embedding + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
-    point(StepPhase::Loss, 0, params + gathered, accumulated,
+    point(StepPhase::Loss, 0, params + gathered, 0,
           afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
     // Backward frees each layer's activations as it produces that layer's gradients; under full
@@ -67,7 +69,7 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
-        point(StepPhase::Backward, layer, params + gathered, accumulated + share(gradients, done) + gradientBuffers,
+        point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
               afterForward - share(layerActivations, done) + recompute);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);

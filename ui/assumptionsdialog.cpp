@@ -1,5 +1,6 @@
 #include "ui/assumptionsdialog.h"
 
+#include "core/edits.h"
 #include "core/units.h"
 #include "ui/theme.h"
 
@@ -99,7 +100,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
                         "their reduce-scatter input.")
                         .arg(s.shardGroup());
-    if (s.fsdp() && s.microBatchesPerStep() > 1)
+    if (fieldInEffect(s, "no-sync"))
         parallel << (s.fsdpNoSync
                          ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "
                                        "no_backward_sync does): every GPU keeps the unsharded gradients of all it "
