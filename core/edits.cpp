@@ -38,8 +38,11 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     if (free({"recompute"}) && s.recompute == Recompute::Selective && s.implementation != Implementation::TorchTitan)
         s.recompute = Recompute::Full;
     if (s.implementation == Implementation::LitGpt) {
-        // finetune/lora.py: bf16-true, no checkpointing on one GPU
-        if (free({"precision"}))
+        // finetune/lora.py: bf16-true (or bf16-mixed, Lightning's autocast, but not with
+        // quantization), no checkpointing on one GPU
+        const bool autocastMixed = (s.precision == Precision::MixedBf16 || s.precision == Precision::MixedFp16)
+            && s.ampStyle == AmpStyle::Autocast && s.fineTune != FineTune::QLoRA;
+        if (free({"precision"}) && !autocastMixed)
             s.precision = Precision::Bf16;
         if (free({"recompute"}))
             s.recompute = Recompute::None;

@@ -9,7 +9,8 @@
 namespace vl {
 
 // Once an implementation is chosen, the fields it requires: torchtitan runs attention through
-// SDPA; lit-gpt runs flash attention in bf16-true without checkpointing; the code-level
+// SDPA; lit-gpt runs flash attention in bf16-true (or bf16-mixed under autocast) without
+// checkpointing; the code-level
 // implementations but torchtitan checkpoint whole layers (no selective recomputation) and train Llama without
 // dropout; GPT-2 and BERT are modelled with eager attention. Fields named in
 // `keep` (by their CLI names) were set explicitly and stay as they are; scenarioError() then says what

@@ -781,18 +781,24 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
         // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
         // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
-        // A frozen bias is cast too, but nothing keeps its cast: its gradient needs no input.
+        // A bias is cast too, but nothing saves its cast (its gradient needs no input): the cache
+        // lets it go when the autocast region exits (torch.clear_autocast_cache), before backward.
         // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
         const bool baseCast = baseTrains(s) || dt.base == 4;
-        const std::int64_t biases = baseTrains(s) ? counts.perLayerBiases : 0;
-        const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices + biases, t) : 0;
+        const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices, t) : 0;
         const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
         const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
-        // The head's linears: the LM head (tied or not), or BERT's pooler and 2-label classifier.
+        // The head's weight matrices: the LM head (tied or not), or BERT's pooler (h×h) and
+        // 2-label classifier (2×h).
         const std::int64_t head = !lastStage || !baseCast ? 0
-            : a.modeling == Modeling::Bert && codeLevel   ? counts.head // countParameters: pooler and classifier
+            : a.modeling == Modeling::Bert && codeLevel   ? a.hidden * a.hidden + 2 * a.hidden
                                                           : ceilDiv(a.vocab * a.hidden, t);
-        const Bytes casts = 2 * (perLayer * castLayers + adapters + head);
+        // lit-gpt runs its head once per 128-token chunk: a frozen head's weight, which the cast
+        // cache does not keep, is cast anew for each chunk, and each chunk's mm saves its cast.
+        const std::int64_t headCasts = s.implementation == Implementation::LitGpt && !baseTrains(s)
+            ? litgptHeadChunks(s)
+            : 1;
+        const Bytes casts = 2 * (perLayer * castLayers + adapters + head * headCasts);
         sink.add(ItemId::WeightCasts, casts, [&] {
             std::string parts;
             const auto part = [&](std::int64_t count, const std::string &what) {
@@ -801,7 +807,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             };
             part(perLayer, " × " + std::to_string(castLayers) + " layers");
             part(adapters, " adapter");
-            part(head, " output head");
+            part(head, headCasts > 1 ? " output head × " + std::to_string(headCasts) + " chunks" : " output head");
             return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
                 + equals(casts, units);
         });

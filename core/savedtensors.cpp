@@ -11,6 +11,13 @@ bool baseTrains(const Scenario &s)
     return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
 }
 
+constexpr std::int64_t kLitgptHeadChunk = 128;
+
+std::int64_t litgptHeadChunks(const Scenario &s)
+{
+    return (s.sequence + kLitgptHeadChunk - 1) / kLitgptHeadChunk;
+}
+
 namespace {
 
 // The terms of Korthikanti et al.'s Table 2 for one layer.
@@ -303,19 +310,36 @@ void bertLayer(const Scenario &s, TensorList &out)
 }
 
 // One of lit-gpt's norms: torch's LayerNorm in the GPT-NeoX blocks, else lit_gpt/rmsnorm.py's
-// RMSNorm written out in BF16 (x·x, mean, × 1/rms, × weight).
+// RMSNorm written out (x·x, mean, × 1/rms, × weight). Both run in the residual stream's dtype:
+// BF16 in bf16-true; FP32 under autocast, where none of RMSNorm's ops is cast down (rsqrt is on
+// the FP32 list) and LayerNorm is on the FP32 list.
 void litgptNorm(const Scenario &s, TensorList &out)
 {
     if (s.arch.modeling == Modeling::GptNeox) {
         layerNorm(s, out);
         return;
     }
-    const std::int64_t e = dtypeBytes(s).activation;
+    const std::int64_t stream = dtypeBytes(s).stream;
     const std::int64_t elements = s.sequence * s.microBatch * s.arch.hidden;
-    out.add("RMSNorm input, saved by x·x and × 1/rms", e * elements);
-    out.add("RMSNorm 1/rms", e * s.sequence * s.microBatch);
+    out.add("RMSNorm input, saved by x·x and × 1/rms", stream * elements);
+    out.add("RMSNorm 1/rms", stream * s.sequence * s.microBatch);
     if (baseTrains(s))
-        out.add("RMSNorm normalized input, saved by × weight", e * elements);
+        out.add("RMSNorm normalized input, saved by × weight", stream * elements);
+}
+
+// A norm's output as the linears that save it read it: the tensor itself, or under autocast a
+// 16-bit cast that each of them makes and keeps (cached_cast caches weights, not activations).
+void litgptNormOutput(const Scenario &s, TensorList &out, std::initializer_list<std::string_view> readers,
+                      std::string_view together)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t elements = s.sequence * s.microBatch * s.arch.hidden;
+    if (!dt.autocast) {
+        out.add(together, dt.activation * elements);
+        return;
+    }
+    for (std::string_view reader : readers)
+        out.add(reader, 2 * elements);
 }
 
 // The norm's output as the fused qkv projection reads it, LoRAQKVLinear's adapters and the
@@ -330,13 +354,22 @@ void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
     const unsigned qkvBits = s.loraTargets & (LoraQ | LoraK | LoraV);
     const bool lora = loraOn(s, LoraQ) || loraOn(s, LoraK) || loraOn(s, LoraV);
     const bool sharedNorm = a.modeling == Modeling::GptNeox && a.normsPerLayer == 1;
+    const bool autocast = dtypeBytes(s).autocast;
     if (normOutputSaved && sharedNorm)
-        out.add("norm output, saved by the qkv projection and fc", e * tokens * h);
-    else if (normOutputSaved || (lora && !s.loraDropout))
-        out.add("norm output, saved by the qkv projection", e * tokens * h);
+        litgptNormOutput(s, out,
+                         {"16-bit cast of the norm output, saved by the qkv projection",
+                          "16-bit cast of the norm output, saved by fc"},
+                         "norm output, saved by the qkv projection and fc");
+    else if (normOutputSaved)
+        litgptNormOutput(s, out, {"16-bit cast of the norm output, saved by the qkv projection"},
+                         "norm output, saved by the qkv projection");
+    if (lora && !s.loraDropout && !(normOutputSaved && !autocast))
+        litgptNormOutput(s, out, {"16-bit cast of the norm output, saved by LoRA A"}, "norm output, saved by LoRA A");
     if (lora && s.loraDropout) {
         out.add("LoRA dropout mask (1 B)", tokens * h);
-        out.add("LoRA dropout output, saved by LoRA A", e * tokens * h);
+        out.add(autocast ? "16-bit cast of the LoRA dropout output, saved by LoRA A"
+                         : "LoRA dropout output, saved by LoRA A",
+                e * tokens * h);
     }
     if (lora)
         out.add("LoRA A output (rank r), saved by LoRA B", e * tokens * s.loraRank * std::popcount(qkvBits));
@@ -370,18 +403,19 @@ void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
 // k; flash_attn_func) and lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), a conv1d for
 // lora_B, zero_pad's index_copy). Two kinds of block:
 // - Llama: norm_1, attention, residual, norm_2, LLaMAMLP (fc_1, fc_2, SiLU, proj), with
-//   lit_gpt/rmsnorm.py RMSNorm in BF16 (x·x, mean, × 1/rms, × weight);
+//   lit_gpt/rmsnorm.py RMSNorm (x·x, mean, × 1/rms, × weight);
 // - GPT-NeoX (phi-1.5, StableLM-alpha): the parallel residual x + attn(norm_1(x)) + mlp(n_2),
 //   n_2 = norm_1's output under shared_attention_norm, else norm_2 of the same x (or, without
 //   the parallel residual, of x + attn); torch's LayerNorm; GptNeoxMLP (fc, GELU, proj); biases.
 // Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
-// whose MatMul4Bit saves it. Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
+// whose MatMul4Bit saves it. In bf16-mixed (Fabric's MixedPrecision: torch.autocast over FP32
+// weights) the residual stream and the norms stay FP32 and the linears save 16-bit casts. Pinned to autograd by
+// tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
 void litgptLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
     const std::int64_t e = dtypeBytes(s).activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t h = a.hidden;
     // A linear saves its input when its weight trains, or when it is 4-bit (MatMul4Bit).
     const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
     litgptNorm(s, out);
@@ -397,7 +431,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
                 litgptNorm(s, out);
             }
             if (inputsSaved)
-                out.add("norm output, saved by fc", e * tokens * h);
+                litgptNormOutput(s, out, {"16-bit cast of the norm output, saved by fc"}, "norm output, saved by fc");
         }
         out.add("fc output, saved by GELU", e * tokens * a.ffn);
         if (inputsSaved)
@@ -406,7 +440,9 @@ void litgptLayer(const Scenario &s, TensorList &out)
     }
     litgptNorm(s, out);
     if (inputsSaved)
-        out.add("norm output, saved by fc_1 and fc_2", e * tokens * h);
+        litgptNormOutput(
+            s, out, {"16-bit cast of the norm output, saved by fc_1", "16-bit cast of the norm output, saved by fc_2"},
+            "norm output, saved by fc_1 and fc_2");
     out.add("fc_1 output, saved by SiLU", e * tokens * a.ffn);
     out.add("SiLU output, saved by × fc_2", e * tokens * a.ffn);
     out.add("fc_2 output, saved by × SiLU", e * tokens * a.ffn);
@@ -496,12 +532,30 @@ void codeOutside(const Scenario &s, TensorList &out)
         // cross-entropy per chunk over all but the last position, each keeping its FP32
         // log-softmax and its targets.
         litgptNorm(s, out); // ln_f
-        if (trains || s.fineTune == FineTune::QLoRA)
+        // Every chunk but the last is 128 tokens of each sequence; the loss drops the last position.
+        const std::int64_t fullChunks = litgptHeadChunks(s) - 1;
+        const std::int64_t fullTokens = s.microBatch * kLitgptHeadChunk;
+        const std::int64_t lastTokens = tokens - fullChunks * fullTokens;
+        // Under autocast the head casts each chunk to 16 bits; a head that trains saves the casts.
+        if (dt.autocast && trains) {
+            out.add("16-bit cast of each full chunk, saved by the LM head", 2 * fullChunks * fullTokens * h,
+                    fullChunks);
+            out.add("16-bit cast of the last chunk, saved by the LM head", 2 * lastTokens * h);
+        } else if (trains || s.fineTune == FineTune::QLoRA) {
             out.add("LM-head input", e * tokens * h);
-        const std::int64_t predicted = s.microBatch * (s.sequence - 1);
-        out.add("log-softmax (FP32) per chunk of 128 tokens, saved by the loss", dt.logits * predicted * s.arch.vocab);
-        // One sequence: each chunk's targets are views of the whole target row; else copies.
-        out.add("targets (int64), saved by the loss", 8 * (s.microBatch == 1 ? s.sequence : predicted));
+        }
+        const std::int64_t lastPredicted = lastTokens - s.microBatch;
+        const std::int64_t v = s.arch.vocab;
+        out.add("log-softmax (FP32) of each full 128-token chunk, saved by the loss",
+                dt.logits * fullChunks * fullTokens * v, fullChunks);
+        out.add("log-softmax (FP32) of the last chunk, saved by the loss", dt.logits * lastPredicted * v);
+        // One sequence: each chunk's targets are views of the whole target row; else a copy per chunk.
+        if (s.microBatch == 1) {
+            out.add("targets (int64), saved by the loss", 8 * s.sequence);
+        } else {
+            out.add("targets (int64) of each full chunk, saved by the loss", 8 * fullChunks * fullTokens, fullChunks);
+            out.add("targets (int64) of the last chunk, saved by the loss", 8 * lastPredicted);
+        }
         return;
     }
     switch (s.arch.modeling) {

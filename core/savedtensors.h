@@ -15,8 +15,9 @@ namespace vl {
 
 // One tensor that the training code saves for backward, by what it is.
 struct SavedTensor {
-    std::string_view name; // "RMSNorm input in FP32"
-    Bytes bytes;
+    std::string_view name;     // "RMSNorm input in FP32"
+    Bytes bytes;               // all its storages together
+    std::int64_t storages = 1; // equal storages, one per chunk when the code works in chunks
 };
 
 enum class TensorScope {
@@ -31,10 +32,10 @@ struct TensorList {
     std::array<SavedTensor, 48> items{};
     int count = 0;
     Bytes total = 0;
-    void add(std::string_view name, Bytes bytes)
+    void add(std::string_view name, Bytes bytes, std::int64_t storages = 1)
     {
         if (bytes > 0 && count < int(items.size())) {
-            items[count++] = {name, bytes};
+            items[count++] = {name, bytes, storages};
             total += bytes;
         }
     }
@@ -45,5 +46,9 @@ Bytes layerBytes(const Scenario &s, Recompute recompute);
 
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);
+
+// lit-gpt's finetune/lora.py runs the LM head on slices of the sequence
+// (GPT.forward(lm_head_chunk_size=128), x.split(128, dim=1)): how many.
+std::int64_t litgptHeadChunks(const Scenario &s);
 
 } // namespace vl

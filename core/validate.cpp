@@ -104,9 +104,21 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                          "litgpt is modelled for its Llama and GPT-NeoX blocks; use megatron "
                          "for "
                              + std::string(toString(a.modeling))};
-        if (s.precision != Precision::Bf16)
+        // Fabric's precision plugins: bf16-true (HalfPrecision) or bf16-mixed / 16-mixed
+        // (MixedPrecision, torch.autocast over FP32 weights); finetune/lora.py refuses
+        // quantization with mixed precision.
+        const bool mixed = s.precision == Precision::MixedBf16 || s.precision == Precision::MixedFp16;
+        if (s.precision != Precision::Bf16 && !mixed)
             return Error{"precision",
-                         "litgpt is modelled as finetune/lora.py trains in bf16-true; use --precision bf16"};
+                         "litgpt is modelled as finetune/lora.py trains in bf16-true or bf16-mixed; use --precision "
+                         "bf16, mixed-bf16 or mixed-fp16"};
+        if (mixed && s.ampStyle != AmpStyle::Autocast)
+            return Error{"amp-style", "Lightning's mixed precision is torch.autocast; use --amp-style autocast"};
+        if (mixed && s.fineTune == FineTune::QLoRA)
+            return Error{"finetune",
+                         "lit-gpt refuses quantization with mixed precision; use --precision bf16 for QLoRA"};
+        if (s.baseDtype != BaseDtype::Auto)
+            return Error{"base-dtype", "lit-gpt keeps the whole model in its precision's dtype; use --base-dtype auto"};
         if (s.attention != Attention::Flash)
             return Error{"attention", "litgpt runs flash attention; use --attention flash"};
         if (s.recompute != Recompute::None)

@@ -467,6 +467,17 @@ private Q_SLOTS:
             << QStringList{"--model",           "pythia-1.4b", "--implementation",    "litgpt",
                            "--norms-per-layer", "1",           "--parallel-residual", "no"}
             << 2 << "--parallel-residual: one norm shared by attention and MLP needs the parallel residual";
+        QTest::newRow("lit-gpt in mixed precision with a master copy (Lightning's is autocast)")
+            << QStringList{"--implementation", "litgpt", "--precision", "mixed-bf16", "--amp-style", "master-copy"} << 2
+            << "--amp-style: Lightning's mixed precision is torch.autocast";
+        QTest::newRow("lit-gpt QLoRA in mixed precision (finetune/lora.py refuses it)")
+            << QStringList{"--implementation", "litgpt",     "--precision", "mixed-bf16",     "--amp-style",
+                           "autocast",         "--finetune", "qlora",       "--lora-targets", "q,v"}
+            << 2 << "--finetune: lit-gpt refuses quantization with mixed precision";
+        QTest::newRow("lit-gpt with a base in its own dtype")
+            << QStringList{"--implementation", "litgpt", "--precision",    "mixed-bf16", "--amp-style",  "autocast",
+                           "--finetune",       "lora",   "--lora-targets", "q,v",        "--base-dtype", "bf16"}
+            << 2 << "--base-dtype: lit-gpt keeps the whole model in its precision's dtype";
         QTest::newRow("GPT-NeoX blocks with learned positions")
             << QStringList{"--model", "gpt2", "--implementation", "litgpt", "--modeling", "gpt-neox"} << 2
             << "--modeling: gpt-neox does not fit this architecture";

@@ -43,6 +43,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("attention");
         QTest::addColumn<int>("recompute");
         QTest::addColumn<bool>("dropout");
+        QTest::addColumn<int>("precision");
         QTest::addColumn<bool>("valid");
 
         Scenario eagerDropout = llama();
@@ -50,24 +51,37 @@ private Q_SLOTS:
         eagerDropout.recompute = Recompute::Selective;
         QTest::newRow("torchtitan: SDPA, its op-level selective checkpointing, no dropout")
             << eagerDropout << int(Implementation::TorchTitan) << "" << int(Attention::Sdpa)
-            << int(Recompute::Selective) << false << true;
+            << int(Recompute::Selective) << false << int(Precision::MixedFp16) << true;
         QTest::newRow("huggingface: whole-layer checkpointing, eager attention for Llama")
             << eagerDropout << int(Implementation::HuggingFace) << "" << int(Attention::Eager) << int(Recompute::Full)
-            << false << true;
+            << false << int(Precision::MixedFp16) << true;
         QTest::newRow("an attention the user typed stays, and is refused")
             << llama() << int(Implementation::TorchTitan) << "attention" << int(Attention::Eager)
-            << int(Recompute::None) << false << false;
+            << int(Recompute::None) << false << int(Precision::MixedFp16) << false;
         Scenario flashBert = bert();
         flashBert.attention = Attention::Flash;
         flashBert.dropout = true;
         QTest::newRow("BERT: eager attention, dropout stays")
             << flashBert << int(Implementation::HuggingFace) << "" << int(Attention::Eager) << int(Recompute::None)
-            << true << true;
+            << true << int(Precision::MixedFp16) << true;
         QTest::newRow("lit-gpt: flash attention, bf16-true, no checkpointing")
             << eagerDropout << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None)
-            << false << true;
-        QTest::newRow("megatron changes nothing") << eagerDropout << int(Implementation::Megatron) << ""
-                                                  << int(Attention::Eager) << int(Recompute::Selective) << true << true;
+            << false << int(Precision::Bf16) << true;
+        Scenario autocastMixed = llama();
+        autocastMixed.precision = Precision::MixedBf16;
+        autocastMixed.ampStyle = AmpStyle::Autocast;
+        QTest::newRow("lit-gpt keeps bf16-mixed under autocast (Lightning's MixedPrecision)")
+            << autocastMixed << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None)
+            << false << int(Precision::MixedBf16) << true;
+        Scenario mixedQlora = autocastMixed;
+        mixedQlora.fineTune = FineTune::QLoRA;
+        mixedQlora.loraTargets = LoraQ | LoraV;
+        QTest::newRow("lit-gpt QLoRA: bf16-true, which its script requires with quantization")
+            << mixedQlora << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None) << false
+            << int(Precision::Bf16) << true;
+        QTest::newRow("megatron changes nothing")
+            << eagerDropout << int(Implementation::Megatron) << "" << int(Attention::Eager) << int(Recompute::Selective)
+            << true << int(Precision::MixedFp16) << true;
     }
     void implementationDefaults()
     {
@@ -77,6 +91,7 @@ private Q_SLOTS:
         QFETCH(int, attention);
         QFETCH(int, recompute);
         QFETCH(bool, dropout);
+        QFETCH(int, precision);
         QFETCH(bool, valid);
         before.implementation = Implementation(implementation);
         const std::string keptName = kept.toStdString();
@@ -87,7 +102,9 @@ private Q_SLOTS:
         QCOMPARE(int(after.attention), attention);
         QCOMPARE(int(after.recompute), recompute);
         QCOMPARE(after.dropout, dropout);
-        QCOMPARE(!scenarioError(after), valid);
+        QCOMPARE(int(after.precision), precision);
+        const std::optional<Error> error = scenarioError(after);
+        QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.

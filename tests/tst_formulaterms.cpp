@@ -159,6 +159,34 @@ private Q_SLOTS:
             s.loraTargets = LoraQ | LoraV;
         });
         row("full fine-tuning, lit-gpt's StableLM-alpha block", litgptNeox);
+        row("full fine-tuning, lit-gpt's phi-1.5 block in bf16-mixed", [](Scenario &s) {
+            litgptNeox(s);
+            s.arch.normsPerLayer = 1;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+        });
+        row("full fine-tuning, lit-gpt's Llama in bf16-mixed", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.attention = Attention::Flash;
+        });
+        row("LoRA without dropout, lit-gpt's Llama in bf16-mixed", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV;
+        });
+        row("LoRA with dropout, lit-gpt's StableLM-alpha block in bf16-mixed", [](Scenario &s) {
+            litgptNeox(s);
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV;
+            s.loraDropout = true;
+        });
         row("torchtitan, FSDP, op-level selective checkpointing", [](Scenario &s) {
             s.implementation = Implementation::TorchTitan;
             s.precision = Precision::MixedBf16;

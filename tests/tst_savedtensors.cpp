@@ -105,7 +105,7 @@ std::vector<Bytes> sortedBytes(const std::vector<SavedTensor> &tensors)
 {
     std::vector<Bytes> bytes;
     for (const SavedTensor &t : tensors)
-        bytes.push_back(t.bytes);
+        bytes.insert(bytes.end(), t.storages, t.bytes / t.storages);
     std::sort(bytes.begin(), bytes.end(), std::greater<>());
     return bytes;
 }
@@ -114,8 +114,9 @@ QString describe(const std::vector<SavedTensor> &tensors)
 {
     QStringList lines;
     for (const SavedTensor &t : tensors)
-        lines << QStringLiteral("  %1 B  %2")
+        lines << QStringLiteral("  %1 B in %2 storages  %3")
                      .arg(t.bytes)
+                     .arg(t.storages)
                      .arg(QString::fromUtf8(t.name.data(), qsizetype(t.name.size())));
     return lines.join(u'\n');
 }

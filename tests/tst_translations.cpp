@@ -137,6 +137,15 @@ private Q_SLOTS:
         QTest::newRow("lit-gpt StableLM-alpha, full")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
             << int(Loss::Standard) << false << 2;
+        QTest::newRow("lit-gpt Llama, bf16-mixed, LoRA")
+            << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
+            << int(Loss::Standard) << false << 2;
+        QTest::newRow("lit-gpt Llama, bf16-mixed, full")
+            << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::Full)
+            << int(Loss::Standard) << false << 2;
+        QTest::newRow("lit-gpt phi-1.5, bf16-mixed, full")
+            << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::Autocast) << int(FineTune::Full)
+            << int(Loss::Standard) << false << 1;
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama)
                                     << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false
                                     << 2;
@@ -173,8 +182,8 @@ private Q_SLOTS:
         s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa
             : s.implementation == Implementation::LitGpt             ? Attention::Flash
                                                                      : Attention::Eager;
-        if (s.implementation == Implementation::LitGpt) {
-            s.precision = Precision::Bf16;
+        if (s.implementation == Implementation::LitGpt) { // bf16-true, or bf16-mixed under autocast
+            s.precision = AmpStyle(ampStyle) == AmpStyle::Autocast ? Precision::MixedBf16 : Precision::Bf16;
             s.loraTargets = LoraQ | LoraV;
         }
         s.ampStyle = AmpStyle(ampStyle);

@@ -2077,10 +2077,6 @@
         <translation>反量化</translation>
     </message>
     <message>
-        <source>log-softmax (FP32) per chunk of 128 tokens, saved by the loss</source>
-        <translation>每 128 个 token 一块的 log-softmax（FP32），由损失保存</translation>
-    </message>
-    <message>
         <source>(FP32, as Fabric returns them)</source>
         <translation>（FP32，Fabric 返回的精度）</translation>
     </message>
@@ -2155,6 +2151,62 @@
     <message>
         <source>(sequence parallel)</source>
         <translation>（序列并行）</translation>
+    </message>
+    <message>
+        <source>norm output, saved by LoRA A</source>
+        <translation>归一化输出，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by the qkv projection</source>
+        <translation>归一化输出的 16 位副本，由 qkv 投影保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by fc</source>
+        <translation>归一化输出的 16 位副本，由 fc 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by fc_1</source>
+        <translation>归一化输出的 16 位副本，由 fc_1 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by fc_2</source>
+        <translation>归一化输出的 16 位副本，由 fc_2 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the norm output, saved by LoRA A</source>
+        <translation>归一化输出的 16 位副本，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the LoRA dropout output, saved by LoRA A</source>
+        <translation>LoRA dropout 输出的 16 位副本，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>log-softmax (FP32) of each full 128-token chunk, saved by the loss</source>
+        <translation>每个完整的 128 token 分块的 log-softmax（FP32），由损失保存</translation>
+    </message>
+    <message>
+        <source>log-softmax (FP32) of the last chunk, saved by the loss</source>
+        <translation>最后一个分块的 log-softmax（FP32），由损失保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of each full chunk, saved by the LM head</source>
+        <translation>每个完整分块的 16 位副本，由 LM 头保存</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the last chunk, saved by the LM head</source>
+        <translation>最后一个分块的 16 位副本，由 LM 头保存</translation>
+    </message>
+    <message>
+        <source>targets (int64) of each full chunk, saved by the loss</source>
+        <translation>每个完整分块的目标（int64），由损失保存</translation>
+    </message>
+    <message>
+        <source>targets (int64) of the last chunk, saved by the loss</source>
+        <translation>最后一个分块的目标（int64），由损失保存</translation>
+    </message>
+    <message>
+        <source>chunks</source>
+        <translation>个分块</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,7 @@ NEOX_SHAPES = [
     dict(hidden=80, heads=5, kv_heads=5, ffn=320, seq=12, batch=3, vocab=72, rotary_percentage=1.0,
          shared_attention_norm=False, lm_head_bias=False, parallel_residual=False),
 ]
+LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=260, batch=1, vocab=96)
 RECOMPUTE = ["none", "full"]
 LITGPT_TRAINING = [
     dict(finetune="full"),
@@ -73,6 +74,14 @@ def configs():
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     for shape, training in itertools.product(NEOX_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt-neox", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
+    # ... and in bf16-mixed (autocast over FP32 weights; lit-gpt refuses QLoRA with it), one
+    # sequence long enough for the LM head to run three chunks of 128 tokens
+    for family, shape, training in itertools.chain(
+            itertools.product(["litgpt"], LLAMA_SHAPES + [LONG_SHAPE], LITGPT_TRAINING[:3]),
+            itertools.product(["litgpt-neox"], NEOX_SHAPES + [dict(NEOX_SHAPES[1], **LONG_SHAPE)],
+                              LITGPT_TRAINING[:3])):
+        yield dict(family=family, **shape, weights="fp32", autocast="bf16", **training, recompute="none",
+                   dropout=0.0)
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)

@@ -77,7 +77,7 @@ class Autocast:
         if tensor is None or tensor.dtype == self.low:
             return tensor
         key = tensor.storage().data_ptr()
-        if key in self.params and tensor.requires_grad:
+        if key in self.params and tensor.requires_grad and tensor.is_leaf:
             if key not in self.cache:
                 self.cache[key] = tensor.to(self.low)
                 self.weight_casts.append(self.cache[key])
@@ -100,6 +100,9 @@ class Autocast:
 
     def matmul(self, a, b):
         return torch.matmul(self.cast(a), self.cast(b))
+
+    def conv1d(self, x, weight, groups):
+        return F.conv1d(self.cast(x), self.cast(weight), groups=groups)
 
     def sdpa(self, q, k, v):
         # scaled_dot_product_attention is on autocast's lower-precision list
@@ -126,6 +129,10 @@ class NoAutocast:
     @staticmethod
     def matmul(a, b):
         return torch.matmul(a, b)
+
+    @staticmethod
+    def conv1d(x, weight, groups):
+        return F.conv1d(x, weight, groups=groups)
 
     @staticmethod
     def sdpa(q, k, v):
@@ -437,7 +444,10 @@ class LitgptLlamaLayer:
     CausalSelfAttention (fused qkv, view/permute/split, expand/reshape, apply_rope, cat, flash
     attention, proj), LLaMAMLP (fc_1, fc_2, silu, proj) and lit_gpt/rmsnorm.py RMSNorm (no FP32
     upcast); lit_gpt/lora.py LoRAQKVLinear (lora_A on dropout(x), conv1d for lora_B, zero_pad).
-    bf16-true: everything in BF16. QLoRA: every frozen nn.Linear becomes bitsandbytes' 4-bit linear."""
+    bf16-true: everything in BF16. bf16-mixed: Lightning's MixedPrecision runs the forward under
+    torch.autocast with FP32 weights, so the residual stream and the norms stay FP32 (RMSNorm's
+    ops are not on autocast's lists, LayerNorm is on its FP32 list) while linears and conv1d cast.
+    QLoRA: every frozen nn.Linear becomes bitsandbytes' 4-bit linear."""
 
     def __init__(self, c):
         self.c = c
@@ -465,8 +475,8 @@ class LitgptLlamaLayer:
         own = [self.norm_1, self.norm_2, self.attn, self.proj, self.fc_1, self.fc_2, self.mlp_proj]
         return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
 
-    def linear(self, x, weight, bias=None):
-        return QuantizedLinear.apply(x, weight, bias) if self.quantized else F.linear(x, weight, bias)
+    def linear(self, ops, x, weight, bias=None):
+        return QuantizedLinear.apply(x, weight, bias) if self.quantized else ops.linear(x, weight, bias)
 
     @staticmethod
     def rms_norm(weight, x, eps=1e-5):
@@ -490,28 +500,29 @@ class LitgptLlamaLayer:
         return result.view((*x.shape[:-1], out_features)).transpose(0, 1)
 
     def __call__(self, ops, x, cos, sin):
-        x = x + self.attention(self.rms_norm(self.norm_1, x), cos, sin)
+        x = x + self.attention(ops, self.rms_norm(self.norm_1, x), cos, sin)
         n_2 = self.rms_norm(self.norm_2, x)
-        return x + self.linear(F.silu(self.linear(n_2, self.fc_1)) * self.linear(n_2, self.fc_2), self.mlp_proj)
+        gate = F.silu(self.linear(ops, n_2, self.fc_1)) * self.linear(ops, n_2, self.fc_2)
+        return x + self.linear(ops, gate, self.mlp_proj)
 
-    def attention(self, n_1, cos, sin, biases=(None, None)):
+    def attention(self, ops, n_1, cos, sin, biases=(None, None)):
         """CausalSelfAttention.forward on the norm's output, with the output projection."""
         c = self.c
         B, T, C = n_1.shape
         a, g = c["heads"], c["kv_heads"]
         hs = C // a
         rope = int(c.get("rotary_percentage", 1.0) * hs)  # Config.rope_n_elem
-        qkv = self.linear(n_1, self.attn, biases[0])
+        qkv = self.linear(ops, n_1, self.attn, biases[0])
         if self.lora_a is not None:
             dropped = torch.native_dropout(n_1, 0.05, True)[0] if c["lora_dropout"] else n_1
-            after_a = F.linear(dropped, self.lora_a)
+            after_a = ops.linear(dropped, self.lora_a)
             # LoRAQKVLinear.conv1d: one grouped conv1d for MHA, else one per enabled projection
             inputs, weight = after_a.transpose(-2, -1), self.lora_b.unsqueeze(-1)
             if a == g:
-                after_b = F.conv1d(inputs, weight, groups=self.groups)
+                after_b = ops.conv1d(inputs, weight, self.groups)
             else:
-                after_b = torch.cat([F.conv1d(i, w) for i, w in zip(inputs.chunk(self.groups, dim=1),
-                                                                    weight.split(self.widths, dim=0))], dim=1)
+                after_b = torch.cat([ops.conv1d(i, w, 1) for i, w in zip(inputs.chunk(self.groups, dim=1),
+                                                                         weight.split(self.widths, dim=0))], dim=1)
             after_b = after_b.transpose(-2, -1)
             qkv = qkv + self.zero_pad(after_b, qkv.shape[-1]) * 2.0
         q_per_kv = a // g
@@ -526,7 +537,7 @@ class LitgptLlamaLayer:
         # flash_attn_func on (B, T, nh, hs) views; its output keeps q's (B, nh, T, hs) memory, so
         # reshape(B, T, C) copies it
         y = FlashAttnFunc.apply(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)).reshape(B, T, C)
-        return self.linear(y, self.proj, biases[1])
+        return self.linear(ops, y, self.proj, biases[1])
 
 
 class LitgptNeoxLayer(LitgptLlamaLayer):
@@ -552,16 +563,16 @@ class LitgptNeoxLayer(LitgptLlamaLayer):
         own = [*self.norm_1, *(self.norm_2 or ()), self.attn, self.proj, *self.biases, *self.fc, *self.mlp_proj]
         return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
 
-    def mlp(self, n_2):
-        return self.linear(F.gelu(self.linear(n_2, *self.fc), approximate="tanh"), *self.mlp_proj)
+    def mlp(self, ops, n_2):
+        return self.linear(ops, F.gelu(self.linear(ops, n_2, *self.fc), approximate="tanh"), *self.mlp_proj)
 
     def __call__(self, ops, x, cos, sin):
         n_1 = layer_norm(ops, x, *self.norm_1)
         if not self.c["parallel_residual"]:
-            x = x + self.attention(n_1, cos, sin, self.biases)
-            return x + self.mlp(layer_norm(ops, x, *self.norm_2))
+            x = x + self.attention(ops, n_1, cos, sin, self.biases)
+            return x + self.mlp(ops, layer_norm(ops, x, *self.norm_2))
         n_2 = n_1 if self.norm_2 is None else layer_norm(ops, x, *self.norm_2)
-        return x + self.attention(n_1, cos, sin, self.biases) + self.mlp(n_2)
+        return x + self.attention(ops, n_1, cos, sin, self.biases) + self.mlp(ops, n_2)
 
 
 class Gpt2Layer:
@@ -680,13 +691,13 @@ def rotary(c, dtype, fraction=1.0):
 
 
 def split_weight_casts(saved, ops):
-    """Moves the 16-bit parameter copies out of the saved storages: held in the cast cache, or
-    saved by autograd. Returns their bytes."""
+    """Moves the 16-bit parameter copies that autograd saves out of the saved storages and
+    returns their bytes. A cast the cache holds but nothing saves (a bias's: its gradient needs
+    no input) is freed when the autocast region exits (torch.clear_autocast_cache), before
+    backward."""
     total = 0
     for cast in ops.weight_casts:
-        key = cast.storage().data_ptr()
-        cached = any(key == c.storage().data_ptr() for c in getattr(ops, "cache", {}).values())
-        if saved.storages.pop(key, None) is not None or cached:
+        if saved.storages.pop(cast.storage().data_ptr(), None) is not None:
             total += cast.storage().nbytes()
     return total
 
@@ -792,7 +803,9 @@ def count_outside(c):
             else:
                 x, bias = layer_norm(ops, x, *norm), head_bias
             quantized = c["finetune"] == "qlora"
-            chunks = [QuantizedLinear.apply(x_i, head, bias) if quantized else F.linear(x_i, head, bias)
+            # Under autocast a frozen head's weight is cast anew for every chunk (the cast cache
+            # keeps only weights that require grad), and each chunk's mm saves its cast.
+            chunks = [QuantizedLinear.apply(x_i, head, bias) if quantized else ops.linear(x_i, head, bias)
                       for x_i in x.split(128, dim=1)]
             # Fabric's _FabricModule.forward: precision.convert_output casts the output to the
             # default dtype, FP32 outside the forward context (HalfPrecision, BitsandbytesPrecision)
