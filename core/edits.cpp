@@ -147,6 +147,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
         return lora;
+    if (field == "double-quant")
+        return s.fineTune == FineTune::QLoRA;
     if (field == "gpus-per-node")
         return s.offload != Offload::None;
     if (field == "allocator-percent")

@@ -393,6 +393,16 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
     return g;
 }
 
+// `weights` stored as bitsandbytes' NF4 (functional.py quantize_4bit, blocksize 64): two per byte
+// and an FP32 absmax per block; double quantization (compress_statistics) keeps the absmax in
+// 8 bits, blockwise-quantized with an FP32 absmax per 256 of them.
+Bytes nf4Bytes(std::int64_t weights, bool doubleQuant)
+{
+    const std::int64_t blocks = ceilDiv(weights, 64);
+    const Bytes constants = doubleQuant ? blocks + 4 * ceilDiv(blocks, 256) : 4 * blocks;
+    return ceilDiv(weights, 2) + constants;
+}
+
 // Parameters: the weights this GPU holds, in their dtype (ZeRO paper, Rajbhandari et al. 2020:
 // 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
 // (Dettmers et al. 2023) and what a sharded engine gathers to compute.
@@ -402,17 +412,20 @@ void Stage::addParameters(Units units, Sink &sink) const
     Bytes weightBytes = 0;
     std::string how;
     if (s.fineTune == FineTune::QLoRA) {
-        // NF4: 4 bits per weight plus double-quantised constants, 0.127 bits (Dettmers et al. 2023).
-        // Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear, the LM head too;
-        // PEFT's QLoRA leaves the head in 16 bits.
+        // NF4 (Dettmers et al. 2023; bitsandbytes functional.py quantize_4bit, blocksize 64): 4 bits
+        // per weight and an FP32 absmax per block of 64, 0.5 bits; double quantization
+        // (compress_statistics) stores the absmax in 8 bits with an FP32 constant per 256 of
+        // them, 0.127 bits. Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear,
+        // the LM head too; PEFT's QLoRA leaves the head in 16 bits.
         const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
         const std::int64_t quantised = matricesOnRank * layers.count() + head;
         const std::int64_t kept = stageParams - quantised;
-        weightBytes = ceilDiv(quantised * 4127, 8000) + kept * dt.base;
+        weightBytes = nf4Bytes(quantised, s.doubleQuant) + kept * dt.base;
         weightBytes = shard(weightBytes, shardParams);
         if constexpr (std::is_same_v<Sink, TextSink>)
-            how = formatCount(quantised) + " params × 4.127 bits (NF4) + " + formatCount(kept) + " × "
-                + std::to_string(dt.base) + " B";
+            how = formatCount(quantised)
+                + (s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + " : " params × 4.5 bits (NF4) + ")
+                + formatCount(kept) + " × " + std::to_string(dt.base) + " B";
     } else {
         // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
         const std::int64_t frozen = s.fineTune == FineTune::Full ? 0

@@ -189,6 +189,11 @@ const std::array kFields = {
     FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no",
               "LoRA dropout on: each adapter saves its own dropped copy of its input", nullptr,
               VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo), false, VL_BOOL(loraDropout)},
+    FieldSpec{"double-quant", "finetune.double_quant", "yes|no",
+              "With --finetune qlora: bitsandbytes' double quantization of the NF4 blocks' constants "
+              "(bnb_4bit_use_double_quant, the QLoRA paper's recipe, lit-gpt's bnb.nf4-dq): 4.127 bits per "
+              "weight; no: an FP32 absmax per 64 weights, 4.5 bits (transformers' BitsAndBytesConfig default)",
+              nullptr, VL_WORD(doubleQuant, parseYesNo, "double-quant", kYesNo), false, VL_BOOL(doubleQuant)},
     FieldSpec{"base-dtype", "finetune.base_dtype", "DTYPE",
               "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
               "weights'), fp32, bf16 or fp16",

@@ -177,6 +177,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "Q/K/V/out"),
     VL_TRANSLATE_NOOP("vl::formula", "rank"),
     VL_TRANSLATE_NOOP("vl::formula", "bits"),
+    VL_TRANSLATE_NOOP("vl::formula", "double-quantized"), // QLoRA's NF4 constants
     VL_TRANSLATE_NOOP("vl::formula", "layer"),
     VL_TRANSLATE_NOOP("vl::formula", "CUDA context and kernels"),
     VL_TRANSLATE_NOOP("vl::formula", "NCCL communication buffers"),

@@ -151,6 +151,7 @@ struct Scenario {
     std::int64_t loraRank = 16;
     unsigned loraTargets = LoraAll;
     bool loraDropout = false;         // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
+    bool doubleQuant = true;          // QLoRA: bitsandbytes quantizes the NF4 blocks' absmax constants too
     std::int64_t trainableLayers = 2; // Freeze: only the top layers train
 
     Overhead overhead;

@@ -442,6 +442,9 @@ private Q_SLOTS:
             << QStringList{"--hidden", "1048576",    "--heads", "65536",    "--kv-heads",
                            "65536",    "--head-dim", "65536",   "--layers", "10000"}
             << 2 << "--hidden: the model is too large to count in bytes";
+        QTest::newRow("double quantization neither yes nor no")
+            << QStringList{"--finetune", "qlora", "--double-quant", "maybe"} << 2
+            << "--double-quant: 'maybe' is not allowed; use yes|no";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2
                                            << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
         QTest::newRow("Hugging Face code for a mixture of experts")

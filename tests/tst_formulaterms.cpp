@@ -147,6 +147,10 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        row("QLoRA without double quantization", [](Scenario &s) {
+            s.fineTune = FineTune::QLoRA;
+            s.doubleQuant = false;
+        });
         row("FP8 with Transformer Engine, TP 2", [](Scenario &s) {
             s.precision = Precision::Fp8;
             s.tensorParallel = 2;

@@ -601,6 +601,39 @@ private Q_SLOTS:
         QVERIFY(estimate(qlora).total < estimate(lora).total); // never the gpu_poor bug
     }
 
+    // One Llama-2-7B layer under QLoRA, each of its seven matrices stored as bitsandbytes lays
+    // out a 4-bit tensor (functional.py quantize_4bit, blocksize 64): packed 4-bit weights, and an
+    // FP32 absmax per block, or with double quantization an 8-bit absmax per block plus an FP32
+    // absmax per 256 of those; the embedding, the head and the norms stay 16-bit.
+    void nf4Layout_data()
+    {
+        QTest::addColumn<bool>("doubleQuant");
+        QTest::newRow("double quantization (QLoRA paper, lit-gpt's bnb.nf4-dq)") << true;
+        QTest::newRow("FP32 absmax per block (BitsAndBytesConfig default)") << false;
+    }
+    void nf4Layout()
+    {
+        QFETCH(bool, doubleQuant);
+        Scenario s;
+        s.arch.layers = 1;
+        s.fineTune = FineTune::QLoRA;
+        s.doubleQuant = doubleQuant;
+        const std::int64_t h = s.arch.hidden, f = s.arch.ffn;
+        QCOMPARE(h, 4096);
+        QCOMPARE(f, 11008);
+        Bytes expected = 0;
+        for (const std::int64_t weights : {h * h, h * h, h * h, h * h, h * f, h * f, h * f}) {
+            const std::int64_t blocks = weights / 64;
+            expected += weights / 2 + (doubleQuant ? blocks + 4 * (blocks / 256) : 4 * blocks);
+        }
+        const std::int64_t sixteenBit = 2 * s.arch.vocab * h + 3 * h; // embedding, head, three norms
+        expected += 2 * sixteenBit;
+        QCOMPARE(estimate(s).item(ItemId::Weights), expected);
+        // 4.127 and 4.5 bits per quantized weight
+        const double bits = 8.0 * double(expected - 2 * sixteenBit) / double(4 * h * h + 3 * h * f);
+        QVERIFY(qAbs(bits - (doubleQuant ? 4.127 : 4.5)) < 0.001);
+    }
+
     // ZeRO-Offload over 8 GPUs, 7e9 parameters, mixed precision. In CPU memory, per GPU, what
     // DeepSpeed allocates there for its CPU Adam, each per parameter ÷ 8: the FP32 master and
     // moments (12 B) and the FP32 gradients (4 B); at stages 1 and 2 (stage_1_and_2.py) also the

@@ -115,6 +115,7 @@ private:
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;
     QCheckBox *m_loraDropout = nullptr;
+    QCheckBox *m_doubleQuant = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;
     QComboBox *m_cudaLoading = nullptr;

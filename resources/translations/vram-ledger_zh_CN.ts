@@ -852,6 +852,14 @@
         <source>With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last one (no_sync; Lightning Fabric&apos;s no_backward_sync does this). Each GPU then keeps the unsharded gradients of everything it trains for the whole step. Off: every micro-batch reduce-scatters, as torchtitan does.</source>
         <translation>每步有多个微批时，FSDP 可以把梯度的 reduce-scatter 推迟到最后一个微批（no_sync；Lightning Fabric 的 no_backward_sync 就是这样）。这时每张 GPU 在整个步内保留其所训练的全部参数的未分片梯度。关闭：每个微批都做 reduce-scatter，与 torchtitan 相同。</translation>
     </message>
+    <message>
+        <source>Double quantization</source>
+        <translation>双重量化</translation>
+    </message>
+    <message>
+        <source>QLoRA stores each block of 64 weights with a scale. Double quantization stores the scales in 8 bits too: 4.127 bits per weight instead of 4.5 (the QLoRA paper&apos;s recipe; transformers&apos; BitsAndBytesConfig leaves it off unless asked).</source>
+        <translation>QLoRA 每 64 个权重为一块，各带一个缩放系数。双重量化把这些缩放系数也存成 8 位：每个权重 4.127 位而不是 4.5 位（QLoRA 论文的做法；transformers 的 BitsAndBytesConfig 默认不开启）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -2207,6 +2215,10 @@
     <message>
         <source>chunks</source>
         <translation>个分块</translation>
+    </message>
+    <message>
+        <source>double-quantized</source>
+        <translation>双重量化</translation>
     </message>
 </context>
 <context>
