@@ -147,6 +147,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
         return lora;
+    if (field == "activation-offload")
+        return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan;
     if (field == "double-quant")
         return s.fineTune == FineTune::QLoRA;
     if (field == "gpus-per-node")

@@ -31,6 +31,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
+    {ItemId::ActivationOffloadWindow, "activation_offload_window"},
     {ItemId::WeightCasts, "weight_casts"},
     {ItemId::HeadActivations, "head_activations"},
     {ItemId::CudaContext, "cuda_context"},
@@ -753,34 +754,61 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const bool interleaved = v > 1;
     const Bytes stageLayersOnce = kept.total * savingLayers;
     const Bytes layerTotal = stageLayersOnce / v * held.passes + stageLayersOnce % v * held.passes / v;
-    sink.add(ItemId::LayerActivations, layerTotal, [&] {
-        std::string text;
-        if (s.recompute == Recompute::Full) {
-            text = "each layer keeps only its input: s·b·h × " + std::to_string(kept.total / (sb * a.hidden / spDiv))
-                + " B = " + formatBytes(kept.total, units) + "/layer";
-        } else {
-            text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
-                : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
-                                               : "per layer:";
-            for (int i = 0; i < kept.count; ++i)
-                text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
-                    + formatBytes(kept.items[i].bytes, units);
-            text += " = " + formatBytes(kept.total, units);
-        }
-        if (s.contextParallel > 1)
-            text += " (the sequence ÷ " + std::to_string(s.contextParallel)
-                + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
-        text += times(savingLayers) + " layers";
-        if (interleaved)
-            text += times(held.passes) + " chunk passes in flight ÷ " + std::to_string(v)
-                + " chunks (interleaved 1F1B)";
-        else if (inFlight > 1)
-            text += times(inFlight) + " micro-batches in flight" + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
-        text += equals(layerTotal, units);
-        if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
-            text += " — the article's b·s·h·L·2 estimate";
-        return text;
-    });
+    // torchtune's OffloadActivations (training/_activation_offloading.py, pack_tensor): every saved
+    // tensor of 1 KiB or more that is no parameter is copied to pinned CPU memory in forward and
+    // brought back for backward; the output head runs under a NoOpManager and the loss outside it.
+    const bool offload = s.activationOffload;
+    sink.add(
+        ItemId::LayerActivations, offload ? 0 : layerTotal,
+        [&] {
+            std::string text;
+            if (s.recompute == Recompute::Full) {
+                text = "each layer keeps only its input: s·b·h × "
+                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B = " + formatBytes(kept.total, units)
+                    + "/layer";
+            } else {
+                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
+                    : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
+                                                   : "per layer:";
+                for (int i = 0; i < kept.count; ++i)
+                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
+                        + formatBytes(kept.items[i].bytes, units);
+                text += " = " + formatBytes(kept.total, units);
+            }
+            if (s.contextParallel > 1)
+                text += " (the sequence ÷ " + std::to_string(s.contextParallel)
+                    + " context-parallel GPUs: " + std::to_string(s.sequence) + " tokens each)";
+            text += times(savingLayers) + " layers";
+            if (interleaved)
+                text += times(held.passes) + " chunk passes in flight ÷ " + std::to_string(v)
+                    + " chunks (interleaved 1F1B)";
+            else if (inFlight > 1)
+                text += times(inFlight) + " micro-batches in flight"
+                    + (s.gradAccum == 0 ? " (1F1B, pipeline full)" : "");
+            text += equals(layerTotal, units);
+            if (offload)
+                text += ", offloaded to CPU memory";
+            if (s.recompute == Recompute::Full && inFlight == 1 && spDiv == 1 && e == 2 && !dt.autocast)
+                text += " — the article's b·s·h·L·2 estimate";
+            return text;
+        },
+        offload ? layerTotal : 0);
+    if (offload && savingLayers > 0) {
+        // What stays on the GPU: the last max_fwd_stash_size (5) tensors copied out, kept until
+        // their copy is done, and in backward a layer's tensors brought back. With checkpointing a
+        // layer saves one tensor, its input, so the stash holds the last five layers' inputs;
+        // without, a layer's own tensors outnumber the stash.
+        constexpr std::int64_t kForwardStash = 5;
+        const std::int64_t stashed = s.recompute == Recompute::Full ? std::min(kForwardStash, savingLayers) : 1;
+        const Bytes window = kept.total * stashed;
+        sink.add(ItemId::ActivationOffloadWindow, window, [&] {
+            if (stashed == 1)
+                return "one layer's saved tensors, brought back for its backward" + equals(window, units);
+            return "the inputs of the last " + std::to_string(stashed)
+                + " layers, kept until their copy to CPU memory is done: " + formatBytes(kept.total, units)
+                + times(stashed) + equals(window, units);
+        });
+    }
     // Full checkpointing, and torchtitan's op-level selective policy, rebuild a layer's
     // saved tensors in its backward.
     const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
@@ -980,6 +1008,7 @@ Component componentOf(ItemId id)
     case ItemId::EmbeddingActivations:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:
+    case ItemId::ActivationOffloadWindow:
     case ItemId::WeightCasts:
     case ItemId::HeadActivations: return Component::Activations;
     case ItemId::CudaContext:
@@ -1043,8 +1072,10 @@ Bytes activationsWithoutRecompute(const Breakdown &b)
         return b.component(Component::Activations);
     const double fullLayers = double(b.item(ItemId::LayerActivations)) * double(b.oneLayerActivations)
         / double(b.keptPerLayer);
+    // Offloaded, the GPU keeps one whole layer's tensors in transit instead.
+    const Bytes window = b.has(ItemId::ActivationOffloadWindow) ? b.oneLayerActivations : 0;
     return b.component(Component::Activations) - b.item(ItemId::LayerActivations) - b.item(ItemId::RecomputeBuffer)
-        + Bytes(std::llround(fullLayers));
+        - b.item(ItemId::ActivationOffloadWindow) + window + Bytes(std::llround(fullLayers));
 }
 
 Result<Breakdown> validatedEstimate(const Scenario &s)

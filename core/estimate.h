@@ -49,6 +49,7 @@ enum class ItemId {
     EmbeddingActivations,
     Logits,
     RecomputeBuffer,
+    ActivationOffloadWindow,
     WeightCasts,
     HeadActivations,
     CudaContext,

@@ -123,6 +123,12 @@ const std::array kFields = {
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},
+    FieldSpec{"activation-offload", "training.activation_offload", "yes|no",
+              "Copy the layers' saved activations to CPU memory in forward and back in backward "
+              "(torchtune's enable_activation_offloading, OffloadActivations); with --implementation "
+              "huggingface or torchtitan",
+              nullptr, VL_WORD(activationOffload, parseYesNo, "activation-offload", kYesNo), false,
+              VL_BOOL(activationOffload)},
     FieldSpec{"zero", "parallel.zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
     FieldSpec{"sharding", "parallel.sharding", "ENGINE",
               "Who shards: zero (DeepSpeed ZeRO, stages 1-3), fsdp (at --zero 3, PyTorch FSDP as "

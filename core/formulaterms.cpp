@@ -150,6 +150,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "16-bit casts of the FP32 weights, kept for backward:"),
     VL_TRANSLATE_NOOP("vl::formula", "output head"),
     VL_TRANSLATE_NOOP("vl::formula", "chunks"), // lit-gpt's head, cast once per chunk
+    VL_TRANSLATE_NOOP("vl::formula", "the inputs of the last"),
+    VL_TRANSLATE_NOOP("vl::formula", "layers, kept until their copy to CPU memory is done:"),
+    VL_TRANSLATE_NOOP("vl::formula", "one layer's saved tensors, brought back for its backward"),
     VL_TRANSLATE_NOOP("vl::formula", "adapter"),
     VL_TRANSLATE_NOOP("vl::formula", "one chunk's FP32 copy (chunked loss,"),
     VL_TRANSLATE_NOOP("vl::formula", "chunks)"),

@@ -143,6 +143,8 @@ struct Scenario {
     std::int64_t gpusPerNode = 8;
 
     Recompute recompute = Recompute::None;
+    bool activationOffload =
+        false; // saved activations copied to CPU memory in forward (torchtune's OffloadActivations)
     Attention attention = Attention::Eager;
     Loss loss = Loss::Standard;
     bool dropout = false;

@@ -56,7 +56,8 @@ StepTimeline stepTimeline(const Breakdown &b)
     };
 
     point(StepPhase::Start, 0, params, 0, 0);
-    const Bytes embedding = b.item(ItemId::EmbeddingActivations);
+    // Offloaded activations keep a window on the GPU, on their way out in forward and back in backward.
+    const Bytes embedding = b.item(ItemId::EmbeddingActivations) + b.item(ItemId::ActivationOffloadWindow);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gathered, 0, embedding + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.

@@ -84,6 +84,9 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      code
                          + " is modelled without context parallelism; use --implementation megatron or "
                            "torchtitan with --cp"};
+    if (s.activationOffload && s.implementation == Implementation::LitGpt)
+        return Error{"activation-offload",
+                     "lit-gpt's scripts do not offload activations; use --implementation huggingface or torchtitan"};
     if (s.recompute == Recompute::Selective && !titan)
         return Error{"recompute",
                      "selective recomputation is Megatron's and torchtitan's; with --implementation " + code
@@ -314,6 +317,14 @@ std::optional<Error> scenarioError(const Scenario &s)
         return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
     if (auto error = checkFp8(s))
         return error;
+    // torchtune's OffloadActivations: saved_tensors_hooks around the model's forward, one
+    // micro-batch at a time; Megatron-Core's own CPU offloading is another mechanism.
+    if (s.activationOffload && s.implementation == Implementation::Megatron)
+        return Error{"activation-offload",
+                     "activation offload is modelled as torchtune's OffloadActivations; use --implementation "
+                     "huggingface or torchtitan"};
+    if (s.activationOffload && s.pipelineParallel > 1)
+        return Error{"activation-offload", "activation offload is modelled for one micro-batch in flight; use --pp 1"};
     if (s.implementation != Implementation::Megatron)
         if (auto error = checkCodeLevel(s))
             return error;

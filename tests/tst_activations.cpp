@@ -229,6 +229,51 @@ private Q_SLOTS:
         QVERIFY(b.keptPerLayer < b.oneLayerActivations);
     }
 
+    // torchtune's OffloadActivations: the layers' saved tensors go to CPU memory, whole; the GPU
+    // keeps the last five tensors copied out until their copy is done (max_fwd_stash_size) and a
+    // layer's tensors brought back for its backward: one layer's set, or with checkpointing (one
+    // tensor per layer, its input) the last five layers' inputs, fewer when there are fewer layers.
+    void activationOffload_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<qint64>("layers");
+        QTest::addColumn<qint64>("onGpu"); // layers' worth of saved tensors left on the GPU
+        QTest::newRow("torchtitan, no checkpointing: one layer's set")
+            << int(Implementation::TorchTitan) << int(Recompute::None) << qint64(32) << qint64(1);
+        QTest::newRow("torchtitan, checkpointing: five layers' inputs")
+            << int(Implementation::TorchTitan) << int(Recompute::Full) << qint64(32) << qint64(5);
+        QTest::newRow("hugging face, checkpointing, three layers: all three inputs")
+            << int(Implementation::HuggingFace) << int(Recompute::Full) << qint64(3) << qint64(3);
+    }
+    void activationOffload()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, recompute);
+        QFETCH(qint64, layers);
+        QFETCH(qint64, onGpu);
+        Scenario kept;
+        kept.implementation = Implementation(implementation);
+        kept.attention = Attention::Sdpa;
+        kept.precision = Precision::Bf16;
+        kept.recompute = Recompute(recompute);
+        kept.arch.layers = layers;
+        Scenario offloaded = kept;
+        offloaded.activationOffload = true;
+        QVERIFY(!scenarioError(offloaded));
+        const Breakdown before = estimate(kept), after = estimate(offloaded);
+        QCOMPARE(after.item(ItemId::LayerActivations), 0);
+        QCOMPARE(after.hostItem(ItemId::LayerActivations), before.item(ItemId::LayerActivations));
+        QCOMPARE(after.host, before.item(ItemId::LayerActivations));
+        QCOMPARE(after.item(ItemId::ActivationOffloadWindow), before.keptPerLayer * onGpu);
+        // The head, the logits and the loss stay on the GPU (a NoOpManager, the loss outside).
+        QCOMPARE(after.item(ItemId::HeadActivations), before.item(ItemId::HeadActivations));
+        QCOMPARE(after.item(ItemId::Logits), before.item(ItemId::Logits));
+        QCOMPARE(before.total - after.total,
+                 before.item(ItemId::LayerActivations) - after.item(ItemId::ActivationOffloadWindow)
+                     + before.item(ItemId::AllocatorReserve) - after.item(ItemId::AllocatorReserve));
+    }
+
     // Context parallelism gives each GPU an equal slice of the sequence: every activation is the
     // one-GPU estimate of that slice, and the sharded states divide by data-parallel × cp GPUs.
     void contextParallelSlicesTheSequence_data()
@@ -372,18 +417,28 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("recompute");
         QTest::addColumn<int>("batch");
-        QTest::newRow("full recomputation") << "full" << 1;
-        QTest::newRow("full recomputation, batch 8") << "full" << 8;
-        QTest::newRow("selective recomputation") << "selective" << 2;
-        QTest::newRow("none: unchanged") << "none" << 4;
+        QTest::addColumn<bool>("offload"); // torchtitan's code with its activations offloaded
+        QTest::newRow("full recomputation") << "full" << 1 << false;
+        QTest::newRow("full recomputation, batch 8") << "full" << 8 << false;
+        QTest::newRow("selective recomputation") << "selective" << 2 << false;
+        QTest::newRow("none: unchanged") << "none" << 4 << false;
+        QTest::newRow("offloaded, full recomputation: one layer on the GPU instead of five inputs")
+            << "full" << 2 << true;
+        QTest::newRow("offloaded, op-level selective") << "selective" << 2 << true;
     }
     void withoutRecomputeIsTheEstimateWithout()
     {
         // The diagram's dashed outline must be what the step would really hold without it.
         QFETCH(QString, recompute);
         QFETCH(int, batch);
+        QFETCH(bool, offload);
         Scenario s; // the article's 7B
         s.microBatch = batch;
+        if (offload) {
+            s.implementation = Implementation::TorchTitan;
+            s.attention = Attention::Sdpa;
+            s.activationOffload = true;
+        }
         s.recompute = recompute == QLatin1String("full") ? Recompute::Full
             : recompute == QLatin1String("selective")    ? Recompute::Selective
                                                          : Recompute::None;

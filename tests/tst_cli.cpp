@@ -442,6 +442,15 @@ private Q_SLOTS:
             << QStringList{"--hidden", "1048576",    "--heads", "65536",    "--kv-heads",
                            "65536",    "--head-dim", "65536",   "--layers", "10000"}
             << 2 << "--hidden: the model is too large to count in bytes";
+        QTest::newRow("activation offload with Megatron's kernels")
+            << QStringList{"--activation-offload", "yes"} << 2
+            << "--activation-offload: activation offload is modelled as torchtune's OffloadActivations";
+        QTest::newRow("activation offload in lit-gpt's scripts")
+            << QStringList{"--implementation", "litgpt", "--activation-offload", "yes"} << 2
+            << "--activation-offload: lit-gpt's scripts do not offload activations";
+        QTest::newRow("activation offload with a pipeline")
+            << QStringList{"--implementation", "torchtitan", "--pp", "2", "--activation-offload", "yes"} << 2
+            << "--activation-offload: activation offload is modelled for one micro-batch in flight";
         QTest::newRow("double quantization neither yes nor no")
             << QStringList{"--finetune", "qlora", "--double-quant", "maybe"} << 2
             << "--double-quant: 'maybe' is not allowed; use yes|no";

@@ -147,6 +147,16 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        row("torchtitan, activations offloaded, with checkpointing", [](Scenario &s) {
+            s.implementation = Implementation::TorchTitan;
+            s.attention = Attention::Sdpa;
+            s.recompute = Recompute::Full;
+            s.activationOffload = true;
+        });
+        row("Hugging Face, activations offloaded", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.activationOffload = true;
+        });
         row("QLoRA without double quantization", [](Scenario &s) {
             s.fineTune = FineTune::QLoRA;
             s.doubleQuant = false;

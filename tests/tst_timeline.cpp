@@ -106,27 +106,37 @@ private Q_SLOTS:
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("precision");
         QTest::addColumn<int>("ampStyle");
+        QTest::addColumn<bool>("offload");
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Precision::MixedBf16)
-                                  << int(AmpStyle::MasterCopy);
+                                  << int(AmpStyle::MasterCopy) << false;
         QTest::newRow("hugging face under autocast: weight casts and head")
-            << int(Implementation::HuggingFace) << int(Precision::MixedBf16) << int(AmpStyle::Autocast);
+            << int(Implementation::HuggingFace) << int(Precision::MixedBf16) << int(AmpStyle::Autocast) << false;
         // Transformer Engine's FP8 weight copies are module buffers: resident all step, like the weights.
         QTest::newRow("megatron FP8: the FP8 weight copies stay")
-            << int(Implementation::Megatron) << int(Precision::Fp8) << int(AmpStyle::MasterCopy);
+            << int(Implementation::Megatron) << int(Precision::Fp8) << int(AmpStyle::MasterCopy) << false;
+        // Offloaded activations: the window on the GPU instead of the layers' activations.
+        QTest::newRow("torchtitan, activations offloaded")
+            << int(Implementation::TorchTitan) << int(Precision::Bf16) << int(AmpStyle::MasterCopy) << true;
     }
     void lossHoldsEveryActivationItem()
     {
         QFETCH(int, implementation);
         QFETCH(int, precision);
         QFETCH(int, ampStyle);
+        QFETCH(bool, offload);
         Scenario s;
         s.precision = Precision(precision);
         s.implementation = Implementation(implementation);
         s.ampStyle = AmpStyle(ampStyle);
+        s.activationOffload = offload;
+        if (s.implementation == Implementation::TorchTitan)
+            s.attention = Attention::Sdpa;
         QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         if (s.ampStyle == AmpStyle::Autocast)
             QVERIFY(b.item(ItemId::WeightCasts) > 0 && b.item(ItemId::HeadActivations) > 0);
+        if (offload)
+            QVERIFY(b.item(ItemId::ActivationOffloadWindow) > 0 && b.item(ItemId::LayerActivations) == 0);
         const StepTimeline t = stepTimeline(b);
         const auto loss = std::find_if(t.points.begin(), t.points.end(),
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });

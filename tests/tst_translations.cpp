@@ -114,44 +114,51 @@ private Q_SLOTS:
         QTest::addColumn<int>("loss");
         QTest::addColumn<bool>("fsdpSelective"); // FSDP over 8 GPUs with torchtitan's op-level checkpointing
         QTest::addColumn<int>("normsPerLayer");  // gpt-neox: 1, phi-1.5's shared norm
+        QTest::addColumn<bool>("offload");       // activations offloaded to CPU memory
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                  << int(FineTune::Full) << int(Loss::Standard) << false << 2;
+                                  << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("hugging face llama, autocast, LoRA with dropout")
             << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast)
-            << int(FineTune::LoRA) << int(Loss::Chunked) << false << 2;
+            << int(FineTune::LoRA) << int(Loss::Chunked) << false << 2 << false;
         QTest::newRow("hugging face GPT-2, autocast")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2;
+            << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("hugging face GPT-2, BF16 with a master copy")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("hugging face BERT")
             << int(Implementation::HuggingFace) << int(Modeling::Bert) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama)
                                        << int(AmpStyle::MasterCopy) << int(FineTune::QLoRA) << int(Loss::Standard)
-                                       << false << 2;
+                                       << false << 2 << false;
         QTest::newRow("lit-gpt phi-1.5 QLoRA")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy)
-            << int(FineTune::QLoRA) << int(Loss::Standard) << false << 1;
+            << int(FineTune::QLoRA) << int(Loss::Standard) << false << 1 << false;
         QTest::newRow("lit-gpt StableLM-alpha, full")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2;
+            << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("lit-gpt Llama, bf16-mixed, LoRA")
             << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
-            << int(Loss::Standard) << false << 2;
+            << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("lit-gpt Llama, bf16-mixed, full")
             << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2;
+            << int(Loss::Standard) << false << 2 << false;
         QTest::newRow("lit-gpt phi-1.5, bf16-mixed, full")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 1;
+            << int(Loss::Standard) << false << 1 << false;
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama)
                                     << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false
-                                    << 2;
+                                    << 2 << false;
         QTest::newRow("torchtitan, FSDP, op-level selective checkpointing")
             << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << true << 2;
+            << int(FineTune::Full) << int(Loss::Standard) << true << 2 << false;
+        QTest::newRow("torchtitan, activations offloaded with checkpointing")
+            << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true;
+        QTest::newRow("hugging face llama, activations offloaded")
+            << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true;
     }
     void formulasReadInChinese()
     {
@@ -162,6 +169,7 @@ private Q_SLOTS:
         QFETCH(int, loss);
         QFETCH(bool, fsdpSelective);
         QFETCH(int, normsPerLayer);
+        QFETCH(bool, offload);
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
@@ -190,6 +198,10 @@ private Q_SLOTS:
         s.fineTune = FineTune(fineTune);
         s.loraDropout = true;
         s.loss = Loss(loss);
+        if (offload) {
+            s.activationOffload = true;
+            s.recompute = s.implementation == Implementation::TorchTitan ? Recompute::Full : Recompute::None;
+        }
         if (fsdpSelective) {
             s.zeroStage = 3;
             s.sharding = Sharding::Fsdp;

@@ -405,6 +405,14 @@ void ControlPanel::build()
                       "keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input "
                       "and recompute the rest in backward (≈ 33 % more compute). The article's second lever.");
         });
+    m_activationOffload = new QCheckBox(m_advancedBody);
+    row(
+        af, m_activationOffload, [] { return tr("Offload activations"); },
+        [] {
+            return tr("Copy what each layer keeps for backward to CPU memory during forward and back during backward "
+                      "(torchtune's activation offloading). The GPU then holds about one layer's worth at a time, "
+                      "five layers' inputs with checkpointing; the step gets slower if the copies cannot overlap.");
+        });
     row(
         af, m_attention, [] { return tr("Attention"); },
         [] {
@@ -513,6 +521,7 @@ void ControlPanel::build()
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
+    checkEdit(m_activationOffload, "activation-offload", [](Scenario &s, int v) { s.activationOffload = v; });
     comboEdit(m_attention, "attention", [](Scenario &s, int v) { s.attention = Attention(v); });
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
@@ -733,6 +742,8 @@ void ControlPanel::syncFromModel()
     setComboData(m_offload, s.offload);
     m_gpusPerNode->setEnabled(fieldInEffect(s, "gpus-per-node"));
     setComboData(m_recompute, s.recompute);
+    setCheck(m_activationOffload, s.activationOffload);
+    m_activationOffload->setEnabled(fieldInEffect(s, "activation-offload"));
     setComboData(m_attention, s.attention);
     setComboData(m_loss, s.loss);
     setCheck(m_dropout, s.dropout);

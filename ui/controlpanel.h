@@ -109,6 +109,7 @@ private:
     QComboBox *m_implementation = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
+    QCheckBox *m_activationOffload = nullptr;
     QComboBox *m_attention = nullptr;
     QComboBox *m_loss = nullptr;
     QCheckBox *m_dropout = nullptr;

@@ -252,7 +252,7 @@ void StepTimelineView::rebuild()
         tag->setPadding(QMargins(2, 0, 2, int(3 * m_zoom)));
         QString why;
         switch (t.points[t.peakIndex].phase) {
-        case StepPhase::Loss: why = tr("every layer's activations plus the logits"); break;
+        case StepPhase::Loss: why = tr("what forward kept on the GPU, plus the logits"); break;
         case StepPhase::Forward: why = tr("activations of the forward pass"); break;
         case StepPhase::Backward: why = tr("gradients appearing while activations are still held"); break;
         case StepPhase::OptimizerStep: why = tr("all gradients with the optimizer states"); break;

@@ -76,7 +76,8 @@ QColor itemColor(ItemId id)
     case ItemId::OffloadAccumulatedGradients:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
-    case ItemId::RecomputeBuffer: return base.lighter(160);
+    case ItemId::RecomputeBuffer:
+    case ItemId::ActivationOffloadWindow: return base.lighter(160);
     default: return base;
     }
 }
@@ -121,6 +122,8 @@ QString itemName(ItemId id)
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
+    case ItemId::ActivationOffloadWindow:
+        return QCoreApplication::translate("vl::ui", "Activations on their way to or from CPU memory");
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");

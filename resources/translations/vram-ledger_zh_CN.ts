@@ -860,6 +860,14 @@
         <source>QLoRA stores each block of 64 weights with a scale. Double quantization stores the scales in 8 bits too: 4.127 bits per weight instead of 4.5 (the QLoRA paper&apos;s recipe; transformers&apos; BitsAndBytesConfig leaves it off unless asked).</source>
         <translation>QLoRA 每 64 个权重为一块，各带一个缩放系数。双重量化把这些缩放系数也存成 8 位：每个权重 4.127 位而不是 4.5 位（QLoRA 论文的做法；transformers 的 BitsAndBytesConfig 默认不开启）。</translation>
     </message>
+    <message>
+        <source>Offload activations</source>
+        <translation>激活卸载到 CPU</translation>
+    </message>
+    <message>
+        <source>Copy what each layer keeps for backward to CPU memory during forward and back during backward (torchtune&apos;s activation offloading). The GPU then holds about one layer&apos;s worth at a time, five layers&apos; inputs with checkpointing; the step gets slower if the copies cannot overlap.</source>
+        <translation>前向时把每层为反向保存的张量复制到 CPU 内存，反向时再拷回（torchtune 的激活卸载）。GPU 上同一时刻只留大约一层的量，开启检查点时是五层的输入；拷贝若不能与计算重叠，训练步会变慢。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -1273,10 +1281,6 @@
         <translation>各部分之和 %1</translation>
     </message>
     <message>
-        <source>every layer&apos;s activations plus the logits</source>
-        <translation>所有层的激活加上 logits</translation>
-    </message>
-    <message>
         <source>activations of the forward pass</source>
         <translation>前向传播的激活</translation>
     </message>
@@ -1311,6 +1315,10 @@
     <message>
         <source>Walks a cursor through the step; the Structure tab shows what is alive at that moment. Space plays or pauses, the arrow keys step, here and there.</source>
         <translation>让光标走过整个训练步；结构图标签页同时显示此刻存活的部分。空格键播放或暂停，方向键单步，两处都可用。</translation>
+    </message>
+    <message>
+        <source>what forward kept on the GPU, plus the logits</source>
+        <translation>前向留在 GPU 上的一切，加上 logits</translation>
     </message>
 </context>
 <context>
@@ -2220,6 +2228,18 @@
         <source>double-quantized</source>
         <translation>双重量化</translation>
     </message>
+    <message>
+        <source>the inputs of the last</source>
+        <translation>最后</translation>
+    </message>
+    <message>
+        <source>layers, kept until their copy to CPU memory is done:</source>
+        <translation>层的输入，拷贝到 CPU 内存完成前一直保留：</translation>
+    </message>
+    <message>
+        <source>one layer&apos;s saved tensors, brought back for its backward</source>
+        <translation>一层保存的张量，为其反向拷回</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2424,6 +2444,10 @@
     <message>
         <source>FSDP gradients accumulated without sync</source>
         <translation>FSDP 不同步累积的梯度</translation>
+    </message>
+    <message>
+        <source>Activations on their way to or from CPU memory</source>
+        <translation>往返 CPU 内存途中的激活</translation>
     </message>
 </context>
 </TS>
