@@ -124,14 +124,23 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "(reduce_bucket_size).")
                         .arg(s.zeroStage)
                         .arg(s.reduceBucket);
-    if (b.host > 0)
+    const Bytes offloadedActivations = b.hostItem(ItemId::LayerActivations);
+    if (s.offload != Offload::None)
         parallel << QObject::tr(
                         "DeepSpeed ZeRO-Offload: each GPU's process keeps its FP32 master, moments and gradients "
                         "in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, "
                         "with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node "
                         "of %3 GPUs.")
-                        .arg(bytesText(b.host, units), bytesText(hostPerNode(s, b), units))
+                        .arg(bytesText(b.host - offloadedActivations, units),
+                             bytesText((b.host - offloadedActivations) * s.gpusOnNode(), units))
                         .arg(s.gpusOnNode());
+    if (s.activationOffload)
+        parallel << QObject::tr(
+                        "Activation offload (torchtune's OffloadActivations): the layers' saved tensors, %1 per GPU, "
+                        "wait in pinned CPU memory from their forward to their backward; the GPU keeps those in "
+                        "transit. The final norm's, the head's and the loss's tensors and autocast's weight casts "
+                        "are counted on the GPU.")
+                        .arg(bytesText(offloadedActivations, units));
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "
@@ -166,7 +175,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         "script.</li>"
         "<li>Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.</li>"
         "<li>Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).</li>"
-        "<li>Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.</li>"
+        "<li>Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter "
+        "(4.5 without).</li>"
         "<li>Megatron-LM theoretical memory, DeepSpeed's ZeRO estimators, Hugging Face \"Model training anatomy\".</li>"
         "<li>Each model preset names its config.json; each GPU preset its nvidia-smi reading.</li></ul>");
     return html;

@@ -122,8 +122,7 @@ QString itemName(ItemId id)
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
-    case ItemId::ActivationOffloadWindow:
-        return QCoreApplication::translate("vl::ui", "Activations on their way to or from CPU memory");
+    case ItemId::ActivationOffloadWindow: return QCoreApplication::translate("vl::ui", "Activations in transit");
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");

@@ -36,10 +36,6 @@
         <translation>不保留</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter.&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed&apos;s ZeRO estimators, Hugging Face &quot;Model training anatomy&quot;.&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>%1: cannot be written (%2)</source>
         <translation>%1：无法写入（%2）</translation>
     </message>
@@ -154,6 +150,14 @@
     <message>
         <source>Each micro-batch reduce-scatters its gradients (torchtitan&apos;s way). Accumulating without sync (no_sync, Lightning Fabric&apos;s no_backward_sync) would keep every GPU&apos;s unsharded gradients all step: --no-sync yes.</source>
         <translation>每个微批都对其梯度做 reduce-scatter（torchtitan 的做法）。若不同步地累积（no_sync，Lightning Fabric 的 no_backward_sync），每张 GPU 会在整个步内保留未分片的梯度：--no-sync yes。</translation>
+    </message>
+    <message>
+        <source>Activation offload (torchtune&apos;s OffloadActivations): the layers&apos; saved tensors, %1 per GPU, wait in pinned CPU memory from their forward to their backward; the GPU keeps those in transit. The final norm&apos;s, the head&apos;s and the loss&apos;s tensors and autocast&apos;s weight casts are counted on the GPU.</source>
+        <translation>激活卸载（torchtune 的 OffloadActivations）：各层为反向保存的张量（每张 GPU %1）从前向到反向一直放在锁页 CPU 内存里；GPU 上只留正在传输的部分。最终归一化、输出头和损失保存的张量，以及 autocast 的权重副本，仍按在 GPU 上计算。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter (4.5 without).&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed&apos;s ZeRO estimators, Hugging Face &quot;Model training anatomy&quot;.&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位（不带双重量化为 4.5 位）。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
 </context>
 <context>
@@ -1375,6 +1379,10 @@
         <source>CPU memory</source>
         <translation>CPU 内存</translation>
     </message>
+    <message>
+        <source>offloaded: %1 in CPU memory</source>
+        <translation>已卸载：%1 在 CPU 内存</translation>
+    </message>
 </context>
 <context>
     <name>vl::SweepView</name>
@@ -2446,8 +2454,8 @@
         <translation>FSDP 不同步累积的梯度</translation>
     </message>
     <message>
-        <source>Activations on their way to or from CPU memory</source>
-        <translation>往返 CPU 内存途中的激活</translation>
+        <source>Activations in transit</source>
+        <translation>传输中的激活</translation>
     </message>
 </context>
 </TS>
