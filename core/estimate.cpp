@@ -82,6 +82,12 @@ std::int64_t loraParamsPerLayer(const Scenario &s)
     return total;
 }
 
+// LoRA on the LM head (PEFT's Linear around lm_head): lora_A is r × h, lora_B vocab × r.
+std::int64_t loraHeadParams(const Scenario &s)
+{
+    return (s.loraTargets & LoraHead) ? s.loraRank * (s.arch.hidden + s.arch.vocab) : 0;
+}
+
 // Adafactor keeps one row and one column accumulator per matrix instead of a full second moment;
 // a GPU holds experts/ep of each layer's experts.
 std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertParallel)
@@ -379,9 +385,10 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
         break;
     case FineTune::LoRA:
     case FineTune::QLoRA:
-        g.adapters = ceilDiv(loraParamsPerLayer(s), t) * layers.count();
+        g.adapters = ceilDiv(loraParamsPerLayer(s), t) * layers.count()
+            + (g.lastStage ? ceilDiv(loraHeadParams(s), t) : 0);
         g.trainable = g.adapters;
-        b.trainableParams = loraParamsPerLayer(s) * a.layers;
+        b.trainableParams = loraParamsPerLayer(s) * a.layers + loraHeadParams(s);
         break;
     }
     g.shardOptimizer = s.zeroStage >= 1;
@@ -610,7 +617,9 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
             : baseTrains(s)                                      ? perLayerOnRank
                                                                  : ceilDiv(loraParamsPerLayer(s), t);
         const std::int64_t headParams = a.tiedEmbeddings ? a.vocab * a.hidden : counts.head; // tied: the embedding's
-        const std::int64_t headGrads = lastStage && baseTrains(s) ? counts.finalNorm + ceilDiv(headParams, t) : 0;
+        const std::int64_t headGrads = !lastStage ? 0
+            : baseTrains(s)                       ? counts.finalNorm + ceilDiv(headParams, t)
+                                                  : ceilDiv(loraHeadParams(s), t); // the head's adapter
         const Bytes buffers = layerGrads * (dt.activation + reduceBytes) + headGrads * dt.activation;
         sink.add(ItemId::FsdpGradientBuffers, buffers, [&] {
             std::string text = "one layer's unsharded gradients " + formatCount(layerGrads) + " × ("

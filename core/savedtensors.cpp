@@ -88,12 +88,13 @@ bool loraOn(const Scenario &s, unsigned bit)
 // the input is the FP32 norm output under autocast, which every linear casts to 16 bits
 // separately, each keeping its own cast.
 // `keptAnyway`: the input is saved by another op already (flash attention's output).
+// `fourBitUnderQlora`: QLoRA quantizes this base projection (PEFT's leaves the LM head in 16 bits).
 void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
-                      bool castPerReader, bool keptAnyway = false)
+                      bool castPerReader, bool keptAnyway = false, bool fourBitUnderQlora = true)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const bool baseSaves = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    const bool baseSaves = baseTrains(s) || (s.fineTune == FineTune::QLoRA && fourBitUnderQlora);
     const bool castEach = dt.autocast && castPerReader;
     bool shared = false;
     for (unsigned bit : group) {
@@ -564,6 +565,9 @@ void codeOutside(const Scenario &s, TensorList &out)
         if (trains)
             out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
                     (dt.autocast ? 2 : e) * tokens * h);
+        // LoRA on the head reads the final norm's output like a layer's projections read theirs.
+        if (loraOn(s, LoraHead))
+            projectionInputs(s, out, {LoraHead}, h, dt.autocast, false, false);
         causalLmLoss(s, out);
         break;
     case Modeling::Gpt2:

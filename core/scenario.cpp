@@ -47,8 +47,14 @@ constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy
 constexpr NameTable<Measure, 3> kMeasures{
     {{Measure::Allocated, "allocated"}, {Measure::Reserved, "reserved"}, {Measure::NvidiaSmi, "nvidia-smi"}}};
 constexpr NameTable<ModuleLoading, 2> kModuleLoadings{{{ModuleLoading::Lazy, "lazy"}, {ModuleLoading::Eager, "eager"}}};
-constexpr NameTable<unsigned, 7> kLoraTargets{
-    {{LoraQ, "q"}, {LoraK, "k"}, {LoraV, "v"}, {LoraO, "o"}, {LoraGate, "gate"}, {LoraUp, "up"}, {LoraDown, "down"}}};
+constexpr NameTable<unsigned, 8> kLoraTargets{{{LoraQ, "q"},
+                                               {LoraK, "k"},
+                                               {LoraV, "v"},
+                                               {LoraO, "o"},
+                                               {LoraGate, "gate"},
+                                               {LoraUp, "up"},
+                                               {LoraDown, "down"},
+                                               {LoraHead, "head"}}};
 
 template <class Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N> &table, Enum value)
@@ -292,11 +298,10 @@ std::optional<bool> parseYesNo(std::string_view t)
 
 std::string loraTargetsToString(unsigned targets)
 {
-    if (targets == LoraAll)
-        return "all";
-    std::string out;
+    // Every layer projection reads "all"; the head is named beside it.
+    std::string out = (targets & LoraAll) == LoraAll ? "all" : "";
     for (const auto &[bit, name] : kLoraTargets) {
-        if (targets & bit) {
+        if ((targets & bit) && !((LoraAll & bit) && out.starts_with("all"))) {
             if (!out.empty())
                 out += ',';
             out += name;
@@ -307,18 +312,18 @@ std::string loraTargetsToString(unsigned targets)
 
 std::optional<unsigned> parseLoraTargets(std::string_view text)
 {
-    if (text == "all")
-        return LoraAll;
-    if (text == "attention")
-        return LoraAttention;
     unsigned targets = 0;
     while (!text.empty()) {
         const auto comma = text.find(',');
         const std::string_view word = text.substr(0, comma);
-        const auto bit = parseName(kLoraTargets, word);
-        if (!bit)
+        if (word == "all")
+            targets |= LoraAll;
+        else if (word == "attention")
+            targets |= LoraAttention;
+        else if (const auto bit = parseName(kLoraTargets, word))
+            targets |= *bit;
+        else
             return std::nullopt;
-        targets |= *bit;
         text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
     }
     return targets ? std::optional<unsigned>(targets) : std::nullopt;

@@ -69,8 +69,10 @@ enum LoraTarget : unsigned {
     LoraGate = 1u << 4,
     LoraUp = 1u << 5,
     LoraDown = 1u << 6,
+    LoraHead = 1u << 7, // the LM head (PEFT's "lm_head", torchtune's apply_lora_to_output)
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
-    LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown,
+    LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown, // every layer's projections, as before the head
+    LoraAnyTarget = LoraAll | LoraHead,
 };
 
 struct Overhead {

@@ -313,8 +313,8 @@ std::optional<Error> scenarioError(const Scenario &s)
         return Error{"base-dtype",
                      "a frozen base in its own dtype is modelled under autocast; use --finetune freeze, lora "
                      "or qlora with --precision mixed-bf16 --amp-style autocast, or --base-dtype auto"};
-    if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAll)) != 0)
-        return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down"};
+    if (s.loraTargets == 0 || (s.loraTargets & ~static_cast<unsigned>(LoraAnyTarget)) != 0)
+        return Error{"lora-targets", "choose at least one of q,k,v,o,gate,up,down,head"};
     if (auto error = checkFp8(s))
         return error;
     // torchtune's OffloadActivations: saved_tensors_hooks around the model's forward, one

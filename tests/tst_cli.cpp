@@ -82,6 +82,10 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("expected");
         QTest::newRow("model preset") << QStringList{"--model", "llama-2-7b"} << "parameters.total"
                                       << qint64(6'738'415'616);
+        QTest::newRow("LoRA on every projection and the LM head (PEFT: 19,988,480 + r·(h + vocab))")
+            << QStringList{"--model",     "llama-2-7b", "--finetune",     "lora",
+                           "--lora-rank", "8",          "--lora-targets", "all,head"}
+            << "parameters.trainable" << qint64(19'988'480 + 8 * (4096 + 32000));
         QTest::newRow("params with suffix")
             << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
         QTest::newRow("torchtitan picks its own attention: SDPA, no s² scores")

@@ -572,6 +572,37 @@ private Q_SLOTS:
         QVERIFY2(adafactor * 100 < adamMoments, "row/column factors are a tiny fraction of Adam's m and v");
     }
 
+    // PEFT prints "trainable params: 4,194,304" for Llama-2-7B with r = 8 on q and v; on the LM
+    // head too its lora_A (h → r) and lora_B (r → vocab) add r·(4096 + 32000). Everything that
+    // trains follows: gradients and Adam's moments, under ZeRO-2 sharded over its GPUs.
+    void loraOnTheHead_data()
+    {
+        QTest::addColumn<QString>("targets");
+        QTest::addColumn<qint64>("trainable");
+        QTest::newRow("q,v") << "q,v" << qint64(4'194'304);
+        QTest::newRow("q,v and the head") << "q,v,head" << qint64(4'194'304 + 8 * (4096 + 32000));
+        QTest::newRow("the head alone") << "head" << qint64(8 * (4096 + 32000));
+    }
+    void loraOnTheHead()
+    {
+        QFETCH(QString, targets);
+        QFETCH(qint64, trainable);
+        Scenario s; // Llama-2-7B's shapes
+        s.fineTune = FineTune::LoRA;
+        s.loraRank = 8;
+        s.loraTargets = *parseLoraTargets(targets.toStdString());
+        s.precision = Precision::Bf16;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.trainableParams, trainable);
+        QCOMPARE(b.item(ItemId::LoraAdapters), Bytes(2) * trainable);
+        QCOMPARE(b.item(ItemId::Gradients), Bytes(2) * trainable);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(4) * trainable);
+        s.zeroStage = 2;
+        s.dataParallel = 4;
+        QCOMPARE(estimate(s).item(ItemId::Gradients), Bytes(2) * trainable / 4);
+    }
+
     // PEFT prints "trainable params: 39,976,960" for Llama-2-7B with r = 16 on all linear layers.
     void loraTrainableCount()
     {

@@ -39,8 +39,9 @@ private Q_SLOTS:
         s.dropout = true;
         s.fineTune = FineTune::LoRA;
         s.loraRank = 64;
-        s.loraTargets = LoraQ | LoraV;
+        s.loraTargets = LoraAll | LoraHead; // written "all,head"
         s.loraDropout = true;
+        s.doubleQuant = false;
         s.ampStyle = AmpStyle::Autocast;
         s.baseDtype = BaseDtype::Bf16;
         s.overhead.measure = Measure::Reserved;

@@ -35,6 +35,8 @@ LLAMA_TRAINING = [
     dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=False),
     dict(finetune="lora", lora_targets=["q", "k", "v", "o", "gate", "up", "down"], lora_rank=4, lora_dropout=True),
     dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
+    dict(finetune="lora", lora_targets=["q", "v", "head"], lora_rank=8, lora_dropout=True),
+    dict(finetune="lora", lora_targets=["head"], lora_rank=4, lora_dropout=False),
 ]
 # lit-gpt's GPT-NeoX-style blocks: phi-1.5 (one shared norm, a biased head), StableLM-alpha and,
 # without the parallel residual, RedPajama-INCITE

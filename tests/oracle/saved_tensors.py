@@ -769,9 +769,13 @@ def count_outside(c):
     labels = torch.randint(vocab, (b, s))
     class_labels = torch.randint(2, (b,))
     params = [embed]
+    head_lora = None
     if family in ("llama", "torchtitan", "litgpt"):
         norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
         params += [norm, head]
+        if family == "llama" and "head" in c.get("lora_targets", []):  # PEFT's target "lm_head"
+            head_lora = Lora(h, vocab, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
+            params += head_lora.params()
     elif family == "litgpt-neox":  # ln_f a LayerNorm; phi-1.5's lm_head has a bias
         norm, head, head_bias = (parameter((h,), w, tr), parameter((h,), w, tr)), parameter((vocab, h), w, tr), None
         if c["lm_head_bias"]:
@@ -823,7 +827,10 @@ def count_outside(c):
             F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1))
         elif family == "llama":
             x = F.embedding(ids, embed) + layers
-            logits = ops.linear(LlamaLayer.rms_norm(norm, x), head)
+            normed = LlamaLayer.rms_norm(norm, x)
+            logits = ops.linear(normed, head)
+            if head_lora:
+                logits = logits + head_lora(ops, normed)
             causal_lm_loss(logits, labels, vocab)
         elif family == "gpt2":
             # GPT2Model.forward: position_ids from cache_position (an arange made in forward)
