@@ -223,8 +223,7 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     }
     // Offloaded activations wait in CPU memory, not in this block.
     if (c == Component::Activations && b.hostItem(ItemId::LayerActivations) > 0)
-        notes << tr("offloaded: %1 in CPU memory")
-                     .arg(bytesText(b.hostItem(ItemId::LayerActivations), m_shown->units));
+        notes << tr("offloaded: %1 in CPU memory").arg(bytesText(b.hostItem(ItemId::LayerActivations), m_shown->units));
 
     // Items as slices, top to bottom, each with its share of the height. A label that does not fit
     // inside its slice goes beside the block with a leader line; such labels stack so that they
