@@ -38,6 +38,15 @@ void litgptNeox(Scenario &s)
     s.attention = Attention::Flash;
 }
 
+// lit-gpt's Llama block in Lightning's bf16-mixed: autocast over FP32 weights, flash attention.
+void litgptLlamaMixed(Scenario &s)
+{
+    s.implementation = Implementation::LitGpt;
+    s.precision = Precision::MixedBf16;
+    s.ampStyle = AmpStyle::Autocast;
+    s.attention = Attention::Flash;
+}
+
 // What is left of a formula when every term is taken out, longest first as the GUI does.
 std::string withoutTerms(std::string text)
 {
@@ -179,17 +188,9 @@ private Q_SLOTS:
             s.precision = Precision::MixedBf16;
             s.ampStyle = AmpStyle::Autocast;
         });
-        row("full fine-tuning, lit-gpt's Llama in bf16-mixed", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.precision = Precision::MixedBf16;
-            s.ampStyle = AmpStyle::Autocast;
-            s.attention = Attention::Flash;
-        });
+        row("full fine-tuning, lit-gpt's Llama in bf16-mixed", litgptLlamaMixed);
         row("LoRA without dropout, lit-gpt's Llama in bf16-mixed", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.precision = Precision::MixedBf16;
-            s.ampStyle = AmpStyle::Autocast;
-            s.attention = Attention::Flash;
+            litgptLlamaMixed(s);
             s.fineTune = FineTune::LoRA;
             s.loraTargets = LoraQ | LoraV;
         });
