@@ -410,8 +410,8 @@ void litgptAttention(const Scenario &s, TensorList &out, bool normOutputSaved)
 //   the parallel residual, of x + attn); torch's LayerNorm; GptNeoxMLP (fc, GELU, proj); biases.
 // Frozen nn.Linear layers save no input; under QLoRA every one is bitsandbytes' 4-bit linear,
 // whose MatMul4Bit saves it. In bf16-mixed (Fabric's MixedPrecision: torch.autocast over FP32
-// weights) the residual stream and the norms stay FP32 and the linears save 16-bit casts. Pinned to autograd by
-// tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
+// weights) the residual stream and the norms stay FP32 and the linears save 16-bit casts.
+// Pinned to autograd by tests/oracle (LitgptLlamaLayer, LitgptNeoxLayer).
 void litgptLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
@@ -539,7 +539,7 @@ void codeOutside(const Scenario &s, TensorList &out)
         const std::int64_t lastTokens = tokens - fullChunks * fullTokens;
         // Under autocast the head casts each chunk to 16 bits; a head that trains saves the casts.
         if (dt.autocast && trains) {
-            out.add("16-bit cast of each full chunk, saved by the LM head", 2 * fullChunks * fullTokens * h,
+            out.add("16-bit casts of the full chunks, saved by the LM head", 2 * fullChunks * fullTokens * h,
                     fullChunks);
             out.add("16-bit cast of the last chunk, saved by the LM head", 2 * lastTokens * h);
         } else if (trains || s.fineTune == FineTune::QLoRA) {
@@ -547,14 +547,14 @@ void codeOutside(const Scenario &s, TensorList &out)
         }
         const std::int64_t lastPredicted = lastTokens - s.microBatch;
         const std::int64_t v = s.arch.vocab;
-        out.add("log-softmax (FP32) of each full 128-token chunk, saved by the loss",
+        out.add("log-softmax (FP32) of the full 128-token chunks, saved by the loss",
                 dt.logits * fullChunks * fullTokens * v, fullChunks);
         out.add("log-softmax (FP32) of the last chunk, saved by the loss", dt.logits * lastPredicted * v);
         // One sequence: each chunk's targets are views of the whole target row; else a copy per chunk.
         if (s.microBatch == 1) {
             out.add("targets (int64), saved by the loss", 8 * s.sequence);
         } else {
-            out.add("targets (int64) of each full chunk, saved by the loss", 8 * fullChunks * fullTokens, fullChunks);
+            out.add("targets (int64) of the full chunks, saved by the loss", 8 * fullChunks * fullTokens, fullChunks);
             out.add("targets (int64) of the last chunk, saved by the loss", 8 * lastPredicted);
         }
         return;

@@ -2205,24 +2205,24 @@
         <translation>LoRA dropout 输出的 16 位副本，由 LoRA A 保存</translation>
     </message>
     <message>
-        <source>log-softmax (FP32) of each full 128-token chunk, saved by the loss</source>
-        <translation>每个完整的 128 token 分块的 log-softmax（FP32），由损失保存</translation>
+        <source>log-softmax (FP32) of the full 128-token chunks, saved by the loss</source>
+        <translation>完整的 128 token 分块的 log-softmax（FP32），由损失保存</translation>
     </message>
     <message>
         <source>log-softmax (FP32) of the last chunk, saved by the loss</source>
         <translation>最后一个分块的 log-softmax（FP32），由损失保存</translation>
     </message>
     <message>
-        <source>16-bit cast of each full chunk, saved by the LM head</source>
-        <translation>每个完整分块的 16 位副本，由 LM 头保存</translation>
+        <source>16-bit casts of the full chunks, saved by the LM head</source>
+        <translation>完整分块的 16 位副本，由 LM 头保存</translation>
     </message>
     <message>
         <source>16-bit cast of the last chunk, saved by the LM head</source>
         <translation>最后一个分块的 16 位副本，由 LM 头保存</translation>
     </message>
     <message>
-        <source>targets (int64) of each full chunk, saved by the loss</source>
-        <translation>每个完整分块的目标（int64），由损失保存</translation>
+        <source>targets (int64) of the full chunks, saved by the loss</source>
+        <translation>完整分块的目标（int64），由损失保存</translation>
     </message>
     <message>
         <source>targets (int64) of the last chunk, saved by the loss</source>
