@@ -17,7 +17,7 @@ namespace vl {
 struct SavedTensor {
     std::string_view name;     // "RMSNorm input in FP32"
     Bytes bytes;               // all its storages together
-    std::int64_t storages = 1; // equal storages, one per chunk when the code works in chunks
+    std::int64_t storages;     // equal storages, one per chunk when the code works in chunks
 };
 
 enum class TensorScope {
@@ -27,9 +27,10 @@ enum class TensorScope {
 
 std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
 
-// The same lists for estimate(), filled without allocating.
+// The same lists for estimate(), filled without allocating; the first `count` items are set
+// (the rest are left unwritten: estimate() builds several lists per call).
 struct TensorList {
-    std::array<SavedTensor, 48> items{};
+    std::array<SavedTensor, 48> items;
     int count = 0;
     Bytes total = 0;
     void add(std::string_view name, Bytes bytes, std::int64_t storages = 1)
