@@ -107,6 +107,17 @@ Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> give
     return s;
 }
 
+Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    constexpr unsigned kFusedQkv = LoraQ | LoraK | LoraV;
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    const bool met = contains(given, "implementation") || contains(given, "finetune");
+    if (s.implementation == Implementation::LitGpt && lora && met && !contains(given, "lora-targets")
+        && (s.loraTargets & ~kFusedQkv) != 0)
+        s.loraTargets = LoraQ | LoraV; // finetune/lora.py: lora_query and lora_value
+    return s;
+}
+
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
     s = withArchitectureDefaults(std::move(s), before, given);
@@ -114,7 +125,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     s = withOverheadDefaults(std::move(s), given);
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
-    return s;
+    return withLoraTargetDefaults(std::move(s), given);
 }
 
 bool fieldInEffect(const Scenario &s, std::string_view field)

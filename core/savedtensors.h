@@ -15,9 +15,9 @@ namespace vl {
 
 // One tensor that the training code saves for backward, by what it is.
 struct SavedTensor {
-    std::string_view name;     // "RMSNorm input in FP32"
-    Bytes bytes;               // all its storages together
-    std::int64_t storages;     // equal storages, one per chunk when the code works in chunks
+    std::string_view name; // "RMSNorm input in FP32"
+    Bytes bytes;           // all its storages together
+    std::int64_t storages; // equal storages, one per chunk when the code works in chunks
 };
 
 enum class TensorScope {

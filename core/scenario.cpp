@@ -310,6 +310,11 @@ std::string loraTargetsToString(unsigned targets)
     return out;
 }
 
+std::span<const std::pair<unsigned, std::string_view>> loraTargetNames()
+{
+    return kLoraTargets;
+}
+
 std::optional<unsigned> parseLoraTargets(std::string_view text)
 {
     unsigned targets = 0;

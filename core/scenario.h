@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
+#include <utility>
 
 namespace vl {
 
@@ -239,9 +241,11 @@ std::optional<NormKind> parseNorm(std::string_view text);
 std::optional<Modeling> parseModeling(std::string_view text);
 std::optional<bool> parseYesNo(std::string_view text);
 
-// "q,k,v,o,gate,up,down", "all" or "attention" <-> LoraTarget bits.
+// "q,k,v,o,gate,up,down,head", "all" or "attention" <-> LoraTarget bits.
 std::string loraTargetsToString(unsigned targets);
 std::optional<unsigned> parseLoraTargets(std::string_view text);
+// Each target bit with its name, in the order the list reads.
+std::span<const std::pair<unsigned, std::string_view>> loraTargetNames();
 
 // The allowed words of each enumeration, for error messages: "fp32|mixed-fp16|...".
 std::string_view allowedPrecisions();

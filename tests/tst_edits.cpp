@@ -107,6 +107,41 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
+    // lit-gpt adapts its fused q/k/v projection only: targets it cannot take become its own.
+    void loraTargetsForLitgpt_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<QString>("targets");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<QString>("after");
+        QTest::newRow("LoRA chosen under lit-gpt: q and v")
+            << int(Implementation::LitGpt) << "all" << QStringList{"finetune"} << "q,v";
+        QTest::newRow("lit-gpt chosen for a LoRA run: q and v")
+            << int(Implementation::LitGpt) << "q,o" << QStringList{"implementation"} << "q,v";
+        QTest::newRow("targets lit-gpt can take stay")
+            << int(Implementation::LitGpt) << "k,v" << QStringList{"finetune"} << "k,v";
+        QTest::newRow("targets given in the same edit stay (and are refused)")
+            << int(Implementation::LitGpt) << "all" << QStringList{"finetune", "lora-targets"} << "all";
+        QTest::newRow("Hugging Face's PEFT takes every projection")
+            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "all";
+    }
+    void loraTargetsForLitgpt()
+    {
+        QFETCH(int, implementation);
+        QFETCH(QString, targets);
+        QFETCH(QStringList, given);
+        QFETCH(QString, after);
+        Scenario s = llama();
+        s.implementation = Implementation(implementation);
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = *parseLoraTargets(targets.toStdString());
+        std::vector<std::string> names;
+        for (const QString &name : given)
+            names.push_back(name.toStdString());
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        QCOMPARE(QString::fromStdString(loraTargetsToString(withLoraTargetDefaults(s, views).loraTargets)), after);
+    }
+
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
     // The CUDA context follows the kernel loading chosen, unless its size was set in the same edit.
     void contextFollowsLoading_data()

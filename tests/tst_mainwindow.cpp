@@ -169,6 +169,34 @@ private Q_SLOTS:
         QTest::newRow("Megatron's distributed optimizer over 8 GPUs")
             << "llama-2-7b" << Edits{{"dp", 8}, {"zero", 1}, {"sharding", int(Sharding::Megatron)}}
             << QStringList{"--dp", "8", "--zero", "1", "--sharding", "megatron"};
+        QTest::newRow("QLoRA without double quantization")
+            << "llama-2-7b" << Edits{{"finetune", int(FineTune::QLoRA)}, {"double-quant", 0}}
+            << QStringList{"--finetune", "qlora", "--double-quant", "no"};
+        QTest::newRow("LoRA on q, v and the LM head, ticked one box at a time")
+            << "llama-2-7b"
+            << Edits{{"finetune", int(FineTune::LoRA)},
+                     {"lora-target-k", 0},
+                     {"lora-target-o", 0},
+                     {"lora-target-gate", 0},
+                     {"lora-target-up", 0},
+                     {"lora-target-down", 0},
+                     {"lora-target-head", 1}}
+            << QStringList{"--finetune", "lora", "--lora-targets", "q,v,head"};
+        // Choosing LoRA under lit-gpt brings its own targets, q and v, which a box then extends.
+        QTest::newRow("lit-gpt in 16-mixed (autocast), LoRA on q and v, then k too")
+            << "llama-2-7b"
+            << Edits{{"amp-style", int(AmpStyle::Autocast)},
+                     {"implementation", int(Implementation::LitGpt)},
+                     {"finetune", int(FineTune::LoRA)},
+                     {"lora-target-k", 1}}
+            << QStringList{"--amp-style", "autocast", "--implementation", "litgpt",
+                           "--finetune",  "lora",     "--lora-targets",   "q,k,v"};
+        QTest::newRow("lit-gpt's own LoRA targets when none are given")
+            << "llama-2-7b" << Edits{{"implementation", int(Implementation::LitGpt)}, {"finetune", int(FineTune::LoRA)}}
+            << QStringList{"--implementation", "litgpt", "--finetune", "lora"};
+        QTest::newRow("torchtitan with its activations offloaded")
+            << "llama-3.1-8b" << Edits{{"implementation", int(Implementation::TorchTitan)}, {"activation-offload", 1}}
+            << QStringList{"--implementation", "torchtitan", "--activation-offload", "yes"};
         QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
             << "mixtral-8x7b"
             << Edits{{"dp", 8},

@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -451,6 +452,22 @@ void ControlPanel::build()
     row(
         af, m_loraRank, [] { return tr("LoRA rank"); },
         [] { return tr("Adapters add r·(in + out) trainable parameters per adapted matrix."); });
+    // One box per projection LoRA can adapt, named as the model's modules are.
+    auto *targets = new QWidget(m_advancedBody);
+    auto *targetGrid = new QGridLayout(targets);
+    targetGrid->setContentsMargins(0, 0, 0, 0);
+    for (const auto &[bit, name] : loraTargetNames()) {
+        auto *box = new QCheckBox(QString::fromLatin1(name.data(), qsizetype(name.size())), targets);
+        // Three a row: four do not fit beside the labels of a narrow panel.
+        targetGrid->addWidget(box, int(m_loraTargets.size()) / 3, int(m_loraTargets.size()) % 3);
+        m_loraTargets << box;
+    }
+    row(
+        af, targets, [] { return tr("LoRA targets"); },
+        [] {
+            return tr("Which projections get adapters: query, key, value and output of attention, the MLP's gate, up "
+                      "and down, and the LM head. Each adds its adapters and what they keep for backward.");
+        });
     row(
         af, m_baseDtype, [] { return tr("Frozen base"); },
         [] {
@@ -527,6 +544,14 @@ void ControlPanel::build()
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
+    for (int i = 0; i < m_loraTargets.size(); ++i) {
+        const auto &[bit, name] = loraTargetNames()[std::size_t(i)];
+        m_loraTargets[i]->setObjectName(QStringLiteral("lora-target-") + QLatin1String(name.data(), name.size()));
+        connect(m_loraTargets[i], &QCheckBox::toggled, this, [this, bit](bool on) {
+            edit("lora-targets",
+                 [bit, on](Scenario &s) { s.loraTargets = on ? s.loraTargets | bit : s.loraTargets & ~bit; });
+        });
+    }
     checkEdit(m_doubleQuant, "double-quant", [](Scenario &s, int v) { s.doubleQuant = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
@@ -750,6 +775,10 @@ void ControlPanel::syncFromModel()
     setComboData(m_fineTune, s.fineTune);
     m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));
     setCheck(m_loraDropout, s.loraDropout);
+    for (int i = 0; i < m_loraTargets.size(); ++i) {
+        setCheck(m_loraTargets[i], (s.loraTargets & loraTargetNames()[std::size_t(i)].first) != 0);
+        m_loraTargets[i]->setEnabled(fieldInEffect(s, "lora-targets"));
+    }
     m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setCheck(m_doubleQuant, s.doubleQuant);
     m_doubleQuant->setEnabled(fieldInEffect(s, "double-quant"));

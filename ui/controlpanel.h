@@ -116,6 +116,7 @@ private:
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;
     QCheckBox *m_loraDropout = nullptr;
+    QList<QCheckBox *> m_loraTargets; // one per target, in loraTargetNames() order
     QCheckBox *m_doubleQuant = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;

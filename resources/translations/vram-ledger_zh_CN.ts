@@ -872,6 +872,14 @@
         <source>Copy what each layer keeps for backward to CPU memory during forward and back during backward (torchtune&apos;s activation offloading). The GPU then holds about one layer&apos;s worth at a time, five layers&apos; inputs with checkpointing; the step gets slower if the copies cannot overlap.</source>
         <translation>前向时把每层为反向保存的张量复制到 CPU 内存，反向时再拷回（torchtune 的激活卸载）。GPU 上同一时刻只留大约一层的量，开启检查点时是五层的输入；拷贝若不能与计算重叠，训练步会变慢。</translation>
     </message>
+    <message>
+        <source>LoRA targets</source>
+        <translation>LoRA 作用位置</translation>
+    </message>
+    <message>
+        <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down, and the LM head. Each adds its adapters and what they keep for backward.</source>
+        <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down，以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
