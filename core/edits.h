@@ -28,7 +28,7 @@ Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> give
 // grouped one keeps the largest grouping that divides the new count.
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 
-// lit-gpt adapts only its fused query/key/value projection: when lit-gpt and LoRA or QLoRA meet
+// lit-gpt adapts only its fused query/key/value projection and its head: when lit-gpt and LoRA or QLoRA meet
 // (either one among `given`) with targets it cannot take, and the targets were not given too,
 // they become finetune/lora.py's defaults, q and v.
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given);

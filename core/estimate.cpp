@@ -845,10 +845,13 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                                                           : ceilDiv(a.vocab * a.hidden, t);
         // lit-gpt runs its head once per 128-token chunk: a frozen head's weight, which the cast
         // cache does not keep, is cast anew for each chunk, and each chunk's mm saves its cast.
-        const std::int64_t headCasts = s.implementation == Implementation::LitGpt && !baseTrains(s)
-            ? litgptHeadChunks(s)
-            : 1;
-        const Bytes casts = 2 * (perLayer * castLayers + adapters + head * headCasts);
+        const bool litgpt = s.implementation == Implementation::LitGpt;
+        const std::int64_t headCasts = litgpt && !baseTrains(s) ? litgptHeadChunks(s) : 1;
+        // lit-gpt's head adapter multiplies by lora_A.T and lora_B.T, views that the cache does
+        // not keep either: cast for each chunk too.
+        const std::int64_t headAdapter = litgpt && lastStage ? ceilDiv(loraHeadParams(s), t) : 0;
+        const Bytes casts = 2
+            * (perLayer * castLayers + adapters - headAdapter + head * headCasts + headAdapter * headCasts);
         sink.add(ItemId::WeightCasts, casts, [&] {
             std::string parts;
             const auto part = [&](std::int64_t count, const std::string &what) {
@@ -856,8 +859,10 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                     parts += (parts.empty() ? "" : " + ") + formatCount(count) + what;
             };
             part(perLayer, " × " + std::to_string(castLayers) + " layers");
-            part(adapters, " adapter");
-            part(head, headCasts > 1 ? " output head × " + std::to_string(headCasts) + " chunks" : " output head");
+            const std::string perChunk = headCasts > 1 ? " × " + std::to_string(headCasts) + " chunks" : "";
+            part(adapters - headAdapter, " adapter");
+            part(head, " output head" + perChunk);
+            part(headAdapter, " head adapter" + perChunk);
             return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
                 + equals(casts, units);
         });

@@ -513,6 +513,33 @@ void causalLmLoss(const Scenario &s, TensorList &out)
     out.add("shifted labels (int64), saved by the loss", 8 * labels);
 }
 
+// lit_gpt/lora.py LoRALinear around the head (finetune/lora.py's lora_head), once per chunk:
+// (lora_dropout(x) @ lora_A.T @ lora_B.T) * scaling. The first product saves its input: the
+// chunk's dropped copy, else under autocast its 16-bit cast, else the chunk itself: a view of the
+// final norm's output, or when the chunk strides over several sequences the copy matmul makes to
+// flatten it; the second saves lora_A's output.
+void litgptHeadLora(const Scenario &s, TensorList &out, std::int64_t fullChunks, std::int64_t fullTokens,
+                    std::int64_t lastTokens)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t h = s.arch.hidden;
+    const auto chunked = [&](std::string_view full, std::string_view last, std::int64_t bytesPerToken) {
+        out.add(full, bytesPerToken * fullChunks * fullTokens, fullChunks);
+        out.add(last, bytesPerToken * lastTokens);
+    };
+    if (s.loraDropout)
+        chunked("LoRA dropout masks of the full chunks (1 B)", "LoRA dropout mask of the last chunk (1 B)", h);
+    // Several sequences cut into several chunks: each chunk strides over the sequences.
+    const bool strided = s.microBatch > 1 && fullChunks > 0;
+    if (s.loraDropout || dt.autocast || strided)
+        chunked("LoRA A inputs of the full chunks", "LoRA A input of the last chunk", e * h);
+    else if (!baseTrains(s) && s.fineTune != FineTune::QLoRA) // else the head keeps it already
+        out.add("LM-head input", e * (fullChunks * fullTokens + lastTokens) * h);
+    chunked("LoRA A outputs of the full chunks (rank r), saved by LoRA B",
+            "LoRA A output of the last chunk (rank r), saved by LoRA B", e * s.loraRank);
+}
+
 // Outside the layers, Hugging Face and torchtitan: what the embeddings save (token ids; GPT-2 its position ids,
 // BERT its token-type ids and embedding LayerNorm), the final norm and the head with its loss:
 // LlamaForCausalLM and GPT2LMHeadModel (LM head; GPT-2's tied to wte), or
@@ -545,6 +572,8 @@ void codeOutside(const Scenario &s, TensorList &out)
         } else if (trains || s.fineTune == FineTune::QLoRA) {
             out.add("LM-head input", e * tokens * h);
         }
+        if (loraOn(s, LoraHead))
+            litgptHeadLora(s, out, fullChunks, fullTokens, lastTokens);
         const std::int64_t lastPredicted = lastTokens - s.microBatch;
         const std::int64_t v = s.arch.vocab;
         out.add("log-softmax (FP32) of the full 128-token chunks, saved by the loss",

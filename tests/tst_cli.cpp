@@ -86,6 +86,10 @@ private Q_SLOTS:
             << QStringList{"--model",     "llama-2-7b", "--finetune",     "lora",
                            "--lora-rank", "8",          "--lora-targets", "all,head"}
             << "parameters.trainable" << qint64(19'988'480 + 8 * (4096 + 32000));
+        QTest::newRow("lit-gpt's LoRA on q, v and its head (lora_head)")
+            << QStringList{"--model",    "llama-2-7b", "--implementation", "litgpt", "--precision",    "bf16",
+                           "--finetune", "lora",       "--lora-rank",      "8",      "--lora-targets", "q,v,head"}
+            << "parameters.trainable" << qint64(4'194'304 + 8 * (4096 + 32000));
         QTest::newRow("params with suffix")
             << QStringList{"--params", "7.5B"} << "parameters.total" << qint64(7'500'000'000);
         QTest::newRow("torchtitan picks its own attention: SDPA, no s² scores")

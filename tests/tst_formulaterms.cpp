@@ -189,6 +189,12 @@ private Q_SLOTS:
             s.ampStyle = AmpStyle::Autocast;
         });
         row("full fine-tuning, lit-gpt's Llama in bf16-mixed", litgptLlamaMixed);
+        row("LoRA on lit-gpt's head with dropout, bf16-mixed", [](Scenario &s) {
+            litgptLlamaMixed(s);
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV | LoraHead;
+            s.loraDropout = true;
+        });
         row("LoRA without dropout, lit-gpt's Llama in bf16-mixed", [](Scenario &s) {
             litgptLlamaMixed(s);
             s.fineTune = FineTune::LoRA;

@@ -192,7 +192,7 @@ private Q_SLOTS:
                                                                      : Attention::Eager;
         if (s.implementation == Implementation::LitGpt) { // bf16-true, or bf16-mixed under autocast
             s.precision = AmpStyle(ampStyle) == AmpStyle::Autocast ? Precision::MixedBf16 : Precision::Bf16;
-            s.loraTargets = LoraQ | LoraV;
+            s.loraTargets = LoraQ | LoraV | LoraHead;
         }
         s.ampStyle = AmpStyle(ampStyle);
         s.fineTune = FineTune(fineTune);

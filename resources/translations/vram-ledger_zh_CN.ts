@@ -2256,6 +2256,34 @@
         <source>one layer&apos;s saved tensors, brought back for its backward</source>
         <translation>一层保存的张量，为其反向拷回</translation>
     </message>
+    <message>
+        <source>LoRA dropout masks of the full chunks (1 B)</source>
+        <translation>完整分块的 LoRA dropout 掩码（1 B）</translation>
+    </message>
+    <message>
+        <source>LoRA dropout mask of the last chunk (1 B)</source>
+        <translation>最后一个分块的 LoRA dropout 掩码（1 B）</translation>
+    </message>
+    <message>
+        <source>LoRA A inputs of the full chunks</source>
+        <translation>完整分块的 LoRA A 输入</translation>
+    </message>
+    <message>
+        <source>LoRA A input of the last chunk</source>
+        <translation>最后一个分块的 LoRA A 输入</translation>
+    </message>
+    <message>
+        <source>LoRA A outputs of the full chunks (rank r), saved by LoRA B</source>
+        <translation>完整分块的 LoRA A 输出（秩 r），由 LoRA B 保存</translation>
+    </message>
+    <message>
+        <source>LoRA A output of the last chunk (rank r), saved by LoRA B</source>
+        <translation>最后一个分块的 LoRA A 输出（秩 r），由 LoRA B 保存</translation>
+    </message>
+    <message>
+        <source>head adapter</source>
+        <translation>输出头适配器</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -56,6 +56,11 @@ LITGPT_TRAINING = [
     dict(finetune="lora", lora_targets=["q", "k", "v"], lora_rank=4, lora_dropout=False),
     dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True),
 ]
+# LoRA on lit-gpt's head too (finetune/lora.py's lora_head)
+LITGPT_HEAD = [
+    dict(finetune="lora", lora_targets=["q", "v", "head"], lora_rank=8, lora_dropout=True),
+    dict(finetune="lora", lora_targets=["head"], lora_rank=4, lora_dropout=False),
+]
 
 
 def configs():
@@ -76,10 +81,15 @@ def configs():
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     for shape, training in itertools.product(NEOX_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt-neox", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
+    for family, shape, training in itertools.chain(
+            itertools.product(["litgpt"], LLAMA_SHAPES + [LONG_SHAPE, dict(LONG_SHAPE, batch=2)], LITGPT_HEAD + [
+                dict(finetune="qlora", lora_targets=["v", "head"], lora_rank=8, lora_dropout=False)]),
+            itertools.product(["litgpt-neox"], NEOX_SHAPES[:2], LITGPT_HEAD)):
+        yield dict(family=family, **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     # ... and in bf16-mixed (autocast over FP32 weights; lit-gpt refuses QLoRA with it), one
     # sequence long enough for the LM head to run three chunks of 128 tokens
     for family, shape, training in itertools.chain(
-            itertools.product(["litgpt"], LLAMA_SHAPES + [LONG_SHAPE], LITGPT_TRAINING[:3]),
+            itertools.product(["litgpt"], LLAMA_SHAPES + [LONG_SHAPE], LITGPT_TRAINING[:3] + LITGPT_HEAD),
             itertools.product(["litgpt-neox"], NEOX_SHAPES + [dict(NEOX_SHAPES[1], **LONG_SHAPE)],
                               LITGPT_TRAINING[:3])):
         yield dict(family=family, **shape, weights="fp32", autocast="bf16", **training, recompute="none",

@@ -793,6 +793,11 @@ def count_outside(c):
         params += [types, positions, *norm, *pooler, *classifier]
         position_ids = torch.arange(s).unsqueeze(0)  # BertEmbeddings' registered buffer
         token_types = torch.zeros(b, s, dtype=torch.long)
+    # lit-gpt's LoRALinear around the head (lit_gpt/lora.py, to_head): lora_A (r, h), lora_B (vocab, r)
+    litgpt_head_lora = None
+    if family in ("litgpt", "litgpt-neox") and "head" in c.get("lora_targets", []):
+        litgpt_head_lora = (parameter((c["lora_rank"], h), w, True), parameter((vocab, c["lora_rank"]), w, True))
+        params += list(litgpt_head_lora)
     ops, stream = setup(c, params)
     # What the layers do to the stream; it requires grad whenever anything below trains.
     layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
@@ -807,10 +812,19 @@ def count_outside(c):
             else:
                 x, bias = layer_norm(ops, x, *norm), head_bias
             quantized = c["finetune"] == "qlora"
-            # Under autocast a frozen head's weight is cast anew for every chunk (the cast cache
-            # keeps only weights that require grad), and each chunk's mm saves its cast.
-            chunks = [QuantizedLinear.apply(x_i, head, bias) if quantized else ops.linear(x_i, head, bias)
-                      for x_i in x.split(128, dim=1)]
+
+            def lm_head(x_i):
+                # Under autocast a frozen head's weight is cast anew for every chunk (the cast cache
+                # keeps only weights that require grad), and each chunk's mm saves its cast.
+                out = QuantizedLinear.apply(x_i, head, bias) if quantized else ops.linear(x_i, head, bias)
+                if litgpt_head_lora is None:
+                    return out
+                # LoRALinear.forward: (lora_dropout(x) @ lora_A.T @ lora_B.T) * scaling
+                a, b = litgpt_head_lora
+                dropped = torch.native_dropout(x_i, 0.05, True)[0] if c["lora_dropout"] else x_i
+                return out + ops.matmul(ops.matmul(dropped, a.transpose(0, 1)), b.transpose(0, 1)) * 2.0
+
+            chunks = [lm_head(x_i) for x_i in x.split(128, dim=1)]
             # Fabric's _FabricModule.forward: precision.convert_output casts the output to the
             # default dtype, FP32 outside the forward context (HalfPrecision, BitsandbytesPrecision)
             chunks = [chunk.to(torch.float32) for chunk in chunks]
