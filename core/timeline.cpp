@@ -56,14 +56,18 @@ StepTimeline stepTimeline(const Breakdown &b)
     };
 
     point(StepPhase::Start, 0, params, 0, 0);
-    // Offloaded activations keep a window on the GPU, on their way out in forward and back in backward.
-    const Bytes embedding = b.item(ItemId::EmbeddingActivations) + b.item(ItemId::ActivationOffloadWindow);
+    // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
+    // (with checkpointing the last five layers' inputs, until backward starts), and in backward
+    // the one layer's tensors brought back.
+    const Bytes outbound = b.item(ItemId::ActivationOffloadWindow);
+    const Bytes inbound = outbound > 0 ? b.keptPerLayer : 0;
+    const Bytes embedding = b.item(ItemId::EmbeddingActivations);
     for (std::int64_t layer = 1; layer <= layers; ++layer)
-        point(StepPhase::Forward, layer, params + gathered, 0, embedding + share(layerActivations, layer));
+        point(StepPhase::Forward, layer, params + gathered, 0, embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
     point(StepPhase::Loss, 0, params + gathered, 0,
-          afterForward + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
+          afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
     // Backward frees each layer's activations as it produces that layer's gradients; under full
     // recomputation the layer's whole working set is rebuilt first.
@@ -71,7 +75,7 @@ StepTimeline stepTimeline(const Breakdown &b)
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              afterForward - share(layerActivations, done) + recompute);
+              afterForward - share(layerActivations, done) + recompute + inbound);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);
 

@@ -156,6 +156,38 @@ private Q_SLOTS:
         QCOMPARE(t.points.back().part(Component::Gradients), b.component(Component::Gradients)); // every gradient
     }
 
+    // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward
+    // stash, five layers' inputs, instead of every layer's; in backward one layer's input at a time
+    // comes back beside the layer being recomputed.
+    void offloadedActivationsInTransit()
+    {
+        Scenario kept;
+        kept.implementation = Implementation::TorchTitan;
+        kept.attention = Attention::Sdpa;
+        kept.precision = Precision::Bf16;
+        kept.recompute = Recompute::Full;
+        Scenario offloaded = kept;
+        offloaded.activationOffload = true;
+        QVERIFY(!scenarioError(offloaded));
+        const Breakdown before = estimate(kept), after = estimate(offloaded);
+        const StepTimeline withStash = stepTimeline(after), without = stepTimeline(before);
+        const auto at = [](const StepTimeline &t, StepPhase phase) {
+            return std::find_if(t.points.begin(), t.points.end(),
+                                [phase](const TimelinePoint &p) { return p.phase == phase; })
+                ->part(Component::Activations);
+        };
+        QCOMPARE(after.item(ItemId::ActivationOffloadWindow), 5 * before.keptPerLayer);
+        QCOMPARE(at(withStash, StepPhase::Loss) - at(without, StepPhase::Loss),
+                 5 * before.keptPerLayer - before.item(ItemId::LayerActivations));
+        // The step's last backward point: every layer's input is gone without offload; one
+        // layer's input is back on the GPU with it.
+        const auto lastBackward = [](const StepTimeline &t) { return t.points[t.points.size() - 2]; };
+        QCOMPARE(lastBackward(withStash).phase, StepPhase::Backward);
+        QCOMPARE(lastBackward(withStash).part(Component::Activations)
+                     - lastBackward(without).part(Component::Activations),
+                 before.keptPerLayer);
+    }
+
     void forwardGrowsBackwardShrinks()
     {
         const StepTimeline t = stepTimeline(Scenario{});
