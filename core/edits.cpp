@@ -109,11 +109,10 @@ Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> give
 
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given)
 {
-    constexpr unsigned kTakes = LoraQ | LoraK | LoraV | LoraHead; // the fused qkv projection, the head
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     const bool met = contains(given, "implementation") || contains(given, "finetune");
     if (s.implementation == Implementation::LitGpt && lora && met && !contains(given, "lora-targets")
-        && (s.loraTargets & ~kTakes) != 0)
+        && (s.loraTargets & ~static_cast<unsigned>(LoraLitgpt)) != 0)
         s.loraTargets = LoraQ | LoraV; // finetune/lora.py: lora_query and lora_value
     return s;
 }

@@ -850,8 +850,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // lit-gpt's head adapter multiplies by lora_A.T and lora_B.T, views that the cache does
         // not keep either: cast for each chunk too.
         const std::int64_t headAdapter = litgpt && lastStage ? ceilDiv(loraHeadParams(s), t) : 0;
-        const Bytes casts = 2
-            * (perLayer * castLayers + adapters - headAdapter + head * headCasts + headAdapter * headCasts);
+        const Bytes casts = 2 * (perLayer * castLayers + (adapters - headAdapter) + (head + headAdapter) * headCasts);
         sink.add(ItemId::WeightCasts, casts, [&] {
             std::string parts;
             const auto part = [&](std::int64_t count, const std::string &what) {

@@ -121,10 +121,17 @@ struct ExplainedItem {
     bool livesInCpuMemory() const { return bytes == 0 && hostBytes > 0; }
 };
 
-// The CPU memory one node needs: each GPU's process on it keeps its own offload buffers.
-inline Bytes hostPerNode(const Scenario &s, const Breakdown &b)
+// The CPU memory one node needs for `perGpu` bytes a GPU: each GPU's process on it keeps its own.
+inline Bytes hostPerNode(const Scenario &s, Bytes perGpu)
 {
-    return b.host * s.gpusOnNode();
+    return perGpu * s.gpusOnNode();
+}
+
+// What DeepSpeed's ZeRO-Offload keeps in CPU memory per GPU: all that is there but the
+// activations offloaded between forward and backward.
+inline Bytes zeroOffloadHost(const Breakdown &b)
+{
+    return b.host - b.hostItem(ItemId::LayerActivations);
 }
 
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with

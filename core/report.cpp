@@ -162,7 +162,7 @@ std::string reportJson(const Report &r)
             << ", \"host_bytes\": " << item.hostBytes << ", \"formula\": " << jsonString(item.formula) << '}'
             << (i + 1 < r.items.size() ? "," : "") << '\n';
     }
-    out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << hostPerNode(r.scenario, b)
+    out << "  ],\n  \"host\": {\"total\": " << b.host << ", \"per_node\": " << hostPerNode(r.scenario, b.host)
         << ", \"gpus_per_node\": " << r.scenario.gpusOnNode() << "},\n";
     out << "  \"pipeline\": {\"stage\": " << b.stage << ", \"micro_batches_in_flight\": " << b.microBatchesInFlight
         << ", \"chunk_passes_in_flight\": " << b.chunkPassesInFlight << "},\n";
@@ -261,7 +261,7 @@ std::string renderReport(const Report &r, Format format)
     if (b.host > 0) {
         totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
         totals.push_back({"CPU memory per node (" + std::to_string(r.scenario.gpusOnNode()) + " GPUs)",
-                          formatBytes(hostPerNode(r.scenario, b), r.units)});
+                          formatBytes(hostPerNode(r.scenario, b.host), r.units)});
     }
     out += renderRows(totals, format);
     if (r.gpu)

@@ -299,9 +299,10 @@ std::optional<bool> parseYesNo(std::string_view t)
 std::string loraTargetsToString(unsigned targets)
 {
     // Every layer projection reads "all"; the head is named beside it.
-    std::string out = (targets & LoraAll) == LoraAll ? "all" : "";
+    const bool all = (targets & LoraAll) == LoraAll;
+    std::string out = all ? "all" : "";
     for (const auto &[bit, name] : kLoraTargets) {
-        if ((targets & bit) && !((LoraAll & bit) && out.starts_with("all"))) {
+        if ((targets & bit) && !(all && (LoraAll & bit))) {
             if (!out.empty())
                 out += ',';
             out += name;

@@ -75,6 +75,7 @@ enum LoraTarget : unsigned {
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
     LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown, // every layer's projections, as before the head
     LoraAnyTarget = LoraAll | LoraHead,
+    LoraLitgpt = LoraQ | LoraK | LoraV | LoraHead, // lit-gpt's LoRA: its fused qkv projection and its head
 };
 
 struct Overhead {
@@ -147,8 +148,8 @@ struct Scenario {
     std::int64_t gpusPerNode = 8;
 
     Recompute recompute = Recompute::None;
-    bool activationOffload =
-        false; // saved activations copied to CPU memory in forward (torchtune's OffloadActivations)
+    // The layers' saved activations copied to CPU memory in forward (torchtune's OffloadActivations).
+    bool activationOffload = false;
     Attention attention = Attention::Eager;
     Loss loss = Loss::Standard;
     bool dropout = false;

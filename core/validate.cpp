@@ -127,7 +127,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         if (s.recompute != Recompute::None)
             return Error{"recompute",
                          "lit-gpt's fine-tuning scripts do not checkpoint on one GPU; use --recompute none"};
-        if (lora && (s.loraTargets & ~static_cast<unsigned>(LoraQ | LoraK | LoraV | LoraHead)))
+        if (lora && (s.loraTargets & ~static_cast<unsigned>(LoraLitgpt)))
             return Error{"lora-targets",
                          "litgpt is modelled with LoRA on the fused query, key and value projection and the "
                          "head; choose among q, k, v and head"};

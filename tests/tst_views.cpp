@@ -51,6 +51,11 @@ ScenarioDocument scenario(const QString &name)
         s.offload = Offload::Optimizer;
         s.attention = Attention::Flash;
         doc.gpuIds = {"a100-80gb"};
+    } else if (name == QLatin1String("7b-zero2-offload-activations")) {
+        doc = scenario(QStringLiteral("7b-zero2-offload"));
+        doc.scenario.implementation = Implementation::HuggingFace;
+        doc.scenario.attention = Attention::Sdpa;
+        doc.scenario.activationOffload = true;
     } else {
         s.arch = catalog.findModel("gpt2")->arch;
         s.sequence = 1024;
@@ -157,6 +162,7 @@ private Q_SLOTS:
         QTest::newRow("Llama-3.1-70B, ZeRO-3 over 64") << "70b-zero3-64";
         QTest::newRow("GPT-2 on a laptop-class GPU") << "gpt2";
         QTest::newRow("Llama-2-7B, ZeRO-2 offloading the optimizer") << "7b-zero2-offload";
+        QTest::newRow("the same with its activations offloaded too") << "7b-zero2-offload-activations";
     }
     void diagram()
     {
@@ -182,11 +188,15 @@ private Q_SLOTS:
                 QVERIFY(r.top() >= area.top() - 1e-6);
             }
             // ZeRO-Offload's CPU memory stands, dashed, where the optimizer states would: at the
-            // same scale, or capped to the largest block and said to be not to scale.
-            QCOMPARE(layout.host.isEmpty(), b.host == 0);
-            if (b.host > 0) {
+            // same scale, or capped to the largest block and said to be not to scale. Offloaded
+            // activations are not in it.
+            const Bytes zeroHost = zeroOffloadHost(b);
+            if (doc.scenario.activationOffload)
+                QVERIFY(zeroHost > 0 && zeroHost < b.host);
+            QCOMPARE(layout.host.isEmpty(), zeroHost == 0);
+            if (zeroHost > 0) {
                 QCOMPARE(b.component(Component::OptimizerStates), Bytes(0));
-                const double hostArea = double(b.host) / layout.bytesPerSquarePixel;
+                const double hostArea = double(zeroHost) / layout.bytesPerSquarePixel;
                 const double drawn = layout.host.width() * layout.host.height();
                 QVERIFY(layout.hostToScale ? std::fabs(drawn - hostArea) <= layout.host.height() + 1
                                            : drawn < hostArea);

@@ -124,15 +124,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "(reduce_bucket_size).")
                         .arg(s.zeroStage)
                         .arg(s.reduceBucket);
-    const Bytes offloadedActivations = b.hostItem(ItemId::LayerActivations);
     if (s.offload != Offload::None)
         parallel << QObject::tr(
                         "DeepSpeed ZeRO-Offload: each GPU's process keeps its FP32 master, moments and gradients "
                         "in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, "
                         "with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node "
                         "of %3 GPUs.")
-                        .arg(bytesText(b.host - offloadedActivations, units),
-                             bytesText((b.host - offloadedActivations) * s.gpusOnNode(), units))
+                        .arg(bytesText(zeroOffloadHost(b), units), bytesText(hostPerNode(s, zeroOffloadHost(b)), units))
                         .arg(s.gpusOnNode());
     if (s.activationOffload)
         parallel << QObject::tr(
@@ -140,7 +138,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "wait in pinned CPU memory from their forward to their backward; the GPU keeps those in "
                         "transit. The final norm's, the head's and the loss's tensors and autocast's weight casts "
                         "are counted on the GPU.")
-                        .arg(bytesText(offloadedActivations, units));
+                        .arg(bytesText(b.hostItem(ItemId::LayerActivations), units));
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "

@@ -76,11 +76,11 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b)
         layout.blocks[std::size_t(kFlowOrder[std::size_t(i)])] = QRectF(centre - width / 2, layout.baseline - height,
                                                                         width, height);
     }
-    if (b.host > 0 && b.component(Component::OptimizerStates) == 0) {
+    if (zeroOffloadHost(b) > 0 && b.component(Component::OptimizerStates) == 0) {
         const auto cell = std::find(kFlowOrder.begin(), kFlowOrder.end(), Component::OptimizerStates)
             - kFlowOrder.begin();
         const double centre = area.left() + cellWidth * (double(cell) + 0.5);
-        const double side = layout.side(b.host);
+        const double side = layout.side(zeroOffloadHost(b));
         const double width = std::min(side, largestWidth);
         layout.hostToScale = side <= largestWidth;
         layout.host = QRectF(centre - width / 2, layout.baseline - width * layout.aspect, width, width * layout.aspect);
@@ -389,7 +389,7 @@ void StructureDiagram::paintHostMemory(QPainter &p, const DiagramLayout &layout)
     const QStringList notes{layout.hostToScale ? tr("offloaded by ZeRO-Offload, not on this GPU")
                                                : tr("offloaded by ZeRO-Offload, not on this GPU (not to scale)")};
     paintCaption(p, layout, layout.host.center().x() - layout.cellWidth / 2, layout.host.bottom() + 3, tr("CPU memory"),
-                 bytesText(m_shown->analysis.breakdown.host, m_shown->units), notes, false);
+                 bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units), notes, false);
 }
 
 double StructureDiagram::loopY(const DiagramLayout &layout, double line) const
@@ -480,9 +480,9 @@ void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
 QString StructureDiagram::hostTip() const
 {
     QString tip = QStringLiteral("<b>%1 — %2</b>")
-                      .arg(tr("CPU memory"), bytesText(m_shown->analysis.breakdown.host, m_shown->units));
+                      .arg(tr("CPU memory"), bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units));
     for (const ExplainedItem &item : m_shown->analysis.items)
-        if (item.hostBytes > 0)
+        if (item.hostBytes > 0 && item.id != ItemId::LayerActivations) // offloaded activations have their note
             tip += itemLine(item);
     return tip;
 }

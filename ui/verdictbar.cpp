@@ -109,7 +109,7 @@ void VerdictBar::render()
     if (a.breakdown.host > 0)
         summary.append({tr(" · %1 in CPU memory per GPU, %2 per node of %3")
                             .arg(bytesText(a.breakdown.host, m_shown->units),
-                                 bytesText(hostPerNode(m_shown->scenario, a.breakdown), m_shown->units))
+                                 bytesText(hostPerNode(m_shown->scenario, a.breakdown.host), m_shown->units))
                             .arg(m_shown->scenario.gpusOnNode()),
                         false,
                         {}});
