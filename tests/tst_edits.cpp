@@ -439,6 +439,23 @@ private Q_SLOTS:
                                                        << "eager" << false;
         QTest::newRow("CUDA kernel loading, nvidia-smi") << llama() << "cuda-loading"
                                                          << "eager" << true;
+        Scenario titan = llama();
+        titan.implementation = Implementation::TorchTitan;
+        titan.attention = Attention::Sdpa;
+        QTest::newRow("activation offload, torchtitan") << titan << "activation-offload"
+                                                        << "yes" << true;
+        QTest::newRow("activation offload, Megatron's kernels (refused)") << llama() << "activation-offload"
+                                                                          << "yes" << false;
+        Scenario qlora = llama();
+        qlora.fineTune = FineTune::QLoRA;
+        QTest::newRow("double quantization, QLoRA") << qlora << "double-quant"
+                                                    << "no" << true;
+        QTest::newRow("double quantization, LoRA") << lora << "double-quant"
+                                                   << "no" << false;
+        QTest::newRow("LoRA targets, LoRA") << lora << "lora-targets"
+                                            << "all,head" << true;
+        QTest::newRow("LoRA targets, full fine-tuning") << llama() << "lora-targets"
+                                                        << "all,head" << false;
     }
     void fieldInEffectMatchesTheEstimate()
     {
