@@ -159,6 +159,10 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return lora;
     if (field == "activation-offload")
         return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan;
+    if (field == "paged-optimizer")
+        return (s.optimizer == Optimizer::AdamW || s.optimizer == Optimizer::AdamW8bit
+                || s.optimizer == Optimizer::Lion)
+            && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant")
         return s.fineTune == FineTune::QLoRA;
     if (field == "gpus-per-node")

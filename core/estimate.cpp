@@ -27,6 +27,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::OffloadAccumulatedGradients, "offload_accumulated_gradients"},
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
+    {ItemId::PagedOptimizerStates, "paged_optimizer_states"},
     {ItemId::LayerActivations, "layer_activations"},
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::Logits, "logits"},
@@ -99,6 +100,53 @@ std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertPa
         total += (matrices[i].in + matrices[i].out)
             * (matrices[i].copies > 1 ? matrices[i].copies / expertParallel : 1);
     return total;
+}
+
+// bitsandbytes' paged optimizers allocate a tensor's states in CUDA managed memory when it has
+// 1e5 elements or more, and with torch.zeros_like on the GPU below that
+// (bitsandbytes/optim/optimizer.py, Optimizer8bit.get_state_buffer).
+constexpr std::int64_t kPagedMinElements = 100000;
+
+std::int64_t belowPaging(std::int64_t elements)
+{
+    return elements < kPagedMinElements ? elements : 0;
+}
+
+// The elements of one layer's tensors too small to be paged: norms' weights and biases, the
+// linears' biases and, for small shapes, weight matrices (`withMatrices`: false when the layer's
+// count was given directly and its matrices are not known one by one). A GPU holds
+// experts/ep of the experts.
+std::int64_t unpagedPerLayer(const Scenario &s, bool withMatrices)
+{
+    const Architecture &a = s.arch;
+    const std::int64_t d = a.effectiveHeadDim();
+    const std::int64_t experts = a.experts / s.expertParallel;
+    std::int64_t small = a.normsPerLayer * (a.norm == NormKind::LayerNorm ? 2 : 1) * belowPaging(a.hidden);
+    if (a.qkvBias || a.linearBias)
+        small += belowPaging(a.heads * d) + 2 * belowPaging(a.kvHeads * d);
+    if (a.linearBias)
+        small += belowPaging(a.hidden)
+            + experts * ((a.mlp == MlpKind::Gated ? 2 : 1) * belowPaging(a.ffn) + belowPaging(a.hidden));
+    if (withMatrices) {
+        int count = 0;
+        const auto matrices = layerMatrices(a, count);
+        for (int i = 0; i < count; ++i)
+            small += belowPaging(matrices[i].in * matrices[i].out) * (matrices[i].copies > 1 ? experts : 1);
+    }
+    return small;
+}
+
+// The same for LoRA's adapters: lora_A (r × in) and lora_B (out × r) of each adapted matrix.
+std::int64_t unpagedLoraPerLayer(const Scenario &s)
+{
+    int count = 0;
+    const auto matrices = layerMatrices(s.arch, count);
+    std::int64_t small = 0;
+    for (int i = 0; i < count; ++i)
+        if (matrices[i].loraBit & s.loraTargets)
+            small += (belowPaging(s.loraRank * matrices[i].in) + belowPaging(s.loraRank * matrices[i].out))
+                * matrices[i].copies;
+    return small;
 }
 
 // The layers [first, last) that pipeline stage `stage` holds.
@@ -223,6 +271,8 @@ struct Stage {
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOptimizerStates(Units units, Sink &sink) const;
+    // Of the trainable parameters here, those whose states a paged optimizer pages.
+    std::int64_t pagedParams() const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -691,6 +741,33 @@ void Stage::addOffloadHostBuffers(Units units, Sink &sink) const
 
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
+std::int64_t Stage::pagedParams() const
+{
+    const Architecture &a = s.arch;
+    const std::int64_t h = a.hidden;
+    std::int64_t small = 0;
+    if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) {
+        small = unpagedLoraPerLayer(s) * layers.count();
+        if (lastStage && (s.loraTargets & LoraHead))
+            small += belowPaging(s.loraRank * h) + belowPaging(a.vocab * s.loraRank);
+    } else {
+        // Full or freeze (one tensor-parallel GPU: scenarioError()). A count given directly keeps
+        // its layers' matrices whole, and large.
+        const bool shapesKnown = a.fixedParams == 0;
+        const std::int64_t perLayer = std::min(unpagedPerLayer(s, shapesKnown),
+                                               counts.perLayerVectors + (shapesKnown ? counts.perLayerMatrices : 0));
+        small = perLayer * trainableLayersHere;
+        if (firstStage && s.fineTune == FineTune::Full) // learned positions, BERT's token types
+            small += belowPaging(a.learnedPositions * h) + (a.modeling == Modeling::Bert ? belowPaging(2 * h) : 0);
+        if (lastStage) {
+            small += std::min(counts.finalNorm, (a.norm == NormKind::LayerNorm ? 2 : 1) * belowPaging(h));
+            if (a.modeling == Modeling::Bert) // the pooler's weight and bias, the classifier's
+                small += belowPaging(h * h) + belowPaging(h) + belowPaging(2 * h) + 2;
+        }
+    }
+    return std::max<std::int64_t>(0, trainable - small);
+}
+
 template <class Sink>
 void Stage::addOptimizerStates(Units units, Sink &sink) const
 {
@@ -725,12 +802,28 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
     const std::int64_t momentExperts = optimizer.factored ? 0 : trainableExperts;
     const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
-    place(ItemId::OptimizerMoments, moments, [&] {
-        if (states == 0)
-            return std::string(what);
-        return formatCount(stateElements) + (optimizer.factored ? " factor entries" : " params") + " × "
-            + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
-    });
+    // A paged optimizer (one GPU's whole tensors: scenarioError()) keeps the small tensors' states here.
+    const std::int64_t paged = s.pagedOptimizer ? pagedParams() : 0;
+    const Bytes pagedBytes = paged * states * bytesPerState;
+    if (moments > pagedBytes || paged == 0)
+        place(ItemId::OptimizerMoments, moments - pagedBytes, [&] {
+            if (states == 0)
+                return std::string(what);
+            const std::string count = paged > 0
+                ? "(" + formatCount(stateElements) + " − " + formatCount(paged) + " paged) params"
+                : formatCount(stateElements) + (optimizer.factored ? " factor entries" : " params");
+            return count + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+        });
+    if (paged > 0)
+        sink.add(
+            ItemId::PagedOptimizerStates, 0,
+            [&] {
+                return formatCount(paged) + " params in tensors of 1e5 elements or more × " + std::to_string(states)
+                    + " × " + std::to_string(bytesPerState) + " B (" + what
+                    + "), in CUDA managed memory: paged out to CPU memory when the GPU runs short"
+                    + equals(pagedBytes, units);
+            },
+            pagedBytes);
 }
 
 // Activations: what each layer saves for backward (Korthikanti et al. 2022 for Megatron's
@@ -1016,7 +1109,8 @@ Component componentOf(ItemId id)
     case ItemId::OffloadHostGradientBuffer:
     case ItemId::OffloadAccumulatedGradients: return Component::Gradients;
     case ItemId::MasterWeights:
-    case ItemId::OptimizerMoments: return Component::OptimizerStates;
+    case ItemId::OptimizerMoments:
+    case ItemId::PagedOptimizerStates: return Component::OptimizerStates;
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
     case ItemId::Logits:

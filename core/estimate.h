@@ -45,6 +45,8 @@ enum class ItemId {
     OffloadAccumulatedGradients,
     MasterWeights,
     OptimizerMoments,
+    // A paged optimizer's states in CUDA managed memory: no GPU bytes, counted in Breakdown::host.
+    PagedOptimizerStates,
     LayerActivations,
     EmbeddingActivations,
     Logits,
@@ -131,7 +133,7 @@ inline Bytes hostPerNode(const Scenario &s, Bytes perGpu)
 // activations offloaded between forward and backward.
 inline Bytes zeroOffloadHost(const Breakdown &b)
 {
-    return b.host - b.hostItem(ItemId::LayerActivations);
+    return b.host - b.hostItem(ItemId::LayerActivations) - b.hostItem(ItemId::PagedOptimizerStates);
 }
 
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with

@@ -107,6 +107,12 @@ const std::array kFields = {
     FieldSpec{"optimizer", "training.optimizer", "NAME",
               "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
               VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers()), false, VL_NAMED(optimizer)},
+    FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
+              "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
+              "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "
+              "paged out to CPU memory when the GPU runs short; with adamw, adamw-8bit or lion, --zero 0, "
+              "--tp 1",
+              nullptr, VL_WORD(pagedOptimizer, parseYesNo, "paged-optimizer", kYesNo), false, VL_BOOL(pagedOptimizer)},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
               VL_WORD(dropout, parseYesNo, "dropout", kYesNo), false, VL_BOOL(dropout)},
     FieldSpec{"flash-attention", "training.flash_attention", "yes|no", "FlashAttention (no s² attention scores kept)",

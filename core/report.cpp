@@ -259,8 +259,9 @@ std::string renderReport(const Report &r, Format format)
     totals.push_back({"Total", formatBytes(b.total, r.units)});
     totals.push_back({"Step peak", formatBytes(r.peak, r.units)});
     if (b.host > 0) {
-        totals.push_back({"CPU memory (offloaded)", formatBytes(b.host, r.units)});
-        totals.push_back({"CPU memory per node (" + std::to_string(r.scenario.gpusOnNode()) + " GPUs)",
+        const std::int64_t gpus = r.scenario.gpusOnNode();
+        totals.push_back({"CPU memory (offloaded or paged)", formatBytes(b.host, r.units)});
+        totals.push_back({"CPU memory per node (" + std::to_string(gpus) + (gpus == 1 ? " GPU)" : " GPUs)"),
                           formatBytes(hostPerNode(r.scenario, b.host), r.units)});
     }
     out += renderRows(totals, format);

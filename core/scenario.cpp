@@ -118,7 +118,10 @@ DtypeBytes dtypeBytes(const Scenario &s)
 
 OptimizerState optimizerState(const Scenario &s)
 {
-    const int moment = s.precision == Precision::Bf16 ? 2 : 4; // pure BF16 keeps its moments in BF16
+    // Pure BF16 keeps its moments in BF16; bitsandbytes' 32-bit optimizers, the paged ones among
+    // them, keep FP32 states whatever the parameters' dtype (optim/optimizer.py,
+    // Optimizer2State.init_state: get_state_buffer(p, dtype=torch.float32)).
+    const int moment = s.precision == Precision::Bf16 && !s.pagedOptimizer ? 2 : 4;
     switch (s.optimizer) {
     case Optimizer::AdamW: return {2, moment, false, "Adam m and v"};
     case Optimizer::AdamW8bit: return {2, 1, false, "8-bit Adam m and v"};

@@ -105,6 +105,10 @@ struct Scenario {
     GradDtype gradDtype = GradDtype::Auto;
     BaseDtype baseDtype = BaseDtype::Auto;
     Optimizer optimizer = Optimizer::AdamW;
+    // bitsandbytes' paged optimizers (PagedAdamW, PagedAdamW8bit, PagedLion): the states of
+    // every tensor of 1e5 elements or more live in CUDA managed memory, which the driver pages
+    // out to CPU memory instead of running out.
+    bool pagedOptimizer = false;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)

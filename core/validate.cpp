@@ -325,6 +325,18 @@ std::optional<Error> scenarioError(const Scenario &s)
                      "huggingface or torchtitan"};
     if (s.activationOffload && s.pipelineParallel > 1)
         return Error{"activation-offload", "activation offload is modelled for one micro-batch in flight; use --pp 1"};
+    // bitsandbytes pages the states of AdamW, AdamW8bit and Lion (PagedAdamW, PagedAdamW8bit,
+    // PagedLion), tensor by tensor as the optimizer sees them: ZeRO and FSDP hand it flat shards,
+    // tensor parallelism slices of each tensor, which the estimate does not follow.
+    if (s.pagedOptimizer && s.optimizer != Optimizer::AdamW && s.optimizer != Optimizer::AdamW8bit
+        && s.optimizer != Optimizer::Lion)
+        return Error{"paged-optimizer",
+                     "bitsandbytes pages the states of AdamW, 8-bit AdamW and Lion; use --optimizer adamw, "
+                     "adamw-8bit or lion, or --paged-optimizer no"};
+    if (s.pagedOptimizer && (s.zeroStage > 0 || s.tensorParallel > 1))
+        return Error{"paged-optimizer",
+                     "a paged optimizer is modelled over whole tensors on one GPU; use --zero 0 and --tp 1, or "
+                     "--paged-optimizer no"};
     if (s.implementation != Implementation::Megatron)
         if (auto error = checkCodeLevel(s))
             return error;

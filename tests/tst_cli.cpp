@@ -462,6 +462,14 @@ private Q_SLOTS:
         QTest::newRow("double quantization neither yes nor no")
             << QStringList{"--finetune", "qlora", "--double-quant", "maybe"} << 2
             << "--double-quant: 'maybe' is not allowed; use yes|no";
+        QTest::newRow("paged optimizer neither yes nor no")
+            << QStringList{"--paged-optimizer", "sometimes"} << 2
+            << "--paged-optimizer: 'sometimes' is not allowed; use yes|no";
+        QTest::newRow("paged SGD") << QStringList{"--optimizer", "sgd", "--paged-optimizer", "yes"} << 2
+                                   << "--paged-optimizer: bitsandbytes pages the states of AdamW, 8-bit AdamW and Lion";
+        QTest::newRow("paged optimizer under tensor parallelism")
+            << QStringList{"--tp", "2", "--paged-optimizer", "yes"} << 2
+            << "--paged-optimizer: a paged optimizer is modelled over whole tensors on one GPU";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2
                                            << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
         QTest::newRow("Hugging Face code for a mixture of experts")

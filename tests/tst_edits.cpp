@@ -452,6 +452,15 @@ private Q_SLOTS:
                                                     << "no" << true;
         QTest::newRow("double quantization, LoRA") << lora << "double-quant"
                                                    << "no" << false;
+        Scenario adam8bit = llama();
+        adam8bit.optimizer = Optimizer::AdamW8bit;
+        QTest::newRow("paged optimizer, 8-bit AdamW") << adam8bit << "paged-optimizer"
+                                                      << "yes" << true;
+        Scenario sharded = adam8bit;
+        sharded.zeroStage = 1;
+        sharded.dataParallel = 8;
+        QTest::newRow("paged optimizer, ZeRO-1 (refused)") << sharded << "paged-optimizer"
+                                                           << "yes" << false;
         QTest::newRow("LoRA targets, LoRA") << lora << "lora-targets"
                                             << "all,head" << true;
         QTest::newRow("LoRA targets, full fine-tuning") << llama() << "lora-targets"

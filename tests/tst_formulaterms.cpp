@@ -170,6 +170,15 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.doubleQuant = false;
         });
+        row("paged 8-bit AdamW, some states paged", [](Scenario &s) {
+            s.optimizer = Optimizer::AdamW8bit;
+            s.pagedOptimizer = true;
+        });
+        row("QLoRA r = 64, every state paged", [](Scenario &s) {
+            s.fineTune = FineTune::QLoRA;
+            s.loraRank = 64;
+            s.pagedOptimizer = true;
+        });
         row("FP8 with Transformer Engine, TP 2", [](Scenario &s) {
             s.precision = Precision::Fp8;
             s.tensorParallel = 2;

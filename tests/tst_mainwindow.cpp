@@ -169,6 +169,14 @@ private Q_SLOTS:
         QTest::newRow("Megatron's distributed optimizer over 8 GPUs")
             << "llama-2-7b" << Edits{{"dp", 8}, {"zero", 1}, {"sharding", int(Sharding::Megatron)}}
             << QStringList{"--dp", "8", "--zero", "1", "--sharding", "megatron"};
+        QTest::newRow("QLoRA with a paged 8-bit AdamW")
+            << "llama-2-7b"
+            << Edits{{"finetune", int(FineTune::QLoRA)},
+                     {"lora-rank", 64},
+                     {"optimizer", int(Optimizer::AdamW8bit)},
+                     {"paged-optimizer", 1}}
+            << QStringList{"--finetune",  "qlora",      "--lora-rank",       "64",
+                           "--optimizer", "adamw-8bit", "--paged-optimizer", "yes"};
         QTest::newRow("QLoRA without double quantization")
             << "llama-2-7b" << Edits{{"finetune", int(FineTune::QLoRA)}, {"double-quant", 0}}
             << QStringList{"--finetune", "qlora", "--double-quant", "no"};

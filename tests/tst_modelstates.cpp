@@ -665,6 +665,74 @@ private Q_SLOTS:
         QVERIFY(qAbs(bits - (doubleQuant ? 4.127 : 4.5)) < 0.001);
     }
 
+    // bitsandbytes' paged optimizers (optim/optimizer.py, get_state_buffer) put the states of a
+    // tensor with 1e5 elements or more in CUDA managed memory and keep smaller ones' on the GPU;
+    // the 32-bit ones keep FP32 states even for BF16 parameters. Counted here tensor by tensor
+    // from the shapes.
+    void pagedOptimizerPagesLargeTensors_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("onGpu"); // parameters whose states stay on the GPU
+        QTest::addColumn<qint64>("paged");
+        QTest::addColumn<int>("bytesPerState");
+        Scenario full; // Llama-2-7B: every matrix is paged, the 65 RMSNorm weights of 4096 are not
+        full.precision = Precision::Bf16;
+        full.optimizer = Optimizer::AdamW8bit;
+        full.pagedOptimizer = true;
+        QTest::newRow("Llama-2-7B, full, paged 8-bit AdamW")
+            << full << qint64(65 * 4096) << qint64(6'738'415'616 - 65 * 4096) << 1;
+        Scenario qlora = full; // r = 64: every lora_A (64 × 4096 or 64 × 11008) and lora_B is paged
+        qlora.optimizer = Optimizer::AdamW;
+        qlora.fineTune = FineTune::QLoRA;
+        qlora.loraRank = 64;
+        qlora.loraTargets = LoraAll;
+        const qint64 r64 = 32 * 64 * (4 * (4096 + 4096) + 2 * (4096 + 11008) + (11008 + 4096));
+        QTest::newRow("Llama-2-7B, QLoRA r = 64 on every projection, paged AdamW") << qlora << qint64(0) << r64 << 4;
+        Scenario lora = qlora; // r = 8 on q and v: 8 × 4096 = 32,768 elements each, below 1e5
+        lora.fineTune = FineTune::LoRA;
+        lora.loraRank = 8;
+        lora.loraTargets = LoraQ | LoraV;
+        QTest::newRow("Llama-2-7B, LoRA r = 8 on q and v, paged AdamW") << lora << qint64(4'194'304) << qint64(0) << 4;
+        Scenario gpt2; // GPT-2 small: the biases and LayerNorms stay, the positions (1024 × 768) page
+        gpt2.arch = {.hidden = 768,
+                     .layers = 12,
+                     .heads = 12,
+                     .kvHeads = 12,
+                     .ffn = 3072,
+                     .vocab = 50257,
+                     .learnedPositions = 1024,
+                     .mlp = MlpKind::Gelu,
+                     .modeling = Modeling::Gpt2,
+                     .norm = NormKind::LayerNorm,
+                     .tiedEmbeddings = true,
+                     .linearBias = true};
+        gpt2.implementation = Implementation::HuggingFace;
+        gpt2.precision = Precision::Fp32;
+        gpt2.pagedOptimizer = true;
+        const qint64 perLayer = 2 * 2 * 768 + 3 * 768 + 768 + 3072 + 768; // norms, q/k/v, o, up, down biases
+        const qint64 unpaged = 12 * perLayer + 2 * 768;                   // and ln_f
+        QTest::newRow("GPT-2 small, full, paged AdamW") << gpt2 << unpaged << qint64(124'439'808) - unpaged << 4;
+    }
+    void pagedOptimizerPagesLargeTensors()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, onGpu);
+        QFETCH(qint64, paged);
+        QFETCH(int, bytesPerState);
+        QVERIFY(!scenarioError(scenario));
+        const Breakdown b = estimate(scenario);
+        QCOMPARE(b.trainableParams, onGpu + paged);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2) * bytesPerState * onGpu);
+        QCOMPARE(b.hostItem(ItemId::PagedOptimizerStates), Bytes(2) * bytesPerState * paged);
+        QCOMPARE(b.item(ItemId::PagedOptimizerStates), Bytes(0)); // off the GPU's account
+        QCOMPARE(zeroOffloadHost(b), Bytes(0));
+        // Without paging the same states are all on the GPU (in BF16 only bitsandbytes keeps FP32).
+        Scenario unpagedRun = scenario;
+        unpagedRun.pagedOptimizer = false;
+        if (scenario.precision != Precision::Bf16 || scenario.optimizer == Optimizer::AdamW8bit)
+            QCOMPARE(estimate(unpagedRun).item(ItemId::OptimizerMoments), Bytes(2) * bytesPerState * (onGpu + paged));
+    }
+
     // ZeRO-Offload over 8 GPUs, 7e9 parameters, mixed precision. In CPU memory, per GPU, what
     // DeepSpeed allocates there for its CPU Adam, each per parameter ÷ 8: the FP32 master and
     // moments (12 B) and the FP32 gradients (4 B); at stages 1 and 2 (stage_1_and_2.py) also the

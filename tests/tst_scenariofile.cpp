@@ -50,6 +50,7 @@ private Q_SLOTS:
         doc.gpuIds = {"h100-sxm", "rtx-4090"};
         doc.units = Units::GB;
         Pin pin{"before", "seed-7b", Scenario{}};
+        pin.scenario.pagedOptimizer = true; // one GPU, whole tensors: where paging is modelled
         doc.pins = {pin};
 
         const std::string yaml = scenarioDocumentToYaml(doc);
@@ -239,6 +240,10 @@ private Q_SLOTS:
             << QStringLiteral("schema: 1\n") + arch + QStringLiteral("parallel:\n  offload: optimizer\n") << 4
             << "parallel.offload"
             << "choose --zero";
+        QTest::newRow("paged optimizer states sharded by ZeRO") << QStringLiteral("schema: 1\n") + arch
+                + QStringLiteral("training:\n  paged_optimizer: yes\nparallel:\n  zero: 2\n  dp: 8\n")
+                                                                << 4 << "training.paged_optimizer"
+                                                                << "modelled over whole tensors on one GPU";
         QTest::newRow("cross-field rule in the architecture") << QStringLiteral(
             "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, kv_heads: 5, ffn: 11008, vocab: 32000}\n")
                                                               << 2 << "architecture.kv_heads"

@@ -139,6 +139,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "transit. The final norm's, the head's and the loss's tensors and autocast's weight casts "
                         "are counted on the GPU.")
                         .arg(bytesText(b.hostItem(ItemId::LayerActivations), units));
+    if (s.pagedOptimizer)
+        parallel << QObject::tr(
+                        "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "
+                        "GPU, live in CUDA managed memory. While the GPU has room they stay there and nvidia-smi "
+                        "shows them; when it runs short the driver pages them out to CPU memory instead of failing, "
+                        "so the verdict does not count them. PyTorch's allocator never sees them.")
+                        .arg(bytesText(b.hostItem(ItemId::PagedOptimizerStates), units));
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "

@@ -241,6 +241,7 @@ void ControlPanel::build()
                          {int(Optimizer::SgdMomentum), [] { return tr("SGD with momentum"); }},
                          {int(Optimizer::Lion), [] { return tr("Lion"); }},
                          {int(Optimizer::Adafactor), [] { return tr("Adafactor"); }}});
+    m_pagedOptimizer = new QCheckBox(m_advancedBody);
     m_master = new QCheckBox(m_advancedBody);
     m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Engine's default"); }},
                          {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
@@ -249,6 +250,13 @@ void ControlPanel::build()
     row(
         af, m_optimizer, [] { return tr("Optimizer"); },
         [] { return tr("Adam keeps two FP32 states per parameter (8 B) — often the largest part of the bill."); });
+    row(
+        af, m_pagedOptimizer, [] { return tr("Paged optimizer"); },
+        [] {
+            return tr("bitsandbytes' paged optimizers (the QLoRA paper's recipe) keep the states of large tensors in "
+                      "memory the driver moves to the CPU when the GPU runs short, so they cannot run it out of "
+                      "memory. Small tensors' states stay on the GPU.");
+        });
     row(
         af, m_master, [] { return tr("FP32 master copy"); },
         [] {
@@ -553,6 +561,7 @@ void ControlPanel::build()
         });
     }
     checkEdit(m_doubleQuant, "double-quant", [](Scenario &s, int v) { s.doubleQuant = v; });
+    checkEdit(m_pagedOptimizer, "paged-optimizer", [](Scenario &s, int v) { s.pagedOptimizer = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
     comboEdit(m_cudaLoading, "cuda-loading", [](Scenario &s, int v) { s.overhead.moduleLoading = ModuleLoading(v); });
@@ -782,6 +791,8 @@ void ControlPanel::syncFromModel()
     m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setCheck(m_doubleQuant, s.doubleQuant);
     m_doubleQuant->setEnabled(fieldInEffect(s, "double-quant"));
+    setCheck(m_pagedOptimizer, s.pagedOptimizer);
+    m_pagedOptimizer->setEnabled(fieldInEffect(s, "paged-optimizer"));
     setComboData(m_baseDtype, s.baseDtype);
     m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setComboData(m_measure, s.overhead.measure);

@@ -224,6 +224,10 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
     // Offloaded activations wait in CPU memory, not in this block.
     if (c == Component::Activations && b.hostItem(ItemId::LayerActivations) > 0)
         notes << tr("offloaded: %1 in CPU memory").arg(bytesText(b.hostItem(ItemId::LayerActivations), m_shown->units));
+    // A paged optimizer's states live in managed memory, which the driver can page out.
+    if (c == Component::OptimizerStates && b.hostItem(ItemId::PagedOptimizerStates) > 0)
+        notes << tr("paged: %1 in managed memory")
+                     .arg(bytesText(b.hostItem(ItemId::PagedOptimizerStates), m_shown->units));
 
     // Items as slices, top to bottom, each with its share of the height. A label that does not fit
     // inside its slice goes beside the block with a leader line; such labels stack so that they
@@ -482,7 +486,8 @@ QString StructureDiagram::hostTip() const
     QString tip = QStringLiteral("<b>%1 — %2</b>")
                       .arg(tr("CPU memory"), bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units));
     for (const ExplainedItem &item : m_shown->analysis.items)
-        if (item.hostBytes > 0 && item.id != ItemId::LayerActivations) // offloaded activations have their note
+        // Offloaded activations and paged optimizer states have their own notes.
+        if (item.hostBytes > 0 && item.id != ItemId::LayerActivations && item.id != ItemId::PagedOptimizerStates)
             tip += itemLine(item);
     return tip;
 }

@@ -74,6 +74,7 @@ QColor itemColor(ItemId id)
     case ItemId::OffloadFp32Gradients:
     case ItemId::OffloadHostGradientBuffer:
     case ItemId::OffloadAccumulatedGradients:
+    case ItemId::PagedOptimizerStates:
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
@@ -118,6 +119,8 @@ QString itemName(ItemId id)
         return QCoreApplication::translate("vl::ui", "Offload: accumulated gradients (CPU)");
     case ItemId::MasterWeights: return QCoreApplication::translate("vl::ui", "FP32 master copy");
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
+    case ItemId::PagedOptimizerStates:
+        return QCoreApplication::translate("vl::ui", "Paged optimizer states (managed memory)");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");

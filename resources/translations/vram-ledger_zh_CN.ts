@@ -159,6 +159,10 @@
         <source>&lt;h3&gt;Sources&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;The article this program grew from: the 7B table (28/28/56 GB in FP32; 14/14/56 GB in AMP) and its script.&lt;/li&gt;&lt;li&gt;Rajbhandari et al., ZeRO (arXiv 1910.02054): Figure 1 and the sharded model-state formulas.&lt;/li&gt;&lt;li&gt;Korthikanti et al., Reducing Activation Recomputation in Large Transformer Models (arXiv 2205.05198).&lt;/li&gt;&lt;li&gt;Dettmers et al., QLoRA (arXiv 2305.14314): NF4 with double quantization, 4.127 bits per parameter (4.5 without).&lt;/li&gt;&lt;li&gt;Megatron-LM theoretical memory, DeepSpeed&apos;s ZeRO estimators, Hugging Face &quot;Model training anatomy&quot;.&lt;/li&gt;&lt;li&gt;Each model preset names its config.json; each GPU preset its nvidia-smi reading.&lt;/li&gt;&lt;/ul&gt;</source>
         <translation>&lt;h3&gt;出处&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;本程序所依据的文章：7B 模型的表格（FP32 为 28/28/56 GB，AMP 为 14/14/56 GB）及其脚本。&lt;/li&gt;&lt;li&gt;Rajbhandari 等，ZeRO（arXiv 1910.02054）：图 1 与切分后模型状态的公式。&lt;/li&gt;&lt;li&gt;Korthikanti 等，Reducing Activation Recomputation in Large Transformer Models（arXiv 2205.05198）。&lt;/li&gt;&lt;li&gt;Dettmers 等，QLoRA（arXiv 2305.14314）：带双重量化的 NF4，每参数 4.127 位（不带双重量化为 4.5 位）。&lt;/li&gt;&lt;li&gt;Megatron-LM 的理论显存计算、DeepSpeed 的 ZeRO 估算器、Hugging Face《Model training anatomy》。&lt;/li&gt;&lt;li&gt;每个模型预设都注明其 config.json 来源；每个 GPU 预设都注明其 nvidia-smi 读数来源。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
+    <message>
+        <source>Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per GPU, live in CUDA managed memory. While the GPU has room they stay there and nvidia-smi shows them; when it runs short the driver pages them out to CPU memory instead of failing, so the verdict does not count them. PyTorch&apos;s allocator never sees them.</source>
+        <translation>分页优化器（bitsandbytes）：元素数不少于 1e5 的每个张量的状态（每块 GPU %1）放在 CUDA 统一内存中。GPU 有空间时它们留在显存里，nvidia-smi 能看到；显存不足时驱动把它们换出到 CPU 内存而不是报错，所以结论不把它们计入。PyTorch 的分配器看不到它们。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -880,6 +884,14 @@
         <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down, and the LM head. Each adds its adapters and what they keep for backward.</source>
         <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down，以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
     </message>
+    <message>
+        <source>Paged optimizer</source>
+        <translation>分页优化器</translation>
+    </message>
+    <message>
+        <source>bitsandbytes&apos; paged optimizers (the QLoRA paper&apos;s recipe) keep the states of large tensors in memory the driver moves to the CPU when the GPU runs short, so they cannot run it out of memory. Small tensors&apos; states stay on the GPU.</source>
+        <translation>bitsandbytes 的分页优化器（QLoRA 论文的做法）把大张量的状态放在统一内存里：GPU 显存不够时，驱动会把它们换到 CPU 内存，因此不会因它们而显存溢出。小张量的状态仍留在 GPU 上。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -1390,6 +1402,10 @@
     <message>
         <source>offloaded: %1 in CPU memory</source>
         <translation>已卸载：%1 在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>paged: %1 in managed memory</source>
+        <translation>已分页：%1 在统一内存中</translation>
     </message>
 </context>
 <context>
@@ -2284,6 +2300,18 @@
         <source>head adapter</source>
         <translation>输出头适配器</translation>
     </message>
+    <message>
+        <source>paged</source>
+        <translation>已分页</translation>
+    </message>
+    <message>
+        <source>params in tensors of 1e5 elements or more</source>
+        <translation>个参数（位于元素数不少于 1e5 的张量中）</translation>
+    </message>
+    <message>
+        <source>in CUDA managed memory: paged out to CPU memory when the GPU runs short</source>
+        <translation>位于 CUDA 统一内存：显存不足时换出到 CPU 内存</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2492,6 +2520,10 @@
     <message>
         <source>Activations in transit</source>
         <translation>传输中的激活</translation>
+    </message>
+    <message>
+        <source>Paged optimizer states (managed memory)</source>
+        <translation>分页优化器状态（统一内存）</translation>
     </message>
 </context>
 </TS>
