@@ -117,6 +117,14 @@ Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> gi
     return s;
 }
 
+Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_view> given)
+{
+    const bool met = contains(given, "implementation") || contains(given, "tp");
+    if (s.implementation == Implementation::TorchTitan && met && !contains(given, "sp"))
+        s.sequenceParallel = s.tensorParallel > 1; // apply_tp: SequenceParallel norms with every TP plan
+    return s;
+}
+
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
     s = withArchitectureDefaults(std::move(s), before, given);
@@ -124,6 +132,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     s = withOverheadDefaults(std::move(s), given);
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
+    s = withTorchtitanSequenceParallel(std::move(s), given);
     return withLoraTargetDefaults(std::move(s), given);
 }
 

@@ -33,6 +33,10 @@ std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 // they become finetune/lora.py's defaults, q and v.
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given);
 
+// torchtitan pairs tensor parallelism with sequence-parallel norms: when torchtitan is chosen or
+// its TP size changes (either among `given`) and --sp was not given too, --sp follows --tp > 1.
+Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_view> given);
+
 // The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given
 // too (`given`: CLI names).
 Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> given);

@@ -866,8 +866,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             std::string text;
             if (s.recompute == Recompute::Full) {
                 text = "each layer keeps only its input: s·b·h × "
-                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B = " + formatBytes(kept.total, units)
-                    + "/layer";
+                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B"
+                    + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + " = "
+                    + formatBytes(kept.total, units) + "/layer";
             } else {
                 text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
                     : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
@@ -1006,15 +1007,28 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // logits with their FP32 copy (the model's logits are freed before backward: torchtitan
         // train.py `del pred`; Hugging Face's Trainer drops the outputs).
         const bool lossBackward = codeLevel && !chunked && s.implementation != Implementation::LitGpt;
-        const Bytes forward = logitBytes * elements + fp32Copy;
-        const Bytes backward = lossBackward ? 8 * elements : 0;
+        // torchtitan under TP computes the loss with loss_parallel (train.py, its default) on each
+        // GPU's slice of the vocabulary (torch/distributed/tensor/parallel/loss.py): _log_softmax
+        // keeps x - max beside the FP32 copy while it takes exp, so the forward holds 4 B more a
+        // logit; the fused _nll_loss_and_log_softmax_backward builds zeros_like(x), exp(x), their
+        // sum and its product with the output's gradient: 12 B a logit beside the saved log-softmax.
+        const bool lossParallel = lossBackward && s.implementation == Implementation::TorchTitan && t > 1;
+        const Bytes forward = logitBytes * elements + fp32Copy + (lossParallel ? 4 * elements : 0);
+        const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : 0;
         const Bytes logits = std::max(forward, backward);
         sink.add(ItemId::Logits, logits, [&] {
+            const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
+            if (backward > forward && lossParallel)
+                return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
+                    + " vocab × 3 × 4 B (loss_parallel's backward: zeros for the targets, exp of the log-softmax "
+                      "and their sum, then its product with the loss's gradient; its forward holds the logits, "
+                      "their FP32 copy and the shifted copy, "
+                    + formatBytes(forward, units) + ")" + vocabParallel + equals(logits, units);
             if (backward > forward)
                 return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
                     + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
                       ", more than the forward's logits and FP32 copy, "
-                    + formatBytes(forward, units) + ")" + equals(logits, units);
+                    + formatBytes(forward, units) + ")" + vocabParallel + equals(logits, units);
             std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";

@@ -122,14 +122,23 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 // mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
 // rsqrt saves its result; the product with the weight saves the normalized tensor only when the
 // weight trains.
-void rmsNorm(const Scenario &s, TensorList &out)
+void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 {
     const DtypeBytes dt = dtypeBytes(s);
-    const std::int64_t tokens = s.sequence * s.microBatch;
     out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
     out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
     if (baseTrains(s))
         out.add("RMSNorm normalized input, saved by × weight", dt.stream * tokens * s.arch.hidden);
+}
+
+// torchtitan's tensor parallelism (parallelisms/parallelize_llama.py at 9dec370, apply_tp): each
+// GPU computes heads/t and ffn/t of every projection over the whole sequence, runs its norms and
+// residual sums on s/t of the tokens (SequenceParallel, Shard(1)), and PrepareModuleInput
+// all-gathers the attention's and the MLP's input to the whole sequence, which the column-wise
+// projections save. Hugging Face is modelled on one tensor-parallel GPU (scenarioError()).
+std::int64_t titanTp(const Scenario &s)
+{
+    return s.implementation == Implementation::TorchTitan ? s.tensorParallel : 1;
 }
 
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
@@ -143,9 +152,11 @@ void llamaLayer(const Scenario &s, TensorList &out)
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t e = dt.activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t t = titanTp(s);
     const std::int64_t d = a.effectiveHeadDim();
-    const std::int64_t q = a.heads * d;
-    rmsNorm(s, out);
+    const std::int64_t heads = a.heads / t, kvHeads = a.kvHeads / t, ffn = a.ffn / t;
+    const std::int64_t q = heads * d;
+    rmsNorm(s, out, tokens / t);
     projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
     if (s.attention != Attention::Eager) {
         // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
@@ -154,30 +165,30 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // padding mask is given: integrations/sdpa_attention.py); torchtitan repeats them to every
         // head first (models/llama3/model/model.py, Attention.forward: repeat_kv).
         // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
-        const bool repeated = s.implementation == Implementation::TorchTitan && a.kvHeads > 1;
-        const std::int64_t kv = repeated ? q : a.kvHeads * d;
+        const bool repeated = s.implementation == Implementation::TorchTitan && kvHeads > 1;
+        const std::int64_t kv = repeated ? q : kvHeads * d;
         out.add("query after rotary", e * tokens * q);
         out.add(repeated ? "key after rotary, repeated to every head" : "key after rotary (KV heads)", e * tokens * kv);
         out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
         out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
-        out.add("log-sum-exp (FP32)", 4 * tokens * a.heads);
+        out.add("log-sum-exp (FP32)", 4 * tokens * heads);
         projectionInputs(s, out, {LoraO}, q, false, true);
     } else {
         out.add("query after rotary", e * tokens * q);
         out.add("key after rotary, repeated to every head", e * tokens * q);
         out.add("value, repeated to every head", e * tokens * q);
-        const std::int64_t scores = a.heads * s.sequence * tokens;
+        const std::int64_t scores = heads * s.sequence * tokens;
         out.add("attention probabilities (softmax in FP32)", 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
         projectionInputs(s, out, {LoraO}, q, false);
     }
-    rmsNorm(s, out);
+    rmsNorm(s, out, tokens / t);
     projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
-    out.add("gate_proj output, saved by SiLU", e * tokens * a.ffn);
-    out.add("SiLU output, saved by × up", e * tokens * a.ffn);
-    out.add("up_proj output, saved by × SiLU", e * tokens * a.ffn);
-    projectionInputs(s, out, {LoraDown}, a.ffn, false);
+    out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
+    out.add("SiLU output, saved by × up", e * tokens * ffn);
+    out.add("up_proj output, saved by × SiLU", e * tokens * ffn);
+    projectionInputs(s, out, {LoraDown}, ffn, false);
 }
 
 // One dropout (nn.Dropout in training; CUDA's fused kernel saves a 1-byte mask; none at p = 0).
@@ -463,14 +474,20 @@ void titanSelectiveLayer(const Scenario &s, TensorList &out)
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t e = dt.activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t t = titanTp(s);
     const std::int64_t d = a.effectiveHeadDim();
-    out.add("layer input, kept by the checkpoint", dt.stream * tokens * a.hidden);
-    out.add("wq output (1st mm), saved by the op policy", e * tokens * a.heads * d);
-    out.add("wv output (3rd mm), saved by the op policy", e * tokens * a.kvHeads * d);
-    out.add("attention output, saved by the op policy", e * tokens * a.heads * d);
-    out.add("log-sum-exp (FP32), saved by the op policy", 4 * tokens * a.heads);
-    out.add("w1 output (5th mm), saved by the op policy", e * tokens * a.ffn);
+    out.add("layer input, kept by the checkpoint", dt.stream * tokens / t * a.hidden);
+    out.add("wq output (1st mm), saved by the op policy", e * tokens * a.heads / t * d);
+    out.add("wv output (3rd mm), saved by the op policy", e * tokens * a.kvHeads / t * d);
+    out.add("attention output, saved by the op policy", e * tokens * a.heads / t * d);
+    out.add("log-sum-exp (FP32), saved by the op policy", 4 * tokens * a.heads / t);
+    out.add("w1 output (5th mm), saved by the op policy", e * tokens * a.ffn / t);
+    // Under TP the row-wise w2's mm gives partial sums over the whole sequence, and the
+    // reduce-scatters after wo and w2 (_c10d_functional.reduce_scatter_tensor, on _save_list) a
+    // slice of the sequence each.
     out.add("w2 output (7th mm), saved by the op policy", e * tokens * a.hidden);
+    if (t > 1)
+        out.add("wo and w2 reduce-scatter outputs, saved by the op policy", 2 * e * tokens / t * a.hidden, 2);
 }
 
 // Layers as the named code computes them (Hugging Face transformers, torchtitan, lit-gpt).
@@ -487,7 +504,8 @@ void codeLayer(const Scenario &s, TensorList &out)
     if (s.recompute == Recompute::Full) {
         // torch.utils.checkpoint around each layer (gradient_checkpointing_enable) keeps its input.
         const DtypeBytes dt = dtypeBytes(s);
-        out.add("layer input, kept by the checkpoint", dt.stream * s.sequence * s.microBatch * s.arch.hidden);
+        out.add("layer input, kept by the checkpoint",
+                dt.stream * s.sequence * s.microBatch / titanTp(s) * s.arch.hidden);
         return;
     }
     switch (s.arch.modeling) {
@@ -504,7 +522,10 @@ void codeLayer(const Scenario &s, TensorList &out)
 void causalLmLoss(const Scenario &s, TensorList &out)
 {
     const std::int64_t tokens = s.sequence * s.microBatch;
-    out.add("log-softmax over the vocabulary (FP32), saved by the loss", 4 * tokens * s.arch.vocab);
+    // torchtitan's loss_parallel (train.py, the output's Shard(-1) logits): each GPU keeps the
+    // log-softmax of its slice of the vocabulary.
+    out.add("log-softmax over the vocabulary (FP32), saved by the loss",
+            4 * tokens * ((s.arch.vocab + titanTp(s) - 1) / titanTp(s)));
     // Hugging Face: labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with
     // one sequence the slice is already contiguous and keeps the padded storage, one token longer.
     // torchtitan's cross_entropy_loss reads the labels as they come.
@@ -590,7 +611,8 @@ void codeOutside(const Scenario &s, TensorList &out)
     }
     switch (s.arch.modeling) {
     case Modeling::Llama:
-        rmsNorm(s, out);
+        rmsNorm(s, out, tokens / titanTp(s)); // torchtitan's norm is SequenceParallel; the head's
+                                              // input all-gathered (ColwiseParallel, Shard(1) in)
         if (trains)
             out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
                     (dt.autocast ? 2 : e) * tokens * h);

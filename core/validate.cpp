@@ -74,11 +74,17 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         return Error{"implementation",
                      "torchtitan is modelled for its Llama; use huggingface or megatron for "
                          + std::string(toString(a.modeling))};
-    if (s.tensorParallel > 1 || s.pipelineParallel > 1 || s.sequenceParallel)
+    // torchtitan's apply_tp (parallelisms/parallelize_llama.py at 9dec370) always pairs its
+    // column- and row-wise linears with sequence-parallel norms.
+    if (titan && s.tensorParallel > 1 && !s.sequenceParallel)
+        return Error{"sp", "torchtitan's tensor parallelism runs its norms sequence-parallel; use --sp yes"};
+    if (s.pipelineParallel > 1 || (!titan && (s.tensorParallel > 1 || s.sequenceParallel)))
         return Error{"implementation",
                      code
-                         + " is modelled without tensor, sequence or pipeline parallelism; use "
-                           "--implementation megatron with --tp, --sp or --pp"};
+                         + (titan ? " is modelled without pipeline parallelism; use --implementation megatron "
+                                    "with --pp"
+                                  : " is modelled without tensor, sequence or pipeline parallelism; use "
+                                    "--implementation megatron with --tp, --sp or --pp, or torchtitan with --tp")};
     if (s.contextParallel > 1 && !titan)
         return Error{"cp",
                      code

@@ -175,23 +175,31 @@ private Q_SLOTS:
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("loss");
         QTest::addColumn<qint64>("bytesPerElementTimes8"); // logits bytes per element, × 8 to stay whole
+        QTest::addColumn<int>("tp");
         QTest::newRow("standard: 2 B + 4 B FP32 copy")
-            << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6);
+            << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6) << 1;
         QTest::newRow("chunked: 2 B + 4 B / 8")
-            << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4);
+            << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4) << 1;
         QTest::newRow("Hugging Face, standard: two FP32 gradients in backward")
-            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8);
+            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8) << 1;
         QTest::newRow("torchtitan, standard: two FP32 gradients in backward")
-            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 8);
+            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 8) << 1;
+        // loss_parallel (torch/distributed/tensor/parallel/loss.py): _nll_loss_and_log_softmax_backward
+        // holds zeros_like, exp and their sum, then the product: 12 B a logit of the GPU's slice
+        QTest::newRow("torchtitan under TP 2, loss_parallel: three FP32 tensors in backward")
+            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 12) << 2;
         QTest::newRow("Hugging Face, chunked: 2 B + 4 B / 8")
-            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2 + 4);
+            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2 + 4) << 1;
     }
     void chunkedLossUpcastsOneChunk()
     {
         QFETCH(int, implementation);
         QFETCH(int, loss);
         QFETCH(qint64, bytesPerElementTimes8);
+        QFETCH(int, tp);
         Scenario s;
+        s.tensorParallel = tp;
+        s.sequenceParallel = tp > 1;
         s.arch.vocab = 128'256;
         s.sequence = 8192;
         s.precision = Precision::MixedBf16;
@@ -199,7 +207,7 @@ private Q_SLOTS:
         s.attention = Attention::Sdpa;
         s.loss = Loss(loss);
         QVERIFY(!scenarioError(s));
-        const qint64 elements = 8192LL * 128'256;
+        const qint64 elements = 8192LL * 128'256 / tp;
         QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
     }
 

@@ -462,6 +462,12 @@ private Q_SLOTS:
         QTest::newRow("double quantization neither yes nor no")
             << QStringList{"--finetune", "qlora", "--double-quant", "maybe"} << 2
             << "--double-quant: 'maybe' is not allowed; use yes|no";
+        QTest::newRow("torchtitan's tensor parallelism without sequence-parallel norms")
+            << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--tp", "2", "--sp", "no"} << 2
+            << "--sp: torchtitan's tensor parallelism runs its norms sequence-parallel; use --sp yes";
+        QTest::newRow("torchtitan with a pipeline")
+            << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
+            << "--implementation: torchtitan is modelled without pipeline parallelism";
         QTest::newRow("paged optimizer neither yes nor no")
             << QStringList{"--paged-optimizer", "sometimes"} << 2
             << "--paged-optimizer: 'sometimes' is not allowed; use yes|no";

@@ -142,6 +142,49 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(loraTargetsToString(withLoraTargetDefaults(s, views).loraTargets)), after);
     }
 
+    // torchtitan's TP always comes with sequence-parallel norms: --sp follows --tp unless given.
+    void sequenceParallelForTorchtitan_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("spBefore");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<bool>("spAfter");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("TP 8 set under torchtitan: sequence parallel on")
+            << int(Implementation::TorchTitan) << 8 << false << QStringList{"tp"} << true << true;
+        QTest::newRow("torchtitan chosen with TP 8: on")
+            << int(Implementation::TorchTitan) << 8 << false << QStringList{"implementation"} << true << true;
+        QTest::newRow("TP back to 1 under torchtitan: off")
+            << int(Implementation::TorchTitan) << 1 << true << QStringList{"tp"} << false << true;
+        QTest::newRow("--sp no given in the same edit stays (and is refused)")
+            << int(Implementation::TorchTitan) << 8 << false << QStringList{"tp", "sp"} << false << false;
+        QTest::newRow("Megatron's sequence parallelism is a choice")
+            << int(Implementation::Megatron) << 8 << false << QStringList{"tp"} << false << true;
+    }
+    void sequenceParallelForTorchtitan()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, tp);
+        QFETCH(bool, spBefore);
+        QFETCH(QStringList, given);
+        QFETCH(bool, spAfter);
+        QFETCH(bool, valid);
+        Scenario s = llama();
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
+        s.tensorParallel = tp;
+        s.sequenceParallel = spBefore;
+        std::vector<std::string> names;
+        for (const QString &name : given)
+            names.push_back(name.toStdString());
+        const std::vector<std::string_view> views(names.begin(), names.end());
+        const Scenario after = withEditRules(s, s.arch, views);
+        QCOMPARE(after.sequenceParallel, spAfter);
+        const std::optional<Error> error = scenarioError(after);
+        QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
+    }
+
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
     // The CUDA context follows the kernel loading chosen, unless its size was set in the same edit.
     void contextFollowsLoading_data()

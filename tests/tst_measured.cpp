@@ -58,6 +58,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.tensorParallel = get<std::int64_t>(row, "tp", 1);
     s.pipelineParallel = get<std::int64_t>(row, "pp", 1);
     s.contextParallel = get<std::int64_t>(row, "cp", 1);
+    s.sequenceParallel = get<bool>(row, "sp", false);
     s.virtualStages = get<std::int64_t>(row, "vpp", 1);
     s.gradAccum = get<std::int64_t>(row, "grad_accum", 0);
     s.vocabDivisibleBy = get<std::int64_t>(row, "vocab_divisible_by", 1);

@@ -35,8 +35,11 @@ Scenario scenarioOf(const YAML::Node &c)
     a.ffn = c["ffn"].as<std::int64_t>();
     a.vocab = c["vocab"].as<std::int64_t>();
     const std::string family = c["family"].as<std::string>();
-    if (family == "torchtitan")
+    if (family == "torchtitan") {
         s.implementation = Implementation::TorchTitan;
+        s.tensorParallel = c["tp"] ? c["tp"].as<std::int64_t>() : 1; // one GPU of the group, norms on its slice
+        s.sequenceParallel = s.tensorParallel > 1;
+    }
     const bool litgpt = family == "litgpt" || family == "litgpt-neox";
     if (litgpt)
         s.implementation = Implementation::LitGpt;
@@ -98,6 +101,8 @@ std::string rowName(const YAML::Node &c)
     if (c["lora_targets"])
         name += "(" + std::to_string(c["lora_targets"].size()) + " targets"
             + (c["lora_dropout"].as<bool>() ? ", dropout)" : ")");
+    if (c["tp"])
+        name += " tp" + c["tp"].as<std::string>();
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

@@ -76,6 +76,10 @@ def configs():
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES, PRECISIONS, RECOMPUTE):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
                    attention="sdpa")
+    # ... and one GPU of torchtitan's tensor-parallel pair (the shapes whose KV heads split in two)
+    for shape, precision, recompute in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], RECOMPUTE):
+        yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
+                   attention="sdpa", tp=2)
     # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
     for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)

@@ -361,18 +361,40 @@ def torch_rms_norm(x, weight, eps=1e-6):
     return up.mul(rstd).type_as(x) * weight
 
 
+def all_gather(x, tp):
+    """One tensor-parallel GPU's view of DTensor's all-gather along the sequence (Shard(1) to
+    Replicate(), as PrepareModuleInput and ColwiseParallel(input_layouts=Shard(1)) redistribute):
+    a new tensor of the whole sequence, the other GPUs' slices among it. Its backward (a
+    reduce-scatter) saves nothing."""
+    if tp == 1:
+        return x
+    return torch.cat([x] + [torch.zeros_like(x) for _ in range(tp - 1)], dim=1)
+
+
+def reduce_scatter(partial, tp):
+    """RowwiseParallel(output_layouts=Shard(1)): the local mm's partial sums over the whole
+    sequence, reduce-scattered into this GPU's slice, a new tensor."""
+    if tp == 1:
+        return partial
+    return partial.narrow(1, 0, partial.shape[1] // tp).clone()
+
+
 class TorchtitanLayer:
     """torchtitan/models/llama3/model/model.py (2025): TransformerBlock.forward with nn.RMSNorm,
     Attention (wq, wk, wv; apply_rotary_emb through complex numbers, .type_as(xq); repeat_kv;
     scaled_dot_product_attention, flash kernel; output.transpose(1, 2).contiguous(); wo) and
-    FeedForward w2(F.silu(w1(x)) * w3(x))."""
+    FeedForward w2(F.silu(w1(x)) * w3(x)). With tensor parallelism (c["tp"]; parallelisms/
+    parallelize_llama.py apply_tp at 9dec370) one GPU of the group: its norms and residual sums on
+    its slice of the sequence (SequenceParallel), the attention's and the MLP's input all-gathered,
+    heads/tp and ffn/tp of each column-wise projection, row-wise wo and w2 reduce-scattered."""
 
     def __init__(self, c):
         self.c = c
         w = DTYPES[c["weights"]]
         tr = c["finetune"] == "full"
-        h, a, g, f = c["hidden"], c["heads"], c["kv_heads"], c["ffn"]
-        d = h // a
+        tp = c.get("tp", 1)
+        h, a, g, f = c["hidden"], c["heads"] // tp, c["kv_heads"] // tp, c["ffn"] // tp
+        d = h // c["heads"]
         self.attention_norm, self.ffn_norm = parameter((h,), w, tr), parameter((h,), w, tr)
         self.wq, self.wk, self.wv = parameter((a * d, h), w, tr), parameter((g * d, h), w, tr), parameter((g * d, h), w, tr)
         self.wo = parameter((h, a * d), w, tr)
@@ -401,19 +423,21 @@ class TorchtitanLayer:
 
     def __call__(self, ops, x, freqs_cis):
         c = self.c
-        b, s, h = x.shape
-        a, g = c["heads"], c["kv_heads"]
-        d = h // a
-        y = torch_rms_norm(x, self.attention_norm)
+        tp = c.get("tp", 1)
+        b, _, h = x.shape
+        s = c["seq"]
+        a, g = c["heads"] // tp, c["kv_heads"] // tp
+        d = h // c["heads"]
+        y = all_gather(torch_rms_norm(x, self.attention_norm), tp)
         xq = ops.linear(y, self.wq, self.bq).view(b, s, a, d)
         xk = ops.linear(y, self.wk, self.bk).view(b, s, g, d)
         xv = ops.linear(y, self.wv, self.bv).view(b, s, g, d)
         xq, xk = self.rotary(xq, freqs_cis), self.rotary(xk, freqs_cis)
         keys, values = self.repeat_kv(xk, a // g), self.repeat_kv(xv, a // g)
         out = ops.sdpa(xq.transpose(1, 2), keys.transpose(1, 2), values.transpose(1, 2))
-        h1 = x + ops.linear(out.transpose(1, 2).contiguous().view(b, s, -1), self.wo)
-        y = torch_rms_norm(h1, self.ffn_norm)
-        return h1 + ops.linear(F.silu(ops.linear(y, self.w1)) * ops.linear(y, self.w3), self.w2)
+        h1 = x + reduce_scatter(ops.linear(out.transpose(1, 2).contiguous().view(b, s, -1), self.wo), tp)
+        y = all_gather(torch_rms_norm(h1, self.ffn_norm), tp)
+        return h1 + reduce_scatter(ops.linear(F.silu(ops.linear(y, self.w1)) * ops.linear(y, self.w3), self.w2), tp)
 
 
 def freqs_cis(c):
@@ -721,7 +745,8 @@ def count_layer(c):
     layer = LAYERS[c["family"]](c)
     ops, stream = setup(c, layer.params())
     # The layer's input is the previous layer's output: it requires grad and is no leaf.
-    x = torch.randn(c["batch"], c["seq"], c["hidden"], dtype=stream).requires_grad_(True).clone()
+    # Under torchtitan's tensor parallelism a GPU's layer input is its slice of the sequence.
+    x = torch.randn(c["batch"], c["seq"] // c.get("tp", 1), c["hidden"], dtype=stream).requires_grad_(True).clone()
     if c["family"] == "llama":
         cos, sin = rotary(c, stream)  # computed once per model
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
@@ -771,7 +796,9 @@ def count_outside(c):
     params = [embed]
     head_lora = None
     if family in ("llama", "torchtitan", "litgpt"):
-        norm, head = parameter((h,), w, tr), parameter((vocab, h), w, tr)
+        # torchtitan's ColwiseParallel output: this GPU's slice of the vocabulary
+        head_rows = -(-vocab // c.get("tp", 1)) if family == "torchtitan" else vocab
+        norm, head = parameter((h,), w, tr), parameter((head_rows, h), w, tr)
         params += [norm, head]
         if family == "llama" and "head" in c.get("lora_targets", []):  # PEFT's target "lm_head"
             head_lora = Lora(h, vocab, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
@@ -835,10 +862,14 @@ def count_outside(c):
                       for l, t in zip(chunks, target_chunks)]
             torch.cat(losses).mean()
         elif family == "torchtitan":
-            # Transformer.forward: tok_embeddings, norm, output; components/loss.py cross_entropy_loss
-            x = F.embedding(ids, embed) + layers
-            pred = ops.linear(torch_rms_norm(x, norm), head)
-            F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1))
+            # Transformer.forward: tok_embeddings, norm, output; components/loss.py cross_entropy_loss.
+            # Under TP (apply_tp) the norm runs on this GPU's slice of the sequence, the output's
+            # input is all-gathered, and with loss_parallel the logits and their log-softmax keep
+            # this GPU's slice of the vocabulary (head is that slice already).
+            tp = c.get("tp", 1)
+            x = reduce_scatter(F.embedding(ids, embed), tp) + layers[:, : s // tp]
+            pred = ops.linear(all_gather(torch_rms_norm(x, norm), tp), head)
+            F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1])
         elif family == "llama":
             x = F.embedding(ids, embed) + layers
             normed = LlamaLayer.rms_norm(norm, x)
