@@ -205,6 +205,17 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with its activations offloaded")
             << "llama-3.1-8b" << Edits{{"implementation", int(Implementation::TorchTitan)}, {"activation-offload", 1}}
             << QStringList{"--implementation", "torchtitan", "--activation-offload", "yes"};
+        QTest::newRow("torchtitan's 2D: TP 8 (sequence parallel follows) and FSDP over 4, selective checkpointing")
+            << "llama-3.1-70b"
+            << Edits{{"implementation", int(Implementation::TorchTitan)},
+                     {"zero", 3},
+                     {"sharding", int(Sharding::Fsdp)},
+                     {"dp", 4},
+                     {"tp", 8},
+                     {"recompute", int(Recompute::Selective)}}
+            << QStringList{
+                   "--implementation", "torchtitan", "--zero", "3", "--sharding", "fsdp", "--dp", "4", "--tp", "8",
+                   "--recompute",      "selective"};
         QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
             << "mixtral-8x7b"
             << Edits{{"dp", 8},
