@@ -102,51 +102,54 @@ std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertPa
     return total;
 }
 
-// bitsandbytes' paged optimizers allocate a tensor's states in CUDA managed memory when it has
-// 1e5 elements or more, and with torch.zeros_like on the GPU below that
-// (bitsandbytes/optim/optimizer.py, Optimizer8bit.get_state_buffer).
+// bitsandbytes' optimizers treat each tensor by its size (bitsandbytes/optim/optimizer.py): the
+// paged ones allocate its states in CUDA managed memory from 1e5 elements on, and with
+// torch.zeros_like on the GPU below that (Optimizer8bit.get_state_buffer); the 8-bit ones keep
+// FP32 states for a tensor under min_8bit_size, 4096 elements (Optimizer2State.init_state).
 constexpr std::int64_t kPagedMinElements = 100000;
+constexpr std::int64_t kMin8bitElements = 4096;
 
-std::int64_t belowPaging(std::int64_t elements)
+// A tensor's elements if it has fewer than `threshold`, else none.
+std::int64_t below(std::int64_t elements, std::int64_t threshold)
 {
-    return elements < kPagedMinElements ? elements : 0;
+    return elements < threshold ? elements : 0;
 }
 
-// The elements of one layer's tensors too small to be paged: norms' weights and biases, the
-// linears' biases and, for small shapes, weight matrices (`withMatrices`: false when the layer's
-// count was given directly and its matrices are not known one by one). A GPU holds
+// The elements of one layer's tensors with fewer than `threshold` each: norms' weights and
+// biases, the linears' biases and, for small shapes, weight matrices (`withMatrices`: false when
+// the layer's count was given directly and its matrices are not known one by one). A GPU holds
 // experts/ep of the experts.
-std::int64_t unpagedPerLayer(const Scenario &s, bool withMatrices)
+std::int64_t layerTensorsBelow(const Scenario &s, std::int64_t threshold, bool withMatrices)
 {
     const Architecture &a = s.arch;
     const std::int64_t d = a.effectiveHeadDim();
     const std::int64_t experts = a.experts / s.expertParallel;
-    std::int64_t small = a.normsPerLayer * (a.norm == NormKind::LayerNorm ? 2 : 1) * belowPaging(a.hidden);
+    const auto small = [&](std::int64_t elements) { return below(elements, threshold); };
+    std::int64_t total = a.normsPerLayer * (a.norm == NormKind::LayerNorm ? 2 : 1) * small(a.hidden);
     if (a.qkvBias || a.linearBias)
-        small += belowPaging(a.heads * d) + 2 * belowPaging(a.kvHeads * d);
+        total += small(a.heads * d) + 2 * small(a.kvHeads * d);
     if (a.linearBias)
-        small += belowPaging(a.hidden)
-            + experts * ((a.mlp == MlpKind::Gated ? 2 : 1) * belowPaging(a.ffn) + belowPaging(a.hidden));
+        total += small(a.hidden) + experts * ((a.mlp == MlpKind::Gated ? 2 : 1) * small(a.ffn) + small(a.hidden));
     if (withMatrices) {
         int count = 0;
         const auto matrices = layerMatrices(a, count);
         for (int i = 0; i < count; ++i)
-            small += belowPaging(matrices[i].in * matrices[i].out) * (matrices[i].copies > 1 ? experts : 1);
+            total += small(matrices[i].in * matrices[i].out) * (matrices[i].copies > 1 ? experts : 1);
     }
-    return small;
+    return total;
 }
 
 // The same for LoRA's adapters: lora_A (r × in) and lora_B (out × r) of each adapted matrix.
-std::int64_t unpagedLoraPerLayer(const Scenario &s)
+std::int64_t loraTensorsBelow(const Scenario &s, std::int64_t threshold)
 {
     int count = 0;
     const auto matrices = layerMatrices(s.arch, count);
-    std::int64_t small = 0;
+    std::int64_t total = 0;
     for (int i = 0; i < count; ++i)
         if (matrices[i].loraBit & s.loraTargets)
-            small += (belowPaging(s.loraRank * matrices[i].in) + belowPaging(s.loraRank * matrices[i].out))
+            total += (below(s.loraRank * matrices[i].in, threshold) + below(s.loraRank * matrices[i].out, threshold))
                 * matrices[i].copies;
-    return small;
+    return total;
 }
 
 // The layers [first, last) that pipeline stage `stage` holds.
@@ -271,8 +274,8 @@ struct Stage {
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOptimizerStates(Units units, Sink &sink) const;
-    // Of the trainable parameters here, those whose states a paged optimizer pages.
-    std::int64_t pagedParams() const;
+    // Of the trainable parameters here, those in tensors of fewer than `threshold` elements.
+    std::int64_t trainableBelow(std::int64_t threshold) const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -741,31 +744,32 @@ void Stage::addOffloadHostBuffers(Units units, Sink &sink) const
 
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
-std::int64_t Stage::pagedParams() const
+std::int64_t Stage::trainableBelow(std::int64_t threshold) const
 {
     const Architecture &a = s.arch;
     const std::int64_t h = a.hidden;
-    std::int64_t small = 0;
+    const auto small = [&](std::int64_t elements) { return below(elements, threshold); };
+    std::int64_t total = 0;
     if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) {
-        small = unpagedLoraPerLayer(s) * layers.count();
+        total = loraTensorsBelow(s, threshold) * layers.count();
         if (lastStage && (s.loraTargets & LoraHead))
-            small += belowPaging(s.loraRank * h) + belowPaging(a.vocab * s.loraRank);
-    } else {
-        // Full or freeze (one tensor-parallel GPU: scenarioError()). A count given directly keeps
-        // its layers' matrices whole, and large.
-        const bool shapesKnown = a.fixedParams == 0;
-        const std::int64_t perLayer = std::min(unpagedPerLayer(s, shapesKnown),
-                                               counts.perLayerVectors + (shapesKnown ? counts.perLayerMatrices : 0));
-        small = perLayer * trainableLayersHere;
-        if (firstStage && s.fineTune == FineTune::Full) // learned positions, BERT's token types
-            small += belowPaging(a.learnedPositions * h) + (a.modeling == Modeling::Bert ? belowPaging(2 * h) : 0);
-        if (lastStage) {
-            small += std::min(counts.finalNorm, (a.norm == NormKind::LayerNorm ? 2 : 1) * belowPaging(h));
-            if (a.modeling == Modeling::Bert) // the pooler's weight and bias, the classifier's
-                small += belowPaging(h * h) + belowPaging(h) + belowPaging(2 * h) + 2;
-        }
+            total += small(s.loraRank * h) + small(a.vocab * s.loraRank);
+        return std::min(total, trainable);
     }
-    return std::max<std::int64_t>(0, trainable - small);
+    // Full or freeze, whole tensors on one tensor-parallel GPU. A count given directly keeps its
+    // layers' matrices whole, and large.
+    const bool shapesKnown = a.fixedParams == 0;
+    const std::int64_t perLayer = std::min(layerTensorsBelow(s, threshold, shapesKnown),
+                                           counts.perLayerVectors + (shapesKnown ? counts.perLayerMatrices : 0));
+    total = perLayer * trainableLayersHere;
+    if (firstStage && s.fineTune == FineTune::Full) // learned positions, BERT's token types
+        total += small(a.learnedPositions * h) + (a.modeling == Modeling::Bert ? small(2 * h) : 0);
+    if (lastStage) {
+        total += std::min(counts.finalNorm, (a.norm == NormKind::LayerNorm ? 2 : 1) * small(h));
+        if (a.modeling == Modeling::Bert) // the pooler's weight and bias, the classifier's
+            total += small(h * h) + small(h) + small(2 * h) + small(2);
+    }
+    return std::min(total, trainable);
 }
 
 template <class Sink>
@@ -801,18 +805,36 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     }
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
     const std::int64_t momentExperts = optimizer.factored ? 0 : trainableExperts;
-    const Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
-    // A paged optimizer (one GPU's whole tensors: scenarioError()) keeps the small tensors' states here.
-    const std::int64_t paged = s.pagedOptimizer ? pagedParams() : 0;
+    Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
+    // bitsandbytes' 8-bit AdamW keeps FP32 states for a tensor under 4096 elements and, for the
+    // others, an FP32 absmax per block of 256 elements of each state (Optimizer2State.init_state:
+    // absmax1, absmax2; ≤ 8 B a tensor less than block by block). Counted over whole tensors on
+    // one GPU; ZeRO and FSDP hand the optimizer flat or sliced shards, counted as 8-bit throughout.
+    const bool eightBit = s.optimizer == Optimizer::AdamW8bit;
+    const std::int64_t fp32States = eightBit && !shardOptimizer && t == 1 ? trainableBelow(kMin8bitElements) : 0;
+    const std::int64_t quantized = eightBit ? moments / (states * bytesPerState) - fp32States : 0;
+    const Bytes absmax = states * 4 * ceilDiv(quantized, 256);
+    moments += fp32States * states * (4 - bytesPerState) + absmax;
+    // A paged optimizer (one GPU's whole tensors: scenarioError()) keeps the small tensors' states
+    // and the absmax blocks here.
+    const std::int64_t paged = s.pagedOptimizer ? trainable - trainableBelow(kPagedMinElements) : 0;
     const Bytes pagedBytes = paged * states * bytesPerState;
     if (moments > pagedBytes || paged == 0)
         place(ItemId::OptimizerMoments, moments - pagedBytes, [&] {
             if (states == 0)
                 return std::string(what);
-            const std::string count = paged > 0
-                ? "(" + formatCount(stateElements) + " − " + formatCount(paged) + " paged) params"
+            std::string text = paged > 0 || fp32States > 0
+                ? "(" + formatCount(stateElements) + (fp32States > 0 ? " − " + formatCount(fp32States) : "")
+                    + (paged > 0 ? " − " + formatCount(paged) + " paged" : "") + ") params"
                 : formatCount(stateElements) + (optimizer.factored ? " factor entries" : " params");
-            return count + " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+            text += " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
+            if (fp32States > 0)
+                text += " + " + formatCount(fp32States) + " params in tensors under 4096 elements × "
+                    + std::to_string(states) + " × 4 B (FP32 states)";
+            if (absmax > 0)
+                text += " + " + formatCount(quantized) + " × " + std::to_string(states)
+                    + " × 4 B ÷ 256 (absmax per block)";
+            return text;
         });
     if (paged > 0)
         sink.add(

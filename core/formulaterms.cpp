@@ -29,7 +29,10 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "GPUs (ZeRO)"),
     VL_TRANSLATE_NOOP("vl::formula", "GPUs (Megatron)"),
     VL_TRANSLATE_NOOP("vl::formula", "offloaded to CPU memory"),
-    VL_TRANSLATE_NOOP("vl::formula", "paged"), // a paged optimizer's states
+    VL_TRANSLATE_NOOP("vl::formula", "paged"),                                 // a paged optimizer's states
+    VL_TRANSLATE_NOOP("vl::formula", "params in tensors under 4096 elements"), // bitsandbytes' 8-bit optimizers
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 states"),
+    VL_TRANSLATE_NOOP("vl::formula", "absmax per block"),
     VL_TRANSLATE_NOOP("vl::formula", "params in tensors of 1e5 elements or more"),
     VL_TRANSLATE_NOOP("vl::formula", "in CUDA managed memory: paged out to CPU memory when the GPU runs short"),
     VL_TRANSLATE_NOOP("vl::formula", "per layer:"),

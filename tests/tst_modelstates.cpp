@@ -378,43 +378,44 @@ private Q_SLOTS:
         QTest::addColumn<QString>("gradDtype");
         QTest::addColumn<QString>("optimizer");
         QTest::addColumn<bool>("master");
-        QTest::addColumn<int>("bytes");
+        QTest::addColumn<double>("bytes");
         QTest::addColumn<QString>("ampStyle");
         QTest::newRow("FP32 Adam: 16") << "fp32"
                                        << "auto"
-                                       << "adamw" << true << 16 << "master-copy";
+                                       << "adamw" << true << 16.0 << "master-copy";
         QTest::newRow("mixed Adam (ZeRO, K=12): 16") << "mixed-bf16"
                                                      << "auto"
-                                                     << "adamw" << true << 16 << "master-copy";
+                                                     << "adamw" << true << 16.0 << "master-copy";
         QTest::newRow("Megatron, FP32 grads: 18") << "mixed-bf16"
                                                   << "fp32"
-                                                  << "adamw" << true << 18 << "master-copy";
+                                                  << "adamw" << true << 18.0 << "master-copy";
         QTest::newRow("pure BF16, BF16 moments: 8") << "bf16"
                                                     << "auto"
-                                                    << "adamw" << true << 8 << "master-copy";
+                                                    << "adamw" << true << 8.0 << "master-copy";
         QTest::newRow("the article's table: 12") << "mixed-fp16"
                                                  << "auto"
-                                                 << "adamw" << false << 12 << "master-copy";
-        QTest::newRow("8-bit Adam: 2+2+4+2") << "mixed-bf16"
-                                             << "auto"
-                                             << "adamw-8bit" << true << 10 << "master-copy";
+                                                 << "adamw" << false << 12.0 << "master-copy";
+        // bitsandbytes' blockwise 8-bit states: an FP32 absmax per 256 elements of m and of v
+        QTest::newRow("8-bit Adam: 2+2+4+2 + 2 × 4/256") << "mixed-bf16"
+                                                         << "auto"
+                                                         << "adamw-8bit" << true << 10.03125 << "master-copy";
         QTest::newRow("SGD keeps no state: 2+2+4") << "mixed-bf16"
                                                    << "auto"
-                                                   << "sgd" << true << 8 << "master-copy";
+                                                   << "sgd" << true << 8.0 << "master-copy";
         QTest::newRow("SGD momentum: 2+2+4+4") << "mixed-bf16"
                                                << "auto"
-                                               << "sgd-momentum" << true << 12 << "master-copy";
+                                               << "sgd-momentum" << true << 12.0 << "master-copy";
         // Autocast (Hugging Face Trainer, Lightning): FP32 weights and grads are the master copy;
         // the 16-bit casts its linears read are counted with the activations (tst_savedtensors).
         QTest::newRow("autocast Adam: 4+4+8") << "mixed-bf16"
                                               << "auto"
-                                              << "adamw" << true << 16 << "autocast";
+                                              << "adamw" << true << 16.0 << "autocast";
         QTest::newRow("autocast ignores the master switch") << "mixed-fp16"
                                                             << "auto"
-                                                            << "adamw" << false << 16 << "autocast";
+                                                            << "adamw" << false << 16.0 << "autocast";
         QTest::newRow("Lion: 2+2+4+4") << "mixed-bf16"
                                        << "auto"
-                                       << "lion" << true << 12 << "master-copy";
+                                       << "lion" << true << 12.0 << "master-copy";
     }
     void bytesPerParameter()
     {
@@ -422,7 +423,7 @@ private Q_SLOTS:
         QFETCH(QString, gradDtype);
         QFETCH(QString, optimizer);
         QFETCH(bool, master);
-        QFETCH(int, bytes);
+        QFETCH(double, bytes);
         QFETCH(QString, ampStyle);
         Scenario s = withParams(1'000'000'000);
         s.precision = *parsePrecision(precision.toStdString());
@@ -430,7 +431,7 @@ private Q_SLOTS:
         s.optimizer = *parseOptimizer(optimizer.toStdString());
         s.masterWeights = master;
         s.ampStyle = *parseAmpStyle(ampStyle.toStdString());
-        QCOMPARE(estimate(s).modelStates(), Bytes(bytes) * 1'000'000'000);
+        QCOMPARE(estimate(s).modelStates(), Bytes(std::llround(bytes * 1e9)));
     }
 
     // Megatron-LM's theoretical memory (megatron/training/theoretical_memory_usage.py,
@@ -722,7 +723,9 @@ private Q_SLOTS:
         QVERIFY(!scenarioError(scenario));
         const Breakdown b = estimate(scenario);
         QCOMPARE(b.trainableParams, onGpu + paged);
-        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2) * bytesPerState * onGpu);
+        // 8-bit states carry an FP32 absmax per 256 elements of each, kept on the GPU (torch.zeros).
+        const Bytes absmax = bytesPerState == 1 ? 2 * 4 * ((onGpu + paged + 255) / 256) : 0;
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2) * bytesPerState * onGpu + absmax);
         QCOMPARE(b.hostItem(ItemId::PagedOptimizerStates), Bytes(2) * bytesPerState * paged);
         QCOMPARE(b.item(ItemId::PagedOptimizerStates), Bytes(0)); // off the GPU's account
         QCOMPARE(zeroOffloadHost(b), Bytes(0));
@@ -730,7 +733,52 @@ private Q_SLOTS:
         Scenario unpagedRun = scenario;
         unpagedRun.pagedOptimizer = false;
         if (scenario.precision != Precision::Bf16 || scenario.optimizer == Optimizer::AdamW8bit)
-            QCOMPARE(estimate(unpagedRun).item(ItemId::OptimizerMoments), Bytes(2) * bytesPerState * (onGpu + paged));
+            QCOMPARE(estimate(unpagedRun).item(ItemId::OptimizerMoments),
+                     Bytes(2) * bytesPerState * (onGpu + paged) + absmax);
+    }
+
+    // bitsandbytes' AdamW8bit (optim/optimizer.py, Optimizer2State.init_state): a tensor under
+    // min_8bit_size, 4096 elements, keeps FP32 m and v; a larger one 8-bit m and v with an FP32
+    // absmax per block of 256 elements for each. Counted tensor by tensor from the shapes.
+    void eightBitAdamLayout_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("trainable");
+        QTest::addColumn<qint64>("fp32States"); // parameters in tensors under 4096 elements
+        Scenario llama;                         // every Llama-2-7B tensor has 4096 elements or more
+        llama.optimizer = Optimizer::AdamW8bit;
+        QTest::newRow("Llama-2-7B: every tensor 8-bit") << llama << qint64(6'738'415'616) << qint64(0);
+        Scenario bert = llama;
+        bert.arch = {.hidden = 1024,
+                     .layers = 24,
+                     .heads = 16,
+                     .kvHeads = 16,
+                     .ffn = 4096,
+                     .vocab = 30522,
+                     .learnedPositions = 512,
+                     .mlp = MlpKind::Gelu,
+                     .modeling = Modeling::Bert,
+                     .norm = NormKind::LayerNorm,
+                     .linearBias = true};
+        bert.implementation = Implementation::HuggingFace;
+        bert.attention = Attention::Eager;
+        // per layer: two LayerNorms' weights and biases, the q, k, v, o and output biases (1024
+        // each; the intermediate bias has 4096); the token types (2 × 1024), the embeddings'
+        // LayerNorm, the pooler's bias, the classifier's weight (2 × 1024) and bias
+        const qint64 small = 24 * (4 * 1024 + 5 * 1024) + 2 * 1024 + 2 * 1024 + 1024 + 2 * 1024 + 2;
+        QTest::newRow("BERT-large for sequence classification: biases and norms in FP32")
+            << bert << qint64(335'143'938) << small;
+    }
+    void eightBitAdamLayout()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, trainable);
+        QFETCH(qint64, fp32States);
+        QVERIFY(!scenarioError(scenario));
+        const Breakdown b = estimate(scenario);
+        QCOMPARE(b.trainableParams, trainable);
+        const qint64 eightBit = trainable - fp32States;
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2) * eightBit + 8 * fp32States + 8 * ((eightBit + 255) / 256));
     }
 
     // ZeRO-Offload over 8 GPUs, 7e9 parameters, mixed precision. In CPU memory, per GPU, what

@@ -2312,6 +2312,18 @@
         <source>in CUDA managed memory: paged out to CPU memory when the GPU runs short</source>
         <translation>位于 CUDA 统一内存：显存不足时换出到 CPU 内存</translation>
     </message>
+    <message>
+        <source>params in tensors under 4096 elements</source>
+        <translation>个参数（位于元素数少于 4096 的张量中）</translation>
+    </message>
+    <message>
+        <source>FP32 states</source>
+        <translation>FP32 状态</translation>
+    </message>
+    <message>
+        <source>absmax per block</source>
+        <translation>每块一个 absmax</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
