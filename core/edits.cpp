@@ -168,6 +168,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return lora;
     if (field == "activation-offload")
         return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan;
+    if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
+        return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
     if (field == "paged-optimizer")
         return (s.optimizer == Optimizer::AdamW || s.optimizer == Optimizer::AdamW8bit
                 || s.optimizer == Optimizer::Lion)

@@ -28,6 +28,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::MasterWeights, "master_weights"},
     {ItemId::OptimizerMoments, "optimizer_moments"},
     {ItemId::PagedOptimizerStates, "paged_optimizer_states"},
+    {ItemId::OptimizerStepBuffer, "optimizer_step_buffer"},
     {ItemId::LayerActivations, "layer_activations"},
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::Logits, "logits"},
@@ -150,6 +151,19 @@ std::int64_t loraTensorsBelow(const Scenario &s, std::int64_t threshold)
             total += (below(s.loraRank * matrices[i].in, threshold) + below(s.loraRank * matrices[i].out, threshold))
                 * matrices[i].copies;
     return total;
+}
+
+// The largest single LoRA tensor: a lora_A (r × in) or lora_B (out × r) of an adapted matrix,
+// or of the head.
+std::int64_t largestLoraTensor(const Scenario &s)
+{
+    int count = 0;
+    const auto matrices = layerMatrices(s.arch, count);
+    std::int64_t largest = (s.loraTargets & LoraHead) ? s.loraRank * std::max(s.arch.hidden, s.arch.vocab) : 0;
+    for (int i = 0; i < count; ++i)
+        if (matrices[i].loraBit & s.loraTargets)
+            largest = std::max(largest, s.loraRank * std::max(matrices[i].in, matrices[i].out));
+    return largest;
 }
 
 // The layers [first, last) that pipeline stage `stage` holds.
@@ -836,6 +850,25 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                     + " × 4 B ÷ 256 (absmax per block)";
             return text;
         });
+    // torch.optim.AdamW's step (torch/optim/adamw.py): foreach takes torch._foreach_sqrt of
+    // every exp_avg_sq at once, an intermediate as large as v for all the parameters (PyTorch's
+    // docs: "~ sizeof(params) more peak memory than the for-loop version"); the for-loop version
+    // the same for one tensor at a time, at most the largest; a fused kernel none. It lives during
+    // the step only. bitsandbytes' optimizers (8-bit, paged) step in their own kernels.
+    const OptimizerImpl impl = optimizerImplOf(s);
+    if (s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && !offloaded && impl != OptimizerImpl::Fused) {
+        const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+        const std::int64_t largest = lora ? ceilDiv(largestLoraTensor(s), t)
+                                          : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
+        const Bytes buffer = impl == OptimizerImpl::Foreach ? moments / states : Bytes(largest) * bytesPerState;
+        sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
+            if (impl == OptimizerImpl::Foreach)
+                return "foreach AdamW's √v of every parameter at once, during the step: " + formatBytes(moments, units)
+                    + " ÷ 2" + equals(buffer, units);
+            return "for-loop AdamW's √v of one tensor at a time, the largest " + formatCount(largest) + " × "
+                + std::to_string(bytesPerState) + " B, during the step" + equals(buffer, units);
+        });
+    }
     if (paged > 0)
         sink.add(
             ItemId::PagedOptimizerStates, 0,
@@ -1146,7 +1179,8 @@ Component componentOf(ItemId id)
     case ItemId::OffloadAccumulatedGradients: return Component::Gradients;
     case ItemId::MasterWeights:
     case ItemId::OptimizerMoments:
-    case ItemId::PagedOptimizerStates: return Component::OptimizerStates;
+    case ItemId::PagedOptimizerStates:
+    case ItemId::OptimizerStepBuffer: return Component::OptimizerStates;
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
     case ItemId::Logits:

@@ -47,6 +47,7 @@ enum class ItemId {
     OptimizerMoments,
     // A paged optimizer's states in CUDA managed memory: no GPU bytes, counted in Breakdown::host.
     PagedOptimizerStates,
+    OptimizerStepBuffer, // torch.optim's intermediates, alive during the optimizer step only
     LayerActivations,
     EmbeddingActivations,
     Logits,

@@ -113,6 +113,12 @@ const std::array kFields = {
               "paged out to CPU memory when the GPU runs short; with adamw, adamw-8bit or lion, --zero 0, "
               "--tp 1",
               nullptr, VL_WORD(pagedOptimizer, parseYesNo, "paged-optimizer", kYesNo), false, VL_BOOL(pagedOptimizer)},
+    FieldSpec{"optimizer-impl", "training.optimizer_impl", "IMPL",
+              "How torch.optim's AdamW steps: auto (fused under Megatron or DeepSpeed's ZeRO, else PyTorch's "
+              "default foreach), for-loop (one tensor at a time), foreach (every tensor at once: an intermediate "
+              "the size of the states of all parameters) or fused",
+              nullptr, VL_WORD(optimizerImpl, parseOptimizerImpl, "optimizer-impl", allowedOptimizerImpls()), false,
+              VL_NAMED(optimizerImpl)},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,
               VL_WORD(dropout, parseYesNo, "dropout", kYesNo), false, VL_BOOL(dropout)},
     FieldSpec{"flash-attention", "training.flash_attention", "yes|no", "FlashAttention (no s² attention scores kept)",

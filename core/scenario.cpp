@@ -41,6 +41,10 @@ constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatr
 constexpr NameTable<Sharding, 3> kShardings{
     {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
+constexpr NameTable<OptimizerImpl, 4> kOptimizerImpls{{{OptimizerImpl::Auto, "auto"},
+                                                       {OptimizerImpl::ForLoop, "for-loop"},
+                                                       {OptimizerImpl::Foreach, "foreach"},
+                                                       {OptimizerImpl::Fused, "fused"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -133,6 +137,17 @@ OptimizerState optimizerState(const Scenario &s)
     return {2, moment, false, "Adam m and v"};
 }
 
+OptimizerImpl optimizerImplOf(const Scenario &s)
+{
+    if (s.optimizerImpl != OptimizerImpl::Auto)
+        return s.optimizerImpl;
+    // Megatron-Core steps with Apex's or Transformer Engine's FusedAdam; DeepSpeed's ZeRO with its
+    // own FusedAdam (or, offloaded, DeepSpeedCPUAdam).
+    const bool deepSpeed = s.sharding == Sharding::Zero && s.zeroStage > 0;
+    return s.megatron() || s.implementation == Implementation::Megatron || deepSpeed ? OptimizerImpl::Fused
+                                                                                     : OptimizerImpl::Foreach;
+}
+
 std::string_view toString(Precision v)
 {
     return nameOf(kPrecisions, v);
@@ -219,6 +234,14 @@ std::string_view toString(Loss v)
 std::optional<Loss> parseLoss(std::string_view t)
 {
     return parseName(kLosses, t);
+}
+std::string_view toString(OptimizerImpl v)
+{
+    return nameOf(kOptimizerImpls, v);
+}
+std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view t)
+{
+    return parseName(kOptimizerImpls, t);
 }
 std::string_view toString(Sharding v)
 {
@@ -377,6 +400,10 @@ std::string_view allowedAttentions()
 std::string_view allowedLosses()
 {
     return "standard|chunked";
+}
+std::string_view allowedOptimizerImpls()
+{
+    return "auto|for-loop|foreach|fused";
 }
 std::string_view allowedAmpStyles()
 {

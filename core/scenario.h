@@ -22,6 +22,10 @@ enum class GradDtype { Auto, Fp32, Bf16, Fp16 }; // Auto: the dtype of the worki
 // prepare_model_for_kbit_training puts QLoRA's embeddings, norms and head in FP32.
 enum class BaseDtype { Auto, Fp32, Bf16, Fp16 };
 enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
+// How torch.optim.AdamW runs its step (torch/optim/adamw.py): a loop over the tensors, foreach
+// ops over all of them at once (PyTorch's default on CUDA), or one fused kernel. Auto: what the
+// named code uses (optimizerImplOf()).
+enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -109,6 +113,7 @@ struct Scenario {
     // every tensor of 1e5 elements or more live in CUDA managed memory, which the driver pages
     // out to CPU memory instead of running out.
     bool pagedOptimizer = false;
+    OptimizerImpl optimizerImpl = OptimizerImpl::Auto;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)
@@ -207,6 +212,9 @@ struct OptimizerState {
     int bytesPerParam() const { return states * bytesPerState; }
 };
 OptimizerState optimizerState(const Scenario &s);
+// The AdamW implementation in effect: under Auto, a fused kernel where Megatron-Core (its
+// FusedAdam) or DeepSpeed's ZeRO (its FusedAdam) steps, else torch.optim's default, foreach.
+OptimizerImpl optimizerImplOf(const Scenario &s);
 
 // Text names used by the CLI, scenario files and presets ("mixed-bf16", "adamw-8bit", ...).
 std::string_view toString(Precision v);
@@ -222,6 +230,7 @@ std::string_view toString(Measure v);
 std::string_view toString(ModuleLoading v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
+std::string_view toString(OptimizerImpl v);
 std::string_view toString(Sharding v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
@@ -238,6 +247,7 @@ std::optional<ModuleLoading> parseModuleLoading(std::string_view text);
 std::optional<Measure> parseOverheadOn(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
+std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view text);
 std::optional<Sharding> parseSharding(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
@@ -266,6 +276,7 @@ std::string_view allowedMeasures();
 std::string_view allowedModuleLoadings();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
+std::string_view allowedOptimizerImpls();
 std::string_view allowedShardings();
 
 } // namespace vl

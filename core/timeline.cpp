@@ -18,7 +18,9 @@ StepTimeline stepTimeline(const Breakdown &b)
     // gradient bucket (below stage 3 the bucket lives in backward only) and ZeRO-Offload's GPU
     // staging buffer, both allocated with the optimizer.
     const Bytes overhead = b.component(Component::Overhead);
-    const Bytes optimizer = b.component(Component::OptimizerStates);
+    // torch.optim's step intermediates exist during the step alone.
+    const Bytes stepBuffer = b.item(ItemId::OptimizerStepBuffer);
+    const Bytes optimizer = b.component(Component::OptimizerStates) - stepBuffer;
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
     // Megatron's main gradients live in a buffer kept all step; elsewhere backward produces them.
@@ -47,7 +49,8 @@ StepTimeline stepTimeline(const Breakdown &b)
         // The accumulated gradients are reduced by the end of backward, before the step.
         const Bytes held = persistent + (phase == StepPhase::OptimizerStep ? 0 : accumulated);
         p.parts[std::size_t(Component::Gradients)] = held + grads;
-        p.parts[std::size_t(Component::OptimizerStates)] = optimizer;
+        p.parts[std::size_t(Component::OptimizerStates)] = optimizer
+            + (phase == StepPhase::OptimizerStep ? stepBuffer : 0);
         p.parts[std::size_t(Component::Activations)] = activations;
         p.parts[std::size_t(Component::Overhead)] = overhead;
         for (Bytes part : p.parts)

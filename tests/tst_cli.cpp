@@ -468,6 +468,9 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";
+        QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
+                                                      << "--optimizer-impl: 'apex' is not allowed; use "
+                                                         "auto|for-loop|foreach|fused";
         QTest::newRow("paged optimizer neither yes nor no")
             << QStringList{"--paged-optimizer", "sometimes"} << 2
             << "--paged-optimizer: 'sometimes' is not allowed; use yes|no";

@@ -497,6 +497,10 @@ private Q_SLOTS:
                                                    << "no" << false;
         Scenario adam8bit = llama();
         adam8bit.optimizer = Optimizer::AdamW8bit;
+        QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"
+                                                     << "foreach" << true;
+        QTest::newRow("AdamW implementation, 8-bit AdamW") << adam8bit << "optimizer-impl"
+                                                           << "foreach" << false;
         QTest::newRow("paged optimizer, 8-bit AdamW") << adam8bit << "paged-optimizer"
                                                       << "yes" << true;
         Scenario sharded = adam8bit;

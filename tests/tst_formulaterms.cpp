@@ -170,6 +170,14 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.doubleQuant = false;
         });
+        row("Hugging Face, foreach AdamW", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::Foreach;
+        });
+        row("Hugging Face, for-loop AdamW", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::ForLoop;
+        });
         row("paged 8-bit AdamW, some states paged", [](Scenario &s) {
             s.optimizer = Optimizer::AdamW8bit;
             s.pagedOptimizer = true;

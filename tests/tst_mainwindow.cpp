@@ -169,6 +169,11 @@ private Q_SLOTS:
         QTest::newRow("Megatron's distributed optimizer over 8 GPUs")
             << "llama-2-7b" << Edits{{"dp", 8}, {"zero", 1}, {"sharding", int(Sharding::Megatron)}}
             << QStringList{"--dp", "8", "--zero", "1", "--sharding", "megatron"};
+        QTest::newRow("Hugging Face full fine-tuning with a for-loop AdamW")
+            << "llama-3.1-8b"
+            << Edits{{"implementation", int(Implementation::HuggingFace)},
+                     {"optimizer-impl", int(OptimizerImpl::ForLoop)}}
+            << QStringList{"--implementation", "huggingface", "--optimizer-impl", "for-loop"};
         QTest::newRow("QLoRA with a paged 8-bit AdamW")
             << "llama-2-7b"
             << Edits{{"finetune", int(FineTune::QLoRA)},

@@ -49,6 +49,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.sequence = row["seq"].as<std::int64_t>();
     s.precision = *parsePrecision(row["precision"].as<std::string>());
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
+    s.optimizerImpl = *parseOptimizerImpl(get<std::string>(row, "optimizer_impl", "auto"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])

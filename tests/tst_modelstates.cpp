@@ -737,6 +737,54 @@ private Q_SLOTS:
                      Bytes(2) * bytesPerState * (onGpu + paged) + absmax);
     }
 
+    // torch.optim.AdamW's step (torch/optim/adamw.py): foreach builds sqrt(v) for every tensor
+    // at once ("~ sizeof(params) more peak memory than the for-loop version", PyTorch's docs), the
+    // for-loop version for one tensor at a time (the largest counts), a fused kernel nothing.
+    // Under auto, Megatron's and DeepSpeed's fused Adam, else PyTorch's default, foreach.
+    void optimizerStepIntermediate_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("expected");
+        Scenario hf; // Llama-2-7B under autocast: FP32 moments
+        hf.implementation = Implementation::HuggingFace;
+        hf.attention = Attention::Sdpa;
+        hf.precision = Precision::MixedBf16;
+        hf.ampStyle = AmpStyle::Autocast;
+        QTest::newRow("Hugging Face, auto: foreach, 4 B for every parameter") << hf << qint64(4) * 6'738'415'616;
+        Scenario loop = hf;
+        loop.optimizerImpl = OptimizerImpl::ForLoop;
+        QTest::newRow("for-loop: the largest tensor, the 32000 × 4096 embedding") << loop << qint64(4) * 32'000 * 4096;
+        Scenario fused = hf;
+        fused.optimizerImpl = OptimizerImpl::Fused;
+        QTest::newRow("fused=True: nothing") << fused << qint64(0);
+        Scenario fsdp = hf; // FSDP2 steps on each GPU's shards: foreach over them
+        fsdp.zeroStage = 3;
+        fsdp.sharding = Sharding::Fsdp;
+        fsdp.dataParallel = 8;
+        QTest::newRow("FSDP over 8, auto: foreach over the shards") << fsdp << qint64(4) * ((6'738'415'616 + 7) / 8);
+        Scenario deepspeed = fsdp;
+        deepspeed.sharding = Sharding::Zero;
+        QTest::newRow("DeepSpeed ZeRO-3, auto: its FusedAdam") << deepspeed << qint64(0);
+        Scenario megatron; // the article's scenario, Megatron-style: FusedAdam
+        QTest::newRow("Megatron, auto: FusedAdam") << megatron << qint64(0);
+        Scenario lora = hf; // r = 8 on q and v: the largest adapter tensor is 8 × 4096
+        lora.fineTune = FineTune::LoRA;
+        lora.loraTargets = LoraQ | LoraV;
+        lora.loraRank = 8;
+        lora.optimizerImpl = OptimizerImpl::ForLoop;
+        QTest::newRow("LoRA, for-loop: one adapter tensor") << lora << qint64(4) * 8 * 4096;
+        Scenario eightBit = hf;
+        eightBit.optimizer = Optimizer::AdamW8bit;
+        QTest::newRow("bitsandbytes' 8-bit AdamW: its own kernel") << eightBit << qint64(0);
+    }
+    void optimizerStepIntermediate()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, expected);
+        QVERIFY(!scenarioError(scenario));
+        QCOMPARE(estimate(scenario).item(ItemId::OptimizerStepBuffer), Bytes(expected));
+    }
+
     // bitsandbytes' AdamW8bit (optim/optimizer.py, Optimizer2State.init_state): a tensor under
     // min_8bit_size, 4096 elements, keeps FP32 m and v; a larger one 8-bit m and v with an FP32
     // absmax per block of 256 elements for each. Counted tensor by tensor from the shapes.

@@ -141,10 +141,18 @@ private Q_SLOTS:
         const auto loss = std::find_if(t.points.begin(), t.points.end(),
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
         QVERIFY(loss != t.points.end());
-        QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients));
-        // By component: everything but the gradients is alive at the loss, all of it at once.
+        // Everything but the gradients and the optimizer step's intermediates is alive at the loss,
+        // all of it at once; the intermediates only during the step.
+        const Bytes stepBuffer = b.item(ItemId::OptimizerStepBuffer);
+        QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients) - stepBuffer);
         for (Component c : kComponents)
-            QCOMPARE(loss->part(c), c == Component::Gradients ? 0 : b.component(c));
+            QCOMPARE(loss->part(c),
+                     c == Component::Gradients             ? 0
+                         : c == Component::OptimizerStates ? b.component(c) - stepBuffer
+                                                           : b.component(c));
+        const TimelinePoint &step = t.points.back();
+        QCOMPARE(step.phase, StepPhase::OptimizerStep);
+        QCOMPARE(step.part(Component::OptimizerStates), b.component(Component::OptimizerStates));
         for (const TimelinePoint &p : t.points) {
             Bytes sum = 0;
             for (Component c : kComponents)

@@ -241,6 +241,10 @@ void ControlPanel::build()
                          {int(Optimizer::SgdMomentum), [] { return tr("SGD with momentum"); }},
                          {int(Optimizer::Lion), [] { return tr("Lion"); }},
                          {int(Optimizer::Adafactor), [] { return tr("Adafactor"); }}});
+    m_optimizerImpl = combo({{int(OptimizerImpl::Auto), [] { return tr("As the code runs it"); }},
+                             {int(OptimizerImpl::ForLoop), [] { return tr("For-loop"); }},
+                             {int(OptimizerImpl::Foreach), [] { return tr("Foreach"); }},
+                             {int(OptimizerImpl::Fused), [] { return tr("Fused"); }}});
     m_pagedOptimizer = new QCheckBox(m_advancedBody);
     m_master = new QCheckBox(m_advancedBody);
     m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Engine's default"); }},
@@ -250,6 +254,14 @@ void ControlPanel::build()
     row(
         af, m_optimizer, [] { return tr("Optimizer"); },
         [] { return tr("Adam keeps two FP32 states per parameter (8 B) — often the largest part of the bill."); });
+    row(
+        af, m_optimizerImpl, [] { return tr("AdamW step"); },
+        [] {
+            return tr("How PyTorch's AdamW updates: foreach (its default) works on all tensors at once and "
+                      "briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused "
+                      "kernel (Megatron, DeepSpeed, or fused=True) needs nothing extra. Automatic: what the "
+                      "chosen code uses.");
+        });
     row(
         af, m_pagedOptimizer, [] { return tr("Paged optimizer"); },
         [] {
@@ -561,6 +573,7 @@ void ControlPanel::build()
         });
     }
     checkEdit(m_doubleQuant, "double-quant", [](Scenario &s, int v) { s.doubleQuant = v; });
+    comboEdit(m_optimizerImpl, "optimizer-impl", [](Scenario &s, int v) { s.optimizerImpl = OptimizerImpl(v); });
     checkEdit(m_pagedOptimizer, "paged-optimizer", [](Scenario &s, int v) { s.pagedOptimizer = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
@@ -791,6 +804,8 @@ void ControlPanel::syncFromModel()
     m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setCheck(m_doubleQuant, s.doubleQuant);
     m_doubleQuant->setEnabled(fieldInEffect(s, "double-quant"));
+    setComboData(m_optimizerImpl, s.optimizerImpl);
+    m_optimizerImpl->setEnabled(fieldInEffect(s, "optimizer-impl"));
     setCheck(m_pagedOptimizer, s.pagedOptimizer);
     m_pagedOptimizer->setEnabled(fieldInEffect(s, "paged-optimizer"));
     setComboData(m_baseDtype, s.baseDtype);

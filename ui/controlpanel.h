@@ -118,6 +118,7 @@ private:
     QCheckBox *m_loraDropout = nullptr;
     QList<QCheckBox *> m_loraTargets; // one per target, in loraTargetNames() order
     QCheckBox *m_doubleQuant = nullptr;
+    QComboBox *m_optimizerImpl = nullptr;
     QCheckBox *m_pagedOptimizer = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;

@@ -78,6 +78,7 @@ QColor itemColor(ItemId id)
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
+    case ItemId::OptimizerStepBuffer:
     case ItemId::ActivationOffloadWindow: return base.lighter(160);
     default: return base;
     }
@@ -121,6 +122,7 @@ QString itemName(ItemId id)
     case ItemId::OptimizerMoments: return QCoreApplication::translate("vl::ui", "Optimizer moments (m, v)");
     case ItemId::PagedOptimizerStates:
         return QCoreApplication::translate("vl::ui", "Paged optimizer states (managed memory)");
+    case ItemId::OptimizerStepBuffer: return QCoreApplication::translate("vl::ui", "Optimizer step intermediates");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");

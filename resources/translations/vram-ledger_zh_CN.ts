@@ -892,6 +892,30 @@
         <source>bitsandbytes&apos; paged optimizers (the QLoRA paper&apos;s recipe) keep the states of large tensors in memory the driver moves to the CPU when the GPU runs short, so they cannot run it out of memory. Small tensors&apos; states stay on the GPU.</source>
         <translation>bitsandbytes 的分页优化器（QLoRA 论文的做法）把大张量的状态放在统一内存里：GPU 显存不够时，驱动会把它们换到 CPU 内存，因此不会因它们而显存溢出。小张量的状态仍留在 GPU 上。</translation>
     </message>
+    <message>
+        <source>As the code runs it</source>
+        <translation>按所选代码</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>逐张量循环</translation>
+    </message>
+    <message>
+        <source>Foreach</source>
+        <translation>Foreach（批量）</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>融合内核</translation>
+    </message>
+    <message>
+        <source>AdamW step</source>
+        <translation>AdamW 更新方式</translation>
+    </message>
+    <message>
+        <source>How PyTorch&apos;s AdamW updates: foreach (its default) works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused kernel (Megatron, DeepSpeed, or fused=True) needs nothing extra. Automatic: what the chosen code uses.</source>
+        <translation>PyTorch 的 AdamW 如何更新：foreach（默认）一次处理所有张量，更新时短暂多占一份二阶矩大小的显存；逐张量循环一次只处理一个张量；融合内核（Megatron、DeepSpeed 或 fused=True）不额外占用。按所选代码：用该代码实际的做法。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -2324,6 +2348,18 @@
         <source>absmax per block</source>
         <translation>每块一个 absmax</translation>
     </message>
+    <message>
+        <source>foreach AdamW&apos;s √v of every parameter at once, during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出所有参数的 √v：</translation>
+    </message>
+    <message>
+        <source>for-loop AdamW&apos;s √v of one tensor at a time, the largest</source>
+        <translation>逐张量 AdamW 每次只算一个张量的 √v，取最大的</translation>
+    </message>
+    <message>
+        <source>during the step</source>
+        <translation>更新期间</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2536,6 +2572,10 @@
     <message>
         <source>Paged optimizer states (managed memory)</source>
         <translation>分页优化器状态（统一内存）</translation>
+    </message>
+    <message>
+        <source>Optimizer step intermediates</source>
+        <translation>优化器更新的中间张量</translation>
     </message>
 </context>
 </TS>
