@@ -248,14 +248,22 @@ void StepTimelineView::rebuild()
         }
         auto *tag = new QCPItemText(m_plot);
         tag->position->setCoords(double(t.peakIndex), std::max(sum, peak));
-        tag->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        // Centred over the peak, or ending (starting) at it near the right (left) edge, so that
+        // a peak at the optimizer step or at the start keeps its whole tag inside the plot.
+        const double across = n > 1 ? double(t.peakIndex) / double(n - 1) : 0.5;
+        const Qt::Alignment side = across > 0.75 ? Qt::AlignRight : across < 0.25 ? Qt::AlignLeft : Qt::AlignHCenter;
+        tag->setPositionAlignment(side | Qt::AlignBottom);
         tag->setPadding(QMargins(2, 0, 2, int(3 * m_zoom)));
         QString why;
         switch (t.points[t.peakIndex].phase) {
         case StepPhase::Loss: why = tr("what forward kept on the GPU, plus the logits"); break;
         case StepPhase::Forward: why = tr("activations of the forward pass"); break;
         case StepPhase::Backward: why = tr("gradients appearing while activations are still held"); break;
-        case StepPhase::OptimizerStep: why = tr("all gradients with the optimizer states"); break;
+        case StepPhase::OptimizerStep:
+            why = m_shown->analysis.breakdown.has(ItemId::OptimizerStepBuffer)
+                ? tr("gradients, optimizer states, step intermediates")
+                : tr("all gradients with the optimizer states");
+            break;
         case StepPhase::Start: why = tr("the model states alone"); break;
         }
         tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why));

@@ -1368,6 +1368,10 @@
         <source>what forward kept on the GPU, plus the logits</source>
         <translation>前向留在 GPU 上的一切，加上 logits</translation>
     </message>
+    <message>
+        <source>gradients, optimizer states, step intermediates</source>
+        <translation>梯度、优化器状态、更新中间张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::StructureDiagram</name>
