@@ -850,18 +850,30 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                     + " × 4 B ÷ 256 (absmax per block)";
             return text;
         });
-    // torch.optim.AdamW's step (torch/optim/adamw.py): foreach takes torch._foreach_sqrt of
-    // every exp_avg_sq at once, an intermediate as large as v for all the parameters (PyTorch's
-    // docs: "~ sizeof(params) more peak memory than the for-loop version"); the for-loop version
-    // the same for one tensor at a time, at most the largest; a fused kernel none. It lives during
-    // the step only. bitsandbytes' optimizers (8-bit, paged) step in their own kernels.
+    // The step's intermediates, alive during the step only, of one tensor at a time (at most the
+    // largest trainable one) or of all at once. torch.optim.AdamW (torch/optim/adamw.py): foreach
+    // takes torch._foreach_sqrt of every exp_avg_sq at once, an intermediate as large as v
+    // (PyTorch's docs: "~ sizeof(params) more peak memory than the for-loop version"); the
+    // for-loop version the same for one tensor; a fused kernel none. Hugging Face's Adafactor
+    // (transformers optimization.py, Adafactor.step, a loop): the FP32 update grad² + eps and its
+    // factored approximation side by side, and FP32 copies of a 16-bit gradient and parameter.
+    // bitsandbytes' optimizers (8-bit, paged) step in their own kernels.
     const OptimizerImpl impl = optimizerImplOf(s);
-    if (s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && !offloaded && impl != OptimizerImpl::Fused) {
+    const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
+    if ((adamLoop || s.optimizer == Optimizer::Adafactor) && !offloaded) {
         const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
         const std::int64_t largest = lora ? ceilDiv(largestLoraTensor(s), t)
                                           : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
-        const Bytes buffer = impl == OptimizerImpl::Foreach ? moments / states : Bytes(largest) * bytesPerState;
+        const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
+        const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
+            : impl == OptimizerImpl::Foreach                     ? moments / states
+                                                                 : Bytes(largest) * bytesPerState;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
+            if (s.optimizer == Optimizer::Adafactor)
+                return "Adafactor's FP32 update and its factored approximation"
+                    + std::string(adafactorCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
+                    + " of one tensor at a time, the largest " + formatCount(largest) + " × "
+                    + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
             if (impl == OptimizerImpl::Foreach)
                 return "foreach AdamW's √v of every parameter at once, during the step: " + formatBytes(moments, units)
                     + " ÷ 2" + equals(buffer, units);

@@ -776,6 +776,14 @@ private Q_SLOTS:
         Scenario eightBit = hf;
         eightBit.optimizer = Optimizer::AdamW8bit;
         QTest::newRow("bitsandbytes' 8-bit AdamW: its own kernel") << eightBit << qint64(0);
+        Scenario adafactor = hf; // FP32 gradients under autocast: the update and its approximation
+        adafactor.optimizer = Optimizer::Adafactor;
+        QTest::newRow("Hugging Face's Adafactor: two FP32 copies of the largest tensor")
+            << adafactor << qint64(2) * 4 * 32'000 * 4096;
+        Scenario adafactorBf16 = adafactor; // 16-bit gradients and weights are copied to FP32 first
+        adafactorBf16.precision = Precision::Bf16;
+        adafactorBf16.ampStyle = AmpStyle::MasterCopy;
+        QTest::newRow("Hugging Face's Adafactor in pure BF16: four") << adafactorBf16 << qint64(4) * 4 * 32'000 * 4096;
     }
     void optimizerStepIntermediate()
     {

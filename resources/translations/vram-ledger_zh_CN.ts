@@ -2364,6 +2364,18 @@
         <source>during the step</source>
         <translation>更新期间</translation>
     </message>
+    <message>
+        <source>Adafactor&apos;s FP32 update and its factored approximation</source>
+        <translation>Adafactor 的 FP32 更新量及其分解近似</translation>
+    </message>
+    <message>
+        <source>, with FP32 copies of the gradient and the parameter,</source>
+        <translation>，连同梯度与参数的 FP32 副本，</translation>
+    </message>
+    <message>
+        <source>of one tensor at a time, the largest</source>
+        <translation>每次一个张量，取最大的</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
