@@ -7,6 +7,11 @@
 
 #include <QTest>
 
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
 using namespace vl;
 
 Q_DECLARE_METATYPE(Scenario)
@@ -29,6 +34,25 @@ Scenario bert()
     s.arch.linearBias = true;
     return s;
 }
+
+// Field names as the edit rules take them: views into strings kept here (not copyable, so the
+// views cannot outlive them).
+class FieldNames {
+public:
+    explicit FieldNames(const QStringList &given)
+    {
+        for (const QString &name : given)
+            m_owned.push_back(name.toStdString());
+        m_views.assign(m_owned.begin(), m_owned.end());
+    }
+    FieldNames(const FieldNames &) = delete;
+    FieldNames &operator=(const FieldNames &) = delete;
+    std::span<const std::string_view> views() const { return m_views; }
+
+private:
+    std::vector<std::string> m_owned;
+    std::vector<std::string_view> m_views;
+};
 
 } // namespace
 
@@ -135,11 +159,9 @@ private Q_SLOTS:
         s.implementation = Implementation(implementation);
         s.fineTune = FineTune::LoRA;
         s.loraTargets = *parseLoraTargets(targets.toStdString());
-        std::vector<std::string> names;
-        for (const QString &name : given)
-            names.push_back(name.toStdString());
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        QCOMPARE(QString::fromStdString(loraTargetsToString(withLoraTargetDefaults(s, views).loraTargets)), after);
+        const FieldNames names(given);
+        QCOMPARE(QString::fromStdString(loraTargetsToString(withLoraTargetDefaults(s, names.views()).loraTargets)),
+                 after);
     }
 
     // torchtitan's TP always comes with sequence-parallel norms: --sp follows --tp unless given.
@@ -175,11 +197,8 @@ private Q_SLOTS:
         s.attention = Attention::Sdpa;
         s.tensorParallel = tp;
         s.sequenceParallel = spBefore;
-        std::vector<std::string> names;
-        for (const QString &name : given)
-            names.push_back(name.toStdString());
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        const Scenario after = withEditRules(s, s.arch, views);
+        const FieldNames names(given);
+        const Scenario after = withEditRules(s, s.arch, names.views());
         QCOMPARE(after.sequenceParallel, spAfter);
         const std::optional<Error> error = scenarioError(after);
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
@@ -303,11 +322,8 @@ private Q_SLOTS:
         s.arch.headDim = headDim;
         const Architecture before = s.arch;
         s.arch.heads = newHeads;
-        std::vector<std::string> names;
-        for (const QString &name : given)
-            names.push_back(name.toStdString());
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        QCOMPARE(withEditRules(s, before, views).arch.hidden, qint64(expectedHidden));
+        const FieldNames names(given);
+        QCOMPARE(withEditRules(s, before, names.views()).arch.hidden, qint64(expectedHidden));
     }
 
     // Another model: what the new shapes cannot take is brought back into range, the rest kept.
@@ -371,11 +387,8 @@ private Q_SLOTS:
         s.arch.hidden = 8192;
         s.arch.heads = 64;
         s.arch.kvHeads = given.contains(QStringLiteral("kv-heads")) ? 8 : before.kvHeads;
-        std::vector<std::string> names;
-        for (const QString &name : given)
-            names.push_back(name.toStdString());
-        const std::vector<std::string_view> views(names.begin(), names.end());
-        const Scenario after = withArchitectureDefaults(s, before, views);
+        const FieldNames names(given);
+        const Scenario after = withArchitectureDefaults(s, before, names.views());
         QCOMPARE(after.arch.fixedParams == 0, counted);
         QCOMPARE(after.arch.kvHeads, qint64(kvHeads));
     }
