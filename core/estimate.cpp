@@ -756,8 +756,6 @@ void Stage::addOffloadHostBuffers(Units units, Sink &sink) const
         });
 }
 
-// Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
-// ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 std::int64_t Stage::trainableBelow(std::int64_t threshold) const
 {
     const Architecture &a = s.arch;
@@ -786,6 +784,8 @@ std::int64_t Stage::trainableBelow(std::int64_t threshold) const
     return std::min(total, trainable);
 }
 
+// Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
+// ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 template <class Sink>
 void Stage::addOptimizerStates(Units units, Sink &sink) const
 {
