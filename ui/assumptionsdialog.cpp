@@ -139,6 +139,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "transit. The final norm's, the head's and the loss's tensors and autocast's weight casts "
                         "are counted on the GPU.")
                         .arg(bytesText(b.hostItem(ItemId::LayerActivations), units));
+    if (b.has(ItemId::OptimizerStepBuffer))
+        parallel << QObject::tr(
+                        "Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch's "
+                        "foreach AdamW computes √v of every tensor at once, its for-loop version and Hugging Face's "
+                        "Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step "
+                        "timeline shows them at the step. A fused optimizer needs none.")
+                        .arg(bytesText(b.item(ItemId::OptimizerStepBuffer), units));
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

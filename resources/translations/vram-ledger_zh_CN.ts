@@ -163,6 +163,10 @@
         <source>Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per GPU, live in CUDA managed memory. While the GPU has room they stay there and nvidia-smi shows them; when it runs short the driver pages them out to CPU memory instead of failing, so the verdict does not count them. PyTorch&apos;s allocator never sees them.</source>
         <translation>分页优化器（bitsandbytes）：元素数不少于 1e5 的每个张量的状态（每块 GPU %1）放在 CUDA 统一内存中。GPU 有空间时它们留在显存里，nvidia-smi 能看到；显存不足时驱动把它们换出到 CPU 内存而不是报错，所以结论不把它们计入。PyTorch 的分配器看不到它们。</translation>
     </message>
+    <message>
+        <source>Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch&apos;s foreach AdamW computes √v of every tensor at once, its for-loop version and Hugging Face&apos;s Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step timeline shows them at the step. A fused optimizer needs none.</source>
+        <translation>优化器更新：更新权重时有 %1 的中间张量（PyTorch 的 foreach AdamW 一次为所有张量算出 √v，其逐张量版本与 Hugging Face 的 Adafactor 每次只算一个张量），在下一次前向之前释放。各部分之和计入它们；训练步时间线把它们画在更新处。融合优化器不需要这些。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
