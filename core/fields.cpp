@@ -114,9 +114,10 @@ const std::array kFields = {
               "--tp 1",
               nullptr, VL_WORD(pagedOptimizer, parseYesNo, "paged-optimizer", kYesNo), false, VL_BOOL(pagedOptimizer)},
     FieldSpec{"optimizer-impl", "training.optimizer_impl", "IMPL",
-              "How torch.optim's AdamW steps: auto (fused under Megatron or DeepSpeed's ZeRO, else PyTorch's "
-              "default foreach), for-loop (one tensor at a time), foreach (every tensor at once: an intermediate "
-              "the size of the states of all parameters) or fused",
+              "How AdamW steps: auto (what the code's defaults run: foreach in lit-gpt's scripts; fused in "
+              "Hugging Face's Trainer from PyTorch 2.8, torchtitan, Megatron and DeepSpeed), for-loop (one "
+              "tensor at a time), foreach (every tensor at once: an intermediate as large as the second "
+              "moment) or fused",
               nullptr, VL_WORD(optimizerImpl, parseOptimizerImpl, "optimizer-impl", allowedOptimizerImpls()), false,
               VL_NAMED(optimizerImpl)},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,

@@ -141,11 +141,11 @@ OptimizerImpl optimizerImplOf(const Scenario &s)
 {
     if (s.optimizerImpl != OptimizerImpl::Auto)
         return s.optimizerImpl;
-    // Megatron-Core steps with Apex's or Transformer Engine's FusedAdam; DeepSpeed's ZeRO with its
-    // own FusedAdam (or, offloaded, DeepSpeedCPUAdam).
-    const bool deepSpeed = s.sharding == Sharding::Zero && s.zeroStage > 0;
-    return s.megatron() || s.implementation == Implementation::Megatron || deepSpeed ? OptimizerImpl::Fused
-                                                                                     : OptimizerImpl::Foreach;
+    // lit-gpt's fine-tuning scripts (finetune/lora.py at 8641822) build torch.optim.AdamW with
+    // PyTorch's default, foreach on CUDA. Hugging Face's Trainer defaults to adamw_torch_fused from
+    // PyTorch 2.8 on (training_args.py, default_optim), torchtitan to implementation "fused"
+    // (components/optimizer/optimizer.py), Megatron-Core and DeepSpeed to their FusedAdam.
+    return s.implementation == Implementation::LitGpt ? OptimizerImpl::Foreach : OptimizerImpl::Fused;
 }
 
 std::string_view toString(Precision v)

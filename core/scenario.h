@@ -212,8 +212,8 @@ struct OptimizerState {
     int bytesPerParam() const { return states * bytesPerState; }
 };
 OptimizerState optimizerState(const Scenario &s);
-// The AdamW implementation in effect: under Auto, a fused kernel where Megatron-Core (its
-// FusedAdam) or DeepSpeed's ZeRO (its FusedAdam) steps, else torch.optim's default, foreach.
+// The AdamW implementation in effect: under Auto, what the named code's defaults run today —
+// foreach for lit-gpt's scripts, a fused kernel for the others.
 OptimizerImpl optimizerImplOf(const Scenario &s);
 
 // Text names used by the CLI, scenario files and presets ("mixed-bf16", "adamw-8bit", ...).

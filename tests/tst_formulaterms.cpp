@@ -170,7 +170,7 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.doubleQuant = false;
         });
-        row("Hugging Face, foreach AdamW", [](Scenario &s) {
+        row("Hugging Face, foreach AdamW (PyTorch before 2.8)", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::Foreach;
         });

@@ -750,30 +750,36 @@ private Q_SLOTS:
         hf.attention = Attention::Sdpa;
         hf.precision = Precision::MixedBf16;
         hf.ampStyle = AmpStyle::Autocast;
-        QTest::newRow("Hugging Face, auto: foreach, 4 B for every parameter") << hf << qint64(4) * 6'738'415'616;
+        QTest::newRow("Hugging Face, auto: the Trainer's adamw_torch_fused") << hf << qint64(0);
+        Scenario foreach = hf;
+        foreach
+            .optimizerImpl = OptimizerImpl::Foreach;
+        QTest::newRow("foreach: 4 B for every parameter") << foreach << qint64(4) * 6'738'415'616;
         Scenario loop = hf;
         loop.optimizerImpl = OptimizerImpl::ForLoop;
         QTest::newRow("for-loop: the largest tensor, the 32000 × 4096 embedding") << loop << qint64(4) * 32'000 * 4096;
-        Scenario fused = hf;
-        fused.optimizerImpl = OptimizerImpl::Fused;
-        QTest::newRow("fused=True: nothing") << fused << qint64(0);
-        Scenario fsdp = hf; // FSDP2 steps on each GPU's shards: foreach over them
+        Scenario fsdp = foreach; // FSDP2 steps on each GPU's shards
         fsdp.zeroStage = 3;
         fsdp.sharding = Sharding::Fsdp;
         fsdp.dataParallel = 8;
-        QTest::newRow("FSDP over 8, auto: foreach over the shards") << fsdp << qint64(4) * ((6'738'415'616 + 7) / 8);
-        Scenario deepspeed = fsdp;
-        deepspeed.sharding = Sharding::Zero;
-        QTest::newRow("DeepSpeed ZeRO-3, auto: its FusedAdam") << deepspeed << qint64(0);
+        QTest::newRow("FSDP over 8, foreach over the shards") << fsdp << qint64(4) * ((6'738'415'616 + 7) / 8);
         Scenario megatron; // the article's scenario, Megatron-style: FusedAdam
         QTest::newRow("Megatron, auto: FusedAdam") << megatron << qint64(0);
+        Scenario litgpt; // finetune/lora.py: torch.optim.AdamW, foreach; LoRA r = 8 on q and v, BF16 states
+        litgpt.implementation = Implementation::LitGpt;
+        litgpt.precision = Precision::Bf16;
+        litgpt.attention = Attention::Flash;
+        litgpt.fineTune = FineTune::LoRA;
+        litgpt.loraTargets = LoraQ | LoraV;
+        litgpt.loraRank = 8;
+        QTest::newRow("lit-gpt, auto: foreach over the adapters") << litgpt << qint64(2) * 4'194'304;
         Scenario lora = hf; // r = 8 on q and v: the largest adapter tensor is 8 × 4096
         lora.fineTune = FineTune::LoRA;
         lora.loraTargets = LoraQ | LoraV;
         lora.loraRank = 8;
         lora.optimizerImpl = OptimizerImpl::ForLoop;
         QTest::newRow("LoRA, for-loop: one adapter tensor") << lora << qint64(4) * 8 * 4096;
-        Scenario eightBit = hf;
+        Scenario eightBit = foreach;
         eightBit.optimizer = Optimizer::AdamW8bit;
         QTest::newRow("bitsandbytes' 8-bit AdamW: its own kernel") << eightBit << qint64(0);
         Scenario adafactor = hf; // FP32 gradients under autocast: the update and its approximation

@@ -85,9 +85,9 @@ private Q_SLOTS:
                                   << int(Loss::Standard) << "Korthikanti";
         QTest::newRow("hugging face, autocast") << int(Implementation::HuggingFace) << mixedBf16
                                                 << int(AmpStyle::Autocast) << int(Loss::Standard) << "huggingface";
-        QTest::newRow("hugging face: the foreach AdamW step's intermediates")
-            << int(Implementation::HuggingFace) << mixedBf16 << int(AmpStyle::Autocast) << int(Loss::Standard)
-            << "Optimizer step: 25.1 GiB of intermediates";
+        QTest::newRow("lit-gpt: the foreach AdamW step's intermediates")
+            << int(Implementation::LitGpt) << int(Precision::Bf16) << int(AmpStyle::MasterCopy) << int(Loss::Standard)
+            << "Optimizer step: 12.6 GiB of intermediates";
         QTest::newRow("chunked loss") << int(Implementation::Megatron) << mixedBf16 << int(AmpStyle::MasterCopy)
                                       << int(Loss::Chunked)
                                       << QStringLiteral("one chunk in %1 at a time").arg(kLossChunks);

@@ -257,10 +257,10 @@ void ControlPanel::build()
     row(
         af, m_optimizerImpl, [] { return tr("AdamW step"); },
         [] {
-            return tr("How PyTorch's AdamW updates: foreach (its default) works on all tensors at once and "
-                      "briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused "
-                      "kernel (Megatron, DeepSpeed, or fused=True) needs nothing extra. Automatic: what the "
-                      "chosen code uses.");
+            return tr("How PyTorch's AdamW updates: foreach works on all tensors at once and briefly needs one "
+                      "more copy of the second moment; for-loop one tensor at a time; a fused kernel needs "
+                      "nothing extra. As the code runs it: foreach in lit-gpt's scripts, fused in Hugging Face's "
+                      "Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.");
         });
     row(
         af, m_pagedOptimizer, [] { return tr("Paged optimizer"); },

@@ -917,8 +917,8 @@
         <translation>AdamW 更新方式</translation>
     </message>
     <message>
-        <source>How PyTorch&apos;s AdamW updates: foreach (its default) works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused kernel (Megatron, DeepSpeed, or fused=True) needs nothing extra. Automatic: what the chosen code uses.</source>
-        <translation>PyTorch 的 AdamW 如何更新：foreach（默认）一次处理所有张量，更新时短暂多占一份二阶矩大小的显存；逐张量循环一次只处理一个张量；融合内核（Megatron、DeepSpeed 或 fused=True）不额外占用。按所选代码：用该代码实际的做法。</translation>
+        <source>How PyTorch&apos;s AdamW updates: foreach works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused kernel needs nothing extra. As the code runs it: foreach in lit-gpt&apos;s scripts, fused in Hugging Face&apos;s Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.</source>
+        <translation>PyTorch 的 AdamW 如何更新：foreach 一次处理所有张量，更新时短暂多占一份二阶矩大小的显存；逐张量循环一次只处理一个张量；融合内核不额外占用。按所选代码：lit-gpt 的脚本用 foreach，Hugging Face 的 Trainer（PyTorch 2.8 起）、torchtitan、Megatron 与 DeepSpeed 用融合内核。</translation>
     </message>
 </context>
 <context>
