@@ -111,9 +111,13 @@ Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> gi
 {
     const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     const bool met = contains(given, "implementation") || contains(given, "finetune");
-    if (s.implementation == Implementation::LitGpt && lora && met && !contains(given, "lora-targets")
-        && (s.loraTargets & ~static_cast<unsigned>(LoraLitgpt)) != 0)
-        s.loraTargets = LoraQ | LoraV; // finetune/lora.py: lora_query and lora_value
+    // What the code can adapt: lit-gpt its fused q/k/v projection and head; Hugging Face's
+    // Mixtral is modelled with LoRA on attention.
+    const unsigned allowed = s.implementation == Implementation::LitGpt ? LoraLitgpt
+        : s.arch.experts > 1                                            ? LoraAttention
+                                                                        : LoraAnyTarget;
+    if (lora && met && !contains(given, "lora-targets") && (s.loraTargets & ~allowed) != 0)
+        s.loraTargets = LoraQ | LoraV; // finetune/lora.py's defaults, and PEFT's for Mixtral
     return s;
 }
 

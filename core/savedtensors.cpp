@@ -141,6 +141,54 @@ std::int64_t titanTp(const Scenario &s)
     return s.implementation == Implementation::TorchTitan ? s.tensorParallel : 1;
 }
 
+// Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
+// place of the MLP: the router (gate, a linear to the experts) saves its input when it trains;
+// softmax in FP32 saves its probabilities, topk its indices, the in-place renormalisation of the
+// top-k weights its operand and their sum. Each expert takes the rows routed to it: torch.where on
+// the one-hot mask gives the token and slot indices (one int64 storage of both, nonzero's), the
+// rows are gathered by index, and MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)) saves what
+// LlamaMLP does on them; its output times the routing weight saves both, and index_add_ the
+// product. Routing is taken as balanced: tokens·k rows over the experts.
+void mixtralMoe(const Scenario &s, TensorList &out)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t k = a.expertsPerToken, experts = a.experts, h = a.hidden, f = a.ffn;
+    const bool trains = baseTrains(s);
+    if (trains)
+        out.add(dt.autocast ? "16-bit cast of the input, saved by the router" : "router input",
+                (dt.autocast ? 2 : dt.stream) * tokens * h);
+    out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
+    out.add("top-k expert indices (int64)", 8 * tokens * k);
+    out.add("top-k routing weights (FP32), renormalised in place", 4 * tokens * k);
+    out.add("their sum (FP32)", 4 * tokens);
+    // The experts' rows: tokens·k over `experts`, the first `extra` experts one row more.
+    const std::int64_t rows = tokens * k / experts, extra = tokens * k % experts;
+    const auto perExpert = [&](std::string_view name, Bytes bytesPerRow) {
+        out.add(name, bytesPerRow * rows * (experts - extra), experts - extra);
+        if (extra > 0)
+            out.add(name, bytesPerRow * (rows + 1) * extra, extra);
+    };
+    perExpert("routed token and slot indices of each expert (int64)", 16);
+    if (trains && dt.autocast) {
+        perExpert("16-bit casts of each expert's rows, saved by w1", 2 * h);
+        perExpert("16-bit casts of each expert's rows, saved by w3", 2 * h);
+    } else if (trains) {
+        perExpert("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
+    }
+    perExpert("w1 output, saved by SiLU", e * f);
+    perExpert("SiLU output, saved by × w3", e * f);
+    perExpert("w3 output, saved by × SiLU", e * f);
+    if (trains)
+        perExpert("SiLU × w3, saved by w2", e * f);
+    perExpert("w2 output, saved by × routing weight", e * h);
+    perExpert("routing weight of each row", dt.stream);
+    // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
+    perExpert("weighted expert output, saved by index_add_", dt.stream * h);
+}
+
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
 // FP32, cast back), SDPA or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) *
@@ -184,6 +232,10 @@ void llamaLayer(const Scenario &s, TensorList &out)
         projectionInputs(s, out, {LoraO}, q, false);
     }
     rmsNorm(s, out, tokens / t);
+    if (a.experts > 1) {
+        mixtralMoe(s, out);
+        return;
+    }
     projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
     out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
     out.add("SiLU output, saved by × up", e * tokens * ffn);

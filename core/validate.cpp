@@ -48,11 +48,21 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     const bool fits = a.modeling == Modeling::Llama ? llamaShape
         : a.modeling == Modeling::GptNeox           ? neoxShape
                                                     : gptShape;
-    if (a.experts > 1)
+    // A mixture of experts: Hugging Face's Mixtral (MixtralSparseMoeBlock), trained whole or
+    // frozen with LoRA on attention.
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    if (a.experts > 1 && (s.implementation != Implementation::HuggingFace || a.modeling != Modeling::Llama))
         return Error{"implementation",
                      code
-                         + " is modelled for dense layers; use --implementation megatron for a "
-                           "mixture of experts"};
+                         + " is modelled for dense layers; use --implementation megatron or huggingface (Mixtral) "
+                           "for a mixture of experts"};
+    if (a.experts > 1 && s.fineTune == FineTune::QLoRA)
+        return Error{"finetune",
+                     "QLoRA on a mixture of experts is not modelled; use --finetune full, freeze or lora, or "
+                     "--implementation megatron"};
+    if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraQ | LoraK | LoraV | LoraO)))
+        return Error{"lora-targets",
+                     "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
     if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))
@@ -102,7 +112,6 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      std::string(toString(a.modeling)) + " trains without dropout in " + code
                          + "'s code; use --dropout no "
                            "(LoRA's dropout is --lora-dropout)"};
-    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
     if (lora && (titan || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert))
         return Error{"finetune",
                      "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code and for "

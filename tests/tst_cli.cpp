@@ -481,9 +481,18 @@ private Q_SLOTS:
             << "--paged-optimizer: a paged optimizer is modelled over whole tensors on one GPU";
         QTest::newRow("unknown amp style") << QStringList{"--amp-style", "apex"} << 2
                                            << "--amp-style: 'apex' is not allowed; use master-copy|autocast";
-        QTest::newRow("Hugging Face code for a mixture of experts")
-            << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface"} << 2
-            << "--implementation: huggingface is modelled for dense layers";
+        QTest::newRow("torchtitan code for a mixture of experts")
+            << QStringList{"--model", "mixtral-8x7b", "--implementation", "torchtitan"} << 2
+            << "--implementation: torchtitan is modelled for dense layers; use --implementation megatron or "
+               "huggingface (Mixtral)";
+        QTest::newRow("LoRA on Mixtral's experts")
+            << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
+                           "--finetune", "lora",         "--lora-targets",   "q,v,gate"}
+            << 2 << "--lora-targets: LoRA on a mixture of experts is modelled on attention";
+        QTest::newRow("QLoRA on Mixtral")
+            << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
+                           "--finetune", "qlora",        "--lora-targets",   "q,v"}
+            << 2 << "--finetune: QLoRA on a mixture of experts is not modelled";
         QTest::newRow("modeling that does not fit the shapes")
             << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2
             << "--modeling: llama does not fit this architecture";

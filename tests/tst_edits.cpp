@@ -7,6 +7,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -131,32 +132,41 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
-    // lit-gpt adapts its fused q/k/v projection only: targets it cannot take become its own.
-    void loraTargetsForLitgpt_data()
+    // lit-gpt adapts its fused q/k/v projection only, Mixtral is modelled with LoRA on attention:
+    // targets the code cannot take become q and v.
+    void loraTargetsForTheCode_data()
     {
         QTest::addColumn<int>("implementation");
         QTest::addColumn<QString>("targets");
         QTest::addColumn<QStringList>("given");
         QTest::addColumn<QString>("after");
+        QTest::addColumn<int>("experts");
         QTest::newRow("LoRA chosen under lit-gpt: q and v")
-            << int(Implementation::LitGpt) << "all" << QStringList{"finetune"} << "q,v";
+            << int(Implementation::LitGpt) << "all" << QStringList{"finetune"} << "q,v" << 1;
         QTest::newRow("lit-gpt chosen for a LoRA run: q and v")
-            << int(Implementation::LitGpt) << "q,o" << QStringList{"implementation"} << "q,v";
+            << int(Implementation::LitGpt) << "q,o" << QStringList{"implementation"} << "q,v" << 1;
         QTest::newRow("targets lit-gpt can take stay")
-            << int(Implementation::LitGpt) << "k,v" << QStringList{"finetune"} << "k,v";
+            << int(Implementation::LitGpt) << "k,v" << QStringList{"finetune"} << "k,v" << 1;
         QTest::newRow("targets given in the same edit stay (and are refused)")
-            << int(Implementation::LitGpt) << "all" << QStringList{"finetune", "lora-targets"} << "all";
+            << int(Implementation::LitGpt) << "all" << QStringList{"finetune", "lora-targets"} << "all" << 1;
         QTest::newRow("Hugging Face's PEFT takes every projection")
-            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "all";
+            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "all" << 1;
+        QTest::newRow("LoRA chosen for Mixtral under Hugging Face: q and v")
+            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "q,v" << 8;
+        QTest::newRow("Mixtral's attention targets stay")
+            << int(Implementation::HuggingFace) << "q,k,v,o" << QStringList{"finetune"} << "q,k,v,o" << 8;
     }
-    void loraTargetsForLitgpt()
+    void loraTargetsForTheCode()
     {
         QFETCH(int, implementation);
         QFETCH(QString, targets);
         QFETCH(QStringList, given);
         QFETCH(QString, after);
+        QFETCH(int, experts);
         Scenario s = llama();
         s.implementation = Implementation(implementation);
+        s.arch.experts = experts;
+        s.arch.expertsPerToken = std::min(experts, 2);
         s.fineTune = FineTune::LoRA;
         s.loraTargets = *parseLoraTargets(targets.toStdString());
         const FieldNames names(given);

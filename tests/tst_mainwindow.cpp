@@ -221,6 +221,10 @@ private Q_SLOTS:
             << QStringList{
                    "--implementation", "torchtitan", "--zero", "3", "--sharding", "fsdp", "--dp", "4", "--tp", "8",
                    "--recompute",      "selective"};
+        QTest::newRow("Mixtral in Hugging Face's code, LoRA (its targets become q and v)")
+            << "mixtral-8x7b"
+            << Edits{{"implementation", int(Implementation::HuggingFace)}, {"finetune", int(FineTune::LoRA)}}
+            << QStringList{"--implementation", "huggingface", "--finetune", "lora"};
         QTest::newRow("Mixtral: experts over 4 GPUs, ZeRO-1 offloading the optimizer, pipeline of 2")
             << "mixtral-8x7b"
             << Edits{{"dp", 8},

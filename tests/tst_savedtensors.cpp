@@ -43,9 +43,13 @@ Scenario scenarioOf(const YAML::Node &c)
     const bool litgpt = family == "litgpt" || family == "litgpt-neox";
     if (litgpt)
         s.implementation = Implementation::LitGpt;
-    a.modeling = family == "torchtitan" || family == "litgpt" ? Modeling::Llama
-        : family == "litgpt-neox"                             ? Modeling::GptNeox
-                                                              : *parseModeling(family);
+    if (family == "mixtral") { // Hugging Face's Llama-family code with a sparse MoE block
+        a.experts = c["experts"].as<std::int64_t>();
+        a.expertsPerToken = c["top_k"].as<std::int64_t>();
+    }
+    a.modeling = family == "torchtitan" || family == "litgpt" || family == "mixtral" ? Modeling::Llama
+        : family == "litgpt-neox"                                                    ? Modeling::GptNeox
+                                                                                     : *parseModeling(family);
     s.attention = c["attention"] ? *parseAttention(c["attention"].as<std::string>()) : Attention::Eager;
     if (a.modeling == Modeling::GptNeox) { // phi-1.5 (one shared norm) or StableLM-alpha
         a.mlp = MlpKind::Gelu;
@@ -103,6 +107,8 @@ std::string rowName(const YAML::Node &c)
             + (c["lora_dropout"].as<bool>() ? ", dropout)" : ")");
     if (c["tp"])
         name += " tp" + c["tp"].as<std::string>();
+    if (c["experts"])
+        name += " e" + c["experts"].as<std::string>() + " top" + c["top_k"].as<std::string>();
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

@@ -21,6 +21,10 @@ LLAMA_SHAPES = [
     dict(hidden=96, heads=6, kv_heads=2, ffn=256, seq=24, batch=1, vocab=130),
     dict(hidden=128, heads=8, kv_heads=1, ffn=344, seq=12, batch=3, vocab=72, qkv_bias=True),
 ]
+MOE_SHAPES = [
+    dict(hidden=64, heads=4, kv_heads=2, ffn=48, seq=16, batch=2, vocab=96, experts=4, top_k=2),
+    dict(hidden=96, heads=6, kv_heads=6, ffn=40, seq=12, batch=2, vocab=130, experts=8, top_k=2),
+]
 MHA_SHAPES = [
     dict(hidden=64, heads=4, kv_heads=4, ffn=256, seq=16, batch=2, vocab=96),
     dict(hidden=96, heads=6, kv_heads=6, ffn=200, seq=24, batch=1, vocab=130),
@@ -80,6 +84,12 @@ def configs():
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
                    attention="sdpa", tp=2)
+    # Hugging Face's Mixtral: the sparse MoE block in place of the MLP, routing balanced; full
+    # training, and LoRA on attention
+    for shape, precision, training, attention in itertools.product(
+            MOE_SHAPES, PRECISIONS, LLAMA_TRAINING[:2], ["eager", "sdpa"]):
+        yield dict(family="mixtral", **shape, **precision, **training, recompute="none", dropout=0.0,
+                   attention=attention)
     # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
     for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
@@ -115,7 +125,7 @@ def render():
     lines = [
         "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
         "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
-        "# transformers' Llama, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
+        "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
         "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
         "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
     ]

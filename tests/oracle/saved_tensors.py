@@ -340,9 +340,10 @@ class LlamaLayer:
         x = residual + self.o(ops, out)
 
         residual = x
-        x = self.rms_norm(self.norm2, x)
-        x = self.down(ops, F.silu(self.gate(ops, x)) * self.up(ops, x))
-        return residual + x
+        return residual + self.mlp(ops, self.rms_norm(self.norm2, x))
+
+    def mlp(self, ops, x):
+        return self.down(ops, F.silu(self.gate(ops, x)) * self.up(ops, x))
 
     @staticmethod
     def repeat_kv(x, n_rep):
@@ -350,6 +351,55 @@ class LlamaLayer:
             return x
         b, g, s, d = x.shape
         return x[:, :, None, :, :].expand(b, g, n_rep, s, d).reshape(b, g * n_rep, s, d)
+
+
+class MixtralLayer(LlamaLayer):
+    """transformers/models/mixtral/modeling_mixtral.py (v4.4x): MixtralDecoderLayer, Llama's
+    attention and norms with MixtralSparseMoeBlock in place of the MLP: the router (gate, a
+    linear to the experts), softmax in FP32, topk, the top-k weights renormalised in place and
+    cast to the stream's dtype; then for each expert the rows routed to it, gathered by index
+    (torch.where on the one-hot mask), its MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)),
+    times the routing weight, index_add_ into the output. Routing here is balanced (a constant
+    added to the router's logits picks experts i mod E, i + 1 mod E, ...; an add saves nothing),
+    as the estimate assumes."""
+
+    def __init__(self, c):
+        super().__init__(c)
+        weight = DTYPES[c["weights"]]
+        trainable = c["finetune"] == "full"
+        h, f, e = c["hidden"], c["ffn"], c["experts"]
+        self.router = Projection(h, e, weight, trainable)
+        self.experts = [(Projection(h, f, weight, trainable), Projection(h, f, weight, trainable),
+                         Projection(f, h, weight, trainable)) for _ in range(e)]
+
+    def params(self):
+        attention = [self.q, self.k, self.v, self.o]
+        experts = [p for expert in self.experts for proj in expert for p in proj.params()]
+        return [self.norm1, self.norm2] + [p for proj in attention + [self.router] for p in proj.params()] + experts
+
+    def mlp(self, ops, x):
+        c = self.c
+        b, s, h = x.shape
+        e, k = c["experts"], c["top_k"]
+        x = x.view(-1, h)
+        tokens = x.shape[0]
+        balanced = torch.zeros(tokens, e)
+        for i in range(tokens):
+            for j in range(k):
+                balanced[i, (i + j) % e] = 100.0 - j
+        logits = self.router(ops, x) + balanced.to(x.dtype)
+        weights = F.softmax(logits, dim=1, dtype=torch.float)
+        weights, selected = torch.topk(weights, k, dim=-1)
+        weights /= weights.sum(dim=-1, keepdim=True)
+        weights = weights.to(x.dtype)
+        out = torch.zeros((tokens, h), dtype=x.dtype)
+        mask = F.one_hot(selected, num_classes=e).permute(2, 1, 0)
+        for index, (w1, w3, w2) in enumerate(self.experts):
+            idx, top_x = torch.where(mask[index])
+            state = x[None, top_x].reshape(-1, h)
+            expert = w2(ops, F.silu(w1(ops, state)) * w3(ops, state)) * weights[top_x, idx, None]
+            out.index_add_(0, top_x, expert.to(x.dtype))
+        return out.reshape(b, s, h)
 
 
 def torch_rms_norm(x, weight, eps=1e-6):
@@ -734,7 +784,7 @@ def setup(c, params):
     return ops, stream
 
 
-LAYERS = {"llama": LlamaLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer,
+LAYERS = {"llama": LlamaLayer, "mixtral": MixtralLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer,
           "litgpt": LitgptLlamaLayer, "litgpt-neox": LitgptNeoxLayer}
 
 
@@ -747,7 +797,7 @@ def count_layer(c):
     # The layer's input is the previous layer's output: it requires grad and is no leaf.
     # Under torchtitan's tensor parallelism a GPU's layer input is its slice of the sequence.
     x = torch.randn(c["batch"], c["seq"] // c.get("tp", 1), c["hidden"], dtype=stream).requires_grad_(True).clone()
-    if c["family"] == "llama":
+    if c["family"] in ("llama", "mixtral"):
         cos, sin = rotary(c, stream)  # computed once per model
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
     elif c["family"] == "torchtitan":
@@ -795,7 +845,7 @@ def count_outside(c):
     class_labels = torch.randint(2, (b,))
     params = [embed]
     head_lora = None
-    if family in ("llama", "torchtitan", "litgpt"):
+    if family in ("llama", "mixtral", "torchtitan", "litgpt"):
         # torchtitan's ColwiseParallel output: this GPU's slice of the vocabulary
         head_rows = -(-vocab // c.get("tp", 1)) if family == "torchtitan" else vocab
         norm, head = parameter((h,), w, tr), parameter((head_rows, h), w, tr)
@@ -870,7 +920,7 @@ def count_outside(c):
             x = reduce_scatter(F.embedding(ids, embed), tp) + layers[:, : s // tp]
             pred = ops.linear(all_gather(torch_rms_norm(x, norm), tp), head)
             F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1])
-        elif family == "llama":
+        elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed) + layers
             normed = LlamaLayer.rms_norm(norm, x)
             logits = ops.linear(normed, head)
