@@ -49,6 +49,9 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     }
     if (free({"dropout"}) && !gpt2OrBert)
         s.dropout = false;
+    // Expert parallelism is Megatron's: Hugging Face's Mixtral runs every expert on each GPU.
+    if (free({"ep"}))
+        s.expertParallel = 1;
     return s;
 }
 
@@ -160,8 +163,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.fsdp() && s.microBatchesPerStep() > 1;
     if (field == "parallel-residual")
         return s.arch.modeling == Modeling::GptNeox;
-    if (field == "ep")
-        return s.arch.experts > 1;
+    if (field == "ep") // Megatron's expert parallelism; Hugging Face runs every expert on each GPU
+        return s.arch.experts > 1 && s.implementation == Implementation::Megatron;
     if (field == "prefetch-bucket" || field == "max-reuse-distance" || field == "max-live-parameters")
         return s.zeroStage == 3 && s.deepSpeed() && s.shardGroup() > 1;
     if (field == "reduce-bucket")

@@ -56,6 +56,10 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      code
                          + " is modelled for dense layers; use --implementation megatron or huggingface (Mixtral) "
                            "for a mixture of experts"};
+    if (s.expertParallel > 1)
+        return Error{"ep",
+                     "expert parallelism is modelled for Megatron; Hugging Face's Mixtral runs every expert on "
+                     "each GPU; use --ep 1"};
     if (a.experts > 1 && s.fineTune == FineTune::QLoRA)
         return Error{"finetune",
                      "QLoRA on a mixture of experts is not modelled; use --finetune full, freeze or lora, or "

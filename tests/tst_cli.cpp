@@ -489,6 +489,9 @@ private Q_SLOTS:
             << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
                            "--finetune", "lora",         "--lora-targets",   "q,v,gate"}
             << 2 << "--lora-targets: LoRA on a mixture of experts is modelled on attention";
+        QTest::newRow("expert parallelism in Hugging Face's Mixtral")
+            << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface", "--dp", "8", "--ep", "8"} << 2
+            << "--ep: expert parallelism is modelled for Megatron";
         QTest::newRow("QLoRA on Mixtral")
             << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
                            "--finetune", "qlora",        "--lora-targets",   "q,v"}
