@@ -24,9 +24,10 @@ std::optional<Error> checkMagnitude(const Scenario &s)
                      "reduce hidden, ffn, layers or experts"};
     const double sb = real(s.sequence) * real(s.microBatch);
     // Bounds on bytes per token: every tensor any implementation saves fits under these.
+    // Hugging Face's Mixtral keeps each token's k routed rows h wide and its router's probabilities.
     const double perLayer = sb
-        * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence) + 20.0 * real(a.ffn) * real(a.expertsPerToken)
-           + 12.0 * q);
+        * (40.0 * h + 12.0 * real(a.heads) * real(s.sequence) + 20.0 * real(a.ffn) * real(a.expertsPerToken) + 12.0 * q
+           + 20.0 * h * real(a.expertsPerToken) + 8.0 * real(a.experts));
     const double activations = perLayer * real(a.layers) * real(s.pipelineParallel) * 2.0 + sb * vocab * 16.0;
     if (activations > kLimit)
         return Error{"seq",

@@ -125,6 +125,27 @@ private Q_SLOTS:
         QVERIFY(s == before); // a rejected value changes nothing
     }
 
+    // Hugging Face's Mixtral keeps each token's k routed rows, h wide: a top-k in the thousands
+    // over a large batch would overflow the byte count, and the magnitude guard refuses it.
+    void mixtureOfExpertsWithinBounds()
+    {
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.arch.experts = 4096;
+        s.arch.expertsPerToken = 4096;
+        s.arch.ffn = 1;
+        s.arch.layers = 1000;
+        s.sequence = 128;
+        s.microBatch = 1 << 20;
+        const auto error = scenarioError(s);
+        QVERIFY2(error, "an error is expected");
+        QCOMPARE(QString::fromStdString(error->field), QStringLiteral("seq"));
+        s.microBatch = 1; // the same model on one sequence is counted
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        QVERIFY(estimate(s).total > 0);
+    }
+
     void defaultScenarioIsValid() { QVERIFY(!scenarioError(Scenario{})); }
 };
 
