@@ -59,13 +59,13 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                            "for a mixture of experts"};
     if (s.expertParallel > 1)
         return Error{"ep",
-                     "expert parallelism is modelled for Megatron; Hugging Face's Mixtral runs every expert on "
-                     "each GPU; use --ep 1"};
+                     "expert parallelism is modelled for Megatron; " + code
+                         + "'s code runs every expert on each GPU; use --ep 1"};
     if (a.experts > 1 && s.fineTune == FineTune::QLoRA)
         return Error{"finetune",
                      "QLoRA on a mixture of experts is not modelled; use --finetune full, freeze or lora, or "
                      "--implementation megatron"};
-    if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraQ | LoraK | LoraV | LoraO)))
+    if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraAttention)))
         return Error{"lora-targets",
                      "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
     if (!fits)
