@@ -4,6 +4,8 @@
 #include "core/estimate.h"
 #include "core/fields.h"
 
+#include <numeric>
+
 namespace vl {
 
 namespace {
@@ -50,9 +52,10 @@ std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule)
 
 std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule)
 {
-    // Context parallelism splits the sequence in equal slices: search the slice, report the whole.
+    // Context parallelism splits the sequence in equal slices, and so does sequence parallelism
+    // over the tensor-parallel GPUs: search a slice both divide, report the whole.
     Scenario trial = s;
-    const std::int64_t slices = s.contextParallel;
+    const std::int64_t slices = std::lcm(s.contextParallel, s.sequenceParallel ? s.tensorParallel : 1);
     return slices * largestFitting(allowedRange(s, "seq")->second / slices, [&](std::int64_t slice) {
                trial.sequence = slice * slices;
                return fitsIn(trial, capacity, rule);

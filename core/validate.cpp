@@ -299,6 +299,13 @@ std::optional<Error> scenarioError(const Scenario &s)
         if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA)
             return Error{"ep", "expert parallelism is modelled for full training and freeze; use --ep 1 with LoRA"};
     }
+    // Sequence parallelism splits the sequence evenly (Megatron's scatter_to_sequence_parallel_region,
+    // torchtitan's Shard(1) as the estimate counts it).
+    if (s.sequenceParallel && s.sequence % s.tensorParallel != 0)
+        return Error{"sp",
+                     "sequence parallelism splits the sequence of " + std::to_string(s.sequence) + " over "
+                         + std::to_string(s.tensorParallel)
+                         + " tensor-parallel GPUs, which do not divide it; choose a sequence they divide, or --sp no"};
     if (s.sequence % s.contextParallel != 0)
         return Error{"cp",
                      std::to_string(s.contextParallel) + " does not divide the sequence of "

@@ -465,6 +465,9 @@ private Q_SLOTS:
         QTest::newRow("torchtitan's tensor parallelism without sequence-parallel norms")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--tp", "2", "--sp", "no"} << 2
             << "--sp: torchtitan's tensor parallelism runs its norms sequence-parallel; use --sp yes";
+        QTest::newRow("sequence parallelism over a sequence TP does not divide")
+            << QStringList{"--tp", "8", "--sp", "yes", "--seq", "8191"} << 2
+            << "--sp: sequence parallelism splits the sequence of 8191 over 8 tensor-parallel GPUs";
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";

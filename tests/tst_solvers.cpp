@@ -102,6 +102,43 @@ private Q_SLOTS:
         }
     }
 
+    // The longest sequence comes in whole slices: context parallelism's, and sequence
+    // parallelism's over the tensor-parallel GPUs (the scenario rule refuses anything else).
+    void maxSequenceInWholeSlices_data()
+    {
+        QTest::addColumn<int>("cp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("slice");
+        QTest::newRow("context parallel 2") << 2 << 1 << false << 2;
+        QTest::newRow("TP 4 with sequence parallelism") << 1 << 4 << true << 4;
+        QTest::newRow("TP 4 without: any length") << 1 << 4 << false << 1;
+        QTest::newRow("CP 3 and TP 4 with sequence parallelism: multiples of 12") << 3 << 4 << true << 12;
+    }
+    void maxSequenceInWholeSlices()
+    {
+        QFETCH(int, cp);
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, slice);
+        Scenario s = llama8b();
+        s.contextParallel = cp;
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.zeroStage = 3; // the model states over 8 GPUs, so that some sequence fits
+        s.dataParallel = 8;
+        const Bytes capacity = 40 * kGiB;
+        const std::int64_t seq = maxSequence(s, capacity);
+        QVERIFY(seq > 0);
+        QCOMPARE(seq % slice, 0);
+        Scenario at = s;
+        at.sequence = seq;
+        QVERIFY(!scenarioError(at));
+        QVERIFY(fits(at, capacity));
+        at.sequence = seq + slice;
+        QVERIFY(!fits(at, capacity));
+    }
+
     void nothingFitsGivesZero()
     {
         Scenario s = llama8b();
