@@ -177,6 +177,9 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan;
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
         return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
+    if (field == "optimizer-in-backward")
+        return (s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan)
+            && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1 && s.pipelineParallel == 1;
     if (field == "paged-optimizer")
         return (s.optimizer == Optimizer::AdamW || s.optimizer == Optimizer::AdamW8bit
                 || s.optimizer == Optimizer::Lion)

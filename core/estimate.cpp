@@ -290,6 +290,8 @@ struct Stage {
     void addOptimizerStates(Units units, Sink &sink) const;
     // Of the trainable parameters here, those in tensors of fewer than `threshold` elements.
     std::int64_t trainableBelow(std::int64_t threshold) const;
+    // The largest single trainable tensor here (a LoRA adapter's, or a weight's on this GPU).
+    std::int64_t largestTrainableTensor() const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -621,7 +623,13 @@ template <class Sink>
 void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
 {
     const Architecture &a = s.arch;
-    const Bytes gradBytes = shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
+    // torchtune's optimizer in backward (training/memory.py, register_optim_in_bwd_hooks): each
+    // parameter's post-accumulate-grad hook steps its optimizer and zeroes (frees) its gradient,
+    // so one parameter's gradient is alive at a time, at most the largest.
+    const std::int64_t largestGradient = s.optimizerInBackward ? largestTrainableTensor() : 0;
+    const Bytes gradBytes = s.optimizerInBackward
+        ? largestGradient * dt.gradient
+        : shardSplit(trainable, trainableExperts, dt.gradient, shardGradients);
     // ZeRO-Offload keeps no partitioned 16-bit gradients on the GPU. At stage 2 there are none:
     // each reduced partition is copied straight into the FP32 gradients in CPU memory
     // (stage_1_and_2.py, copy_grads_in_partition returns before grads_in_partition is made); at
@@ -636,6 +644,10 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     sink.add(
         ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
         [&] {
+            if (s.optimizerInBackward)
+                return "one parameter's gradient at a time (optimizer in backward), the largest "
+                    + formatCount(largestGradient) + " × " + std::to_string(dt.gradient) + " B"
+                    + equals(gradBytes, units);
             std::string text = formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
                 + shardText(s, shardGradients);
             if (!offloadsGradients)
@@ -784,6 +796,12 @@ std::int64_t Stage::trainableBelow(std::int64_t threshold) const
     return std::min(total, trainable);
 }
 
+std::int64_t Stage::largestTrainableTensor() const
+{
+    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    return lora ? ceilDiv(largestLoraTensor(s), t) : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
+}
+
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 template <class Sink>
@@ -861,12 +879,12 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     const OptimizerImpl impl = optimizerImplOf(s);
     const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
     if ((adamLoop || s.optimizer == Optimizer::Adafactor) && !offloaded) {
-        const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
-        const std::int64_t largest = lora ? ceilDiv(largestLoraTensor(s), t)
-                                          : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
+        const std::int64_t largest = largestTrainableTensor();
+        // In backward each parameter has its own optimizer: foreach over one tensor.
+        const bool allAtOnce = impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
         const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
         const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : impl == OptimizerImpl::Foreach                     ? moments / states
+            : allAtOnce                                          ? moments / states
                                                                  : Bytes(largest) * bytesPerState;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
             if (s.optimizer == Optimizer::Adafactor)
@@ -874,11 +892,13 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                     + std::string(adafactorCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
                     + " of one tensor at a time, the largest " + formatCount(largest) + " × "
                     + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
-            if (impl == OptimizerImpl::Foreach)
+            if (allAtOnce)
                 return "foreach AdamW's √v of every parameter at once, during the step: " + formatBytes(moments, units)
                     + " ÷ 2" + equals(buffer, units);
-            return "for-loop AdamW's √v of one tensor at a time, the largest " + formatCount(largest) + " × "
-                + std::to_string(bytesPerState) + " B, during the step" + equals(buffer, units);
+            return std::string(s.optimizerInBackward ? "AdamW's √v of one tensor at a time (optimizer in backward)"
+                                                     : "for-loop AdamW's √v of one tensor at a time")
+                + ", the largest " + formatCount(largest) + " × " + std::to_string(bytesPerState)
+                + " B, during the step" + equals(buffer, units);
         });
     }
     if (paged > 0)

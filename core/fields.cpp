@@ -107,6 +107,12 @@ const std::array kFields = {
     FieldSpec{"optimizer", "training.optimizer", "NAME",
               "Optimizer: adamw, adamw-8bit, sgd, sgd-momentum, lion or adafactor", nullptr,
               VL_WORD(optimizer, parseOptimizer, "optimizer", allowedOptimizers()), false, VL_NAMED(optimizer)},
+    FieldSpec{"optimizer-in-backward", "training.optimizer_in_backward", "yes|no",
+              "torchtune's optimizer_in_bwd: each parameter steps as soon as its gradient is ready and frees "
+              "it, so one parameter's gradient is alive at a time; with --implementation huggingface or "
+              "torchtitan, one micro-batch a step, --zero 0, --tp 1, --pp 1",
+              nullptr, VL_WORD(optimizerInBackward, parseYesNo, "optimizer-in-backward", kYesNo), false,
+              VL_BOOL(optimizerInBackward)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

@@ -34,6 +34,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "Adafactor's FP32 update and its factored approximation"),
     VL_TRANSLATE_NOOP("vl::formula", ", with FP32 copies of the gradient and the parameter,"),
     VL_TRANSLATE_NOOP("vl::formula", "of one tensor at a time, the largest"),
+    VL_TRANSLATE_NOOP("vl::formula", "AdamW's √v of one tensor at a time (optimizer in backward)"),
+    VL_TRANSLATE_NOOP("vl::formula", "one parameter's gradient at a time (optimizer in backward), the largest"),
+    VL_TRANSLATE_NOOP("vl::formula", "the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "during the step"),
     VL_TRANSLATE_NOOP("vl::formula", "paged"),                                 // a paged optimizer's states
     VL_TRANSLATE_NOOP("vl::formula", "params in tensors under 4096 elements"), // bitsandbytes' 8-bit optimizers

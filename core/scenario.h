@@ -114,6 +114,9 @@ struct Scenario {
     // out to CPU memory instead of running out.
     bool pagedOptimizer = false;
     OptimizerImpl optimizerImpl = OptimizerImpl::Auto;
+    // torchtune's optimizer_in_bwd: each parameter steps as soon as its gradient is ready and the
+    // gradient is freed, so one parameter's gradient is alive at a time.
+    bool optimizerInBackward = false;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)

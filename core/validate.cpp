@@ -352,6 +352,22 @@ std::optional<Error> scenarioError(const Scenario &s)
                      "huggingface or torchtitan"};
     if (s.activationOffload && s.pipelineParallel > 1)
         return Error{"activation-offload", "activation offload is modelled for one micro-batch in flight; use --pp 1"};
+    // torchtune's optimizer_in_bwd (training/memory.py, register_optim_in_bwd_hooks): its
+    // single-device recipe refuses gradient accumulation with it; modelled on one GPU's whole
+    // parameters, as its code computes them.
+    if (s.optimizerInBackward
+        && (s.implementation == Implementation::Megatron || s.implementation == Implementation::LitGpt))
+        return Error{"optimizer-in-backward",
+                     "the optimizer in backward is torchtune's; use --implementation huggingface or torchtitan, or "
+                     "--optimizer-in-backward no"};
+    if (s.optimizerInBackward && s.microBatchesPerStep() > 1)
+        return Error{"optimizer-in-backward",
+                     "torchtune refuses gradient accumulation with the optimizer in backward; use one "
+                     "micro-batch a step (--grad-accum 1), or --optimizer-in-backward no"};
+    if (s.optimizerInBackward && (s.zeroStage > 0 || s.tensorParallel > 1 || s.pipelineParallel > 1))
+        return Error{"optimizer-in-backward",
+                     "the optimizer in backward is modelled on one GPU's whole parameters; use --zero 0, --tp 1 "
+                     "and --pp 1, or --optimizer-in-backward no"};
     // bitsandbytes pages the states of AdamW, AdamW8bit and Lion (PagedAdamW, PagedAdamW8bit,
     // PagedLion), tensor by tensor as the optimizer sees them: ZeRO and FSDP hand it flat shards,
     // tensor parallelism slices of each tensor, which the estimate does not follow.

@@ -474,6 +474,12 @@ private Q_SLOTS:
         QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
                                                       << "--optimizer-impl: 'apex' is not allowed; use "
                                                          "auto|for-loop|foreach|fused";
+        QTest::newRow("optimizer in backward with gradient accumulation")
+            << QStringList{"--implementation", "huggingface", "--optimizer-in-backward", "yes", "--grad-accum", "4"}
+            << 2 << "--optimizer-in-backward: torchtune refuses gradient accumulation with the optimizer in backward";
+        QTest::newRow("optimizer in backward under Megatron")
+            << QStringList{"--optimizer-in-backward", "yes"} << 2
+            << "--optimizer-in-backward: the optimizer in backward is torchtune's";
         QTest::newRow("paged optimizer neither yes nor no")
             << QStringList{"--paged-optimizer", "sometimes"} << 2
             << "--paged-optimizer: 'sometimes' is not allowed; use yes|no";

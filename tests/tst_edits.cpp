@@ -520,6 +520,13 @@ private Q_SLOTS:
                                                    << "no" << false;
         Scenario adam8bit = llama();
         adam8bit.optimizer = Optimizer::AdamW8bit;
+        Scenario hf = llama();
+        hf.implementation = Implementation::HuggingFace;
+        hf.attention = Attention::Sdpa;
+        QTest::newRow("optimizer in backward, Hugging Face") << hf << "optimizer-in-backward"
+                                                             << "yes" << true;
+        QTest::newRow("optimizer in backward, Megatron (refused)") << llama() << "optimizer-in-backward"
+                                                                   << "yes" << false;
         QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"
                                                      << "foreach" << true;
         QTest::newRow("AdamW implementation, 8-bit AdamW") << adam8bit << "optimizer-impl"

@@ -178,6 +178,11 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::ForLoop;
         });
+        row("optimizer in backward, foreach AdamW", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::Foreach;
+            s.optimizerInBackward = true;
+        });
         row("paged 8-bit AdamW, some states paged", [](Scenario &s) {
             s.optimizer = Optimizer::AdamW8bit;
             s.pagedOptimizer = true;

@@ -174,6 +174,23 @@ private Q_SLOTS:
             << Edits{{"implementation", int(Implementation::HuggingFace)},
                      {"optimizer-impl", int(OptimizerImpl::ForLoop)}}
             << QStringList{"--implementation", "huggingface", "--optimizer-impl", "for-loop"};
+        QTest::newRow("torchtune's single-device full fine-tuning: paged 8-bit AdamW in backward")
+            << "llama-3.1-8b"
+            << Edits{{"implementation", int(Implementation::TorchTitan)},
+                     {"precision", 3},
+                     {"optimizer", int(Optimizer::AdamW8bit)},
+                     {"paged-optimizer", 1},
+                     {"optimizer-in-backward", 1}}
+            << QStringList{"--implementation",
+                           "torchtitan",
+                           "--precision",
+                           "bf16",
+                           "--optimizer",
+                           "adamw-8bit",
+                           "--paged-optimizer",
+                           "yes",
+                           "--optimizer-in-backward",
+                           "yes"};
         QTest::newRow("QLoRA with a paged 8-bit AdamW")
             << "llama-2-7b"
             << Edits{{"finetune", int(FineTune::QLoRA)},

@@ -799,6 +799,43 @@ private Q_SLOTS:
         QCOMPARE(estimate(scenario).item(ItemId::OptimizerStepBuffer), Bytes(expected));
     }
 
+    // torchtune's optimizer in backward (training/memory.py, register_optim_in_bwd_hooks): one
+    // parameter's gradient at a time, the largest; its optimizer steps one tensor too.
+    void optimizerInBackward_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("gradients");
+        QTest::addColumn<qint64>("stepBuffer");
+        Scenario full; // Llama-3.1-8B in BF16: the 128256 × 4096 embedding (and head) is the largest
+        full.arch.kvHeads = 8;
+        full.arch.ffn = 14336;
+        full.arch.vocab = 128'256;
+        full.implementation = Implementation::TorchTitan;
+        full.attention = Attention::Sdpa;
+        full.precision = Precision::Bf16;
+        full.optimizerImpl = OptimizerImpl::Foreach;
+        full.optimizerInBackward = true;
+        const qint64 largest = 128'256LL * 4096;
+        QTest::newRow("full, BF16, foreach AdamW per parameter") << full << 2 * largest << 2 * largest;
+        Scenario paged = full; // torchtune's 8B_full_single_device: PagedAdamW8bit, in backward
+        paged.optimizer = Optimizer::AdamW8bit;
+        paged.pagedOptimizer = true;
+        QTest::newRow("full, paged 8-bit AdamW in backward") << paged << 2 * largest << qint64(0);
+    }
+    void optimizerInBackward()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, gradients);
+        QFETCH(qint64, stepBuffer);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        const Breakdown b = estimate(scenario);
+        QCOMPARE(b.item(ItemId::Gradients), Bytes(gradients));
+        QCOMPARE(b.item(ItemId::OptimizerStepBuffer), Bytes(stepBuffer));
+        Scenario afterward = scenario; // the same run with the step after backward: every gradient
+        afterward.optimizerInBackward = false;
+        QCOMPARE(estimate(afterward).item(ItemId::Gradients), Bytes(2) * b.trainableParams);
+    }
+
     // bitsandbytes' AdamW8bit (optim/optimizer.py, Optimizer2State.init_state): a tensor under
     // min_8bit_size, 4096 elements, keeps FP32 m and v; a larger one 8-bit m and v with an FP32
     // absmax per block of 256 elements for each. Counted tensor by tensor from the shapes.

@@ -246,6 +246,7 @@ void ControlPanel::build()
                              {int(OptimizerImpl::Foreach), [] { return tr("Foreach"); }},
                              {int(OptimizerImpl::Fused), [] { return tr("Fused"); }}});
     m_pagedOptimizer = new QCheckBox(m_advancedBody);
+    m_optimizerInBackward = new QCheckBox(m_advancedBody);
     m_master = new QCheckBox(m_advancedBody);
     m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Engine's default"); }},
                          {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
@@ -268,6 +269,13 @@ void ControlPanel::build()
             return tr("bitsandbytes' paged optimizers (the QLoRA paper's recipe) keep the states of large tensors in "
                       "memory the driver moves to the CPU when the GPU runs short, so they cannot run it out of "
                       "memory. Small tensors' states stay on the GPU.");
+        });
+    row(
+        af, m_optimizerInBackward, [] { return tr("Optimizer in backward"); },
+        [] {
+            return tr("torchtune's optimizer_in_bwd: each weight is updated as soon as its gradient is ready and the "
+                      "gradient is freed, so only one weight's gradient exists at a time. Needs one micro-batch "
+                      "per step.");
         });
     row(
         af, m_master, [] { return tr("FP32 master copy"); },
@@ -575,6 +583,7 @@ void ControlPanel::build()
     checkEdit(m_doubleQuant, "double-quant", [](Scenario &s, int v) { s.doubleQuant = v; });
     comboEdit(m_optimizerImpl, "optimizer-impl", [](Scenario &s, int v) { s.optimizerImpl = OptimizerImpl(v); });
     checkEdit(m_pagedOptimizer, "paged-optimizer", [](Scenario &s, int v) { s.pagedOptimizer = v; });
+    checkEdit(m_optimizerInBackward, "optimizer-in-backward", [](Scenario &s, int v) { s.optimizerInBackward = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
     comboEdit(m_cudaLoading, "cuda-loading", [](Scenario &s, int v) { s.overhead.moduleLoading = ModuleLoading(v); });
@@ -808,6 +817,8 @@ void ControlPanel::syncFromModel()
     m_optimizerImpl->setEnabled(fieldInEffect(s, "optimizer-impl"));
     setCheck(m_pagedOptimizer, s.pagedOptimizer);
     m_pagedOptimizer->setEnabled(fieldInEffect(s, "paged-optimizer"));
+    setCheck(m_optimizerInBackward, s.optimizerInBackward);
+    m_optimizerInBackward->setEnabled(fieldInEffect(s, "optimizer-in-backward"));
     setComboData(m_baseDtype, s.baseDtype);
     m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setComboData(m_measure, s.overhead.measure);

@@ -120,6 +120,7 @@ private:
     QCheckBox *m_doubleQuant = nullptr;
     QComboBox *m_optimizerImpl = nullptr;
     QCheckBox *m_pagedOptimizer = nullptr;
+    QCheckBox *m_optimizerInBackward = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;
     QComboBox *m_cudaLoading = nullptr;

@@ -920,6 +920,14 @@
         <source>How PyTorch&apos;s AdamW updates: foreach works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused kernel needs nothing extra. As the code runs it: foreach in lit-gpt&apos;s scripts, fused in Hugging Face&apos;s Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.</source>
         <translation>PyTorch 的 AdamW 如何更新：foreach 一次处理所有张量，更新时短暂多占一份二阶矩大小的显存；逐张量循环一次只处理一个张量；融合内核不额外占用。按所选代码：lit-gpt 的脚本用 foreach，Hugging Face 的 Trainer（PyTorch 2.8 起）、torchtitan、Megatron 与 DeepSpeed 用融合内核。</translation>
     </message>
+    <message>
+        <source>Optimizer in backward</source>
+        <translation>反向中更新（optimizer in backward）</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s optimizer_in_bwd: each weight is updated as soon as its gradient is ready and the gradient is freed, so only one weight&apos;s gradient exists at a time. Needs one micro-batch per step.</source>
+        <translation>torchtune 的 optimizer_in_bwd：每个权重的梯度一算好就立即更新该权重并释放梯度，因此同一时刻只存在一个权重的梯度。要求每步只有一个微批。</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -2379,6 +2387,18 @@
     <message>
         <source>of one tensor at a time, the largest</source>
         <translation>每次一个张量，取最大的</translation>
+    </message>
+    <message>
+        <source>AdamW&apos;s √v of one tensor at a time (optimizer in backward)</source>
+        <translation>AdamW 每次只算一个张量的 √v（反向中更新）</translation>
+    </message>
+    <message>
+        <source>one parameter&apos;s gradient at a time (optimizer in backward), the largest</source>
+        <translation>同一时刻只有一个参数的梯度（反向中更新），取最大的</translation>
+    </message>
+    <message>
+        <source>the largest</source>
+        <translation>取最大的</translation>
     </message>
 </context>
 <context>
