@@ -180,6 +180,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "optimizer-in-backward")
         return (s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan)
             && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1 && s.pipelineParallel == 1;
+    if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
+        return !s.megatron() && !s.optimizerInBackward;
     if (field == "paged-optimizer")
         return (s.optimizer == Optimizer::AdamW || s.optimizer == Optimizer::AdamW8bit
                 || s.optimizer == Optimizer::Lion)

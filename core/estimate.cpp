@@ -640,7 +640,9 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // Megatron-Core's DDP allocates its FP32 main gradients once, in the buffer it wraps the model
     // with (distributed/param_and_grad_buffer.py, _ParamAndGradBuffer: grad_data), and zeroes it
     // each step (zero_grad_buffer) instead of freeing it: there before the first backward.
-    b.gradientsPersist = s.megatron();
+    // So do gradients that zero_grad(set_to_none=False) zeroes instead of freeing (PyTorch 1.x's
+    // default, torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad).
+    b.gradientsPersist = s.megatron() || (s.gradientsKept && !s.optimizerInBackward);
     sink.add(
         ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
         [&] {

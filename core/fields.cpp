@@ -113,6 +113,11 @@ const std::array kFields = {
               "torchtitan, one micro-batch a step, --zero 0, --tp 1, --pp 1",
               nullptr, VL_WORD(optimizerInBackward, parseYesNo, "optimizer-in-backward", kYesNo), false,
               VL_BOOL(optimizerInBackward)},
+    FieldSpec{"gradients-kept", "training.gradients_kept", "yes|no",
+              "The gradients stay allocated between steps, zeroed (zero_grad(set_to_none=False), PyTorch "
+              "1.x's default): the step timeline holds them through forward; no: freed after the step (PyTorch "
+              "2's default), they appear in backward",
+              nullptr, VL_WORD(gradientsKept, parseYesNo, "gradients-kept", kYesNo), false, VL_BOOL(gradientsKept)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

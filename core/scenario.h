@@ -117,6 +117,9 @@ struct Scenario {
     // torchtune's optimizer_in_bwd: each parameter steps as soon as its gradient is ready and the
     // gradient is freed, so one parameter's gradient is alive at a time.
     bool optimizerInBackward = false;
+    // zero_grad(set_to_none=False), PyTorch 1.x's default: the gradients stay allocated, zeroed,
+    // from one step to the next, through forward too.
+    bool gradientsKept = false;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)

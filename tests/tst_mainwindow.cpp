@@ -191,6 +191,9 @@ private Q_SLOTS:
                            "yes",
                            "--optimizer-in-backward",
                            "yes"};
+        QTest::newRow("Hugging Face with gradients kept between steps")
+            << "llama-2-7b" << Edits{{"implementation", int(Implementation::HuggingFace)}, {"gradients-kept", 1}}
+            << QStringList{"--implementation", "huggingface", "--gradients-kept", "yes"};
         QTest::newRow("QLoRA with a paged 8-bit AdamW")
             << "llama-2-7b"
             << Edits{{"finetune", int(FineTune::QLoRA)},

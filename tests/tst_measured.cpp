@@ -50,6 +50,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.precision = *parsePrecision(row["precision"].as<std::string>());
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
     s.optimizerImpl = *parseOptimizerImpl(get<std::string>(row, "optimizer_impl", "auto"));
+    s.gradientsKept = get<bool>(row, "gradients_kept", false);
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])

@@ -196,6 +196,41 @@ private Q_SLOTS:
                  before.keptPerLayer);
     }
 
+    // Gradients that zero_grad(set_to_none=False) keeps are there from the step's start, so the
+    // end of forward holds them too; freed ones appear in backward. Megatron's buffer is kept
+    // either way.
+    void keptGradientsAreThereAllStep_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<bool>("kept");
+        QTest::addColumn<bool>("atStart");
+        QTest::newRow("Hugging Face, freed (PyTorch 2)") << int(Implementation::HuggingFace) << false << false;
+        QTest::newRow("Hugging Face, kept (PyTorch 1's zero_grad)") << int(Implementation::HuggingFace) << true << true;
+    }
+    void keptGradientsAreThereAllStep()
+    {
+        QFETCH(int, implementation);
+        QFETCH(bool, kept);
+        QFETCH(bool, atStart);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
+        s.gradientsKept = kept;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const StepTimeline t = stepTimeline(b);
+        const TimelinePoint &start = t.points.front();
+        QCOMPARE(start.part(Component::Gradients), atStart ? b.item(ItemId::Gradients) : Bytes(0));
+        const auto loss = std::find_if(t.points.begin(), t.points.end(),
+                                       [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
+        QCOMPARE(loss->part(Component::Gradients), atStart ? b.item(ItemId::Gradients) : Bytes(0));
+        // The sum does not change: it counts the gradients either way.
+        Scenario other = s;
+        other.gradientsKept = !kept;
+        QCOMPARE(estimate(other).total, b.total);
+        QVERIFY(kept ? t.peak() >= stepTimeline(estimate(other)).peak() : true);
+    }
+
     void forwardGrowsBackwardShrinks()
     {
         const StepTimeline t = stepTimeline(Scenario{});

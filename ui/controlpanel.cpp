@@ -247,6 +247,7 @@ void ControlPanel::build()
                              {int(OptimizerImpl::Fused), [] { return tr("Fused"); }}});
     m_pagedOptimizer = new QCheckBox(m_advancedBody);
     m_optimizerInBackward = new QCheckBox(m_advancedBody);
+    m_gradientsKept = new QCheckBox(m_advancedBody);
     m_master = new QCheckBox(m_advancedBody);
     m_gradDtype = combo({{int(GradDtype::Auto), [] { return tr("Engine's default"); }},
                          {int(GradDtype::Fp32), [] { return tr("FP32 (18 B/param)"); }},
@@ -276,6 +277,13 @@ void ControlPanel::build()
             return tr("torchtune's optimizer_in_bwd: each weight is updated as soon as its gradient is ready and the "
                       "gradient is freed, so only one weight's gradient exists at a time. Needs one micro-batch "
                       "per step.");
+        });
+    row(
+        af, m_gradientsKept, [] { return tr("Gradients kept between steps"); },
+        [] {
+            return tr(
+                "zero_grad(set_to_none=False), PyTorch 1's default, zeroes the gradients instead of freeing them: "
+                "they stay on the GPU through the next forward, which raises the step's peak.");
         });
     row(
         af, m_master, [] { return tr("FP32 master copy"); },
@@ -584,6 +592,7 @@ void ControlPanel::build()
     comboEdit(m_optimizerImpl, "optimizer-impl", [](Scenario &s, int v) { s.optimizerImpl = OptimizerImpl(v); });
     checkEdit(m_pagedOptimizer, "paged-optimizer", [](Scenario &s, int v) { s.pagedOptimizer = v; });
     checkEdit(m_optimizerInBackward, "optimizer-in-backward", [](Scenario &s, int v) { s.optimizerInBackward = v; });
+    checkEdit(m_gradientsKept, "gradients-kept", [](Scenario &s, int v) { s.gradientsKept = v; });
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
     comboEdit(m_cudaLoading, "cuda-loading", [](Scenario &s, int v) { s.overhead.moduleLoading = ModuleLoading(v); });
@@ -819,6 +828,8 @@ void ControlPanel::syncFromModel()
     m_pagedOptimizer->setEnabled(fieldInEffect(s, "paged-optimizer"));
     setCheck(m_optimizerInBackward, s.optimizerInBackward);
     m_optimizerInBackward->setEnabled(fieldInEffect(s, "optimizer-in-backward"));
+    setCheck(m_gradientsKept, s.gradientsKept);
+    m_gradientsKept->setEnabled(fieldInEffect(s, "gradients-kept"));
     setComboData(m_baseDtype, s.baseDtype);
     m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setComboData(m_measure, s.overhead.measure);

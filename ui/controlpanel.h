@@ -121,6 +121,7 @@ private:
     QComboBox *m_optimizerImpl = nullptr;
     QCheckBox *m_pagedOptimizer = nullptr;
     QCheckBox *m_optimizerInBackward = nullptr;
+    QCheckBox *m_gradientsKept = nullptr;
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;
     QComboBox *m_cudaLoading = nullptr;
