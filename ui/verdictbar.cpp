@@ -106,8 +106,11 @@ void VerdictBar::render()
         {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
     if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
         summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units)), false, {}});
+    // A paged optimizer's states sit in managed memory, on the GPU while it has room.
+    const bool paged = a.breakdown.hostItem(ItemId::PagedOptimizerStates) > 0;
     if (a.breakdown.host > 0)
-        summary.append({tr(" · %1 in CPU memory per GPU, %2 per node of %3")
+        summary.append({(paged ? tr(" · %1 in CPU or managed memory per GPU, %2 per node of %3")
+                               : tr(" · %1 in CPU memory per GPU, %2 per node of %3"))
                             .arg(bytesText(a.breakdown.host, m_shown->units),
                                  bytesText(hostPerNode(m_shown->scenario, a.breakdown.host), m_shown->units))
                             .arg(m_shown->scenario.gpusOnNode()),

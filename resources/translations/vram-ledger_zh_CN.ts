@@ -922,7 +922,7 @@
     </message>
     <message>
         <source>Optimizer in backward</source>
-        <translation>反向中更新（optimizer in backward）</translation>
+        <translation>反向中更新</translation>
     </message>
     <message>
         <source>torchtune&apos;s optimizer_in_bwd: each weight is updated as soon as its gradient is ready and the gradient is freed, so only one weight&apos;s gradient exists at a time. Needs one micro-batch per step.</source>
@@ -1564,6 +1564,10 @@
     <message>
         <source>no FP8 tensor cores: FP8 will not run on it</source>
         <translation>没有 FP8 张量核心：无法在它上面运行 FP8</translation>
+    </message>
+    <message>
+        <source> · %1 in CPU or managed memory per GPU, %2 per node of %3</source>
+        <translation> · 每张 GPU 占 CPU 或统一内存 %1，每个 %3 卡节点共 %2</translation>
     </message>
 </context>
 <context>
