@@ -41,6 +41,8 @@ private Q_SLOTS:
         QTest::newRow("the article's 7B") << 0;
         QTest::newRow("ZeRO-3, pipeline, full recompute, overhead") << 1;
         QTest::newRow("QLoRA with Adafactor, tensor + sequence parallel") << 2;
+        QTest::newRow("Hugging Face's Mixtral, paged 8-bit AdamW in backward") << 3;
+        QTest::newRow("torchtitan, TP 4 and FSDP, op-level checkpointing, foreach AdamW") << 4;
     }
     void numericPathAllocatesNothing()
     {
@@ -59,6 +61,24 @@ private Q_SLOTS:
             s.optimizer = Optimizer::Adafactor;
             s.tensorParallel = 4;
             s.sequenceParallel = true;
+        } else if (variant == 3) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.optimizer = Optimizer::AdamW8bit;
+            s.pagedOptimizer = true;
+            s.optimizerInBackward = true;
+        } else if (variant == 4) {
+            s.implementation = Implementation::TorchTitan;
+            s.attention = Attention::Sdpa;
+            s.tensorParallel = 4;
+            s.sequenceParallel = true;
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.recompute = Recompute::Selective;
+            s.optimizerImpl = OptimizerImpl::Foreach;
         }
         QVERIFY(!scenarioError(s));
         const long before = g_allocations.load();
