@@ -146,6 +146,16 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step "
                         "timeline shows them at the step. A fused optimizer needs none.")
                         .arg(bytesText(b.item(ItemId::OptimizerStepBuffer), units));
+    if (s.optimizerInBackward)
+        parallel << QObject::tr(
+                        "Optimizer in backward (torchtune's optimizer_in_bwd): each weight is updated as soon as "
+                        "its gradient is ready and the gradient is freed, so the gradients count one weight's, the "
+                        "largest: %1.")
+                        .arg(bytesText(b.item(ItemId::Gradients), units));
+    if (s.gradientsKept && fieldInEffect(s, "gradients-kept"))
+        parallel << QObject::tr(
+            "Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1's default): the step "
+            "timeline holds them from the start of forward; the sum is the same either way.");
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

@@ -167,6 +167,14 @@
         <source>Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch&apos;s foreach AdamW computes √v of every tensor at once, its for-loop version and Hugging Face&apos;s Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step timeline shows them at the step. A fused optimizer needs none.</source>
         <translation>优化器更新：更新权重时有 %1 的中间张量（PyTorch 的 foreach AdamW 一次为所有张量算出 √v，其逐张量版本与 Hugging Face 的 Adafactor 每次只算一个张量），在下一次前向之前释放。各部分之和计入它们；训练步时间线把它们画在更新处。融合优化器不需要这些。</translation>
     </message>
+    <message>
+        <source>Optimizer in backward (torchtune&apos;s optimizer_in_bwd): each weight is updated as soon as its gradient is ready and the gradient is freed, so the gradients count one weight&apos;s, the largest: %1.</source>
+        <translation>反向中更新（torchtune 的 optimizer_in_bwd）：每个权重的梯度一算好就立即更新并释放梯度，因此梯度只计一个权重的，取最大的：%1。</translation>
+    </message>
+    <message>
+        <source>Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1&apos;s default): the step timeline holds them from the start of forward; the sum is the same either way.</source>
+        <translation>两步之间保留梯度（zero_grad(set_to_none=False)，PyTorch 1 的默认）：训练步时间线从前向开始就计入它们；各部分之和不受影响。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
