@@ -73,14 +73,24 @@ std::array<Matrix, 8> layerMatrices(const Architecture &a, int &count)
     return m;
 }
 
-std::int64_t loraParamsPerLayer(const Scenario &s)
+// Each LoRA tensor of one layer: lora_A (r × in) and lora_B (out × r) of every adapted matrix,
+// with how many copies of it the layer has (MoE experts).
+template <class Visit>
+void forEachLoraTensor(const Scenario &s, Visit &&visit)
 {
     int count = 0;
     const auto matrices = layerMatrices(s.arch, count);
-    std::int64_t total = 0;
     for (int i = 0; i < count; ++i)
-        if (matrices[i].loraBit & s.loraTargets)
-            total += s.loraRank * (matrices[i].in + matrices[i].out) * matrices[i].copies;
+        if (matrices[i].loraBit & s.loraTargets) {
+            visit(s.loraRank * matrices[i].in, matrices[i].copies);
+            visit(s.loraRank * matrices[i].out, matrices[i].copies);
+        }
+}
+
+std::int64_t loraParamsPerLayer(const Scenario &s)
+{
+    std::int64_t total = 0;
+    forEachLoraTensor(s, [&](std::int64_t elements, std::int64_t copies) { total += elements * copies; });
     return total;
 }
 
@@ -140,29 +150,20 @@ std::int64_t layerTensorsBelow(const Scenario &s, std::int64_t threshold, bool w
     return total;
 }
 
-// The same for LoRA's adapters: lora_A (r × in) and lora_B (out × r) of each adapted matrix.
+// The same for LoRA's adapters.
 std::int64_t loraTensorsBelow(const Scenario &s, std::int64_t threshold)
 {
-    int count = 0;
-    const auto matrices = layerMatrices(s.arch, count);
     std::int64_t total = 0;
-    for (int i = 0; i < count; ++i)
-        if (matrices[i].loraBit & s.loraTargets)
-            total += (below(s.loraRank * matrices[i].in, threshold) + below(s.loraRank * matrices[i].out, threshold))
-                * matrices[i].copies;
+    forEachLoraTensor(
+        s, [&](std::int64_t elements, std::int64_t copies) { total += below(elements, threshold) * copies; });
     return total;
 }
 
-// The largest single LoRA tensor: a lora_A (r × in) or lora_B (out × r) of an adapted matrix,
-// or of the head.
+// The largest single LoRA tensor, of a layer or of the head (lora_A r × h, lora_B vocab × r).
 std::int64_t largestLoraTensor(const Scenario &s)
 {
-    int count = 0;
-    const auto matrices = layerMatrices(s.arch, count);
     std::int64_t largest = (s.loraTargets & LoraHead) ? s.loraRank * std::max(s.arch.hidden, s.arch.vocab) : 0;
-    for (int i = 0; i < count; ++i)
-        if (matrices[i].loraBit & s.loraTargets)
-            largest = std::max(largest, s.loraRank * std::max(matrices[i].in, matrices[i].out));
+    forEachLoraTensor(s, [&](std::int64_t elements, std::int64_t) { largest = std::max(largest, elements); });
     return largest;
 }
 
@@ -839,6 +840,8 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     }
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
     const std::int64_t momentExperts = optimizer.factored ? 0 : trainableExperts;
+    // The state elements this GPU holds (one per trainable parameter here, or per factor entry).
+    const std::int64_t elementsHere = shardSplit(stateElements, momentExperts, 1, shardOptimizer);
     Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
     // bitsandbytes' 8-bit AdamW keeps FP32 states for a tensor under 4096 elements and, for the
     // others, an FP32 absmax per block of 256 elements of each state (Optimizer2State.init_state:
@@ -846,7 +849,7 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     // one GPU; ZeRO and FSDP hand the optimizer flat or sliced shards, counted as 8-bit throughout.
     const bool eightBit = s.optimizer == Optimizer::AdamW8bit;
     const std::int64_t fp32States = eightBit && !shardOptimizer && t == 1 ? trainableBelow(kMin8bitElements) : 0;
-    const std::int64_t quantized = eightBit ? moments / (states * bytesPerState) - fp32States : 0;
+    const std::int64_t quantized = eightBit ? elementsHere - fp32States : 0;
     const Bytes absmax = states * 4 * ceilDiv(quantized, 256);
     moments += fp32States * states * (4 - bytesPerState) + absmax;
     // A paged optimizer (one GPU's whole tensors: scenarioError()) keeps the small tensors' states
@@ -886,7 +889,7 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
         const bool allAtOnce = impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
         const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
         const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : allAtOnce                                          ? moments / states
+            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState
                                                                  : Bytes(largest) * bytesPerState;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
             if (s.optimizer == Optimizer::Adafactor)
@@ -895,8 +898,8 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                     + " of one tensor at a time, the largest " + formatCount(largest) + " × "
                     + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
             if (allAtOnce)
-                return "foreach AdamW's √v of every parameter at once, during the step: " + formatBytes(moments, units)
-                    + " ÷ 2" + equals(buffer, units);
+                return "foreach AdamW's √v of every parameter at once, during the step: " + formatCount(elementsHere)
+                    + " × " + std::to_string(bytesPerState) + " B" + equals(buffer, units);
             return std::string(s.optimizerInBackward ? "AdamW's √v of one tensor at a time (optimizer in backward)"
                                                      : "for-loop AdamW's √v of one tensor at a time")
                 + ", the largest " + formatCount(largest) + " × " + std::to_string(bytesPerState)
