@@ -112,7 +112,7 @@ Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> give
 
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given)
 {
-    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    const bool lora = s.lora();
     const bool met = contains(given, "implementation") || contains(given, "finetune");
     // What the code can adapt: lit-gpt its fused q/k/v projection and head; Hugging Face's
     // Mixtral is modelled with LoRA on attention.
@@ -147,7 +147,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
     const bool fp8 = s.precision == Precision::Fp8; // always a master copy: Megatron's recipe
-    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    const bool lora = s.lora();
     // Under FSDP, mixed precision is FSDP's own parameter cast: no master copy, no autocast.
     if (field == "master-weights")
         return fp8 || (mixed && s.ampStyle == AmpStyle::MasterCopy && !s.fsdp());
@@ -183,9 +183,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
     if (field == "paged-optimizer")
-        return (s.optimizer == Optimizer::AdamW || s.optimizer == Optimizer::AdamW8bit
-                || s.optimizer == Optimizer::Lion)
-            && s.zeroStage == 0 && s.tensorParallel == 1;
+        return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant")
         return s.fineTune == FineTune::QLoRA;
     if (field == "gpus-per-node")

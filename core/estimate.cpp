@@ -777,7 +777,7 @@ std::int64_t Stage::trainableBelow(std::int64_t threshold) const
     const std::int64_t h = a.hidden;
     const auto small = [&](std::int64_t elements) { return below(elements, threshold); };
     std::int64_t total = 0;
-    if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) {
+    if (s.lora()) {
         total = loraTensorsBelow(s, threshold) * layers.count();
         if (lastStage && (s.loraTargets & LoraHead))
             total += small(s.loraRank * h) + small(a.vocab * s.loraRank);
@@ -801,8 +801,7 @@ std::int64_t Stage::trainableBelow(std::int64_t threshold) const
 
 std::int64_t Stage::largestTrainableTensor() const
 {
-    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
-    return lora ? ceilDiv(largestLoraTensor(s), t) : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
+    return s.lora() ? ceilDiv(largestLoraTensor(s), t) : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
 }
 
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the

@@ -75,7 +75,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
 
 bool loraOn(const Scenario &s, unsigned bit)
 {
-    return (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA) && (s.loraTargets & bit);
+    return s.lora() && (s.loraTargets & bit);
 }
 
 // The input of one group of projections that read the same tensor (q, k, v; gate, up; o; down),

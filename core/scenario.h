@@ -183,6 +183,13 @@ struct Scenario {
     bool fsdp() const { return sharding == Sharding::Fsdp && zeroStage == 3; }
     // Megatron-Core's DDP with FP32 main gradients; at ZeRO-1 its distributed optimizer.
     bool megatron() const { return sharding == Sharding::Megatron; }
+    // Low-rank adapters train over a frozen base (LoRA, or QLoRA's 4-bit one).
+    bool lora() const { return fineTune == FineTune::LoRA || fineTune == FineTune::QLoRA; }
+    // bitsandbytes has a paged version of the optimizer (PagedAdamW, PagedAdamW8bit, PagedLion).
+    bool pageableOptimizer() const
+    {
+        return optimizer == Optimizer::AdamW || optimizer == Optimizer::AdamW8bit || optimizer == Optimizer::Lion;
+    }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }

@@ -51,7 +51,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                                                     : gptShape;
     // A mixture of experts: Hugging Face's Mixtral (MixtralSparseMoeBlock), trained whole or
     // frozen with LoRA on attention.
-    const bool lora = s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA;
+    const bool lora = s.lora();
     if (a.experts > 1 && (s.implementation != Implementation::HuggingFace || a.modeling != Modeling::Llama))
         return Error{"implementation",
                      code
@@ -296,7 +296,7 @@ std::optional<Error> scenarioError(const Scenario &s)
                                "GPUs ("
                              + std::to_string(s.dataParallel * s.contextParallel)
                              + "); the expert-parallel GPUs are taken from them"};
-        if (s.fineTune == FineTune::LoRA || s.fineTune == FineTune::QLoRA)
+        if (s.lora())
             return Error{"ep", "expert parallelism is modelled for full training and freeze; use --ep 1 with LoRA"};
     }
     // Sequence parallelism splits the sequence evenly (Megatron's scatter_to_sequence_parallel_region,
@@ -371,8 +371,7 @@ std::optional<Error> scenarioError(const Scenario &s)
     // bitsandbytes pages the states of AdamW, AdamW8bit and Lion (PagedAdamW, PagedAdamW8bit,
     // PagedLion), tensor by tensor as the optimizer sees them: ZeRO and FSDP hand it flat shards,
     // tensor parallelism slices of each tensor, which the estimate does not follow.
-    if (s.pagedOptimizer && s.optimizer != Optimizer::AdamW && s.optimizer != Optimizer::AdamW8bit
-        && s.optimizer != Optimizer::Lion)
+    if (s.pagedOptimizer && !s.pageableOptimizer())
         return Error{"paged-optimizer",
                      "bitsandbytes pages the states of AdamW, 8-bit AdamW and Lion; use --optimizer adamw, "
                      "adamw-8bit or lion, or --paged-optimizer no"};
