@@ -130,11 +130,22 @@ inline Bytes hostPerNode(const Scenario &s, Bytes perGpu)
     return perGpu * s.gpusOnNode();
 }
 
-// What DeepSpeed's ZeRO-Offload keeps in CPU memory per GPU: all that is there but the
-// activations offloaded between forward and backward.
+// Whether an item's CPU memory is DeepSpeed's ZeRO-Offload's (its offloaded states and
+// buffers): not the activations offloaded between forward and backward, nor a paged
+// optimizer's states.
+inline bool zeroOffloadItem(ItemId id)
+{
+    return id != ItemId::LayerActivations && id != ItemId::PagedOptimizerStates;
+}
+
+// What DeepSpeed's ZeRO-Offload keeps in CPU memory per GPU.
 inline Bytes zeroOffloadHost(const Breakdown &b)
 {
-    return b.host - b.hostItem(ItemId::LayerActivations) - b.hostItem(ItemId::PagedOptimizerStates);
+    Bytes total = 0;
+    for (int i = 0; i < kItemCount; ++i)
+        if (zeroOffloadItem(static_cast<ItemId>(i)))
+            total += b.itemHostBytes[static_cast<std::size_t>(i)];
+    return total;
 }
 
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with

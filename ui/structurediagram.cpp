@@ -486,8 +486,7 @@ QString StructureDiagram::hostTip() const
     QString tip = QStringLiteral("<b>%1 — %2</b>")
                       .arg(tr("CPU memory"), bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units));
     for (const ExplainedItem &item : m_shown->analysis.items)
-        // Offloaded activations and paged optimizer states have their own notes.
-        if (item.hostBytes > 0 && item.id != ItemId::LayerActivations && item.id != ItemId::PagedOptimizerStates)
+        if (item.hostBytes > 0 && zeroOffloadItem(item.id)) // the others have their own notes
             tip += itemLine(item);
     return tip;
 }
