@@ -449,8 +449,10 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
     loop.lineTo(first, rise);
     p.drawPath(loop);
     head(QPointF(first, rise), QPointF(0, -1));
-    p.drawText(QRectF(first, loopY - line * 1.1, last - first, line), Qt::AlignHCenter | Qt::AlignBottom,
-               tr("the update writes new parameters, and the next step begins"));
+    // A narrow window (five blocks with ZeRO-Offload's) leaves less than the sentence: elided, not cut.
+    const QString closing = p.fontMetrics().elidedText(tr("the update writes new parameters, and the next step begins"),
+                                                       Qt::ElideRight, int(last - first));
+    p.drawText(QRectF(first, loopY - line * 1.1, last - first, line), Qt::AlignHCenter | Qt::AlignBottom, closing);
     p.restore();
 }
 
