@@ -17,14 +17,44 @@ namespace vl {
 
 namespace {
 
-// `font`, made smaller step by step (down to 60 %) until `text` wrapped in `box` fits its height:
-// a small window gets smaller notes, never cut ones.
-QFont fitted(QFont font, const QRectF &box, int flags, const QString &text)
+// `font`, made smaller step by step (down to `floor` of its size) until `text` wrapped in `box`
+// fits its height.
+QFont fitted(QFont font, const QRectF &box, int flags, const QString &text, double floor)
 {
     const double full = font.pointSizeF();
-    while (font.pointSizeF() > full * 0.6 && QFontMetricsF(font).boundingRect(box, flags, text).height() > box.height())
+    while (font.pointSizeF() > full * floor
+           && QFontMetricsF(font).boundingRect(box, flags, text).height() > box.height())
         font.setPointSizeF(font.pointSizeF() * 0.92);
     return font;
+}
+
+// `text` cut at the end, with an ellipsis, to the longest start that wrapped in `box` fits its
+// height: a small window gets a legible start of a long list (the table and the tooltip have it
+// all), never text too small to read.
+QString elidedToFit(const QFontMetricsF &metrics, const QRectF &box, int flags, const QString &text)
+{
+    if (metrics.boundingRect(box, flags, text).height() <= box.height())
+        return text;
+    qsizetype fits = 0, tooLong = text.size();
+    while (tooLong - fits > 1) {
+        const qsizetype middle = (fits + tooLong) / 2;
+        if (metrics.boundingRect(box, flags, text.left(middle) + QChar(0x2026)).height() <= box.height())
+            fits = middle;
+        else
+            tooLong = middle;
+    }
+    return text.left(fits).trimmed() + QChar(0x2026);
+}
+
+void paintArrowHead(QPainter &p, QPointF tip, QPointF direction, double size, const QColor &ink)
+{
+    const QPointF n(-direction.y(), direction.x());
+    QPainterPath path;
+    path.moveTo(tip);
+    path.lineTo(tip - direction * size + n * size * 0.5);
+    path.lineTo(tip - direction * size - n * size * 0.5);
+    path.closeSubpath();
+    p.fillPath(path, ink);
 }
 
 // The order of one training step: parameters → (forward) → activations → (backward) →
@@ -184,14 +214,16 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     if (layout.bytesPerSquarePixel <= 0)
         return;
     paintFlow(p, layout);
+    double captionsBottom = layout.baseline;
     for (int c = 0; c < kComponentCount; ++c)
         if (!layout.blocks[std::size_t(c)].isEmpty())
-            paintBlock(p, Component(c), layout);
+            captionsBottom = std::max(captionsBottom, paintBlock(p, Component(c), layout));
     if (!layout.host.isEmpty())
-        paintHostMemory(p, layout);
+        captionsBottom = std::max(captionsBottom, paintHostMemory(p, layout));
+    paintLoop(p, layout, captionsBottom);
 }
 
-void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const
+double StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const
 {
     const QRectF rect = layout.blocks[std::size_t(c)];
     const Breakdown &b = m_shown->analysis.breakdown;
@@ -349,11 +381,12 @@ void StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayout 
         notes << tr("16-bit working copy; the FP32 master is in the optimizer states");
 
     // The label is always outside the block, so a 1.9 GB slice beside a 120 GB block is still named.
-    paintCaption(p, layout, cellLeft, labelTop, componentName(c), bytesText(total, m_shown->units), notes, dim);
+    return paintCaption(p, layout, cellLeft, labelTop, componentName(c), bytesText(total, m_shown->units), notes, dim);
 }
 
-void StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top,
-                                    const QString &name, const QString &size, const QStringList &notes, bool dim) const
+double StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top,
+                                      const QString &name, const QString &size, const QStringList &notes,
+                                      bool dim) const
 {
     QFont bold = p.font();
     bold.setBold(true);
@@ -371,35 +404,32 @@ void StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, do
     QFont normal = bold;
     normal.setBold(false);
     normal.setPointSizeF(normal.pointSizeF() * 0.9);
-    // Up to four lines, and never into the loop that closes the step underneath.
-    const double room = std::min(QFontMetricsF(normal).height() * 4,
-                                 loopY(layout, QFontMetricsF(restore).height()) - QFontMetricsF(restore).height() * 1.1
-                                     - labelBox.bottom()); // its label
+    // Up to seven lines, and room left under them for the loop that closes the step and its label.
+    const double line = QFontMetricsF(restore).height();
+    const double room = std::min(QFontMetricsF(normal).height() * 7, height() - line * 2.6 - labelBox.bottom());
     const QRectF notesBox(labelBox.left(), labelBox.bottom(), labelBox.width(), std::max(room, 0.0));
     const int flags = Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap;
     const QString noteText = notes.join(QLatin1Char('\n'));
-    p.setFont(fitted(normal, notesBox, flags, noteText));
-    p.drawText(notesBox, flags, noteText);
+    p.setFont(fitted(normal, notesBox, flags, noteText, 0.85));
+    const QString shown = elidedToFit(p.fontMetrics(), notesBox, flags, noteText);
+    QRectF drawn;
+    p.drawText(notesBox, flags, shown, &drawn);
     p.setFont(restore);
+    return noteText.isEmpty() ? labelBox.bottom() : std::max(labelBox.bottom(), drawn.bottom());
 }
 
 // ZeRO-Offload's CPU memory where the optimizer states would stand: beside this GPU's memory,
 // not part of it.
-void StructureDiagram::paintHostMemory(QPainter &p, const DiagramLayout &layout) const
+double StructureDiagram::paintHostMemory(QPainter &p, const DiagramLayout &layout) const
 {
     p.setPen(QPen(componentColor(Component::OptimizerStates), 1.2 * m_zoom, Qt::DashLine));
     p.setBrush(Qt::NoBrush);
     p.drawRect(layout.host);
     const QStringList notes{layout.hostToScale ? tr("offloaded by ZeRO-Offload, not on this GPU")
                                                : tr("offloaded by ZeRO-Offload, not on this GPU (not to scale)")};
-    paintCaption(p, layout, layout.host.center().x() - layout.cellWidth / 2, layout.host.bottom() + 3, tr("CPU memory"),
-                 bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units), notes, false);
-}
-
-double StructureDiagram::loopY(const DiagramLayout &layout, double line) const
-{
-    // Under up to four lines of notes, and inside the widget.
-    return std::min(height() - line * 1.2, layout.baseline + line * 7.4);
+    return paintCaption(p, layout, layout.host.center().x() - layout.cellWidth / 2, layout.host.bottom() + 3,
+                        tr("CPU memory"), bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units),
+                        notes, false);
 }
 
 void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
@@ -409,16 +439,6 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     p.setPen(QPen(ink, 1.5 * m_zoom));
-    auto head = [&](QPointF tip, QPointF direction) {
-        const QPointF n(-direction.y(), direction.x());
-        const double s = 7 * m_zoom;
-        QPainterPath path;
-        path.moveTo(tip);
-        path.lineTo(tip - direction * s + n * s * 0.5);
-        path.lineTo(tip - direction * s - n * s * 0.5);
-        path.closeSubpath();
-        p.fillPath(path, ink);
-    };
     const QRectF area = diagramArea();
     const double arrowY = area.top() - line * 0.6;
     const QFont base = p.font();
@@ -429,17 +449,28 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
         const double from = area.left() + layout.cellWidth * (i + 0.5) + 10;
         const double to = area.left() + layout.cellWidth * (i + 1.5) - 10;
         p.drawLine(QPointF(from, arrowY), QPointF(to, arrowY));
-        head(QPointF(to, arrowY), QPointF(1, 0));
+        paintArrowHead(p, QPointF(to, arrowY), QPointF(1, 0), 7 * m_zoom, ink);
         // A line's gap above the arrow: CJK lines stand taller than the Latin font's metrics say.
         // The title keeps its line above: three lines of label shrink to fit 2.6.
         const QRectF box(from, arrowY - line * 3.0, to - from, line * 2.6);
         const int flags = Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap;
-        p.setFont(fitted(base, box, flags, steps[i]));
+        p.setFont(fitted(base, box, flags, steps[i], 0.6));
         p.drawText(box, flags, steps[i]);
         p.setFont(base);
     }
-    // The loop closes under the labels: the update writes the parameters.
-    const double loopY = this->loopY(layout, line);
+    p.restore();
+}
+
+void StructureDiagram::paintLoop(QPainter &p, const DiagramLayout &layout, double captionsBottom) const
+{
+    // The loop closes under the captions, its sentence just above it: the update writes the parameters.
+    const QColor ink = palette().color(QPalette::PlaceholderText);
+    const double line = p.fontMetrics().height();
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(ink, 1.5 * m_zoom));
+    const double loopY = std::min(height() - line * 0.4, captionsBottom + line * 1.4);
+    const QRectF area = diagramArea();
     const double first = area.left() + layout.cellWidth * 0.5, last = area.left() + layout.cellWidth * 3.5;
     const double rise = loopY - line * 0.8;
     QPainterPath loop;
@@ -448,7 +479,7 @@ void StructureDiagram::paintFlow(QPainter &p, const DiagramLayout &layout) const
     loop.lineTo(first, loopY);
     loop.lineTo(first, rise);
     p.drawPath(loop);
-    head(QPointF(first, rise), QPointF(0, -1));
+    paintArrowHead(p, QPointF(first, rise), QPointF(0, -1), 7 * m_zoom, ink);
     // A narrow window (five blocks with ZeRO-Offload's) leaves less than the sentence: elided, not cut.
     const QString closing = p.fontMetrics().elidedText(tr("the update writes new parameters, and the next step begins"),
                                                        Qt::ElideRight, int(last - first));

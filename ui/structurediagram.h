@@ -67,14 +67,16 @@ protected:
 private:
     ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     QRectF diagramArea() const;
-    void paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
+    // Each returns where its caption's text ends, so that the loop closing the step runs under them all.
+    double paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;
+    double paintHostMemory(QPainter &p, const DiagramLayout &layout) const;
     void paintFlow(QPainter &p, const DiagramLayout &layout) const;
-    void paintHostMemory(QPainter &p, const DiagramLayout &layout) const;
+    void paintLoop(QPainter &p, const DiagramLayout &layout, double captionsBottom) const;
     QString hostTip() const; // what lives in CPU memory, item by item, with formulas
-    // A cell's bold name and size under its block (from `top`), then its notes, shrunk to fit.
-    void paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top, const QString &name,
-                      const QString &size, const QStringList &notes, bool dim) const;
-    double loopY(const DiagramLayout &layout, double line) const; // the line that closes the step
+    // A cell's bold name and size under its block (from `top`), then its notes: shrunk a little,
+    // then elided, to fit above the loop. Returns the bottom of the text drawn.
+    double paintCaption(QPainter &p, const DiagramLayout &layout, double cellLeft, double top, const QString &name,
+                        const QString &size, const QStringList &notes, bool dim) const;
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
     std::optional<int> m_moment;
