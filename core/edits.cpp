@@ -182,6 +182,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
             && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1 && s.pipelineParallel == 1;
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
+    if (field == "pytorch") // the Llama block's RMSNorm composed of torch ops, mean among them
+        return s.arch.modeling == Modeling::Llama && s.implementation != Implementation::Megatron;
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant")

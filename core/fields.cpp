@@ -118,6 +118,12 @@ const std::array kFields = {
               "1.x's default): the step timeline holds them through forward; no: freed after the step (PyTorch "
               "2's default), they appear in backward",
               nullptr, VL_WORD(gradientsKept, parseYesNo, "gradients-kept", kYesNo), false, VL_BOOL(gradientsKept)},
+    FieldSpec{"pytorch", "training.pytorch", "VERSION",
+              "PyTorch version the run uses, e.g. 2.1 or 2.5: before 2.2 torch.mean keeps its input for "
+              "backward, so an RMSNorm written with mean (Hugging Face's, lit-gpt's, torchtitan's unfused "
+              "one) saves x² as well (pytorch/pytorch#109935); default 2.2+",
+              nullptr, VL_WORD(pytorch, parsePyTorchRelease, "pytorch", allowedPyTorchReleases()), false,
+              VL_NAMED(pytorch)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

@@ -81,6 +81,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "GELU output, saved by c_proj"),
     VL_TRANSLATE_NOOP("vl::formula", "c_fc output, saved by pow"),
     VL_TRANSLATE_NOOP("vl::formula", "RMSNorm input, saved by x·x and × 1/rms"),
+    VL_TRANSLATE_NOOP("vl::formula", "x·x, saved by mean (PyTorch before 2.2)"),
+    VL_TRANSLATE_NOOP("vl::formula", "x² (FP32), saved by mean (PyTorch before 2.2)"),
     VL_TRANSLATE_NOOP("vl::formula", "norm output, saved by the qkv projection"),
     VL_TRANSLATE_NOOP("vl::formula", "norm output, saved by the qkv projection and fc"),
     VL_TRANSLATE_NOOP("vl::formula", "norm output, saved by fc"),

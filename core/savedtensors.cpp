@@ -120,12 +120,15 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 
 // LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
 // mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
-// rsqrt saves its result; the product with the weight saves the normalized tensor only when the
-// weight trains.
+// rsqrt saves its result; before PyTorch 2.2 mean saves its input, x²; the product with the
+// weight saves the normalized tensor only when the weight trains. torchtitan's unfused RMSNorm
+// (models/norms.py) and torchtune's compose the same ops.
 void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 {
     const DtypeBytes dt = dtypeBytes(s);
     out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
+    if (s.pytorch == PyTorchRelease::Before2_2)
+        out.add("x² (FP32), saved by mean (PyTorch before 2.2)", 4 * tokens * s.arch.hidden);
     out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
     if (baseTrains(s))
         out.add("RMSNorm normalized input, saved by × weight", dt.stream * tokens * s.arch.hidden);
@@ -374,7 +377,8 @@ void bertLayer(const Scenario &s, TensorList &out)
 }
 
 // One of lit-gpt's norms: torch's LayerNorm in the GPT-NeoX blocks, else lit_gpt/rmsnorm.py's
-// RMSNorm written out (x·x, mean, × 1/rms, × weight). Both run in the residual stream's dtype:
+// RMSNorm written out (x·x, mean, × 1/rms, × weight; mean keeps x·x before PyTorch 2.2, and
+// lit-gpt's requirements.txt at 8641822 asked for torch>=2.1.0). Both run in the residual stream's dtype:
 // BF16 in bf16-true; FP32 under autocast, where none of RMSNorm's ops is cast down (rsqrt is on
 // the FP32 list) and LayerNorm is on the FP32 list.
 void litgptNorm(const Scenario &s, TensorList &out)
@@ -386,6 +390,8 @@ void litgptNorm(const Scenario &s, TensorList &out)
     const std::int64_t stream = dtypeBytes(s).stream;
     const std::int64_t elements = s.sequence * s.microBatch * s.arch.hidden;
     out.add("RMSNorm input, saved by x·x and × 1/rms", stream * elements);
+    if (s.pytorch == PyTorchRelease::Before2_2)
+        out.add("x·x, saved by mean (PyTorch before 2.2)", stream * elements);
     out.add("RMSNorm 1/rms", stream * s.sequence * s.microBatch);
     if (baseTrains(s))
         out.add("RMSNorm normalized input, saved by × weight", stream * elements);

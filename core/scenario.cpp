@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <string>
 #include <utility>
 
@@ -45,6 +46,8 @@ constexpr NameTable<OptimizerImpl, 4> kOptimizerImpls{{{OptimizerImpl::Auto, "au
                                                        {OptimizerImpl::ForLoop, "for-loop"},
                                                        {OptimizerImpl::Foreach, "foreach"},
                                                        {OptimizerImpl::Fused, "fused"}}};
+constexpr NameTable<PyTorchRelease, 2> kPyTorchReleases{
+    {{PyTorchRelease::Since2_2, "2.2+"}, {PyTorchRelease::Before2_2, "2.1"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -243,6 +246,31 @@ std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view t)
 {
     return parseName(kOptimizerImpls, t);
 }
+std::string_view toString(PyTorchRelease v)
+{
+    return nameOf(kPyTorchReleases, v);
+}
+std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
+{
+    if (const auto named = parseName(kPyTorchReleases, t))
+        return named;
+    // MAJOR.MINOR[.PATCH]: only which side of 2.2 it falls on matters.
+    int major = 0, minor = 0;
+    const char *end = t.data() + t.size();
+    auto [afterMajor, e1] = std::from_chars(t.data(), end, major);
+    if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
+        return std::nullopt;
+    auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, minor);
+    if (e2 != std::errc{} || major < 1 || (afterMinor != end && *afterMinor != '.'))
+        return std::nullopt;
+    if (afterMinor != end) {
+        int patch = 0;
+        auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, patch);
+        if (e3 != std::errc{} || afterPatch != end)
+            return std::nullopt;
+    }
+    return major > 2 || (major == 2 && minor >= 2) ? PyTorchRelease::Since2_2 : PyTorchRelease::Before2_2;
+}
 std::string_view toString(Sharding v)
 {
     return nameOf(kShardings, v);
@@ -416,6 +444,10 @@ std::string_view allowedMeasures()
 std::string_view allowedModuleLoadings()
 {
     return "lazy|eager";
+}
+std::string_view allowedPyTorchReleases()
+{
+    return "a version such as 2.1 or 2.5 (2.2+: 2.2 or newer; 2.1: 2.1 or older)";
 }
 std::string_view allowedShardings()
 {

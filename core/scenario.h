@@ -26,6 +26,10 @@ enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
 // ops over all of them at once (PyTorch's default on CUDA), or one fused kernel. Auto: what the
 // named code uses (optimizerImplOf()).
 enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
+// The PyTorch release the run uses, where autograd's saved set changed: before 2.2, torch.mean's
+// backward kept its input (derivatives.yaml read self's element count from the tensor; fixed by
+// pytorch/pytorch#109935, first released in 2.2), so an RMSNorm written with mean saves x² too.
+enum class PyTorchRelease { Since2_2, Before2_2 };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -120,6 +124,7 @@ struct Scenario {
     // zero_grad(set_to_none=False), PyTorch 1.x's default: the gradients stay allocated, zeroed,
     // from one step to the next, through forward too.
     bool gradientsKept = false;
+    PyTorchRelease pytorch = PyTorchRelease::Since2_2;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)
@@ -245,6 +250,7 @@ std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::string_view toString(OptimizerImpl v);
 std::string_view toString(Sharding v);
+std::string_view toString(PyTorchRelease v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<BaseDtype> parseBaseDtype(std::string_view text);
@@ -262,6 +268,8 @@ std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
 std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view text);
 std::optional<Sharding> parseSharding(std::string_view text);
+// A release as its name ("2.2+", "2.1") or any version number ("1.13", "2.1.2", "2.5").
+std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
@@ -291,5 +299,6 @@ std::string_view allowedAttentions();
 std::string_view allowedLosses();
 std::string_view allowedOptimizerImpls();
 std::string_view allowedShardings();
+std::string_view allowedPyTorchReleases();
 
 } // namespace vl

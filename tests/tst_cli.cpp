@@ -471,6 +471,9 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";
+        QTest::newRow("a PyTorch release that is no version")
+            << QStringList{"--implementation", "huggingface", "--pytorch", "2.x"} << 2
+            << "--pytorch: '2.x' is not allowed; use a version such as 2.1 or 2.5";
         QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
                                                       << "--optimizer-impl: 'apex' is not allowed; use "
                                                          "auto|for-loop|foreach|fused";

@@ -528,6 +528,17 @@ private Q_SLOTS:
                                                              << "yes" << true;
         QTest::newRow("gradients kept, Hugging Face") << hf << "gradients-kept"
                                                       << "yes" << true;
+        QTest::newRow("PyTorch 2.1, Hugging Face's RMSNorm") << hf << "pytorch"
+                                                             << "2.1" << true;
+        QTest::newRow("PyTorch 2.1, Megatron's fused norm") << llama() << "pytorch"
+                                                            << "2.1" << false;
+        Scenario gpt2 = hf;
+        gpt2.arch.modeling = Modeling::Gpt2;
+        gpt2.arch.norm = NormKind::LayerNorm;
+        gpt2.arch.mlp = MlpKind::Gelu;
+        gpt2.attention = Attention::Eager;
+        QTest::newRow("PyTorch 2.1, GPT-2's LayerNorm") << gpt2 << "pytorch"
+                                                        << "1.13" << false;
         QTest::newRow("optimizer in backward, Megatron (refused)") << llama() << "optimizer-in-backward"
                                                                    << "yes" << false;
         QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"

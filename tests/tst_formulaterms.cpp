@@ -162,6 +162,18 @@ private Q_SLOTS:
             s.recompute = Recompute::Full;
             s.activationOffload = true;
         });
+        row("Hugging Face on PyTorch 2.1 (mean keeps x²)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.pytorch = PyTorchRelease::Before2_2;
+        });
+        row("lit-gpt on PyTorch 2.1", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV;
+            s.pytorch = PyTorchRelease::Before2_2;
+        });
         row("Hugging Face, activations offloaded", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.activationOffload = true;

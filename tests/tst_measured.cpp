@@ -51,6 +51,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
     s.optimizerImpl = *parseOptimizerImpl(get<std::string>(row, "optimizer_impl", "auto"));
     s.gradientsKept = get<bool>(row, "gradients_kept", false);
+    s.pytorch = *parsePyTorchRelease(get<std::string>(row, "pytorch", "2.2+"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])

@@ -82,6 +82,8 @@ Scenario scenarioOf(const YAML::Node &c)
     }
     if (litgpt)
         s.attention = Attention::Flash; // flash_attn_func
+    if (c["pytorch"])
+        s.pytorch = *parsePyTorchRelease(c["pytorch"].as<std::string>());
     if (c["finetune"].as<std::string>() != "full") {
         s.fineTune = c["finetune"].as<std::string>() == "qlora" ? FineTune::QLoRA : FineTune::LoRA;
         s.loraRank = c["lora_rank"].as<std::int64_t>();
@@ -109,6 +111,8 @@ std::string rowName(const YAML::Node &c)
         name += " tp" + c["tp"].as<std::string>();
     if (c["experts"])
         name += " e" + c["experts"].as<std::string>() + " top" + c["top_k"].as<std::string>();
+    if (c["pytorch"])
+        name += " pytorch " + c["pytorch"].as<std::string>();
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

@@ -99,6 +99,43 @@ private Q_SLOTS:
         QCOMPARE(int(doc->scenario.attention), attention);
     }
 
+    // The PyTorch a run uses, as a version number or the release names the file is written with;
+    // only the side of 2.2 counts. Anything else is refused, naming the key.
+    void pytorchRelease_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("release"); // -1: refused
+        QTest::newRow("2.1") << "'2.1'" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("1.13") << "'1.13'" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("2.1.2, a patch release") << "2.1.2" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("2.2") << "'2.2'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("2.10") << "'2.10'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("3.0") << "'3.0'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("2.2+, as written") << "2.2+" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("a bare 2") << "2" << -1;
+        QTest::newRow("2.x") << "2.x" << -1;
+        QTest::newRow("0.4") << "'0.4'" << -1;
+        QTest::newRow("a number too large") << "'99999999999.1'" << -1;
+    }
+    void pytorchRelease()
+    {
+        QFETCH(QString, value);
+        QFETCH(int, release);
+        const QString yaml = QStringLiteral(
+                                 "schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                 "vocab: 32000}\ntraining: {implementation: huggingface, pytorch: %1}\n")
+                                 .arg(value);
+        const auto doc = parseScenarioDocument(yaml.toStdString(), "pytorch.vramledger.yaml");
+        if (release < 0) {
+            QVERIFY(!doc.ok());
+            QVERIFY2(doc.error().describe().find("training.pytorch") != std::string::npos,
+                     doc.error().describe().c_str());
+            return;
+        }
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(doc->scenario.pytorch), release);
+    }
+
     // What the total predicts: a file before schema 2 meant the tensors alone unless it turned the
     // overhead on; a newer file that does not say takes the default, what nvidia-smi shows.
     void measureAcrossSchemas_data()

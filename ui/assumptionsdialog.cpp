@@ -156,6 +156,10 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr(
             "Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1's default): the step "
             "timeline holds them from the start of forward; the sum is the same either way.");
+    if (s.pytorch == PyTorchRelease::Before2_2 && fieldInEffect(s, "pytorch"))
+        parallel << QObject::tr(
+            "PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), "
+            "so each RMSNorm written with mean also keeps x², one more tensor of the layer's width per token.");
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

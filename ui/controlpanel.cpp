@@ -407,6 +407,8 @@ void ControlPanel::build()
                               {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }},
                               {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }},
                               {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }}});
+    m_pytorch = combo({{int(PyTorchRelease::Since2_2), [] { return tr("2.2 or newer"); }},
+                       {int(PyTorchRelease::Before2_2), [] { return tr("2.1 or older"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
     row(
@@ -417,6 +419,13 @@ void ControlPanel::build()
                       "the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama "
                       "and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against "
                       "PyTorch).");
+        });
+    row(
+        af, m_pytorch, [] { return tr("PyTorch"); },
+        [] {
+            return tr("The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each "
+                      "RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the "
+                      "layer's width per token.");
         });
     row(
         af, m_ampStyle, [] { return tr("Mixed precision"); },
@@ -572,6 +581,7 @@ void ControlPanel::build()
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
+    comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
     checkEdit(m_activationOffload, "activation-offload", [](Scenario &s, int v) { s.activationOffload = v; });
@@ -790,6 +800,8 @@ void ControlPanel::syncFromModel()
     setCheck(m_master, s.masterWeights);
     m_master->setEnabled(fieldInEffect(s, "master-weights"));
     setComboData(m_implementation, s.implementation);
+    setComboData(m_pytorch, s.pytorch);
+    m_pytorch->setEnabled(fieldInEffect(s, "pytorch"));
     setComboData(m_ampStyle, s.ampStyle);
     m_ampStyle->setEnabled(fieldInEffect(s, "amp-style"));
     setComboData(m_gradDtype, s.gradDtype);

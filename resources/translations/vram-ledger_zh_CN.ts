@@ -175,6 +175,10 @@
         <source>Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1&apos;s default): the step timeline holds them from the start of forward; the sum is the same either way.</source>
         <translation>两步之间保留梯度（zero_grad(set_to_none=False)，PyTorch 1 的默认）：训练步时间线从前向开始就计入它们；各部分之和不受影响。</translation>
     </message>
+    <message>
+        <source>PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), so each RMSNorm written with mean also keeps x², one more tensor of the layer&apos;s width per token.</source>
+        <translation>PyTorch 2.1 或更早：torch.mean 会为反向保留其输入（2.2 修复，pytorch/pytorch#109935），因此每个用 mean 写成的 RMSNorm 还会保留 x²，即每个 token 多一份层宽度的张量。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -943,6 +947,22 @@
     <message>
         <source>zero_grad(set_to_none=False), PyTorch 1&apos;s default, zeroes the gradients instead of freeing them: they stay on the GPU through the next forward, which raises the step&apos;s peak.</source>
         <translation>zero_grad(set_to_none=False)（PyTorch 1 的默认）把梯度清零而不释放：它们在下一次前向时仍留在 GPU 上，训练步峰值因此升高。</translation>
+    </message>
+    <message>
+        <source>2.2 or newer</source>
+        <translation>2.2 或更新</translation>
+    </message>
+    <message>
+        <source>2.1 or older</source>
+        <translation>2.1 或更早</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the layer&apos;s width per token.</source>
+        <translation>训练所用的 PyTorch 版本。2.2 之前，torch.mean 会为反向保留其输入，因此 Hugging Face、lit-gpt 或 torchtitan 用 mean 写成的每个 RMSNorm 每个 token 还要多保留一份层宽度的张量。</translation>
     </message>
 </context>
 <context>
@@ -2419,6 +2439,14 @@
     <message>
         <source>the largest</source>
         <translation>取最大的</translation>
+    </message>
+    <message>
+        <source>x·x, saved by mean (PyTorch before 2.2)</source>
+        <translation>x·x，由 mean 保存（PyTorch 2.2 之前）</translation>
+    </message>
+    <message>
+        <source>x² (FP32), saved by mean (PyTorch before 2.2)</source>
+        <translation>x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
     </message>
 </context>
 <context>

@@ -108,6 +108,17 @@ def configs():
                               LITGPT_TRAINING[:3])):
         yield dict(family=family, **shape, weights="fp32", autocast="bf16", **training, recompute="none",
                    dropout=0.0)
+    # PyTorch before 2.2: torch.mean keeps its input, so each RMSNorm written with mean saves x²
+    # (lit-gpt's LoRA in bf16-true, Hugging Face's Llama in FP32 and under autocast, torchtitan)
+    for shape, training in itertools.product(LLAMA_SHAPES[:2], [LITGPT_TRAINING[1], LITGPT_TRAINING[3]]):
+        yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0,
+                   pytorch="2.1")
+    for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2]):
+        yield dict(family="llama", **shape, **precision, **training, recompute="none", dropout=0.0,
+                   attention="sdpa", pytorch="2.1")
+    for shape, recompute in itertools.product(LLAMA_SHAPES[:1], RECOMPUTE):
+        yield dict(family="torchtitan", **shape, **PRECISIONS[0], finetune="full", recompute=recompute,
+                   dropout=0.0, attention="sdpa", pytorch="2.1")
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)

@@ -32,6 +32,16 @@ import torch.nn.functional as F
 DTYPES = {"fp32": torch.float32, "bf16": torch.bfloat16}
 
 
+def mean_last(x, pytorch):
+    """x.mean(-1, keepdim=True) as the named PyTorch release's autograd saves it. Before 2.2 mean's
+    backward kept its input (derivatives.yaml read self's element count from the tensor; fixed by
+    pytorch/pytorch#109935, first released in 2.2): this oracle's PyTorch 1.13 still does, so "2.1"
+    rows call mean itself. From 2.2 mean saves only sizes, which sum / n reproduces."""
+    if pytorch == "2.1":
+        return x.mean(-1, keepdim=True)
+    return x.sum(-1, keepdim=True) / x.shape[-1]
+
+
 class SavedStorages:
     """Collects the unique storages autograd saves inside a `with` block."""
 
@@ -300,13 +310,11 @@ class LlamaLayer:
         return [self.norm1, self.norm2] + [p for proj in projections for p in proj.params()]
 
     @staticmethod
-    def rms_norm(weight, x, eps=1e-6):
+    def rms_norm(weight, x, pytorch, eps=1e-6):
         # LlamaRMSNorm.forward
         input_dtype = x.dtype
         x = x.to(torch.float32)
-        # .mean(-1) in the source. PyTorch 1.13's mean saves its input (its derivative read
-        # self.numel()); from 2.0 it saves only sizes. sum / n saves what 2.x's mean saves.
-        variance = x.pow(2).sum(-1, keepdim=True) / x.shape[-1]
+        variance = mean_last(x.pow(2), pytorch)
         x = x * torch.rsqrt(variance + eps)
         return weight * x.to(input_dtype)
 
@@ -317,7 +325,7 @@ class LlamaLayer:
         d = c["hidden"] // a
 
         residual = x
-        x = self.rms_norm(self.norm1, x)
+        x = self.rms_norm(self.norm1, x, c.get("pytorch"))
         # LlamaAttention.forward
         q = self.q(ops, x).view(b, s, a, d).transpose(1, 2)
         k = self.k(ops, x).view(b, s, g, d).transpose(1, 2)
@@ -340,7 +348,7 @@ class LlamaLayer:
         x = residual + self.o(ops, out)
 
         residual = x
-        return residual + self.mlp(ops, self.rms_norm(self.norm2, x))
+        return residual + self.mlp(ops, self.rms_norm(self.norm2, x, c.get("pytorch")))
 
     def mlp(self, ops, x):
         return self.down(ops, F.silu(self.gate(ops, x)) * self.up(ops, x))
@@ -402,12 +410,12 @@ class MixtralLayer(LlamaLayer):
         return out.reshape(b, s, h)
 
 
-def torch_rms_norm(x, weight, eps=1e-6):
+def torch_rms_norm(x, weight, pytorch, eps=1e-6):
     """nn.RMSNorm / F.rms_norm as PyTorch 2.6 composes it (aten/src/ATen/native/layer_norm.cpp,
-    rms_norm_symint): upcast to the op-math type, pow(2).mean, rsqrt, multiply, type_as(input),
-    then x weight. The mean is written as sum / n (see LlamaLayer.rms_norm)."""
+    rms_norm_symint), and torchtitan's unfused RMSNorm (models/norms.py) likewise: upcast to the
+    op-math type, pow(2).mean, rsqrt, multiply, type_as(input), then x weight."""
     up = x.to(torch.float32)
-    rstd = torch.rsqrt(up.pow(2).sum(-1, keepdim=True) / x.shape[-1] + eps)
+    rstd = torch.rsqrt(mean_last(up.pow(2), pytorch) + eps)
     return up.mul(rstd).type_as(x) * weight
 
 
@@ -478,7 +486,7 @@ class TorchtitanLayer:
         s = c["seq"]
         a, g = c["heads"] // tp, c["kv_heads"] // tp
         d = h // c["heads"]
-        y = all_gather(torch_rms_norm(x, self.attention_norm), tp)
+        y = all_gather(torch_rms_norm(x, self.attention_norm, c.get("pytorch")), tp)
         xq = ops.linear(y, self.wq, self.bq).view(b, s, a, d)
         xk = ops.linear(y, self.wk, self.bk).view(b, s, g, d)
         xv = ops.linear(y, self.wv, self.bv).view(b, s, g, d)
@@ -486,7 +494,7 @@ class TorchtitanLayer:
         keys, values = self.repeat_kv(xk, a // g), self.repeat_kv(xv, a // g)
         out = ops.sdpa(xq.transpose(1, 2), keys.transpose(1, 2), values.transpose(1, 2))
         h1 = x + reduce_scatter(ops.linear(out.transpose(1, 2).contiguous().view(b, s, -1), self.wo), tp)
-        y = all_gather(torch_rms_norm(h1, self.ffn_norm), tp)
+        y = all_gather(torch_rms_norm(h1, self.ffn_norm, c.get("pytorch")), tp)
         return h1 + reduce_scatter(ops.linear(F.silu(ops.linear(y, self.w1)) * ops.linear(y, self.w3), self.w2), tp)
 
 
@@ -553,8 +561,8 @@ class LitgptLlamaLayer:
         return QuantizedLinear.apply(x, weight, bias) if self.quantized else ops.linear(x, weight, bias)
 
     @staticmethod
-    def rms_norm(weight, x, eps=1e-5):
-        norm_x = (x * x).sum(-1, keepdim=True) / x.shape[-1]  # torch.mean in the source; see LlamaRMSNorm
+    def rms_norm(weight, x, pytorch, eps=1e-5):
+        norm_x = mean_last(x * x, pytorch)
         return weight * (x * torch.rsqrt(norm_x + eps))
 
     @staticmethod
@@ -574,8 +582,8 @@ class LitgptLlamaLayer:
         return result.view((*x.shape[:-1], out_features)).transpose(0, 1)
 
     def __call__(self, ops, x, cos, sin):
-        x = x + self.attention(ops, self.rms_norm(self.norm_1, x), cos, sin)
-        n_2 = self.rms_norm(self.norm_2, x)
+        x = x + self.attention(ops, self.rms_norm(self.norm_1, x, self.c.get("pytorch")), cos, sin)
+        n_2 = self.rms_norm(self.norm_2, x, self.c.get("pytorch"))
         gate = F.silu(self.linear(ops, n_2, self.fc_1)) * self.linear(ops, n_2, self.fc_2)
         return x + self.linear(ops, gate, self.mlp_proj)
 
@@ -885,7 +893,7 @@ def count_outside(c):
             # final position, and a cross-entropy per chunk.
             x = F.embedding(ids, embed) + layers
             if family == "litgpt":
-                x, bias = LitgptLlamaLayer.rms_norm(norm, x), None
+                x, bias = LitgptLlamaLayer.rms_norm(norm, x, c.get("pytorch")), None
             else:
                 x, bias = layer_norm(ops, x, *norm), head_bias
             quantized = c["finetune"] == "qlora"
@@ -918,11 +926,11 @@ def count_outside(c):
             # this GPU's slice of the vocabulary (head is that slice already).
             tp = c.get("tp", 1)
             x = reduce_scatter(F.embedding(ids, embed), tp) + layers[:, : s // tp]
-            pred = ops.linear(all_gather(torch_rms_norm(x, norm), tp), head)
+            pred = ops.linear(all_gather(torch_rms_norm(x, norm, c.get("pytorch")), tp), head)
             F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1])
         elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed) + layers
-            normed = LlamaLayer.rms_norm(norm, x)
+            normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"))
             logits = ops.linear(normed, head)
             if head_lora:
                 logits = logits + head_lora(ops, normed)
