@@ -1104,7 +1104,14 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // logit; the fused _nll_loss_and_log_softmax_backward builds zeros_like(x), exp(x), their
         // sum and its product with the output's gradient: 12 B a logit beside the saved log-softmax.
         const bool lossParallel = lossBackward && s.implementation == Implementation::TorchTitan && t > 1;
-        const Bytes forward = logitBytes * elements + fp32Copy + (lossParallel ? 4 * elements : 0);
+        // lit-gpt's chunked_cross_entropy (lit_gpt/utils.py at 8641822) reshapes every chunk to
+        // (tokens, vocab) before the first cross-entropy. The last chunk, sliced by finetune/lora.py
+        // to drop its final position, is no view for more than one sequence, so its reshape copies
+        // it, and the list keeps the copy through the loss.
+        const Bytes lastChunkCopy = s.implementation == Implementation::LitGpt && s.microBatch > 1
+            ? logitBytes * s.microBatch * (litgptLastChunkLength(s) - 1) * a.vocab
+            : 0;
+        const Bytes forward = logitBytes * elements + fp32Copy + lastChunkCopy + (lossParallel ? 4 * elements : 0);
         const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : 0;
         const Bytes logits = std::max(forward, backward);
         sink.add(ItemId::Logits, logits, [&] {
@@ -1130,6 +1137,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             if (fp32Copy && chunked)
                 text += " + one chunk's FP32 copy (chunked loss, " + std::to_string(kLossChunks) + " chunks) "
                     + formatBytes(fp32Copy, units);
+            if (lastChunkCopy)
+                text += " + the last chunk less its final position, copied by reshape for the loss "
+                    + formatBytes(lastChunkCopy, units);
             return text + equals(logits, units);
         });
     }

@@ -115,6 +115,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "LoRA A output of the last chunk (rank r), saved by LoRA B"),
     VL_TRANSLATE_NOOP("vl::formula", "head adapter"),
     VL_TRANSLATE_NOOP("vl::formula", "(FP32, as Fabric returns them)"),
+    VL_TRANSLATE_NOOP("vl::formula", "the last chunk less its final position, copied by reshape for the loss"),
     VL_TRANSLATE_NOOP("vl::formula", "targets (int64), saved by the loss"),
     VL_TRANSLATE_NOOP("vl::formula", "LayerNorm 1/std (FP32)"),
     VL_TRANSLATE_NOOP("vl::formula", "LayerNorm mean (FP32)"),

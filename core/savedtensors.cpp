@@ -18,6 +18,11 @@ std::int64_t litgptHeadChunks(const Scenario &s)
     return (s.sequence + kLitgptHeadChunk - 1) / kLitgptHeadChunk;
 }
 
+std::int64_t litgptLastChunkLength(const Scenario &s)
+{
+    return s.sequence - kLitgptHeadChunk * (litgptHeadChunks(s) - 1);
+}
+
 namespace {
 
 // The terms of Korthikanti et al.'s Table 2 for one layer.

@@ -211,6 +211,38 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
     }
 
+    // lit-gpt's loss (finetune/lora.py and utils.py chunked_cross_entropy at 8641822): Fabric hands
+    // back FP32 logits, 4 B each, and for more than one sequence the last chunk, sliced to drop its
+    // final position, is no view, so reshape copies it: b × (its length − 1) × vocab × 4 B more.
+    void litgptLossCopiesTheLastChunk_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("sequence");
+        QTest::addColumn<qint64>("copiedPositions"); // of each sequence
+        QTest::newRow("one sequence: a view") << 1 << 1044 << qint64(0);
+        QTest::newRow("two sequences of 1044: 20 in the last chunk") << 2 << 1044 << qint64(19);
+        QTest::newRow("four sequences of 1304: 24 in the last chunk") << 4 << 1304 << qint64(23);
+        QTest::newRow("two sequences of 1024: a whole last chunk") << 2 << 1024 << qint64(127);
+    }
+    void litgptLossCopiesTheLastChunk()
+    {
+        QFETCH(int, batch);
+        QFETCH(int, sequence);
+        QFETCH(qint64, copiedPositions);
+        Scenario s;
+        s.implementation = Implementation::LitGpt;
+        s.precision = Precision::Bf16;
+        s.attention = Attention::Flash;
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraQ | LoraV;
+        s.arch.vocab = 32'000;
+        s.microBatch = batch;
+        s.sequence = sequence;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const qint64 logits = qint64(batch) * sequence * 32'000 * 4;
+        QCOMPARE(estimate(s).item(ItemId::Logits), logits + batch * copiedPositions * 32'000 * 4);
+    }
+
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
     // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
     // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.

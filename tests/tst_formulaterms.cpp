@@ -166,13 +166,14 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.pytorch = PyTorchRelease::Before2_2;
         });
-        row("lit-gpt on PyTorch 2.1", [](Scenario &s) {
+        row("lit-gpt on PyTorch 2.1, two sequences (the loss copies the last chunk)", [](Scenario &s) {
             s.implementation = Implementation::LitGpt;
             s.precision = Precision::Bf16;
             s.attention = Attention::Flash;
             s.fineTune = FineTune::LoRA;
             s.loraTargets = LoraQ | LoraV;
             s.pytorch = PyTorchRelease::Before2_2;
+            s.microBatch = 2;
         });
         row("Hugging Face, activations offloaded", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;

@@ -2448,6 +2448,10 @@
         <source>x² (FP32), saved by mean (PyTorch before 2.2)</source>
         <translation>x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
     </message>
+    <message>
+        <source>the last chunk less its final position, copied by reshape for the loss</source>
+        <translation>去掉最后一个位置的末块，由 reshape 为损失复制</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
