@@ -8,6 +8,20 @@
 
 using namespace vl;
 
+namespace {
+
+// A small file of the given schema: a Llama-7B-shaped architecture, then `sections` as written.
+Result<ScenarioDocument> parseSketch(int schema, const QString &sections, const std::string &file)
+{
+    const QString yaml = QStringLiteral("schema: %1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
+                                        "vocab: 32000}\n%2\n")
+                             .arg(schema)
+                             .arg(sections);
+    return parseScenarioDocument(yaml.toStdString(), file);
+}
+
+} // namespace
+
 class TestScenarioFile : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -90,11 +104,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, training);
         QFETCH(int, attention);
-        const QString yaml = QStringLiteral(
-                                 "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
-                                 "vocab: 32000}\ntraining: {%1}\n")
-                                 .arg(training);
-        const auto doc = parseScenarioDocument(yaml.toStdString(), "older.vramledger.yaml");
+        const auto doc = parseSketch(1, QStringLiteral("training: {%1}").arg(training), "older.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.attention), attention);
     }
@@ -121,11 +131,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, value);
         QFETCH(int, release);
-        const QString yaml = QStringLiteral(
-                                 "schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
-                                 "vocab: 32000}\ntraining: {implementation: huggingface, pytorch: %1}\n")
-                                 .arg(value);
-        const auto doc = parseScenarioDocument(yaml.toStdString(), "pytorch.vramledger.yaml");
+        const auto doc = parseSketch(2,
+                                     QStringLiteral("training: {implementation: huggingface, pytorch: %1}").arg(value),
+                                     "pytorch.vramledger.yaml");
         if (release < 0) {
             QVERIFY(!doc.ok());
             QVERIFY2(doc.error().describe().find("training.pytorch") != std::string::npos,
@@ -140,29 +148,21 @@ private Q_SLOTS:
     // overhead on; a newer file that does not say takes the default, what nvidia-smi shows.
     void measureAcrossSchemas_data()
     {
-        QTest::addColumn<QString>("header");
+        QTest::addColumn<int>("schema");
         QTest::addColumn<QString>("overhead");
         QTest::addColumn<int>("measure");
-        QTest::newRow("schema 1, no overhead section") << "schema: 1"
-                                                       << "" << int(Measure::Allocated);
-        QTest::newRow("schema 1, overhead on") << "schema: 1"
-                                               << "overhead: {enabled: yes}" << int(Measure::NvidiaSmi);
-        QTest::newRow("schema 1, overhead off") << "schema: 1"
-                                                << "overhead: {enabled: false}" << int(Measure::Allocated);
-        QTest::newRow("schema 2, no overhead section") << "schema: 2"
-                                                       << "" << int(Measure::NvidiaSmi);
-        QTest::newRow("schema 2, reserved") << "schema: 2"
-                                            << "overhead: {measure: reserved}" << int(Measure::Reserved);
+        QTest::newRow("schema 1, no overhead section") << 1 << "" << int(Measure::Allocated);
+        QTest::newRow("schema 1, overhead on") << 1 << "overhead: {enabled: yes}" << int(Measure::NvidiaSmi);
+        QTest::newRow("schema 1, overhead off") << 1 << "overhead: {enabled: false}" << int(Measure::Allocated);
+        QTest::newRow("schema 2, no overhead section") << 2 << "" << int(Measure::NvidiaSmi);
+        QTest::newRow("schema 2, reserved") << 2 << "overhead: {measure: reserved}" << int(Measure::Reserved);
     }
     void measureAcrossSchemas()
     {
-        QFETCH(QString, header);
+        QFETCH(int, schema);
         QFETCH(QString, overhead);
         QFETCH(int, measure);
-        const QString yaml = header
-            + QStringLiteral("\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n")
-            + overhead + QStringLiteral("\n");
-        const auto doc = parseScenarioDocument(yaml.toStdString(), "measure.vramledger.yaml");
+        const auto doc = parseSketch(schema, overhead, "measure.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.overhead.measure), measure);
     }
@@ -187,10 +187,7 @@ private Q_SLOTS:
         QFETCH(QString, overhead);
         QFETCH(int, loading);
         QFETCH(qint64, contextMiB);
-        const QString yaml =
-            QStringLiteral("schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, vocab: 32000}\n")
-            + overhead + QStringLiteral("\n");
-        const auto doc = parseScenarioDocument(yaml.toStdString(), "context.vramledger.yaml");
+        const auto doc = parseSketch(2, overhead, "context.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(doc->scenario.overhead.moduleLoading), loading);
         QCOMPARE(qint64(doc->scenario.overhead.cudaContext), contextMiB * 1024 * 1024);
@@ -198,9 +195,7 @@ private Q_SLOTS:
 
     void badMeasureNamesTheKey()
     {
-        const auto doc = parseScenarioDocument("schema: 2\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: "
-                                               "11008, vocab: 32000}\noverhead: {measure: smi}\n",
-                                               "bad.vramledger.yaml");
+        const auto doc = parseSketch(2, QStringLiteral("overhead: {measure: smi}"), "bad.vramledger.yaml");
         QVERIFY(!doc.ok());
         const std::string message = doc.error().describe();
         QVERIFY2(message.find("overhead.measure") != std::string::npos, message.c_str());
@@ -221,11 +216,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, training);
         QFETCH(int, inFlight);
-        const QString yaml = QStringLiteral(
-                                 "schema: 1\narchitecture: {hidden: 4096, layers: 32, heads: 32, ffn: 11008, "
-                                 "vocab: 32000}\ntraining: {%1}\nparallel: {pp: 4}\n")
-                                 .arg(training);
-        const auto doc = parseScenarioDocument(yaml.toStdString(), "pipeline.vramledger.yaml");
+        const auto doc = parseSketch(1, QStringLiteral("training: {%1}\nparallel: {pp: 4}").arg(training),
+                                     "pipeline.vramledger.yaml");
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
         QCOMPARE(int(estimate(doc->scenario).microBatchesInFlight), inFlight);
     }
