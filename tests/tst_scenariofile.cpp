@@ -58,6 +58,7 @@ private Q_SLOTS:
         s.doubleQuant = false;
         s.ampStyle = AmpStyle::Autocast;
         s.baseDtype = BaseDtype::Bf16;
+        s.pytorch = PyTorchRelease::Before2_2; // written "2.1", read back as a version
         s.overhead.measure = Measure::Reserved;
         s.overhead.allocatorPercent = 7;
         s.overhead.cudaContext = 1343 * kMiB;
