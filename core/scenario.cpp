@@ -261,12 +261,12 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
     if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
         return std::nullopt;
     auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, minor);
-    if (e2 != std::errc{} || major < 1 || (afterMinor != end && *afterMinor != '.'))
+    if (e2 != std::errc{} || major < 1 || minor < 0 || (afterMinor != end && *afterMinor != '.'))
         return std::nullopt;
     if (afterMinor != end) {
         int patch = 0;
         auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, patch);
-        if (e3 != std::errc{} || afterPatch != end)
+        if (e3 != std::errc{} || patch < 0 || afterPatch != end)
             return std::nullopt;
     }
     return major > 2 || (major == 2 && minor >= 2) ? PyTorchRelease::Since2_2 : PyTorchRelease::Before2_2;

@@ -126,6 +126,8 @@ private Q_SLOTS:
         QTest::newRow("a bare 2") << "2" << -1;
         QTest::newRow("2.x") << "2.x" << -1;
         QTest::newRow("0.4") << "'0.4'" << -1;
+        QTest::newRow("a negative minor") << "'2.-1'" << -1;
+        QTest::newRow("a trailing dot") << "'2.1.'" << -1;
         QTest::newRow("a number too large") << "'99999999999.1'" << -1;
     }
     void pytorchRelease()
