@@ -18,11 +18,13 @@ bool contains(std::span<const std::string_view> names, std::string_view name)
 
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep)
 {
-    if (s.implementation == Implementation::Megatron)
-        return s;
     const auto free = [&](std::initializer_list<std::string_view> names) {
         return std::none_of(names.begin(), names.end(), [&](std::string_view name) { return contains(keep, name); });
     };
+    if (free({"liger"}) && s.implementation != Implementation::HuggingFace)
+        s.liger = false; // Liger Kernel patches Hugging Face's modules
+    if (s.implementation == Implementation::Megatron)
+        return s;
     // GPT-2 and BERT run eager attention with dropout; Llama and lit-gpt's GPT-NeoX blocks no dropout.
     const bool gpt2OrBert = s.arch.modeling == Modeling::Gpt2 || s.arch.modeling == Modeling::Bert;
     if (free({"attention", "flash-attention"})) {
@@ -110,6 +112,20 @@ Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> give
     return s;
 }
 
+Scenario withLigerDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    if (!s.liger || !contains(given, "liger"))
+        return s;
+    if (!contains(given, "loss"))
+        s.loss = Loss::Standard;
+    if (s.lora() && !contains(given, "lora-targets") && (s.loraTargets & LoraHead)) {
+        s.loraTargets &= ~static_cast<unsigned>(LoraHead);
+        if (s.loraTargets == 0)
+            s.loraTargets = LoraQ | LoraV;
+    }
+    return s;
+}
+
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given)
 {
     const bool lora = s.lora();
@@ -140,6 +156,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
     s = withTorchtitanSequenceParallel(std::move(s), given);
+    s = withLigerDefaults(std::move(s), given);
     return withLoraTargetDefaults(std::move(s), given);
 }
 
@@ -183,7 +200,10 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
     if (field == "pytorch") // the Llama block's RMSNorm composed of torch ops, mean among them
-        return s.arch.modeling == Modeling::Llama && s.implementation != Implementation::Megatron;
+        return s.arch.modeling == Modeling::Llama && s.implementation != Implementation::Megatron && !s.liger;
+    if (field == "liger")
+        return s.implementation == Implementation::HuggingFace && s.arch.modeling == Modeling::Llama
+            && s.arch.experts == 1;
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant")

@@ -12,7 +12,7 @@ namespace vl {
 // SDPA; lit-gpt runs flash attention in bf16-true (or bf16-mixed under autocast) without
 // checkpointing; the code-level
 // implementations but torchtitan checkpoint whole layers (no selective recomputation) and train Llama without
-// dropout; GPT-2 and BERT are modelled with eager attention. Fields named in
+// dropout; GPT-2 and BERT are modelled with eager attention; Liger runs in Hugging Face's code alone. Fields named in
 // `keep` (by their CLI names) were set explicitly and stay as they are; scenarioError() then says what
 // does not fit.
 Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view> keep = {});
@@ -37,6 +37,12 @@ Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> gi
 // torchtitan pairs tensor parallelism with sequence-parallel norms: when torchtitan is chosen or
 // its TP size changes (either among `given`) and --sp was not given too, --sp follows --tp > 1.
 Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_view> given);
+
+// Liger Kernel's fused linear cross-entropy is the loss and reads the head's weight itself: when
+// --liger yes is among `given`, the loss becomes the standard one and the head leaves the LoRA
+// targets (q and v if nothing else was adapted), unless those fields were given too. Choosing
+// another implementation than Hugging Face turns Liger off (withImplementationDefaults()).
+Scenario withLigerDefaults(Scenario s, std::span<const std::string_view> given);
 
 // The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given
 // too (`given`: CLI names).

@@ -3,6 +3,7 @@
 #include "core/savedtensors.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 namespace vl {
@@ -1025,9 +1026,11 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
         // The head's weight matrices: the LM head (tied or not), or BERT's pooler (h×h) and
         // 2-label classifier (2×h).
-        const std::int64_t head = !lastStage || !baseCast ? 0
-            : a.modeling == Modeling::Bert && codeLevel   ? a.hidden * a.hidden + 2 * a.hidden
-                                                          : ceilDiv(a.vocab * a.hidden, t);
+        // Liger's fused loss casts the head inside its own forward, where autograd records
+        // nothing: no cast of the head is saved (the logits item counts the one it holds).
+        const std::int64_t head = !lastStage || !baseCast || s.liger ? 0
+            : a.modeling == Modeling::Bert && codeLevel              ? a.hidden * a.hidden + 2 * a.hidden
+                                                                     : ceilDiv(a.vocab * a.hidden, t);
         // lit-gpt runs its head once per 128-token chunk: a frozen head's weight, which the cast
         // cache does not keep, is cast anew for each chunk, and each chunk's mm saves its cast.
         const bool litgpt = s.implementation == Implementation::LitGpt;
@@ -1081,7 +1084,25 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + equals(head, units);
         });
     }
-    if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
+    if (lastStage && s.liger) {
+        // Liger's fused linear cross-entropy (liger_kernel/ops/fused_linear_cross_entropy.py,
+        // fused_linear_cross_entropy_forward) never holds the whole logits: it splits the tokens into
+        // chunks of next_power_of_2(⌈tokens / ⌈vocab / hidden⌉⌉) and computes each chunk's logits in
+        // the matmul's dtype, overwriting them with their gradient in place.
+        // Under autocast its matmuls take a 16-bit cast of an FP32 head: the cache keeps a trained
+        // head's until the autocast region exits, a frozen head's is made for each chunk.
+        const std::int64_t factor = ceilDiv(a.vocab, a.hidden);
+        const std::int64_t rows = std::min<std::int64_t>(std::bit_ceil(std::uint64_t(ceilDiv(sb, factor))), sb);
+        const Bytes chunk = std::int64_t(e) * rows * a.vocab;
+        const Bytes headCast = dt.autocast && (baseTrains(s) || dt.base == 4) ? 2 * a.vocab * a.hidden : 0;
+        const Bytes logits = chunk + headCast;
+        sink.add(ItemId::Logits, logits, [&] {
+            return std::to_string(rows) + " tokens × " + std::to_string(a.vocab) + " vocab × " + std::to_string(e)
+                + " B (one chunk of the logits in Liger's fused loss, its gradient written in place)"
+                + (headCast ? " + the head's 16-bit cast (autocast) " + formatBytes(headCast, units) : "")
+                + equals(logits, units);
+        });
+    } else if (lastStage && !(codeLevel && a.modeling == Modeling::Bert)) {
         // Logits in the activation dtype, plus the FP32 copy the loss computes on: whole, or one
         // chunk at a time (torchtune, modules/loss/ce_chunked_output_loss.py: each chunk's
         // .float() lives only until its log-softmax; the log-softmax outputs stay saved).

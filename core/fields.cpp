@@ -124,6 +124,12 @@ const std::array kFields = {
               "one) saves x² as well (pytorch/pytorch#109935); default 2.2+",
               nullptr, VL_WORD(pytorch, parsePyTorchRelease, "pytorch", allowedPyTorchReleases()), false,
               VL_NAMED(pytorch)},
+    FieldSpec{"liger", "training.liger", "yes|no",
+              "Liger Kernel's patch of Hugging Face's Llama-family code (apply_liger_kernel_to_llama, "
+              "TRL's use_liger_kernel): RMSNorm keeps its input and an FP32 1/rms, SwiGLU keeps the gate "
+              "and up outputs, and the fused linear cross-entropy computes the head's gradients in "
+              "forward, chunk by chunk, without the logits; with --implementation huggingface",
+              nullptr, VL_WORD(liger, parseYesNo, "liger", kYesNo), false, VL_BOOL(liger)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

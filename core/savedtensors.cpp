@@ -131,6 +131,13 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 {
     const DtypeBytes dt = dtypeBytes(s);
+    if (s.liger) {
+        // Liger's LigerRMSNormFunction (liger_kernel/ops/rms_norm.py at ead96b6, casting mode
+        // "llama"): save_for_backward(X, W, RSTD), the input as it comes and an FP32 1/rms a row.
+        out.add("RMSNorm input, saved by Liger's kernel", dt.stream * tokens * s.arch.hidden);
+        out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
+        return;
+    }
     out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
     if (s.pytorch == PyTorchRelease::Before2_2)
         out.add("x² (FP32), saved by mean (PyTorch before 2.2)", 4 * tokens * s.arch.hidden);
@@ -245,9 +252,16 @@ void llamaLayer(const Scenario &s, TensorList &out)
         return;
     }
     projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
-    out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
-    out.add("SiLU output, saved by × up", e * tokens * ffn);
-    out.add("up_proj output, saved by × SiLU", e * tokens * ffn);
+    if (s.liger) {
+        // LigerSiLUMulFunction (liger_kernel/ops/swiglu.py): save_for_backward(a, b), SiLU
+        // recomputed in backward.
+        out.add("gate_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
+        out.add("up_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
+    } else {
+        out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
+        out.add("SiLU output, saved by × up", e * tokens * ffn);
+        out.add("up_proj output, saved by × SiLU", e * tokens * ffn);
+    }
     projectionInputs(s, out, {LoraDown}, ffn, false);
 }
 
@@ -676,6 +690,17 @@ void codeOutside(const Scenario &s, TensorList &out)
     case Modeling::Llama:
         rmsNorm(s, out, tokens / titanTp(s)); // torchtitan's norm is SequenceParallel; the head's
                                               // input all-gathered (ColwiseParallel, Shard(1) in)
+        if (s.liger) {
+            // LigerFusedLinearCrossEntropyFunction (liger_kernel/ops/fused_linear_cross_entropy.py):
+            // the gradients are computed in forward, chunk by chunk, and saved for backward, which
+            // only scales them: the head input's in its dtype, the head weight's in the weight's
+            // dtype when it trains (accum_dtype unset, model/loss_utils.py LigerForCausalLMLoss).
+            out.add("gradient of the LM-head input, computed in forward by Liger's loss", dt.stream * tokens * h);
+            if (trains)
+                out.add("gradient of the LM-head weight, computed in forward by Liger's loss",
+                        std::int64_t(dt.weight) * s.arch.vocab * h);
+            break;
+        }
         if (trains)
             out.add(dt.autocast ? "16-bit cast of the input, saved by the LM head" : "LM-head input",
                     (dt.autocast ? 2 : e) * tokens * h);

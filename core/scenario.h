@@ -125,6 +125,10 @@ struct Scenario {
     // from one step to the next, through forward too.
     bool gradientsKept = false;
     PyTorchRelease pytorch = PyTorchRelease::Since2_2;
+    // Liger Kernel's patch of Hugging Face's Llama-family code (apply_liger_kernel_to_llama):
+    // Triton RMSNorm and SwiGLU, in-place RoPE, and the fused linear cross-entropy, which never
+    // materialises the logits.
+    bool liger = false;
 
     std::int64_t zeroStage = 0;
     Sharding sharding = Sharding::Zero; // the engine: DeepSpeed, FSDP (stage 3) or Megatron (stages 0-1)

@@ -368,6 +368,23 @@ std::optional<Error> scenarioError(const Scenario &s)
         return Error{"optimizer-in-backward",
                      "the optimizer in backward is modelled on one GPU's whole parameters; use --zero 0, --tp 1 "
                      "and --pp 1, or --optimizer-in-backward no"};
+    // Liger Kernel (liger_kernel/transformers/monkey_patch.py, apply_liger_kernel_to_llama) patches
+    // Hugging Face's Llama-family modules; its fused linear cross-entropy is the whole loss and
+    // reads the head's weight itself (model/llama.py lce_forward: self.lm_head.weight), so an
+    // adapter wrapped around the head takes no part.
+    if (s.liger && (s.implementation != Implementation::HuggingFace || s.arch.modeling != Modeling::Llama))
+        return Error{"liger",
+                     "Liger Kernel is modelled as its patch of Hugging Face's Llama-family code; use "
+                     "--implementation huggingface with a Llama, Mistral or Qwen2 model, or --liger no"};
+    if (s.liger && s.arch.experts > 1)
+        return Error{"liger", "Liger's patch of Mixtral's experts is not modelled; use a dense model or --liger no"};
+    if (s.liger && s.loss == Loss::Chunked)
+        return Error{"loss",
+                     "Liger's fused linear cross-entropy is the loss, in chunks of its own; use --loss standard"};
+    if (s.liger && s.lora() && (s.loraTargets & LoraHead))
+        return Error{"lora-targets",
+                     "Liger's fused loss reads the head's weight itself, so an adapter on the head takes no part; "
+                     "drop head from --lora-targets"};
     // bitsandbytes pages the states of AdamW, AdamW8bit and Lion (PagedAdamW, PagedAdamW8bit,
     // PagedLion), tensor by tensor as the optimizer sees them: ZeRO and FSDP hand it flat shards,
     // tensor parallelism slices of each tensor, which the estimate does not follow.

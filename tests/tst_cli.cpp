@@ -471,6 +471,16 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";
+        QTest::newRow("Liger kernels under Megatron's code")
+            << QStringList{"--liger", "yes"} << 2
+            << "--liger: Liger Kernel is modelled as its patch of Hugging Face's Llama-family code";
+        QTest::newRow("Liger kernels with torchtune's chunked loss")
+            << QStringList{"--implementation", "huggingface", "--liger", "yes", "--loss", "chunked"} << 2
+            << "--loss: Liger's fused linear cross-entropy is the loss";
+        QTest::newRow("Liger kernels with an adapter on the head")
+            << QStringList{"--implementation", "huggingface", "--liger",        "yes",
+                           "--finetune",       "lora",        "--lora-targets", "q,v,head"}
+            << 2 << "--lora-targets: Liger's fused loss reads the head's weight itself";
         QTest::newRow("a PyTorch release that is no version")
             << QStringList{"--implementation", "huggingface", "--pytorch", "2.x"} << 2
             << "--pytorch: '2.x' is not allowed; use a version such as 2.1 or 2.5";

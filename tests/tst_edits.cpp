@@ -215,6 +215,52 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
+    // Liger's fused loss is the loss and reads the head's weight itself: ticking Liger brings the
+    // loss back to the standard one and takes the head out of the LoRA targets, unless those were
+    // set in the same edit (then refused); another implementation turns Liger off.
+    void ligerFollowsItsLoss_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<bool>("ligerAfter");
+        QTest::addColumn<int>("lossAfter");
+        QTest::addColumn<QString>("targetsAfter");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("Liger ticked: standard loss, no adapter on the head")
+            << int(Implementation::HuggingFace) << QStringList{"liger"} << true << int(Loss::Standard) << "all" << true;
+        QTest::newRow("Liger ticked with the chunked loss given too: refused")
+            << int(Implementation::HuggingFace) << QStringList{"liger", "loss"} << true << int(Loss::Chunked) << "all"
+            << false;
+        QTest::newRow("Liger ticked with the head among the targets given: refused")
+            << int(Implementation::HuggingFace) << QStringList{"liger", "lora-targets"} << true << int(Loss::Standard)
+            << "all,head" << false;
+        QTest::newRow("Megatron chosen: Liger off") << int(Implementation::Megatron) << QStringList{"implementation"}
+                                                    << false << int(Loss::Chunked) << "all,head" << true;
+    }
+    void ligerFollowsItsLoss()
+    {
+        QFETCH(int, implementation);
+        QFETCH(QStringList, given);
+        QFETCH(bool, ligerAfter);
+        QFETCH(int, lossAfter);
+        QFETCH(QString, targetsAfter);
+        QFETCH(bool, valid);
+        Scenario s = llama();
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
+        s.liger = true;
+        s.loss = Loss::Chunked;
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraAll | LoraHead;
+        const FieldNames names(given);
+        const Scenario after = withEditRules(s, s.arch, names.views());
+        QCOMPARE(after.liger, ligerAfter);
+        QCOMPARE(int(after.loss), lossAfter);
+        QCOMPARE(QString::fromStdString(loraTargetsToString(after.loraTargets)), targetsAfter);
+        const std::optional<Error> error = scenarioError(after);
+        QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
+    }
+
     // ZeRO and offload follow each other, the same rule in the GUI and the CLI.
     // The CUDA context follows the kernel loading chosen, unless its size was set in the same edit.
     void contextFollowsLoading_data()
@@ -532,6 +578,10 @@ private Q_SLOTS:
                                                              << "2.1" << true;
         QTest::newRow("PyTorch 2.1, Megatron's fused norm") << llama() << "pytorch"
                                                             << "2.1" << false;
+        QTest::newRow("Liger kernels, Hugging Face's Llama") << hf << "liger"
+                                                             << "yes" << true;
+        QTest::newRow("Liger kernels, Megatron (refused)") << llama() << "liger"
+                                                           << "yes" << false;
         Scenario gpt2 = hf;
         gpt2.arch.modeling = Modeling::Gpt2;
         gpt2.arch.norm = NormKind::LayerNorm;

@@ -175,6 +175,13 @@ private Q_SLOTS:
             s.pytorch = PyTorchRelease::Before2_2;
             s.microBatch = 2;
         });
+        row("Hugging Face with Liger kernels under autocast", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.liger = true;
+        });
         row("Hugging Face, activations offloaded", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.activationOffload = true;

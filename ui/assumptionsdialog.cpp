@@ -156,6 +156,11 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr(
             "Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1's default): the step "
             "timeline holds them from the start of forward; the sum is the same either way.");
+    if (s.liger)
+        parallel << QObject::tr(
+            "Liger kernels: Liger Kernel's RMSNorm keeps its input and an FP32 1/rms, its SwiGLU the gate and up "
+            "outputs, and its fused linear cross-entropy computes the output layer's gradients in forward, one "
+            "chunk of logits at a time, and keeps them for backward.");
     if (s.pytorch == PyTorchRelease::Before2_2 && fieldInEffect(s, "pytorch"))
         parallel << QObject::tr(
             "PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), "

@@ -420,6 +420,14 @@ void ControlPanel::build()
                       "and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against "
                       "PyTorch).");
         });
+    m_liger = new QCheckBox(m_advancedBody);
+    row(
+        af, m_liger, [] { return tr("Liger kernels"); },
+        [] {
+            return tr("Liger Kernel's patch of Hugging Face's Llama-family code (TRL's use_liger_kernel): its norms "
+                      "and MLP keep less for backward, and its fused loss computes the output layer's gradients "
+                      "chunk by chunk without ever holding the whole logits.");
+        });
     row(
         af, m_pytorch, [] { return tr("PyTorch"); },
         [] {
@@ -581,6 +589,7 @@ void ControlPanel::build()
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
+    checkEdit(m_liger, "liger", [](Scenario &s, int v) { s.liger = v; });
     comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
@@ -800,6 +809,8 @@ void ControlPanel::syncFromModel()
     setCheck(m_master, s.masterWeights);
     m_master->setEnabled(fieldInEffect(s, "master-weights"));
     setComboData(m_implementation, s.implementation);
+    setCheck(m_liger, s.liger);
+    m_liger->setEnabled(fieldInEffect(s, "liger"));
     setComboData(m_pytorch, s.pytorch);
     m_pytorch->setEnabled(fieldInEffect(s, "pytorch"));
     setComboData(m_ampStyle, s.ampStyle);

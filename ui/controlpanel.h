@@ -107,6 +107,7 @@ private:
     QSpinBox *m_vocabPadding = nullptr;
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
+    QCheckBox *m_liger = nullptr;
     QComboBox *m_pytorch = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;

@@ -179,6 +179,10 @@
         <source>PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), so each RMSNorm written with mean also keeps x², one more tensor of the layer&apos;s width per token.</source>
         <translation>PyTorch 2.1 或更早：torch.mean 会为反向保留其输入（2.2 修复，pytorch/pytorch#109935），因此每个用 mean 写成的 RMSNorm 还会保留 x²，即每个 token 多一份层宽度的张量。</translation>
     </message>
+    <message>
+        <source>Liger kernels: Liger Kernel&apos;s RMSNorm keeps its input and an FP32 1/rms, its SwiGLU the gate and up outputs, and its fused linear cross-entropy computes the output layer&apos;s gradients in forward, one chunk of logits at a time, and keeps them for backward.</source>
+        <translation>Liger 内核：Liger Kernel 的 RMSNorm 保留其输入和 FP32 的 1/rms，其 SwiGLU 保留 gate 与 up 的输出，其融合线性交叉熵在前向中一次一块 logits 地算出输出层的梯度，并为反向保留它们。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -963,6 +967,14 @@
     <message>
         <source>The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the layer&apos;s width per token.</source>
         <translation>训练所用的 PyTorch 版本。2.2 之前，torch.mean 会为反向保留其输入，因此 Hugging Face、lit-gpt 或 torchtitan 用 mean 写成的每个 RMSNorm 每个 token 还要多保留一份层宽度的张量。</translation>
+    </message>
+    <message>
+        <source>Liger kernels</source>
+        <translation>Liger 内核</translation>
+    </message>
+    <message>
+        <source>Liger Kernel&apos;s patch of Hugging Face&apos;s Llama-family code (TRL&apos;s use_liger_kernel): its norms and MLP keep less for backward, and its fused loss computes the output layer&apos;s gradients chunk by chunk without ever holding the whole logits.</source>
+        <translation>Liger Kernel 对 Hugging Face Llama 系列代码的补丁（TRL 的 use_liger_kernel）：其归一化和 MLP 为反向保留得更少，其融合损失逐块算出输出层的梯度，从不持有完整的 logits。</translation>
     </message>
 </context>
 <context>
@@ -2451,6 +2463,34 @@
     <message>
         <source>the last chunk less its final position, copied by reshape for the loss</source>
         <translation>去掉最后一个位置的末块，由 reshape 为损失复制</translation>
+    </message>
+    <message>
+        <source>RMSNorm input, saved by Liger&apos;s kernel</source>
+        <translation>RMSNorm 输入，由 Liger 内核保存</translation>
+    </message>
+    <message>
+        <source>gate_proj output, saved by Liger&apos;s SiLU × up</source>
+        <translation>gate_proj 输出，由 Liger 的 SiLU × up 保存</translation>
+    </message>
+    <message>
+        <source>up_proj output, saved by Liger&apos;s SiLU × up</source>
+        <translation>up_proj 输出，由 Liger 的 SiLU × up 保存</translation>
+    </message>
+    <message>
+        <source>gradient of the LM-head input, computed in forward by Liger&apos;s loss</source>
+        <translation>LM 头输入的梯度，由 Liger 的损失在前向中算出</translation>
+    </message>
+    <message>
+        <source>gradient of the LM-head weight, computed in forward by Liger&apos;s loss</source>
+        <translation>LM 头权重的梯度，由 Liger 的损失在前向中算出</translation>
+    </message>
+    <message>
+        <source>(one chunk of the logits in Liger&apos;s fused loss, its gradient written in place)</source>
+        <translation>（Liger 融合损失中的一块 logits，其梯度原地写入）</translation>
+    </message>
+    <message>
+        <source>the head&apos;s 16-bit cast (autocast)</source>
+        <translation>输出头的 16 位副本（autocast）</translation>
     </message>
 </context>
 <context>

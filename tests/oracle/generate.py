@@ -119,6 +119,12 @@ def configs():
     for shape, recompute in itertools.product(LLAMA_SHAPES[:1], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **PRECISIONS[0], finetune="full", recompute=recompute,
                    dropout=0.0, attention="sdpa", pytorch="2.1")
+    # Liger Kernel's patch of Hugging Face's Llama code: its RMSNorm, SwiGLU and fused linear
+    # cross-entropy (the in-place RoPE keeps the same bytes as Hugging Face's)
+    for shape, precision, training, recompute in itertools.product(
+            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:3], RECOMPUTE):
+        yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0,
+                   attention="sdpa", liger=True)
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)

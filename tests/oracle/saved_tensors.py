@@ -198,6 +198,54 @@ class FlashAttnFunc(torch.autograd.Function):
         raise NotImplementedError("the oracle counts what forward saves")
 
 
+class LigerRMSNorm(torch.autograd.Function):
+    """Liger Kernel's LigerRMSNormFunction (liger_kernel/ops/rms_norm.py at ead96b6, casting mode
+    "llama"), a Triton kernel: Y in the input's dtype, and save_for_backward(X, W, RSTD) with an
+    FP32 1/rms per row."""
+
+    @staticmethod
+    def forward(ctx, x, weight, eps=1e-6):
+        rstd = torch.rsqrt(x.float().pow(2).mean(-1) + eps)
+        ctx.save_for_backward(x, weight, rstd)
+        return (x.float() * rstd[..., None]).to(x.dtype) * weight
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
+class LigerSiLUMul(torch.autograd.Function):
+    """LigerSiLUMulFunction (liger_kernel/ops/swiglu.py): silu(a) * b in one kernel, saving a and b;
+    backward recomputes SiLU."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return F.silu(a) * b
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
+class LigerFusedLinearCrossEntropy(torch.autograd.Function):
+    """LigerFusedLinearCrossEntropyFunction (liger_kernel/ops/fused_linear_cross_entropy.py):
+    forward computes the loss and both gradients chunk by chunk, never the whole logits, and saves
+    the gradients (grad_input like the input, grad_weight like the weight when it trains);
+    backward only scales them. Weight casts under autocast happen inside, unrecorded."""
+
+    @staticmethod
+    def forward(ctx, x, weight, target):
+        grad_input = torch.zeros_like(x)
+        grad_weight = torch.zeros_like(weight) if weight.requires_grad else None
+        ctx.save_for_backward(grad_input, grad_weight)
+        return x.new_zeros(())
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise NotImplementedError("the oracle counts what forward saves")
+
+
 class CudaLayerNorm(torch.autograd.Function):
     """F.layer_norm as CUDA runs it: native_layer_norm saves the input, weight, bias and the mean
     and 1/std in FP32 (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda: dtype
@@ -310,7 +358,9 @@ class LlamaLayer:
         return [self.norm1, self.norm2] + [p for proj in projections for p in proj.params()]
 
     @staticmethod
-    def rms_norm(weight, x, pytorch, eps=1e-6):
+    def rms_norm(weight, x, pytorch, eps=1e-6, liger=False):
+        if liger:
+            return LigerRMSNorm.apply(x, weight, eps)
         # LlamaRMSNorm.forward
         input_dtype = x.dtype
         x = x.to(torch.float32)
@@ -325,7 +375,7 @@ class LlamaLayer:
         d = c["hidden"] // a
 
         residual = x
-        x = self.rms_norm(self.norm1, x, c.get("pytorch"))
+        x = self.rms_norm(self.norm1, x, c.get("pytorch"), liger=c.get("liger", False))
         # LlamaAttention.forward
         q = self.q(ops, x).view(b, s, a, d).transpose(1, 2)
         k = self.k(ops, x).view(b, s, g, d).transpose(1, 2)
@@ -348,9 +398,12 @@ class LlamaLayer:
         x = residual + self.o(ops, out)
 
         residual = x
-        return residual + self.mlp(ops, self.rms_norm(self.norm2, x, c.get("pytorch")))
+        return residual + self.mlp(ops, self.rms_norm(self.norm2, x, c.get("pytorch"), liger=c.get("liger", False)))
 
     def mlp(self, ops, x):
+        if self.c.get("liger"):
+            # LigerSwiGLUMLP.forward (liger_kernel/transformers/swiglu.py)
+            return self.down(ops, LigerSiLUMul.apply(self.gate(ops, x), self.up(ops, x)))
         return self.down(ops, F.silu(self.gate(ops, x)) * self.up(ops, x))
 
     @staticmethod
@@ -930,11 +983,16 @@ def count_outside(c):
             F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1])
         elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed) + layers
-            normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"))
-            logits = ops.linear(normed, head)
-            if head_lora:
-                logits = logits + head_lora(ops, normed)
-            causal_lm_loss(logits, labels, vocab)
+            normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"), liger=c.get("liger", False))
+            if c.get("liger"):
+                # Liger's lce_forward: LigerForCausalLMLoss over the flattened hidden states and
+                # self.lm_head.weight (the labels padded and shifted as Hugging Face does)
+                LigerFusedLinearCrossEntropy.apply(normed.view(-1, normed.shape[-1]), head, labels.view(-1))
+            else:
+                logits = ops.linear(normed, head)
+                if head_lora:
+                    logits = logits + head_lora(ops, normed)
+                causal_lm_loss(logits, labels, vocab)
         elif family == "gpt2":
             # GPT2Model.forward: position_ids from cache_position (an arange made in forward)
             x = dropout(F.embedding(ids, embed) + F.embedding(torch.arange(s).unsqueeze(0), positions), p)
