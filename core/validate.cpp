@@ -68,6 +68,15 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraAttention)))
         return Error{"lora-targets",
                      "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
+    // Gemma-2's block (transformers models/gemma2/modeling_gemma2.py: a norm before and after both
+    // attention and the MLP, its own RMSNorm, soft-capped scores and logits) is not the Llama
+    // block the code-level layers count.
+    if (a.modeling == Modeling::Llama && a.normsPerLayer != 2)
+        return Error{
+            "norms-per-layer",
+            code + " is modelled for the Llama block's two norms a layer; a block with "
+                + std::to_string(a.normsPerLayer)
+                + " (Gemma-2's, with soft-capped scores and logits) is counted with --implementation megatron"};
     if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))

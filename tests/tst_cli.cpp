@@ -471,6 +471,9 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";
+        QTest::newRow("Gemma-2's four norms a layer in Hugging Face's code")
+            << QStringList{"--model", "gemma-2-9b", "--implementation", "huggingface", "--attention", "sdpa"} << 2
+            << "--norms-per-layer: huggingface is modelled for the Llama block's two norms a layer; a block with 4";
         QTest::newRow("Liger kernels under Megatron's code")
             << QStringList{"--liger", "yes"} << 2
             << "--liger: Liger Kernel is modelled as its patch of Hugging Face's Llama-family code";
