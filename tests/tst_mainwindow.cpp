@@ -194,6 +194,14 @@ private Q_SLOTS:
         QTest::newRow("Hugging Face with gradients kept between steps")
             << "llama-2-7b" << Edits{{"implementation", int(Implementation::HuggingFace)}, {"gradients-kept", 1}}
             << QStringList{"--implementation", "huggingface", "--gradients-kept", "yes"};
+        QTest::newRow("Hugging Face with Liger kernels over torchtune's chunked loss (the loss follows)")
+            << "llama-3.1-8b"
+            << Edits{{"implementation", int(Implementation::HuggingFace)}, {"loss", int(Loss::Chunked)}, {"liger", 1}}
+            << QStringList{"--implementation", "huggingface", "--liger", "yes"};
+        QTest::newRow("Hugging Face on PyTorch 2.1")
+            << "llama-2-7b"
+            << Edits{{"implementation", int(Implementation::HuggingFace)}, {"pytorch", int(PyTorchRelease::Before2_2)}}
+            << QStringList{"--implementation", "huggingface", "--pytorch", "2.1"};
         QTest::newRow("QLoRA with a paged 8-bit AdamW")
             << "llama-2-7b"
             << Edits{{"finetune", int(FineTune::QLoRA)},
