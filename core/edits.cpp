@@ -21,8 +21,8 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     const auto free = [&](std::initializer_list<std::string_view> names) {
         return std::none_of(names.begin(), names.end(), [&](std::string_view name) { return contains(keep, name); });
     };
-    if (free({"liger"}) && s.implementation != Implementation::HuggingFace)
-        s.liger = false; // Liger Kernel patches Hugging Face's modules
+    if (free({"liger"}) && !s.ligerPatchable())
+        s.liger = false; // Liger Kernel patches Hugging Face's dense Llama-family modules
     if (s.implementation == Implementation::Megatron)
         return s;
     // GPT-2 and BERT run eager attention with dropout; Llama and lit-gpt's GPT-NeoX blocks no dropout.
@@ -202,8 +202,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "pytorch") // the Llama block's RMSNorm composed of torch ops, mean among them
         return s.arch.modeling == Modeling::Llama && s.implementation != Implementation::Megatron && !s.liger;
     if (field == "liger")
-        return s.implementation == Implementation::HuggingFace && s.arch.modeling == Modeling::Llama
-            && s.arch.experts == 1;
+        return s.ligerPatchable();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant")

@@ -160,6 +160,14 @@ std::int64_t loraTensorsBelow(const Scenario &s, std::int64_t threshold)
     return total;
 }
 
+// Under autocast, whether the base weights are cast to 16 bits as a linear reads them: FP32
+// weights are (trained ones, or a frozen base kept in FP32); a frozen base already 16-bit is
+// never cast (autocast casts FP32 inputs only).
+bool autocastCastsBase(const Scenario &s, const DtypeBytes &dt)
+{
+    return baseTrains(s) || dt.base == 4;
+}
+
 // The largest single LoRA tensor, of a layer or of the head (lora_A r × h, lora_B vocab × r).
 std::int64_t largestLoraTensor(const Scenario &s)
 {
@@ -1019,8 +1027,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
         // A bias is cast too, but nothing saves its cast (its gradient needs no input): the cache
         // lets it go when the autocast region exits (torch.clear_autocast_cache), before backward.
-        // A frozen base that is already 16-bit is never cast (autocast casts FP32 inputs only).
-        const bool baseCast = baseTrains(s) || dt.base == 4;
+        const bool baseCast = autocastCastsBase(s, dt);
         const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices, t) : 0;
         const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
         const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
@@ -1094,7 +1101,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const std::int64_t factor = ceilDiv(a.vocab, a.hidden);
         const std::int64_t rows = std::min<std::int64_t>(std::bit_ceil(std::uint64_t(ceilDiv(sb, factor))), sb);
         const Bytes chunk = std::int64_t(e) * rows * a.vocab;
-        const Bytes headCast = dt.autocast && (baseTrains(s) || dt.base == 4) ? 2 * a.vocab * a.hidden : 0;
+        const Bytes headCast = dt.autocast && autocastCastsBase(s, dt) ? 2 * a.vocab * a.hidden : 0;
         const Bytes logits = chunk + headCast;
         sink.add(ItemId::Logits, logits, [&] {
             return std::to_string(rows) + " tokens × " + std::to_string(a.vocab) + " vocab × " + std::to_string(e)

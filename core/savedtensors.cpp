@@ -396,8 +396,8 @@ void bertLayer(const Scenario &s, TensorList &out)
 }
 
 // One of lit-gpt's norms: torch's LayerNorm in the GPT-NeoX blocks, else lit_gpt/rmsnorm.py's
-// RMSNorm written out (x·x, mean, × 1/rms, × weight; mean keeps x·x before PyTorch 2.2, and
-// lit-gpt's requirements.txt at 8641822 asked for torch>=2.1.0). Both run in the residual stream's dtype:
+// RMSNorm written out (x·x, mean, × 1/rms, × weight; mean keeps x·x before PyTorch 2.2). Both run
+// in the residual stream's dtype:
 // BF16 in bf16-true; FP32 under autocast, where none of RMSNorm's ops is cast down (rsqrt is on
 // the FP32 list) and LayerNorm is on the FP32 list.
 void litgptNorm(const Scenario &s, TensorList &out)

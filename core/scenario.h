@@ -199,6 +199,12 @@ struct Scenario {
     {
         return optimizer == Optimizer::AdamW || optimizer == Optimizer::AdamW8bit || optimizer == Optimizer::Lion;
     }
+    // Liger Kernel's patch applies: Hugging Face's code for a dense Llama-family model
+    // (apply_liger_kernel_to_llama; its Mixtral patch is not modelled).
+    bool ligerPatchable() const
+    {
+        return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1;
+    }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }

@@ -381,12 +381,13 @@ std::optional<Error> scenarioError(const Scenario &s)
     // Hugging Face's Llama-family modules; its fused linear cross-entropy is the whole loss and
     // reads the head's weight itself (model/llama.py lce_forward: self.lm_head.weight), so an
     // adapter wrapped around the head takes no part.
-    if (s.liger && (s.implementation != Implementation::HuggingFace || s.arch.modeling != Modeling::Llama))
+    if (s.liger && !s.ligerPatchable())
         return Error{"liger",
-                     "Liger Kernel is modelled as its patch of Hugging Face's Llama-family code; use "
-                     "--implementation huggingface with a Llama, Mistral or Qwen2 model, or --liger no"};
-    if (s.liger && s.arch.experts > 1)
-        return Error{"liger", "Liger's patch of Mixtral's experts is not modelled; use a dense model or --liger no"};
+                     s.arch.experts > 1 ? "Liger's patch of Mixtral's experts is not modelled; use a dense model or "
+                                          "--liger no"
+                                        : "Liger Kernel is modelled as its patch of Hugging Face's Llama-family code; "
+                                          "use --implementation huggingface with a Llama, Mistral or Qwen2 model, or "
+                                          "--liger no"};
     if (s.liger && s.loss == Loss::Chunked)
         return Error{"loss",
                      "Liger's fused linear cross-entropy is the loss, in chunks of its own; use --loss standard"};
