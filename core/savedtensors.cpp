@@ -109,6 +109,11 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
                 out.add("16-bit cast of the input, saved by the projection", 2 * tokens * width);
             if (loraReadsInput)
                 out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
+        } else if (dt.autocast && loraReadsInput) {
+            // A 16-bit input goes up to the FP32 adapter's dtype and autocast casts it back down
+            // for lora_A: a copy of its own, even where another op keeps the input.
+            out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
+            shared = shared || baseSaves;
         } else {
             shared = shared || baseSaves || loraReadsInput;
         }
@@ -667,6 +672,12 @@ void codeOutside(const Scenario &s, TensorList &out)
             out.add("16-bit casts of the full chunks, saved by the LM head", 2 * fullChunks * fullTokens * h,
                     fullChunks);
             out.add("16-bit cast of the last chunk, saved by the LM head", 2 * lastTokens * h);
+        } else if (trains && s.microBatch > 1 && fullChunks > 0) {
+            // With several sequences a chunk is no contiguous view: linear's matmul reshapes it
+            // into a copy, which mm saves.
+            out.add("LM-head input of the full chunks, copied by the matmul's reshape", e * fullChunks * fullTokens * h,
+                    fullChunks);
+            out.add("LM-head input of the last chunk, copied by the matmul's reshape", e * lastTokens * h);
         } else if (trains || s.fineTune == FineTune::QLoRA) {
             out.add("LM-head input", e * tokens * h);
         }
@@ -767,6 +778,82 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
         return layerTensors(withRecompute).total;
     }
     return megatronLayer(s, recompute).total();
+}
+
+// Backward's working set: what one layer's backward holds at once beyond what every layer saved,
+// at its widest moment, the MLP's (tests/oracle's backward_working_set measures it through
+// PyTorch's allocations; tst_savedtensors pins it). Autograd frees a node's saved tensors once
+// the node has run and a gradient once its last reader has (torch/csrc/autograd/engine.cpp,
+// evaluate_function), so at that moment:
+//  - the residual stream's gradient is alive through the layer: the residual sum hands the same
+//    tensor to the layer's input (BERT's post-norm LayerNorm frees its saved input instead);
+//  - the output projection's backward allocates the gradient of its input before it frees the
+//    input it saved; under autocast the stream's FP32 gradient reaches the 16-bit MLP output as a
+//    16-bit copy (the sum's type promotion), alive until that projection has run;
+//  - then the activation's backward: SwiGLU's product allocates the gradients of both factors
+//    while the product's gradient is alive; GELU the gradient of its input; Liger's SiLU × up
+//    writes both over the tensors it saved (liger_kernel/ops/swiglu.py, swiglu_backward). A LoRA
+//    adapter on the output projection hands back a gradient of its own, added to the base's, and
+//    frees its rank-r output; GPT-2's NewGELU ends in the product 0.5·x · (1 + tanh(…)), whose
+//    backward makes both factors' gradients (under autocast in FP32).
+// Not modelled: the attention's moment, which stays below the MLP's once the MLP's saved tensors
+// are freed (flash kernels; eager attention at long sequences can exceed it), and PEFT's FP32
+// adapters on the MLP under autocast, whose FP32 gradient path is wider.
+TensorList backwardWorkingSet(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t e = dt.activation;
+    const bool megatron = s.implementation == Implementation::Megatron;
+    const std::int64_t t = megatron ? s.tensorParallel : titanTp(s);
+    // Megatron's residual stream is this GPU's slice under sequence parallelism; torchtitan's too.
+    const std::int64_t streamSplit = megatron ? (s.sequenceParallel ? t : 1) : t;
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    // One expert computes at a time: its share of the routed rows.
+    const std::int64_t rows = tokens * std::min(a.expertsPerToken, a.experts) / a.experts;
+    const std::int64_t wide = e * rows * (a.ffn / t);
+    TensorList out;
+    const bool postNorm = !megatron && a.modeling == Modeling::Bert;
+    if (!postNorm)
+        out.add("gradient of the layer's output (the residual stream)", dt.stream * tokens / streamSplit * a.hidden);
+
+    const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
+    const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);
+    const Bytes adapterOutput = frozenAdapter ? e * rows * s.loraRank : 0;
+    TensorList core;
+    if (a.modeling == Modeling::Gpt2 && !megatron) {
+        if (dt.autocast) {
+            // The product is FP32 (1 + tanh is); 0.5·x's gradient, cast back to 16 bits, takes the
+            // place of c_proj's 16-bit input, freed by then.
+            core.add("FP32 gradient of NewGELU's output", 4 * rows * a.ffn);
+            core.add("FP32 gradients of its two factors, 0.5·x and 1 + tanh", 8 * rows * a.ffn);
+        } else {
+            core.add("gradients of NewGELU's two factors, 0.5·x and 1 + tanh", 2 * wide);
+        }
+    } else if (a.mlp == MlpKind::Gated && s.liger) {
+        core.add("gradient of down_proj's input", wide);
+        if (loraOn(s, LoraDown))
+            core.add("LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterOutput);
+    } else if (a.mlp == MlpKind::Gated) {
+        core.add("gradients of SiLU's output and of up_proj's output", 2 * wide - adapterOutput);
+        if (!keepsInput)
+            core.add("gradient of down_proj's input", wide);
+    } else {
+        core.add("gradient of GELU's input", wide);
+        if (!keepsInput)
+            core.add("gradient of the second linear's input", wide);
+    }
+    // Under autocast, the moment the output projection runs: the stream gradient's 16-bit copy and
+    // the gradient of the projection's input, if that is wider.
+    TensorList projection;
+    if (dt.autocast) {
+        projection.add("16-bit copy of the stream's gradient for the MLP's output", 2 * tokens * a.hidden);
+        projection.add("gradient of the MLP's second linear's input", wide);
+    }
+    const TensorList &widest = projection.total > core.total ? projection : core;
+    for (int i = 0; i < widest.count; ++i)
+        out.add(widest.items[i].name, widest.items[i].bytes);
+    return out;
 }
 
 TensorList outsideTensors(const Scenario &s)

@@ -44,6 +44,9 @@ struct TensorList {
 TensorList layerTensors(const Scenario &s);
 TensorList outsideTensors(const Scenario &s); // empty for Megatron, which counts the embedding and logits itself
 Bytes layerBytes(const Scenario &s, Recompute recompute);
+// What one layer's backward holds at once beyond every layer's saved tensors, at its widest
+// moment (the MLP's): the gradients autograd has allocated and not yet freed there.
+TensorList backwardWorkingSet(const Scenario &s);
 
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);

@@ -53,6 +53,13 @@ NEOX_SHAPES = [
          shared_attention_norm=False, lm_head_bias=False, parallel_residual=False),
 ]
 LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=260, batch=1, vocab=96)
+# Shapes the flash kernels do not round (sequence a multiple of 128, head dimension of 32): there
+# backward's working set is the MLP's, as it is at the sizes people train.
+FLASH_ALIGNED_SHAPES = [
+    dict(hidden=128, heads=4, kv_heads=2, ffn=344, seq=128, batch=1, vocab=72),
+    dict(hidden=96, heads=3, kv_heads=3, ffn=384, seq=256, batch=2, vocab=130, rotary_percentage=0.5,
+         shared_attention_norm=True, lm_head_bias=True, parallel_residual=True),
+]
 RECOMPUTE = ["none", "full"]
 LITGPT_TRAINING = [
     dict(finetune="full"),
@@ -125,6 +132,19 @@ def configs():
             LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:3], RECOMPUTE):
         yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0,
                    attention="sdpa", liger=True)
+    # Backward's working set where the flash kernels round nothing: Hugging Face's Llama (and with
+    # Liger's kernels), torchtitan, lit-gpt's Llama and GPT-NeoX blocks (QLoRA in bf16-true only)
+    llama_aligned, neox_aligned = FLASH_ALIGNED_SHAPES
+    for precision, training, liger in itertools.product(PRECISIONS, LLAMA_TRAINING[:4], [{}, dict(liger=True)]):
+        yield dict(family="llama", **llama_aligned, **precision, **training, recompute="none", dropout=0.0,
+                   attention="sdpa", **liger)
+    for precision in PRECISIONS:
+        yield dict(family="torchtitan", **llama_aligned, **precision, finetune="full", recompute="none", dropout=0.0,
+                   attention="sdpa")
+    for family, shape in (("litgpt", llama_aligned), ("litgpt-neox", neox_aligned)):
+        for precision, training in itertools.product([PRECISIONS[0], PRECISIONS[2]], LITGPT_TRAINING):
+            if training["finetune"] != "qlora" or precision == PRECISIONS[0]:
+                yield dict(family=family, **shape, **precision, **training, recompute="none", dropout=0.0)
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)
@@ -135,7 +155,8 @@ def rows():
         c.setdefault("adapter_dtype", c["weights"])  # litgpt and older PEFT: the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
-        yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts)
+        yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts,
+                   working_set=saved_tensors.backward_working_set(c))
 
 
 def render():
@@ -143,7 +164,8 @@ def render():
         "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
         "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
         "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
-        "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward.",
+        "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
+        "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured).",
         "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
     ]
     for row in rows():

@@ -11,7 +11,13 @@ Not counted, because they are not activations of the layer:
 
 What the CPU cannot show: CUDA-only kernels (SDPA's flash and memory-efficient paths,
 flash-attn, fused norms), allocator rounding and library workspaces. Those stay pinned to
-papers and to published measurements.
+papers and to published measurements; the stand-ins below save what those kernels save and, in
+backward, allocate what they allocate.
+
+Backward's working set (backward_working_set): the most memory one layer's backward holds at
+once beyond what was alive when it began (every layer's saved tensors). Measured with the
+profiler's allocation events on the CPU, leaving out the scratch the CPU's GEMM makes and frees
+inside one call (cuBLAS works in a workspace it already holds).
 
 Autocast is emulated op by op after CUDA's lists (aten/src/ATen/autocast_mode.cpp, PyTorch
 1.13-2.x): linear and matmul cast their inputs to 16 bits, and autograd saves the casts;
@@ -166,7 +172,24 @@ class FlashAttention(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        q, k, v = ctx.saved_tensors[:3]
+        return flash_backward_allocations(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), (q, k, v))
+
+
+def flash_backward_allocations(q, k, v, like):
+    """What FlashAttention-2's backward allocates (csrc/flash_attn/flash_api.cpp, mha_bwd; PyTorch's
+    _flash_attention_backward runs the same code): dq, dk, dv like q, k, v, an FP32 dq_accum of
+    (b, s rounded up to 128, heads, d rounded up to 32) and an FP32 softmax_d of (b, heads, s
+    rounded), freed when the kernel returns, and with fewer KV heads dk and dv for every head
+    before they are summed. q, k, v in (b, s, heads, d); `like`: the tensors the gradients match."""
+    b, s, a, d = q.shape
+    rounded_s, rounded_d = -(-s // 128) * 128, -(-d // 32) * 32
+    scratch = [torch.empty(b, rounded_s, a, rounded_d, dtype=torch.float32),
+               torch.empty(b, a, rounded_s, dtype=torch.float32)]
+    if k.shape[2] != a:
+        scratch += [torch.empty(b, s, a, d, dtype=q.dtype) for _ in range(2)]
+    del scratch
+    return tuple(torch.zeros_like(t) for t in like)
 
 
 def causal_attention(q, k, v, out):
@@ -195,7 +218,8 @@ class FlashAttnFunc(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        q, k, v = ctx.saved_tensors[:3]
+        return flash_backward_allocations(q, k, v, (q, k, v))
 
 
 class LigerRMSNorm(torch.autograd.Function):
@@ -211,7 +235,9 @@ class LigerRMSNorm(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        # rms_norm_backward with in_place=True (LigerRMSNorm's default): dX is written into dY
+        weight = ctx.saved_tensors[1]
+        return grad, (torch.zeros_like(weight) if weight.requires_grad else None), None
 
 
 class LigerSiLUMul(torch.autograd.Function):
@@ -225,7 +251,9 @@ class LigerSiLUMul(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        # swiglu_backward's kernel writes da and db over a and b
+        a, b = ctx.saved_tensors
+        return a.detach(), b.detach()
 
 
 class LigerFusedLinearCrossEntropy(torch.autograd.Function):
@@ -250,7 +278,7 @@ class CudaLayerNorm(torch.autograd.Function):
     """F.layer_norm as CUDA runs it: native_layer_norm saves the input, weight, bias and the mean
     and 1/std in FP32 (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda: dtype
     acc_type). The CPU kernel of PyTorch 1.13 keeps them in the input's dtype, hence this
-    stand-in. The oracle runs forward only; what backward would do is not needed."""
+    stand-in. Backward allocates the input's gradient and, when they train, the weight's and bias's."""
 
     @staticmethod
     def forward(ctx, x, weight, bias, eps):
@@ -262,7 +290,9 @@ class CudaLayerNorm(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        x, _, _, weight, bias = ctx.saved_tensors
+        trained = [torch.zeros_like(t) if t is not None and t.requires_grad else None for t in (weight, bias)]
+        return torch.zeros_like(x), *trained, None
 
 
 def layer_norm(ops, x, weight, bias, eps=1e-5):
@@ -571,7 +601,9 @@ class QuantizedLinear(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad):
-        raise NotImplementedError("the oracle counts what forward saves")
+        # grad_A = grad_output @ dequantize(B): the dequantized weight is an item of its own
+        # (QLoRA's dequantized module), so the stand-in's 16-bit weight stands in for it
+        return grad @ ctx.saved_tensors[1], None, None
 
 
 class LitgptLlamaLayer:
@@ -849,15 +881,14 @@ LAYERS = {"llama": LlamaLayer, "mixtral": MixtralLayer, "gpt2": Gpt2Layer, "bert
           "litgpt": LitgptLlamaLayer, "litgpt-neox": LitgptNeoxLayer}
 
 
-def count_layer(c):
-    """One layer, one micro-batch: the saved storages' bytes (largest first) and the bytes of
-    16-bit weight copies that stay alive until backward."""
+def layer_run(c):
+    """One layer of the configuration, ready to run: (layer, ops, its input's leaf, run, the
+    tensors computed once per model that it reads). The input stands for the previous layer's
+    output; under torchtitan's tensor parallelism it is this GPU's slice of the sequence."""
     torch.manual_seed(0)
     layer = LAYERS[c["family"]](c)
     ops, stream = setup(c, layer.params())
-    # The layer's input is the previous layer's output: it requires grad and is no leaf.
-    # Under torchtitan's tensor parallelism a GPU's layer input is its slice of the sequence.
-    x = torch.randn(c["batch"], c["seq"] // c.get("tp", 1), c["hidden"], dtype=stream).requires_grad_(True).clone()
+    leaf = torch.randn(c["batch"], c["seq"] // c.get("tp", 1), c["hidden"], dtype=stream).requires_grad_(True)
     if c["family"] in ("llama", "mixtral"):
         cos, sin = rotary(c, stream)  # computed once per model
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
@@ -872,6 +903,14 @@ def count_layer(c):
         constants, run = [cos, sin], lambda t: layer(ops, t, cos, sin)
     else:
         constants, run = layer.buffers(), lambda t: layer(ops, t)
+    return layer, ops, leaf, run, constants
+
+
+def count_layer(c):
+    """One layer, one micro-batch: the saved storages' bytes (largest first) and the bytes of
+    16-bit weight copies that stay alive until backward."""
+    layer, ops, leaf, run, constants = layer_run(c)
+    x = leaf.clone()  # the previous layer's output requires grad and is no leaf
     with SavedStorages(exclude=layer.params() + constants) as saved:
         if c["recompute"] == "full":
             # torch.utils.checkpoint around each layer (HF gradient_checkpointing_enable)
@@ -880,6 +919,46 @@ def count_layer(c):
             run(x)
     casts = split_weight_casts(saved, ops)
     return saved.sizes(), casts
+
+
+def backward_working_set(c):
+    """One layer's backward, one micro-batch, as the last layer's runs: the largest number of bytes
+    it holds at once beyond what was alive when it began. The layer's output feeds a product with
+    1, whose backward hands the layer a fresh gradient as the layer above would; autograd.grad
+    asks for the input's gradient alone, so no weight's gradient is allocated (the gradients item
+    counts those). None under full recomputation (torch.utils.checkpoint's reentrant backward
+    cannot run under autograd.grad; the recomputed layer's backward is the same backward)."""
+    if c["recompute"] != "none":
+        return None
+    _, _, leaf, run, _ = layer_run(c)
+    # Forward runs under the profiler too, so that it sees the saved tensors freed in backward.
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+        out = run(leaf.clone()) * 1
+        seed = torch.ones_like(out)
+        with torch.profiler.record_function("backward"):
+            torch.autograd.grad(out, leaf, seed)
+    events = list(prof.profiler.kineto_results.events())
+    begin = min(e.start_us() for e in events if e.name() == "backward")
+    gemms = [(e.start_us(), e.start_us() + e.duration_us()) for e in events
+             if e.name() in ("aten::mm", "aten::addmm", "aten::bmm")]
+    memory = [e for e in events if e.name() == "[memory]"]
+    before = sum(e.nbytes() for e in memory if e.start_us() < begin)
+    memory = [e for e in memory if e.start_us() >= begin]
+
+    def gemm_scratch(i):
+        alloc, free = memory[i], memory[i + 1] if i + 1 < len(memory) else None
+        return (free is not None and alloc.nbytes() > 0 and free.nbytes() == -alloc.nbytes()
+                and any(start <= alloc.start_us() and free.start_us() <= end for start, end in gemms))
+
+    held, peak, i = before, before, 0
+    while i < len(memory):
+        if gemm_scratch(i):
+            i += 2
+            continue
+        held += memory[i].nbytes()
+        peak = max(peak, held)
+        i += 1
+    return peak - before
 
 
 def causal_lm_loss(logits, labels, vocab):
