@@ -945,14 +945,14 @@ def backward_working_set(c):
     before = sum(e.nbytes() for e in memory if e.start_us() < begin)
     memory = [e for e in memory if e.start_us() >= begin]
 
-    def gemm_scratch(i):
-        alloc, free = memory[i], memory[i + 1] if i + 1 < len(memory) else None
-        return (free is not None and alloc.nbytes() > 0 and free.nbytes() == -alloc.nbytes()
+    def gemm_scratch(alloc, free):
+        """A buffer the CPU's GEMM makes and frees inside one call."""
+        return (alloc.nbytes() > 0 and free.nbytes() == -alloc.nbytes()
                 and any(start <= alloc.start_us() and free.start_us() <= end for start, end in gemms))
 
     held, peak, i = before, before, 0
     while i < len(memory):
-        if gemm_scratch(i):
+        if i + 1 < len(memory) and gemm_scratch(memory[i], memory[i + 1]):
             i += 2
             continue
         held += memory[i].nbytes()
