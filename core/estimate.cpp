@@ -37,6 +37,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::ActivationOffloadWindow, "activation_offload_window"},
     {ItemId::WeightCasts, "weight_casts"},
     {ItemId::HeadActivations, "head_activations"},
+    {ItemId::BackwardWorkingSet, "backward_working_set"},
     {ItemId::CudaContext, "cuda_context"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
@@ -304,6 +305,8 @@ struct Stage {
     std::int64_t largestTrainableTensor() const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -1091,6 +1094,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + equals(head, units);
         });
     }
+    // What of the loss's tensors backward has freed by the time it reaches the last layer.
+    Bytes lossFreed = b.item(ItemId::HeadActivations);
     if (lastStage && s.liger) {
         // Liger's fused linear cross-entropy (liger_kernel/ops/fused_linear_cross_entropy.py,
         // fused_linear_cross_entropy_forward) never holds the whole logits: it splits the tokens into
@@ -1103,6 +1108,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes chunk = std::int64_t(e) * rows * a.vocab;
         const Bytes headCast = dt.autocast && autocastCastsBase(s, dt) ? 2 * a.vocab * a.hidden : 0;
         const Bytes logits = chunk + headCast;
+        lossFreed += logits;
         sink.add(ItemId::Logits, logits, [&] {
             return std::to_string(rows) + " tokens × " + std::to_string(a.vocab) + " vocab × " + std::to_string(e)
                 + " B (one chunk of the logits in Liger's fused loss, its gradient written in place)"
@@ -1139,9 +1145,17 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes lastChunkCopy = s.implementation == Implementation::LitGpt && s.microBatch > 1
             ? logitBytes * s.microBatch * (litgptLastChunkLength(s) - 1) * a.vocab
             : 0;
+        // lit-gpt's training loop keeps the list of FP32 chunks referenced through fabric.backward
+        // (finetune/lora.py: `logits` outlives the loss); the loss's backward then runs a chunk at
+        // a time, nll_loss_backward's dense FP32 gradient and _log_softmax_backward_data's FP32
+        // gradient of the logits alive together: 8 B per logit of the largest chunk, on top.
+        const std::int64_t chunkTokens = s.microBatch
+            * (litgptHeadChunks(s) > 1 ? kLitgptHeadChunk : litgptLastChunkLength(s) - 1);
+        const Bytes chunkBackward = s.implementation == Implementation::LitGpt ? 8 * chunkTokens * a.vocab : 0;
         const Bytes forward = logitBytes * elements + fp32Copy + lastChunkCopy + (lossParallel ? 4 * elements : 0);
-        const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : 0;
+        const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : forward + chunkBackward;
         const Bytes logits = std::max(forward, backward);
+        lossFreed += chunkBackward > 0 ? chunkBackward : logits;
         sink.add(ItemId::Logits, logits, [&] {
             const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
             if (backward > forward && lossParallel)
@@ -1168,9 +1182,41 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             if (lastChunkCopy)
                 text += " + the last chunk less its final position, copied by reshape for the loss "
                     + formatBytes(lastChunkCopy, units);
+            if (chunkBackward)
+                text +=
+                    " + the loss's backward, a chunk at a time: FP32 gradients of the log-softmax and of the logits, "
+                    + formatCount(chunkTokens) + " tokens × " + std::to_string(a.vocab) + " vocab × 8 B "
+                    + formatBytes(chunkBackward, units);
             return text + equals(logits, units);
         });
     }
+    addBackwardWorkingSet(savingLayers, lossFreed, units, b, sink);
+}
+
+// Backward's working set (backwardWorkingSet(), pinned to autograd by tests/oracle): one layer's
+// backward at its widest holds these gradients beside every layer's saved tensors. What the head
+// saved and the loss's tensors are freed before the last layer's backward begins (but lit-gpt's
+// FP32 logits, which its loop keeps), so the step needs only what the working set exceeds them by.
+template <class Sink>
+void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Units units, Breakdown &b,
+                                  Sink &sink) const
+{
+    if (savingLayers == 0)
+        return;
+    const TensorList set = backwardWorkingSet(s);
+    b.backwardWorkingSet = set.total;
+    const Bytes beyond = std::max<Bytes>(set.total - lossFreed, 0);
+    sink.add(ItemId::BackwardWorkingSet, beyond, [&] {
+        std::string text = "one layer's backward at its widest:";
+        for (int i = 0; i < set.count; ++i)
+            text += std::string(i ? " + " : " ") + std::string(set.items[i].name) + " "
+                + formatBytes(set.items[i].bytes, units);
+        text += " = " + formatBytes(set.total, units);
+        if (lossFreed > 0)
+            text += ", less the loss's tensors and what the head saved, freed by then, " + formatBytes(lossFreed, units)
+                + " (never below 0)";
+        return text + equals(beyond, units);
+    });
 }
 
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
@@ -1261,7 +1307,8 @@ Component componentOf(ItemId id)
     case ItemId::RecomputeBuffer:
     case ItemId::ActivationOffloadWindow:
     case ItemId::WeightCasts:
-    case ItemId::HeadActivations: return Component::Activations;
+    case ItemId::HeadActivations:
+    case ItemId::BackwardWorkingSet: return Component::Activations;
     case ItemId::CudaContext:
     case ItemId::AllocatorReserve:
     case ItemId::CommBuffers: return Component::Overhead;

@@ -55,6 +55,7 @@ enum class ItemId {
     ActivationOffloadWindow,
     WeightCasts,
     HeadActivations,
+    BackwardWorkingSet, // beyond the loss's tensors, which are freed before a layer's backward runs
     CudaContext,
     AllocatorReserve,
     CommBuffers,
@@ -91,6 +92,7 @@ struct Breakdown {
     std::int64_t chunkPassesInFlight = 1;  // with interleaving: their passes through the stage's model chunks
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
+    Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
 

@@ -72,13 +72,14 @@ StepTimeline stepTimeline(const Breakdown &b)
     point(StepPhase::Loss, 0, params + gathered, 0,
           afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
-    // Backward frees each layer's activations as it produces that layer's gradients; under full
-    // recomputation the layer's whole working set is rebuilt first.
+    // Backward frees each layer's activations as it produces that layer's gradients, holding its
+    // working set meanwhile (the loss's tensors are gone by then); under full recomputation the
+    // layer's whole working set is rebuilt first.
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              afterForward - share(layerActivations, done) + recompute + inbound);
+              afterForward - share(layerActivations, done) + recompute + inbound + b.backwardWorkingSet);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);
 

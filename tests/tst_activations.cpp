@@ -214,21 +214,27 @@ private Q_SLOTS:
     // lit-gpt's loss (finetune/lora.py and utils.py chunked_cross_entropy at 8641822): Fabric hands
     // back FP32 logits, 4 B each, and for more than one sequence the last chunk, sliced to drop its
     // final position, is no view, so reshape copies it: b × (its length − 1) × vocab × 4 B more.
-    void litgptLossCopiesTheLastChunk_data()
+    // The loop keeps the logits through backward, which takes the loss a chunk at a time: the FP32
+    // gradients of one chunk's log-softmax and logits, 8 B per logit of b × 128 tokens (of the one
+    // chunk, less its final position, when the sequence fits in one), on top.
+    void litgptLossKeepsItsLogits_data()
     {
         QTest::addColumn<int>("batch");
         QTest::addColumn<int>("sequence");
         QTest::addColumn<qint64>("copiedPositions"); // of each sequence
-        QTest::newRow("one sequence: a view") << 1 << 1044 << qint64(0);
-        QTest::newRow("two sequences of 1044: 20 in the last chunk") << 2 << 1044 << qint64(19);
-        QTest::newRow("four sequences of 1304: 24 in the last chunk") << 4 << 1304 << qint64(23);
-        QTest::newRow("two sequences of 1024: a whole last chunk") << 2 << 1024 << qint64(127);
+        QTest::addColumn<qint64>("chunkPositions");  // of each sequence, in the loss's backward
+        QTest::newRow("one sequence: a view") << 1 << 1044 << qint64(0) << qint64(128);
+        QTest::newRow("two sequences of 1044: 20 in the last chunk") << 2 << 1044 << qint64(19) << qint64(128);
+        QTest::newRow("four sequences of 1304: 24 in the last chunk") << 4 << 1304 << qint64(23) << qint64(128);
+        QTest::newRow("two sequences of 1024: a whole last chunk") << 2 << 1024 << qint64(127) << qint64(128);
+        QTest::newRow("two sequences of 100: one chunk") << 2 << 100 << qint64(99) << qint64(99);
     }
-    void litgptLossCopiesTheLastChunk()
+    void litgptLossKeepsItsLogits()
     {
         QFETCH(int, batch);
         QFETCH(int, sequence);
         QFETCH(qint64, copiedPositions);
+        QFETCH(qint64, chunkPositions);
         Scenario s;
         s.implementation = Implementation::LitGpt;
         s.precision = Precision::Bf16;
@@ -240,7 +246,50 @@ private Q_SLOTS:
         s.sequence = sequence;
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const qint64 logits = qint64(batch) * sequence * 32'000 * 4;
-        QCOMPARE(estimate(s).item(ItemId::Logits), logits + batch * copiedPositions * 32'000 * 4);
+        QCOMPARE(estimate(s).item(ItemId::Logits),
+                 logits + batch * copiedPositions * 32'000 * 4 + batch * chunkPositions * 32'000 * 8);
+    }
+
+    // Backward's working set (pinned tensor by tensor to autograd in tst_savedtensors) enters the
+    // sum only by what it exceeds the loss's tensors freed before it by: all of it on a stage that
+    // computes no loss, nothing where a large vocabulary's logits outweigh it.
+    void backwardWorkingSetBeyondTheLoss_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("mlp");
+        QTest::addColumn<int>("pipeline");
+        QTest::addColumn<qint64>("workingSet");
+        QTest::addColumn<qint64>("item");
+        // s·b·h·2 B for the stream's gradient, then the MLP's: Megatron's fused GELU f-wide
+        // gradient (its FC2 keeps its input), a trained SwiGLU's two factors' gradients.
+        const qint64 tokens = 4096, h = 4096, f = 11008;
+        QTest::newRow("megatron GELU, first of 4 stages: no loss there")
+            << int(Implementation::Megatron) << int(MlpKind::Gelu) << 4 << (2 * tokens * h + 2 * tokens * f)
+            << (2 * tokens * h + 2 * tokens * f);
+        QTest::newRow("megatron SwiGLU, first of 4 stages")
+            << int(Implementation::Megatron) << int(MlpKind::Gated) << 4 << (2 * tokens * h + 4 * tokens * f)
+            << (2 * tokens * h + 4 * tokens * f);
+        QTest::newRow("torchtitan SwiGLU, one GPU: the loss's 8 B a logit outweigh it")
+            << int(Implementation::TorchTitan) << int(MlpKind::Gated) << 1 << (2 * tokens * h + 4 * tokens * f)
+            << qint64(0);
+    }
+    void backwardWorkingSetBeyondTheLoss()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, mlp);
+        QFETCH(int, pipeline);
+        QFETCH(qint64, workingSet);
+        QFETCH(qint64, item);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.arch.mlp = MlpKind(mlp);
+        s.precision = Precision::Bf16;
+        s.attention = s.implementation == Implementation::TorchTitan ? Attention::Sdpa : Attention::Flash;
+        s.pipelineParallel = pipeline;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.backwardWorkingSet, workingSet);
+        QCOMPARE(b.item(ItemId::BackwardWorkingSet), item);
     }
 
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the

@@ -182,6 +182,61 @@ private Q_SLOTS:
             s.ampStyle = AmpStyle::Autocast;
             s.liger = true;
         });
+        row("GPT-2 under autocast (NewGELU's FP32 gradients in backward)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.modeling = Modeling::Gpt2;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.learnedPositions = 1024;
+            s.sequence = 1024;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+        });
+        row("GPT-2 in FP32", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.modeling = Modeling::Gpt2;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.learnedPositions = 1024;
+            s.sequence = 1024;
+            s.precision = Precision::Fp32;
+        });
+        row("Liger with LoRA on down_proj", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.liger = true;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV | LoraDown;
+        });
+        row("lit-gpt's GPT-NeoX block, full fine-tuning under autocast, two sequences", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.arch.modeling = Modeling::GptNeox;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.linearBias = true;
+            s.attention = Attention::Flash;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.microBatch = 2;
+        });
+        row("lit-gpt's GPT-NeoX block, LoRA, two sequences in BF16", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.arch.modeling = Modeling::GptNeox;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.linearBias = true;
+            s.attention = Attention::Flash;
+            s.precision = Precision::Bf16;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV;
+            s.microBatch = 2;
+        });
+        row("lit-gpt full fine-tuning in BF16, two sequences (the head copies each chunk)", [](Scenario &s) {
+            s.implementation = Implementation::LitGpt;
+            s.attention = Attention::Flash;
+            s.precision = Precision::Bf16;
+            s.microBatch = 2;
+        });
         row("Hugging Face, activations offloaded", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.activationOffload = true;

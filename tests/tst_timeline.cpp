@@ -141,14 +141,16 @@ private Q_SLOTS:
         const auto loss = std::find_if(t.points.begin(), t.points.end(),
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
         QVERIFY(loss != t.points.end());
-        // Everything but the gradients and the optimizer step's intermediates is alive at the loss,
-        // all of it at once; the intermediates only during the step.
+        // Everything but the gradients, the optimizer step's intermediates and backward's working
+        // set is alive at the loss, all of it at once; the intermediates only during the step.
         const Bytes stepBuffer = b.item(ItemId::OptimizerStepBuffer);
-        QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients) - stepBuffer);
+        const Bytes workingSet = b.item(ItemId::BackwardWorkingSet);
+        QCOMPARE(loss->inUse, b.total - b.component(Component::Gradients) - stepBuffer - workingSet);
         for (Component c : kComponents)
             QCOMPARE(loss->part(c),
                      c == Component::Gradients             ? 0
                          : c == Component::OptimizerStates ? b.component(c) - stepBuffer
+                         : c == Component::Activations     ? b.component(c) - workingSet
                                                            : b.component(c));
         const TimelinePoint &step = t.points.back();
         QCOMPARE(step.phase, StepPhase::OptimizerStep);
@@ -162,6 +164,29 @@ private Q_SLOTS:
         QCOMPARE(t.points.front().part(Component::Parameters), b.component(Component::Parameters)); // from the start
         QCOMPARE(t.points.back().part(Component::Activations), 0);                               // the optimizer step
         QCOMPARE(t.points.back().part(Component::Gradients), b.component(Component::Gradients)); // every gradient
+    }
+
+    // Backward holds its working set beside what the layers still keep: on a pipeline's first
+    // stage, where no loss is computed, the whole of it is an item of the sum, and the first
+    // backward point holds it beside every other layer's activations.
+    void backwardHoldsItsWorkingSet()
+    {
+        Scenario s; // Megatron, the article's 7B, mixed BF16
+        s.pipelineParallel = 4;
+        s.attention = Attention::Flash;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 0);
+        QVERIFY(b.backwardWorkingSet > 0);
+        QCOMPARE(b.item(ItemId::BackwardWorkingSet), b.backwardWorkingSet);
+        const StepTimeline t = stepTimeline(b);
+        const auto first = std::find_if(t.points.begin(), t.points.end(),
+                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Backward; });
+        QVERIFY(first != t.points.end());
+        const Bytes layers = b.item(ItemId::LayerActivations);
+        QCOMPARE(first->part(Component::Activations),
+                 b.item(ItemId::EmbeddingActivations) + layers - layers / b.layersOnStage + b.backwardWorkingSet);
+        QVERIFY(t.peak() <= b.total);
     }
 
     // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward

@@ -78,6 +78,7 @@ QColor itemColor(ItemId id)
     case ItemId::EmbeddingActivations:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
+    case ItemId::BackwardWorkingSet:
     case ItemId::OptimizerStepBuffer:
     case ItemId::ActivationOffloadWindow: return base.lighter(160);
     default: return base;
@@ -130,6 +131,7 @@ QString itemName(ItemId id)
     case ItemId::ActivationOffloadWindow: return QCoreApplication::translate("vl::ui", "Activations in transit");
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
+    case ItemId::BackwardWorkingSet: return QCoreApplication::translate("vl::ui", "Backward working set");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");

@@ -2492,6 +2492,74 @@
         <source>the head&apos;s 16-bit cast (autocast)</source>
         <translation>输出头的 16 位副本（autocast）</translation>
     </message>
+    <message>
+        <source>one layer&apos;s backward at its widest:</source>
+        <translation>单层反向传播最宽处：</translation>
+    </message>
+    <message>
+        <source>gradient of the layer&apos;s output (the residual stream)</source>
+        <translation>该层输出的梯度（残差流）</translation>
+    </message>
+    <message>
+        <source>gradients of SiLU&apos;s output and of up_proj&apos;s output</source>
+        <translation>SiLU 输出与 up_proj 输出的梯度</translation>
+    </message>
+    <message>
+        <source>gradient of down_proj&apos;s input</source>
+        <translation>down_proj 输入的梯度</translation>
+    </message>
+    <message>
+        <source>LoRA&apos;s gradient of down_proj&apos;s input, less its rank-r output</source>
+        <translation>LoRA 给出的 down_proj 输入梯度，减去其秩 r 输出</translation>
+    </message>
+    <message>
+        <source>gradient of GELU&apos;s input</source>
+        <translation>GELU 输入的梯度</translation>
+    </message>
+    <message>
+        <source>gradient of the second linear&apos;s input</source>
+        <translation>第二个线性层输入的梯度</translation>
+    </message>
+    <message>
+        <source>gradients of NewGELU&apos;s two factors, 0.5·x and 1 + tanh</source>
+        <translation>NewGELU 两个因子 0.5·x 与 1 + tanh 的梯度</translation>
+    </message>
+    <message>
+        <source>FP32 gradient of NewGELU&apos;s output</source>
+        <translation>NewGELU 输出的 FP32 梯度</translation>
+    </message>
+    <message>
+        <source>FP32 gradients of its two factors, 0.5·x and 1 + tanh</source>
+        <translation>其两个因子 0.5·x 与 1 + tanh 的 FP32 梯度</translation>
+    </message>
+    <message>
+        <source>16-bit copy of the stream&apos;s gradient for the MLP&apos;s output</source>
+        <translation>残差流梯度为 MLP 输出转成的 16 位副本</translation>
+    </message>
+    <message>
+        <source>gradient of the MLP&apos;s second linear&apos;s input</source>
+        <translation>MLP 第二个线性层输入的梯度</translation>
+    </message>
+    <message>
+        <source>, less the loss&apos;s tensors and what the head saved, freed by then,</source>
+        <translation>，减去此时已释放的损失张量与输出头保存的张量</translation>
+    </message>
+    <message>
+        <source>(never below 0)</source>
+        <translation>（不低于 0）</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward, a chunk at a time: FP32 gradients of the log-softmax and of the logits,</source>
+        <translation>损失的反向传播逐块进行：log-softmax 与 logits 的 FP32 梯度，</translation>
+    </message>
+    <message>
+        <source>LM-head input of the full chunks, copied by the matmul&apos;s reshape</source>
+        <translation>完整分块的 LM 头输入，由 matmul 的 reshape 复制</translation>
+    </message>
+    <message>
+        <source>LM-head input of the last chunk, copied by the matmul&apos;s reshape</source>
+        <translation>最后一块的 LM 头输入，由 matmul 的 reshape 复制</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2708,6 +2776,10 @@
     <message>
         <source>Optimizer step intermediates</source>
         <translation>优化器更新的中间张量</translation>
+    </message>
+    <message>
+        <source>Backward working set</source>
+        <translation>反向传播工作集</translation>
     </message>
 </context>
 </TS>
