@@ -1211,11 +1211,11 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Un
         for (int i = 0; i < set.count; ++i)
             text += std::string(i ? " + " : " ") + std::string(set.items[i].name) + " "
                 + formatBytes(set.items[i].bytes, units);
-        text += " = " + formatBytes(set.total, units);
-        if (lossFreed > 0)
-            text += ", less the loss's tensors and what the head saved, freed by then, " + formatBytes(lossFreed, units)
-                + " (never below 0)";
-        return text + equals(beyond, units);
+        if (lossFreed == 0)
+            return text + equals(beyond, units);
+        return text + " = " + formatBytes(set.total, units)
+            + ", less the loss's tensors and what the head saved, freed by then, " + formatBytes(lossFreed, units)
+            + " (never below 0)" + equals(beyond, units);
     });
 }
 
