@@ -38,6 +38,17 @@ void litgptNeox(Scenario &s)
     s.attention = Attention::Flash;
 }
 
+// Hugging Face's GPT-2 block (NewGELU in Python ops), 1024 learned positions.
+void gpt2(Scenario &s)
+{
+    s.implementation = Implementation::HuggingFace;
+    s.arch.modeling = Modeling::Gpt2;
+    s.arch.mlp = MlpKind::Gelu;
+    s.arch.norm = NormKind::LayerNorm;
+    s.arch.learnedPositions = 1024;
+    s.sequence = 1024;
+}
+
 // lit-gpt's Llama block in Lightning's bf16-mixed: autocast over FP32 weights, flash attention.
 void litgptLlamaMixed(Scenario &s)
 {
@@ -183,22 +194,12 @@ private Q_SLOTS:
             s.liger = true;
         });
         row("GPT-2 under autocast (NewGELU's FP32 gradients in backward)", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.arch.modeling = Modeling::Gpt2;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
-            s.arch.learnedPositions = 1024;
-            s.sequence = 1024;
+            gpt2(s);
             s.precision = Precision::MixedBf16;
             s.ampStyle = AmpStyle::Autocast;
         });
         row("GPT-2 in FP32", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.arch.modeling = Modeling::Gpt2;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
-            s.arch.learnedPositions = 1024;
-            s.sequence = 1024;
+            gpt2(s);
             s.precision = Precision::Fp32;
         });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
@@ -209,24 +210,13 @@ private Q_SLOTS:
             s.loraTargets = LoraQ | LoraV | LoraDown;
         });
         row("lit-gpt's GPT-NeoX block, full fine-tuning under autocast, two sequences", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.arch.modeling = Modeling::GptNeox;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
-            s.arch.linearBias = true;
-            s.attention = Attention::Flash;
+            litgptNeox(s);
             s.precision = Precision::MixedBf16;
             s.ampStyle = AmpStyle::Autocast;
             s.microBatch = 2;
         });
         row("lit-gpt's GPT-NeoX block, LoRA, two sequences in BF16", [](Scenario &s) {
-            s.implementation = Implementation::LitGpt;
-            s.arch.modeling = Modeling::GptNeox;
-            s.arch.mlp = MlpKind::Gelu;
-            s.arch.norm = NormKind::LayerNorm;
-            s.arch.linearBias = true;
-            s.attention = Attention::Flash;
-            s.precision = Precision::Bf16;
+            litgptNeox(s);
             s.fineTune = FineTune::LoRA;
             s.loraTargets = LoraQ | LoraV;
             s.microBatch = 2;
