@@ -189,6 +189,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         "Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
         "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "
         "states). Megatron's theoretical memory and DeepSpeed's model-state estimators leave them out.");
+    if (b.backwardWorkingSet > 0)
+        parallel << QObject::tr(
+                        "Backward's working set: while one layer runs backward it holds %1 of gradients beside what "
+                        "the layers saved (the residual stream's and its MLP's, at their widest). The loss's tensors "
+                        "are freed by then, so the sum adds what it exceeds them by: %2.")
+                        .arg(bytesText(b.backwardWorkingSet, units),
+                             bytesText(b.item(ItemId::BackwardWorkingSet), units));
     html += QObject::tr("<h3>Parallelism and runtime buffers</h3>") + QStringLiteral("<ul><li>")
         + parallel.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
     html += QObject::tr(

@@ -183,6 +183,10 @@
         <source>Liger kernels: Liger Kernel&apos;s RMSNorm keeps its input and an FP32 1/rms, its SwiGLU the gate and up outputs, and its fused linear cross-entropy computes the output layer&apos;s gradients in forward, one chunk of logits at a time, and keeps them for backward.</source>
         <translation>Liger 内核：Liger Kernel 的 RMSNorm 保留其输入和 FP32 的 1/rms，其 SwiGLU 保留 gate 与 up 的输出，其融合线性交叉熵在前向中一次一块 logits 地算出输出层的梯度，并为反向保留它们。</translation>
     </message>
+    <message>
+        <source>Backward&apos;s working set: while one layer runs backward it holds %1 of gradients beside what the layers saved (the residual stream&apos;s and its MLP&apos;s, at their widest). The loss&apos;s tensors are freed by then, so the sum adds what it exceeds them by: %2.</source>
+        <translation>反向传播工作集：某一层做反向传播时，除各层保存的张量外还持有 %1 的梯度（残差流的梯度和该层 MLP 最宽处的梯度）。此时损失的张量已经释放，所以总和只加上超出它们的部分：%2。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
