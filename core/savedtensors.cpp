@@ -845,7 +845,8 @@ TensorList backwardWorkingSet(const Scenario &s)
     // the gradient of the projection's input, if that is wider.
     TensorList projection;
     if (dt.autocast) {
-        projection.add("16-bit copy of the stream's gradient for the MLP's output", 2 * tokens * a.hidden);
+        projection.add("16-bit copy of the stream's gradient for the MLP's output",
+                       2 * tokens / streamSplit * a.hidden);
         projection.add("gradient of the MLP's second linear's input", wide);
     }
     const TensorList &widest = projection.total > core.total ? projection : core;
