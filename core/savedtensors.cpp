@@ -818,40 +818,42 @@ TensorList backwardWorkingSet(const Scenario &s)
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
     const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);
     const Bytes adapterOutput = frozenAdapter ? e * rows * s.loraRank : 0;
-    TensorList core;
+    // Each moment holds at most two tensors beside the stream's gradient.
+    struct Moment {
+        std::array<SavedTensor, 2> tensors{};
+        Bytes total() const { return tensors[0].bytes + tensors[1].bytes; }
+    };
+    Moment core;
     if (a.modeling == Modeling::Gpt2 && !megatron) {
-        if (dt.autocast) {
-            // The product is FP32 (1 + tanh is); 0.5·x's gradient, cast back to 16 bits, takes the
-            // place of c_proj's 16-bit input, freed by then.
-            core.add("FP32 gradient of NewGELU's output", 4 * rows * a.ffn);
-            core.add("FP32 gradients of its two factors, 0.5·x and 1 + tanh", 8 * rows * a.ffn);
-        } else {
-            core.add("gradients of NewGELU's two factors, 0.5·x and 1 + tanh", 2 * wide);
-        }
+        // Under autocast the product is FP32 (1 + tanh is); 0.5·x's gradient, cast back to 16 bits,
+        // takes the place of c_proj's 16-bit input, freed by then.
+        core.tensors = dt.autocast
+            ? std::array<SavedTensor, 2>{{{"FP32 gradient of NewGELU's output", 4 * rows * a.ffn, 1},
+                                          {"FP32 gradients of its two factors, 0.5·x and 1 + tanh", 8 * rows * a.ffn,
+                                           1}}}
+            : std::array<SavedTensor, 2>{{{"gradients of NewGELU's two factors, 0.5·x and 1 + tanh", 2 * wide, 1}}};
     } else if (a.mlp == MlpKind::Gated && s.liger) {
-        core.add("gradient of down_proj's input", wide);
+        core.tensors[0] = {"gradient of down_proj's input", wide, 1};
         if (loraOn(s, LoraDown))
-            core.add("LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterOutput);
+            core.tensors[1] = {"LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterOutput, 1};
     } else if (a.mlp == MlpKind::Gated) {
-        core.add("gradients of SiLU's output and of up_proj's output", 2 * wide - adapterOutput);
+        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output", 2 * wide - adapterOutput, 1};
         if (!keepsInput)
-            core.add("gradient of down_proj's input", wide);
+            core.tensors[1] = {"gradient of down_proj's input", wide, 1};
     } else {
-        core.add("gradient of GELU's input", wide);
+        core.tensors[0] = {"gradient of GELU's input", wide, 1};
         if (!keepsInput)
-            core.add("gradient of the second linear's input", wide);
+            core.tensors[1] = {"gradient of the second linear's input", wide, 1};
     }
     // Under autocast, the moment the output projection runs: the stream gradient's 16-bit copy and
     // the gradient of the projection's input, if that is wider.
-    TensorList projection;
-    if (dt.autocast) {
-        projection.add("16-bit copy of the stream's gradient for the MLP's output",
-                       2 * tokens / streamSplit * a.hidden);
-        projection.add("gradient of the MLP's second linear's input", wide);
-    }
-    const TensorList &widest = projection.total > core.total ? projection : core;
-    for (int i = 0; i < widest.count; ++i)
-        out.add(widest.items[i].name, widest.items[i].bytes);
+    Moment projection;
+    if (dt.autocast)
+        projection.tensors = {
+            {{"16-bit copy of the stream's gradient for the MLP's output", 2 * tokens / streamSplit * a.hidden, 1},
+             {"gradient of the MLP's second linear's input", wide, 1}}};
+    for (const SavedTensor &tensor : (projection.total() > core.total() ? projection : core).tensors)
+        out.add(tensor.name, tensor.bytes);
     return out;
 }
 
