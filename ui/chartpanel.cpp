@@ -104,8 +104,9 @@ void ChartPanel::retranslate()
     m_fitRule->setItemText(0, tr("sum of all parts"));
     m_fitRule->setItemText(1, tr("peak of the step"));
     m_fitRule->setToolTip(tr("Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at "
-                             "any moment of the step, from the timeline; it leaves out backward's passing gradient "
-                             "tensors, so published runs read up to 10 % above it. The sum is the safe choice."));
+                             "any moment of the step, from the timeline; it counts one layer's backward working set "
+                             "but not the distributed engines' and the loss's passing buffers, so published runs "
+                             "read up to 10 % above it. The sum is the safe choice."));
     m_units->setToolTip(
         tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch report); GB = 10⁹ bytes (papers, vendor labels)."));
 }

@@ -294,8 +294,8 @@
         <translation>勾选的手段从上到下逐一尝试，直到方案放得进第一块选中的 GPU。拖动可调整顺序。</translation>
     </message>
     <message>
-        <source>Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at any moment of the step, from the timeline; it leaves out backward&apos;s passing gradient tensors, so published runs read up to 10 % above it. The sum is the safe choice.</source>
-        <translation>各部分之和：所有部分同时计入，与其他工具的算法相同（上界）。峰值：训练步中任一时刻的最大占用，取自时间线；它不含反向过程中临时的梯度张量，已发表的实测可比它高出多达 10%。各部分之和是稳妥的选择。</translation>
+        <source>Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at any moment of the step, from the timeline; it counts one layer&apos;s backward working set but not the distributed engines&apos; and the loss&apos;s passing buffers, so published runs read up to 10 % above it. The sum is the safe choice.</source>
+        <translation>各部分之和：所有部分同时计入，与其他工具的算法相同（上界）。峰值：训练步中任一时刻的最大占用，取自时间线；它计入单层反向传播的工作集，但不含分布式引擎和损失函数的临时缓冲，已发表的实测可比它高出多达 10%。各部分之和是稳妥的选择。</translation>
     </message>
 </context>
 <context>
