@@ -1094,8 +1094,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + equals(head, units);
         });
     }
-    // What of the loss's tensors backward has freed by the time it reaches the last layer.
-    Bytes lossFreed = b.item(ItemId::HeadActivations);
+    // What of the head's and the loss's tensors backward has freed by the time it reaches the last
+    // layer: not the embeddings'.
+    Bytes lossFreed = b.item(ItemId::HeadActivations) - (codeLevel ? embeddingTensors(s).total : 0);
     if (lastStage && s.liger) {
         // Liger's fused linear cross-entropy (liger_kernel/ops/fused_linear_cross_entropy.py,
         // fused_linear_cross_entropy_forward) never holds the whole logits: it splits the tokens into

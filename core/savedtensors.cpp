@@ -641,19 +641,43 @@ void litgptHeadLora(const Scenario &s, TensorList &out, std::int64_t fullChunks,
             "LoRA A output of the last chunk (rank r), saved by LoRA B", e * s.loraRank);
 }
 
-// Outside the layers, Hugging Face and torchtitan: what the embeddings save (token ids; GPT-2 its position ids,
-// BERT its token-type ids and embedding LayerNorm), the final norm and the head with its loss:
+// What the embeddings save, kept until backward's very end: the token ids; GPT-2 its position ids
+// and the embedding dropout's mask, BERT its token-type ids, embedding LayerNorm and dropout.
+void codeEmbedding(const Scenario &s, TensorList &out)
+{
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const bool trains = baseTrains(s);
+    if (trains)
+        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    if (s.implementation == Implementation::LitGpt)
+        return;
+    switch (s.arch.modeling) {
+    case Modeling::Gpt2:
+        if (trains)
+            out.add("position ids (int64), saved by the position embedding", 8 * s.sequence);
+        dropoutMask(s, out, tokens * s.arch.hidden);
+        break;
+    case Modeling::Bert:
+        if (trains)
+            out.add("token-type ids (int64), saved by their embedding", 8 * tokens);
+        layerNorm(s, out);
+        dropoutMask(s, out, tokens * s.arch.hidden);
+        break;
+    case Modeling::Llama:
+    case Modeling::GptNeox: break;
+    }
+}
+
+// After the layers, Hugging Face, torchtitan and lit-gpt: the final norm and the head with its loss:
 // LlamaForCausalLM and GPT2LMHeadModel (LM head; GPT-2's tied to wte), or
 // BertForSequenceClassification (pooler on the first token, dropout, a 2-label classifier).
-void codeOutside(const Scenario &s, TensorList &out)
+void codeHead(const Scenario &s, TensorList &out)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t e = dt.activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = s.arch.hidden;
     const bool trains = baseTrains(s);
-    if (trains)
-        out.add("token ids, saved by the embedding (int64)", 8 * tokens);
     if (s.implementation == Implementation::LitGpt) {
         // GPT.forward(lm_head_chunk_size=128) and utils.py chunked_cross_entropy: ln_f, the LM
         // head per 128-token chunk (a 4-bit linear under QLoRA), which Fabric returns in FP32
@@ -719,18 +743,11 @@ void codeOutside(const Scenario &s, TensorList &out)
         causalLmLoss(s, out);
         break;
     case Modeling::Gpt2:
-        if (trains)
-            out.add("position ids (int64), saved by the position embedding", 8 * s.sequence);
-        dropoutMask(s, out, tokens * h);
         layerNorm(s, out);
         normOutputRead(s, out, tokens * h);
         causalLmLoss(s, out);
         break;
     case Modeling::Bert: {
-        if (trains)
-            out.add("token-type ids (int64), saved by their embedding", 8 * tokens);
-        layerNorm(s, out);
-        dropoutMask(s, out, tokens * h);
         // The pooler reads the first token of the last layer's output; without autocast that
         // slice keeps the whole output's storage alive.
         if (trains)
@@ -860,8 +877,18 @@ TensorList backwardWorkingSet(const Scenario &s)
 TensorList outsideTensors(const Scenario &s)
 {
     TensorList list;
+    if (s.implementation != Implementation::Megatron) {
+        codeEmbedding(s, list);
+        codeHead(s, list);
+    }
+    return list;
+}
+
+TensorList embeddingTensors(const Scenario &s)
+{
+    TensorList list;
     if (s.implementation != Implementation::Megatron)
-        codeOutside(s, list);
+        codeEmbedding(s, list);
     return list;
 }
 

@@ -43,6 +43,9 @@ struct TensorList {
 };
 TensorList layerTensors(const Scenario &s);
 TensorList outsideTensors(const Scenario &s); // empty for Megatron, which counts the embedding and logits itself
+// Of those, what the embeddings save: kept until backward's very end, where the head's and the
+// loss's tensors are freed before the layers' backward.
+TensorList embeddingTensors(const Scenario &s);
 Bytes layerBytes(const Scenario &s, Recompute recompute);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
 // moment (the MLP's): the gradients autograd has allocated and not yet freed there.
