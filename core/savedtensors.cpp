@@ -207,6 +207,10 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     perExpert("weighted expert output, saved by index_add_", dt.stream * h);
 }
 
+// Two of the eager Llama attention's saved tensors, which its backward's softmax moment names.
+constexpr std::string_view kRepeatedValue = "value, repeated to every head";
+constexpr std::string_view kEagerProbabilities = "attention probabilities (softmax in FP32)";
+
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
 // FP32, cast back), SDPA or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) *
@@ -242,9 +246,9 @@ void llamaLayer(const Scenario &s, TensorList &out)
     } else {
         out.add("query after rotary", e * tokens * q);
         out.add("key after rotary, repeated to every head", e * tokens * q);
-        out.add("value, repeated to every head", e * tokens * q);
+        out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
-        out.add("attention probabilities (softmax in FP32)", 4 * scores);
+        out.add(kEagerProbabilities, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
         projectionInputs(s, out, {LoraO}, q, false);
@@ -811,9 +815,10 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
 //    adapter on the output projection hands back a gradient of its own, added to the base's, and
 //    frees its rank-r output; GPT-2's NewGELU ends in the product 0.5·x · (1 + tanh(…)), whose
 //    backward makes both factors' gradients (under autocast in FP32).
-// Not modelled: the attention's moment, which stays below the MLP's once the MLP's saved tensors
-// are freed (flash kernels; eager attention at long sequences can exceed it), and PEFT's FP32
-// adapters on the MLP under autocast, whose FP32 gradient path is wider.
+// The attention's moment comes after the MLP's saved tensors are freed: below the MLP's with the
+// flash kernels, above it for Hugging Face's eager Llama attention at long sequences (counted
+// below). Not modelled: GPT-2's and BERT's eager attention there, and PEFT's FP32 adapters on the
+// MLP under autocast, whose FP32 gradient path is wider.
 TensorList backwardWorkingSet(const Scenario &s)
 {
     const Architecture &a = s.arch;
@@ -871,6 +876,32 @@ TensorList backwardWorkingSet(const Scenario &s)
              {"gradient of the MLP's second linear's input", wide, 1}}};
     for (const SavedTensor &tensor : (projection.total() > core.total() ? projection : core).tensors)
         out.add(tensor.name, tensor.bytes);
+    // Hugging Face's eager attention (eager_attention_forward): its backward reaches the softmax
+    // with the MLP's and the output projection's saved tensors freed, then holds the FP32
+    // gradients of the probabilities and of the scores (softmax in FP32: 8 B a score) beside the
+    // repeated value's gradient; at long sequences that is the wider moment.
+    if (s.implementation == Implementation::HuggingFace && a.modeling == Modeling::Llama && a.experts == 1
+        && s.attention == Attention::Eager) {
+        const TensorList saved = layerTensors(s);
+        Bytes freed = 0;
+        bool afterProbabilities = false;
+        for (int i = 0; i < saved.count; ++i) {
+            if (afterProbabilities || saved.items[i].name == kRepeatedValue)
+                freed += saved.items[i].bytes;
+            afterProbabilities = afterProbabilities || saved.items[i].name == kEagerProbabilities;
+        }
+        const std::int64_t scores = a.heads * s.sequence * tokens;
+        const Bytes softmax = out.items[0].bytes + e * tokens * a.heads * a.effectiveHeadDim() + 8 * scores - freed;
+        if (softmax > out.total) {
+            TensorList attention;
+            attention.add("gradient of the layer's output (the residual stream)", out.items[0].bytes);
+            attention.add("gradient of the value, repeated to every head", e * tokens * a.heads * a.effectiveHeadDim());
+            attention.add("FP32 gradients of the attention probabilities and scores, less what the MLP, the output "
+                          "projection and the value had saved, freed by then",
+                          8 * scores - freed);
+            return attention;
+        }
+    }
     return out;
 }
 

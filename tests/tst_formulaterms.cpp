@@ -202,6 +202,11 @@ private Q_SLOTS:
             gpt2(s);
             s.precision = Precision::Fp32;
         });
+        row("Hugging Face, eager attention over 4096 tokens (the softmax's backward is the widest)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Eager;
+            s.sequence = 4096;
+        });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.attention = Attention::Sdpa;

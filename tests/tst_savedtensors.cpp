@@ -152,6 +152,9 @@ void compareSaved(const std::vector<SavedTensor> &core, const std::vector<Bytes>
                          .arg(QLatin1String(scope), describe(core), theirs.join(QStringLiteral(", ")))));
 }
 
+// What the oracle's working set may differ by: the few 0-dim scalars autograd makes on the way.
+constexpr Bytes kScalars = 64;
+
 // Why core's working set is not pinned to this row, or nothing where it is.
 std::string_view workingSetUnpinned(const YAML::Node &c, const Scenario &s)
 {
@@ -239,7 +242,7 @@ private Q_SLOTS:
             items += QStringLiteral("\n  %1 B  %2")
                          .arg(set.items[i].bytes)
                          .arg(QString::fromUtf8(set.items[i].name.data(), qsizetype(set.items[i].name.size())));
-        QVERIFY2(std::abs(set.total - measured) <= 32,
+        QVERIFY2(std::abs(set.total - measured) <= kScalars,
                  qPrintable(QStringLiteral("core %1 B, measured %2 B (%3)%4")
                                 .arg(set.total)
                                 .arg(measured)

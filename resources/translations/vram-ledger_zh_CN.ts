@@ -2564,6 +2564,14 @@
         <source>LM-head input of the last chunk, copied by the matmul&apos;s reshape</source>
         <translation>最后一块的 LM 头输入，由 matmul 的 reshape 复制</translation>
     </message>
+    <message>
+        <source>gradient of the value, repeated to every head</source>
+        <translation>复制到每个头的 value 的梯度</translation>
+    </message>
+    <message>
+        <source>FP32 gradients of the attention probabilities and scores, less what the MLP, the output projection and the value had saved, freed by then</source>
+        <translation>注意力概率与分数的 FP32 梯度，减去此时已释放的 MLP、输出投影和 value 保存的张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

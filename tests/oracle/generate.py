@@ -53,6 +53,7 @@ NEOX_SHAPES = [
          shared_attention_norm=False, lm_head_bias=False, parallel_residual=False),
 ]
 LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=260, batch=1, vocab=96)
+EAGER_LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=2, ffn=176, seq=256, batch=1, vocab=96)
 # Shapes the flash kernels do not round (sequence a multiple of 128, head dimension of 32): there
 # backward's working set is the MLP's, as it is at the sizes people train.
 FLASH_ALIGNED_SHAPES = [
@@ -135,6 +136,9 @@ def configs():
     # Backward's working set where the flash kernels round nothing: Hugging Face's Llama (and with
     # Liger's kernels), torchtitan, lit-gpt's Llama and GPT-NeoX blocks (QLoRA in bf16-true only)
     llama_aligned, neox_aligned = FLASH_ALIGNED_SHAPES
+    # ... and eager attention at a sequence long enough for the softmax's backward to be the widest
+    for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:4]):
+        yield dict(family="llama", **EAGER_LONG_SHAPE, **precision, **training, recompute="none", dropout=0.0)
     for precision, training, liger in itertools.product(PRECISIONS, LLAMA_TRAINING[:4], [{}, dict(liger=True)]):
         yield dict(family="llama", **llama_aligned, **precision, **training, recompute="none", dropout=0.0,
                    attention="sdpa", **liger)
