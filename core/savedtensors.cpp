@@ -894,7 +894,7 @@ TensorList backwardWorkingSet(const Scenario &s)
         const Bytes softmax = out.items[0].bytes + e * tokens * a.heads * a.effectiveHeadDim() + 8 * scores - freed;
         if (softmax > out.total) {
             TensorList attention;
-            attention.add("gradient of the layer's output (the residual stream)", out.items[0].bytes);
+            attention.add(out.items[0].name, out.items[0].bytes); // the residual stream's gradient
             attention.add("gradient of the value, repeated to every head", e * tokens * a.heads * a.effectiveHeadDim());
             attention.add("FP32 gradients of the attention probabilities and scores, less what the MLP, the output "
                           "projection and the value had saved, freed by then",
