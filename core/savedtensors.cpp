@@ -207,9 +207,12 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     perExpert("weighted expert output, saved by index_add_", dt.stream * h);
 }
 
-// Two of the eager Llama attention's saved tensors, which its backward's softmax moment names.
+// The eager attentions' probabilities and value as they are saved, which backward's softmax
+// moment (backwardWorkingSet()) finds in a layer's list.
+constexpr std::string_view kProbabilitiesFp32 = "attention probabilities (softmax in FP32)";
+constexpr std::string_view kProbabilities = "attention probabilities (softmax)";
 constexpr std::string_view kRepeatedValue = "value, repeated to every head";
-constexpr std::string_view kEagerProbabilities = "attention probabilities (softmax in FP32)";
+constexpr std::string_view kCopiedValue = "value, copied for the batched matmul";
 
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
@@ -248,7 +251,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("key after rotary, repeated to every head", e * tokens * q);
         out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
-        out.add(kEagerProbabilities, 4 * scores);
+        out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
         projectionInputs(s, out, {LoraO}, q, false);
@@ -309,8 +312,7 @@ void eagerProbabilities(const Scenario &s, TensorList &out, bool cast16)
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t scores = s.arch.heads * s.sequence * s.sequence * s.microBatch;
     const std::int64_t e = dt.activation;
-    out.add(dt.autocast ? "attention probabilities (softmax in FP32)" : "attention probabilities (softmax)",
-            (dt.autocast ? 4 : e) * scores);
+    out.add(dt.autocast ? kProbabilitiesFp32 : kProbabilities, (dt.autocast ? 4 : e) * scores);
     dropoutMask(s, out, scores);
     // What the matmul with V saves: the dropout output, or a 16-bit cast under autocast.
     if (dt.autocast && (cast16 || !s.dropout))
@@ -329,7 +331,7 @@ void matmulCopies(TensorList &out, Bytes each)
 {
     out.add("query, copied for the batched matmul", each);
     out.add("key, copied for the batched matmul", each);
-    out.add("value, copied for the batched matmul", each);
+    out.add(kCopiedValue, each);
 }
 
 // GPT-2 in Hugging Face transformers (modeling_gpt2.py, eager): GPT2Block with GPT2Attention's
@@ -876,32 +878,41 @@ TensorList backwardWorkingSet(const Scenario &s)
              {"gradient of the MLP's second linear's input", wide, 1}}};
     for (const SavedTensor &tensor : (projection.total() > core.total() ? projection : core).tensors)
         out.add(tensor.name, tensor.bytes);
-    // Hugging Face's eager attention (eager_attention_forward): its backward reaches the softmax
-    // with the MLP's and the output projection's saved tensors freed, then holds the FP32
-    // gradients of the probabilities and of the scores (softmax in FP32: 8 B a score) beside the
-    // repeated value's gradient; at long sequences that is the wider moment.
-    if (s.implementation == Implementation::HuggingFace && a.modeling == Modeling::Llama && a.experts == 1
-        && s.attention == Attention::Eager) {
-        const TensorList saved = layerTensors(s);
-        Bytes freed = 0;
-        bool afterProbabilities = false;
-        for (int i = 0; i < saved.count; ++i) {
-            if (afterProbabilities || saved.items[i].name == kRepeatedValue)
-                freed += saved.items[i].bytes;
-            afterProbabilities = afterProbabilities || saved.items[i].name == kEagerProbabilities;
-        }
-        const std::int64_t scores = a.heads * s.sequence * tokens;
-        const Bytes softmax = out.items[0].bytes + e * tokens * a.heads * a.effectiveHeadDim() + 8 * scores - freed;
-        if (softmax > out.total) {
-            TensorList attention;
-            attention.add(out.items[0].name, out.items[0].bytes); // the residual stream's gradient
-            attention.add("gradient of the value, repeated to every head", e * tokens * a.heads * a.effectiveHeadDim());
-            attention.add("FP32 gradients of the attention probabilities and scores, less what the MLP, the output "
-                          "projection and the value had saved, freed by then",
-                          8 * scores - freed);
-            return attention;
-        }
+    // Hugging Face's eager attention (Llama's eager_attention_forward, GPT-2's _attn): backward
+    // reaches the softmax with everything saved after the probabilities freed (the MLP's, the
+    // output projection's, a 16-bit copy of the probabilities) and the value's copy, if it has one.
+    // There the gradient of the attention's output is alive, and the gradients of the
+    // probabilities and of the scores, in the softmax's dtype: FP32 for Llama (softmax(dtype=
+    // float32)) and for GPT-2 under autocast (softmax is on its FP32 list); at long sequences the
+    // wider moment.
+    const bool eagerAttention = s.implementation == Implementation::HuggingFace && s.attention == Attention::Eager
+        && a.experts == 1 && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2);
+    if (!eagerAttention)
+        return out;
+    const TensorList saved = layerTensors(s);
+    Bytes freed = 0;
+    bool afterProbabilities = false;
+    for (int i = 0; i < saved.count; ++i) {
+        const std::string_view name = saved.items[i].name;
+        if (afterProbabilities || name == kRepeatedValue || name == kCopiedValue)
+            freed += saved.items[i].bytes;
+        afterProbabilities = afterProbabilities || name == kProbabilitiesFp32 || name == kProbabilities;
     }
+    const std::int64_t softmaxBytes = a.modeling == Modeling::Llama || dt.autocast ? 4 : e;
+    const std::int64_t scores = a.heads * s.sequence * tokens;
+    const Bytes attentionOutput = e * tokens * a.heads * a.effectiveHeadDim();
+    const Bytes softmax = out.items[0].bytes + attentionOutput + 2 * softmaxBytes * scores - freed;
+    if (softmax <= out.total)
+        return out;
+    TensorList attention;
+    attention.add(out.items[0].name, out.items[0].bytes); // the residual stream's gradient
+    attention.add("gradient of the attention's output", attentionOutput);
+    attention.add(softmaxBytes == 4 ? "FP32 gradients of the attention probabilities and scores, less what was "
+                                      "saved after the probabilities and the value's copy, freed by then"
+                                    : "gradients of the attention probabilities and scores, less what was saved "
+                                      "after the probabilities and the value's copy, freed by then",
+                  2 * softmaxBytes * scores - freed);
+    return attention;
     return out;
 }
 

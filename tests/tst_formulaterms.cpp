@@ -207,6 +207,12 @@ private Q_SLOTS:
             s.attention = Attention::Eager;
             s.sequence = 4096;
         });
+        row("GPT-2 in BF16, eager attention over 1024 tokens, two sequences", [](Scenario &s) {
+            gpt2(s);
+            s.precision = Precision::Bf16;
+            s.microBatch = 2;
+            s.arch.hidden = 256;
+        });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.attention = Attention::Sdpa;

@@ -2565,12 +2565,16 @@
         <translation>最后一块的 LM 头输入，由 matmul 的 reshape 复制</translation>
     </message>
     <message>
-        <source>gradient of the value, repeated to every head</source>
-        <translation>复制到每个头的 value 的梯度</translation>
+        <source>gradient of the attention&apos;s output</source>
+        <translation>注意力输出的梯度</translation>
     </message>
     <message>
-        <source>FP32 gradients of the attention probabilities and scores, less what the MLP, the output projection and the value had saved, freed by then</source>
-        <translation>注意力概率与分数的 FP32 梯度，减去此时已释放的 MLP、输出投影和 value 保存的张量</translation>
+        <source>FP32 gradients of the attention probabilities and scores, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
+        <translation>注意力概率与分数的 FP32 梯度，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
+    </message>
+    <message>
+        <source>gradients of the attention probabilities and scores, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
+        <translation>注意力概率与分数的梯度，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
     </message>
 </context>
 <context>

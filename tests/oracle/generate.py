@@ -139,6 +139,9 @@ def configs():
     # ... and eager attention at a sequence long enough for the softmax's backward to be the widest
     for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:4]):
         yield dict(family="llama", **EAGER_LONG_SHAPE, **precision, **training, recompute="none", dropout=0.0)
+    for family, precision in itertools.product(["gpt2", "bert"], PRECISIONS):
+        yield dict(family=family, **dict(EAGER_LONG_SHAPE, kv_heads=EAGER_LONG_SHAPE["heads"]), **precision,
+                   finetune="full", recompute="none", dropout=0.0)
     for precision, training, liger in itertools.product(PRECISIONS, LLAMA_TRAINING[:4], [{}, dict(liger=True)]):
         yield dict(family="llama", **llama_aligned, **precision, **training, recompute="none", dropout=0.0,
                    attention="sdpa", **liger)
