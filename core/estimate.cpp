@@ -1159,13 +1159,13 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         lossFreed += chunkBackward > 0 ? chunkBackward : logits;
         sink.add(ItemId::Logits, logits, [&] {
             const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
-            if (backward > forward && lossParallel)
+            if (lossBackward && backward > forward && lossParallel)
                 return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
                     + " vocab × 3 × 4 B (loss_parallel's backward: zeros for the targets, exp of the log-softmax "
                       "and their sum, then its product with the loss's gradient; its forward holds the logits, "
                       "their FP32 copy and the shifted copy, "
                     + formatBytes(forward, units) + ")" + vocabParallel + equals(logits, units);
-            if (backward > forward)
+            if (lossBackward && backward > forward)
                 return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
                     + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
                       ", more than the forward's logits and FP32 copy, "

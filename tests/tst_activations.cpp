@@ -248,6 +248,12 @@ private Q_SLOTS:
         const qint64 logits = qint64(batch) * sequence * 32'000 * 4;
         QCOMPARE(estimate(s).item(ItemId::Logits),
                  logits + batch * copiedPositions * 32'000 * 4 + batch * chunkPositions * 32'000 * 8);
+        // ... and the explanation says so, not that the loss's backward replaces the logits
+        for (const ExplainedItem &item : explain(s, Units::GiB))
+            if (item.id == ItemId::Logits)
+                QVERIFY2(item.formula.find("a chunk at a time") != std::string::npos
+                             && item.formula.find("more than the forward's") == std::string::npos,
+                         item.formula.c_str());
     }
 
     // Backward's working set (pinned tensor by tensor to autograd in tst_savedtensors) enters the
