@@ -1150,9 +1150,10 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // (finetune/lora.py: `logits` outlives the loss); the loss's backward then runs a chunk at
         // a time, nll_loss_backward's dense FP32 gradient and _log_softmax_backward_data's FP32
         // gradient of the logits alive together: 8 B per logit of the largest chunk, on top.
-        const std::int64_t chunkTokens = s.microBatch
-            * (litgptHeadChunks(s) > 1 ? kLitgptHeadChunk : litgptLastChunkLength(s) - 1);
-        const Bytes chunkBackward = s.implementation == Implementation::LitGpt ? 8 * chunkTokens * a.vocab : 0;
+        const bool litgpt = s.implementation == Implementation::LitGpt;
+        const std::int64_t chunkTokens = litgpt ? litgptLossChunkTokens(s) : 0;
+        const Bytes positionsGradient = litgpt ? litgptLossPositionsGradient(s) : 0;
+        const Bytes chunkBackward = 8 * chunkTokens * a.vocab + positionsGradient;
         const Bytes forward = logitBytes * elements + fp32Copy + lastChunkCopy + (lossParallel ? 4 * elements : 0);
         const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : forward + chunkBackward;
         const Bytes logits = std::max(forward, backward);
@@ -1187,7 +1188,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 text +=
                     " + the loss's backward, a chunk at a time: FP32 gradients of the log-softmax and of the logits, "
                     + formatCount(chunkTokens) + " tokens × " + std::to_string(a.vocab) + " vocab × 8 B "
-                    + formatBytes(chunkBackward, units);
+                    + formatBytes(8 * chunkTokens * a.vocab, units);
+            if (positionsGradient)
+                text += " + the FP32 gradient of every position's loss " + formatBytes(positionsGradient, units);
             return text + equals(logits, units);
         });
     }

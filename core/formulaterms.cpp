@@ -92,6 +92,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "(never below 0)"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward, a chunk at a time: FP32 gradients of the log-softmax and of the logits,"),
+    VL_TRANSLATE_NOOP("vl::formula", "the FP32 gradient of every position's loss"),
     VL_TRANSLATE_NOOP("vl::formula", "LM-head input of the full chunks, copied by the matmul's reshape"),
     VL_TRANSLATE_NOOP("vl::formula", "LM-head input of the last chunk, copied by the matmul's reshape"),
     VL_TRANSLATE_NOOP("vl::formula", "16-bit cast of the input, saved by the projection"),

@@ -21,6 +21,16 @@ std::int64_t litgptLastChunkLength(const Scenario &s)
     return s.sequence - kLitgptHeadChunk * (litgptHeadChunks(s) - 1);
 }
 
+std::int64_t litgptLossChunkTokens(const Scenario &s)
+{
+    return s.microBatch * (litgptHeadChunks(s) > 1 ? kLitgptHeadChunk : litgptLastChunkLength(s) - 1);
+}
+
+Bytes litgptLossPositionsGradient(const Scenario &s)
+{
+    return litgptHeadChunks(s) > 1 ? 4 * s.microBatch * (s.sequence - 1) : 0;
+}
+
 namespace {
 
 // The terms of Korthikanti et al.'s Table 2 for one layer.

@@ -60,5 +60,11 @@ inline constexpr std::int64_t kLitgptHeadChunk = 128;
 std::int64_t litgptHeadChunks(const Scenario &s);
 // ... and how many positions of each sequence its last slice holds.
 std::int64_t litgptLastChunkLength(const Scenario &s);
+// Its loss's backward runs a chunk at a time (tests/oracle's loss_working_set measures it): the
+// tokens of the largest chunk, whose FP32 gradients of the log-softmax and of the logits are
+// alive together, and, with more than one chunk, the FP32 gradient of every position's loss,
+// which cat's backward hands to the chunks as views.
+std::int64_t litgptLossChunkTokens(const Scenario &s);
+Bytes litgptLossPositionsGradient(const Scenario &s);
 
 } // namespace vl

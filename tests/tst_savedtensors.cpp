@@ -249,6 +249,33 @@ private Q_SLOTS:
                                 .arg(set.total - measured)
                                 .arg(items)));
     }
+
+    // lit-gpt's loss's backward against the oracle's measure of it (the head and loss run backward
+    // beside the FP32 logit chunks the loop keeps), at vocabularies where it is the widest moment.
+    void litgptLossBackwardMatchesAutograd_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("measured");
+        const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/saved-tensors.yaml");
+        int measured = 0;
+        for (const auto &row : rows) {
+            if (!row["loss_working_set"] || row["loss_working_set"].IsNull())
+                continue;
+            QTest::newRow(rowName(row["config"]).c_str())
+                << scenarioOf(row["config"]) << row["loss_working_set"].as<qint64>();
+            ++measured;
+        }
+        QVERIFY(measured >= 4);
+    }
+    void litgptLossBackwardMatchesAutograd()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, measured);
+        const Bytes core = 8 * litgptLossChunkTokens(scenario) * scenario.arch.vocab
+            + litgptLossPositionsGradient(scenario);
+        QVERIFY2(std::abs(core - measured) <= kScalars,
+                 qPrintable(QStringLiteral("core %1 B, measured %2 B").arg(core).arg(measured)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSavedTensors)

@@ -2576,6 +2576,10 @@
         <source>gradients of the attention probabilities and scores, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
         <translation>注意力概率与分数的梯度，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
     </message>
+    <message>
+        <source>the FP32 gradient of every position&apos;s loss</source>
+        <translation>每个位置的损失的 FP32 梯度</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -53,6 +53,12 @@ NEOX_SHAPES = [
          shared_attention_norm=False, lm_head_bias=False, parallel_residual=False),
 ]
 LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=260, batch=1, vocab=96)
+# lit-gpt's loss over a vocabulary large enough for its backward's chunk to be the widest moment
+LITGPT_LOSS_SHAPES = [
+    dict(hidden=64, heads=4, kv_heads=4, ffn=176, seq=260, batch=2, vocab=4096),
+    dict(hidden=64, heads=4, kv_heads=4, ffn=256, seq=100, batch=3, vocab=2048, rotary_percentage=0.5,
+         shared_attention_norm=True, lm_head_bias=True, parallel_residual=True),
+]
 EAGER_LONG_SHAPE = dict(hidden=64, heads=4, kv_heads=2, ffn=176, seq=256, batch=1, vocab=96)
 # Shapes the flash kernels do not round (sequence a multiple of 128, head dimension of 32): there
 # backward's working set is the MLP's, as it is at the sizes people train.
@@ -133,6 +139,10 @@ def configs():
             LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:3], RECOMPUTE):
         yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0,
                    attention="sdpa", liger=True)
+    # lit-gpt's loss backward (loss_working_set), the head frozen
+    for (family, shape), training in itertools.product(zip(["litgpt", "litgpt-neox"], LITGPT_LOSS_SHAPES),
+                                                       LITGPT_TRAINING[1:2] + LITGPT_TRAINING[3:]):
+        yield dict(family=family, **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     # Backward's working set where the flash kernels round nothing: Hugging Face's Llama (and with
     # Liger's kernels), torchtitan, lit-gpt's Llama and GPT-NeoX blocks (QLoRA in bf16-true only)
     llama_aligned, neox_aligned = FLASH_ALIGNED_SHAPES
@@ -162,8 +172,11 @@ def rows():
         c.setdefault("adapter_dtype", c["weights"])  # litgpt and older PEFT: the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
+        loss_shape = {k: c[k] for k in ("hidden", "seq", "batch", "vocab")} in [
+            {k: shape[k] for k in ("hidden", "seq", "batch", "vocab")} for shape in LITGPT_LOSS_SHAPES]
         yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts,
-                   working_set=saved_tensors.backward_working_set(c))
+                   working_set=saved_tensors.backward_working_set(c),
+                   loss_working_set=saved_tensors.count_outside(c, loss_backward=True) if loss_shape else None)
 
 
 def render():
@@ -172,7 +185,8 @@ def render():
         "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
         "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
         "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
-        "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured).",
+        "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
+        "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
         "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
     ]
     for row in rows():

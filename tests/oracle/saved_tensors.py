@@ -29,6 +29,7 @@ Dropout is torch.native_dropout, the fused kernel CUDA runs (a 1-byte mask is sa
 CPU's unfused dropout would save a full-width scale tensor instead.
 """
 
+import contextlib
 import math
 
 import torch
@@ -932,11 +933,22 @@ def backward_working_set(c):
         return None
     _, _, leaf, run, _ = layer_run(c)
     # Forward runs under the profiler too, so that it sees the saved tensors freed in backward.
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+    with memory_profile() as prof:
         out = run(leaf.clone()) * 1
         seed = torch.ones_like(out)
         with torch.profiler.record_function("backward"):
             torch.autograd.grad(out, leaf, seed)
+    return held_beyond(prof)
+
+
+def memory_profile():
+    return torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
+
+
+def held_beyond(prof):
+    """From a memory_profile() whose backward ran under record_function("backward"): the most held
+    at once after backward began, beyond what was held when it began, leaving out the scratch the
+    CPU's GEMM makes and frees inside one call (cuBLAS works in a workspace it already holds)."""
     events = list(prof.profiler.kineto_results.events())
     begin = min(e.start_us() for e in events if e.name() == "backward")
     gemms = [(e.start_us(), e.start_us() + e.duration_us()) for e in events
@@ -946,7 +958,6 @@ def backward_working_set(c):
     memory = [e for e in memory if e.start_us() >= begin]
 
     def gemm_scratch(alloc, free):
-        """A buffer the CPU's GEMM makes and frees inside one call."""
         return (alloc.nbytes() > 0 and free.nbytes() == -alloc.nbytes()
                 and any(start <= alloc.start_us() and free.start_us() <= end for start, end in gemms))
 
@@ -969,7 +980,7 @@ def causal_lm_loss(logits, labels, vocab):
     return loss / labels.numel()
 
 
-def count_outside(c):
+def count_outside(c, loss_backward=False):
     """Outside the layers: the embeddings, the final norm and the head with its loss. Llama and
     GPT-2: LlamaForCausalLM / GPT2LMHeadModel (GPT-2's LM head tied to wte). BERT:
     BertForSequenceClassification (embeddings with LayerNorm and dropout, pooler on the first
@@ -1018,7 +1029,10 @@ def count_outside(c):
     ops, stream = setup(c, params)
     # What the layers do to the stream; it requires grad whenever anything below trains.
     layers = torch.zeros(b, s, h, dtype=stream).requires_grad_(True)
-    with SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
+    # With loss_backward (lit-gpt): the most the backward of all this holds beyond what forward
+    # left, the FP32 chunks the training loop keeps among it.
+    profiler = memory_profile() if loss_backward else contextlib.nullcontext()
+    with profiler as prof, SavedStorages(exclude=params + ([position_ids] if family == "bert" else [])) as saved:
         if family in ("litgpt", "litgpt-neox"):
             # GPT.forward with lm_head_chunk_size=128 and utils.py chunked_cross_entropy (finetune/lora.py):
             # logits in chunks of 128 tokens, returned by Fabric in FP32, the last one without its
@@ -1050,7 +1064,7 @@ def count_outside(c):
             target_chunks = [t.reshape(-1) for t in targets.split(chunks[0].size(1), dim=1)]
             losses = [F.cross_entropy(l.reshape(-1, l.size(-1)), t, ignore_index=-1, reduction="none")
                       for l, t in zip(chunks, target_chunks)]
-            torch.cat(losses).mean()
+            loss = torch.cat(losses).mean()
         elif family == "torchtitan":
             # Transformer.forward: tok_embeddings, norm, output; components/loss.py cross_entropy_loss.
             # Under TP (apply_tp) the norm runs on this GPU's slice of the sequence, the output's
@@ -1083,5 +1097,10 @@ def count_outside(c):
             pooled = dropout(torch.tanh(ops.linear(x[:, 0], *pooler)), p)
             logits = ops.linear(pooled, *classifier)
             F.cross_entropy(ops.fp32(logits).view(-1, 2), class_labels.view(-1))
+        if loss_backward:
+            with torch.profiler.record_function("backward"):
+                loss.backward()
+    if loss_backward:
+        return held_beyond(prof)
     casts = split_weight_casts(saved, ops)
     return saved.sizes(), casts
