@@ -1158,6 +1158,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : forward + chunkBackward;
         const Bytes logits = std::max(forward, backward);
         lossFreed += chunkBackward > 0 ? chunkBackward : logits;
+        b.logitsKeptInBackward = logits - (chunkBackward > 0 ? chunkBackward : logits);
         sink.add(ItemId::Logits, logits, [&] {
             const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
             if (lossBackward && backward > forward && lossParallel)

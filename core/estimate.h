@@ -93,6 +93,7 @@ struct Breakdown {
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
+    Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
 

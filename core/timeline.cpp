@@ -73,13 +73,15 @@ StepTimeline stepTimeline(const Breakdown &b)
           afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
 
     // Backward frees each layer's activations as it produces that layer's gradients, holding its
-    // working set meanwhile (the loss's tensors are gone by then); under full recomputation the
-    // layer's whole working set is rebuilt first.
+    // working set meanwhile (the loss's tensors are gone by then, but for logits the training loop
+    // still holds, lit-gpt's); under full recomputation the layer's whole working set is rebuilt
+    // first.
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
+    const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward;
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              afterForward - share(layerActivations, done) + recompute + inbound + b.backwardWorkingSet);
+              afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);
 

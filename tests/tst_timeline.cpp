@@ -189,6 +189,31 @@ private Q_SLOTS:
         QVERIFY(t.peak() <= b.total);
     }
 
+    // lit-gpt's loop keeps its FP32 logits referenced through backward (finetune/lora.py): the
+    // backward points hold them beside the working set, less the loss's chunk gradients.
+    void litgptLogitsStayThroughBackward()
+    {
+        Scenario s;
+        s.implementation = Implementation::LitGpt;
+        s.precision = Precision::Bf16;
+        s.attention = Attention::Flash;
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraQ | LoraV;
+        s.sequence = 1024;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QVERIFY(b.logitsKeptInBackward > 0 && b.logitsKeptInBackward < b.item(ItemId::Logits));
+        const StepTimeline t = stepTimeline(b);
+        const auto first = std::find_if(t.points.begin(), t.points.end(),
+                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Backward; });
+        QVERIFY(first != t.points.end());
+        const Bytes layers = b.item(ItemId::LayerActivations);
+        QCOMPARE(first->part(Component::Activations),
+                 b.item(ItemId::EmbeddingActivations) + layers - layers / b.layersOnStage + b.backwardWorkingSet
+                     + b.logitsKeptInBackward);
+        QVERIFY(t.peak() <= b.total);
+    }
+
     // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward
     // stash, five layers' inputs, instead of every layer's; in backward one layer's input at a time
     // comes back beside the layer being recomputed.
