@@ -828,9 +828,10 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
 //    frees its rank-r output; GPT-2's NewGELU ends in the product 0.5·x · (1 + tanh(…)), whose
 //    backward makes both factors' gradients (under autocast in FP32).
 // The attention's moment comes after the MLP's saved tensors are freed: below the MLP's with the
-// flash kernels, above it for Hugging Face's eager Llama attention at long sequences (counted
-// below). Not modelled: GPT-2's and BERT's eager attention there, and PEFT's FP32 adapters on the
-// MLP under autocast, whose FP32 gradient path is wider.
+// flash kernels, above it for Hugging Face's eager Llama and GPT-2 attention at long sequences
+// (counted below). Not modelled: BERT's eager attention there, dropout on the probabilities, and
+// PEFT's FP32 adapters on the MLP under autocast, whose FP32 gradient path is wider. Under
+// recomputation the layer being computed has rebuilt its whole saved set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
 {
     const Architecture &a = s.arch;
@@ -899,7 +900,10 @@ TensorList backwardWorkingSet(const Scenario &s)
         && a.experts == 1 && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2);
     if (!eagerAttention)
         return out;
-    const TensorList saved = layerTensors(s);
+    // What the layer saved, as it has rebuilt it under recomputation.
+    Scenario whole = s;
+    whole.recompute = Recompute::None;
+    const TensorList saved = layerTensors(whole);
     Bytes freed = 0;
     bool afterProbabilities = false;
     for (int i = 0; i < saved.count; ++i) {
@@ -923,7 +927,6 @@ TensorList backwardWorkingSet(const Scenario &s)
                                       "after the probabilities and the value's copy, freed by then",
                   2 * softmaxBytes * scores - freed);
     return attention;
-    return out;
 }
 
 TensorList outsideTensors(const Scenario &s)

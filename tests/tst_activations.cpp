@@ -300,6 +300,28 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::BackwardWorkingSet), item);
     }
 
+    // Under recomputation the layer being back-propagated has rebuilt its whole saved set, so its
+    // working set is the one without recomputation (the eager softmax's moment frees from that set).
+    void backwardWorkingSetUnderRecomputation_data()
+    {
+        QTest::addColumn<int>("attention");
+        QTest::newRow("Hugging Face, eager attention (the softmax's moment)") << int(Attention::Eager);
+        QTest::newRow("Hugging Face, SDPA (the MLP's moment)") << int(Attention::Sdpa);
+    }
+    void backwardWorkingSetUnderRecomputation()
+    {
+        QFETCH(int, attention);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention(attention);
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        const Bytes kept = estimate(s).backwardWorkingSet;
+        s.recompute = Recompute::Full;
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(estimate(s).backwardWorkingSet, kept);
+    }
+
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
     // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
     // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.
