@@ -143,15 +143,15 @@ def configs():
     for (family, shape), training in itertools.product(zip(["litgpt", "litgpt-neox"], LITGPT_LOSS_SHAPES),
                                                        LITGPT_TRAINING[1:2] + LITGPT_TRAINING[3:]):
         yield dict(family=family, **shape, weights="bf16", **training, recompute="none", dropout=0.0)
-    # Backward's working set where the flash kernels round nothing: Hugging Face's Llama (and with
-    # Liger's kernels), torchtitan, lit-gpt's Llama and GPT-NeoX blocks (QLoRA in bf16-true only)
-    llama_aligned, neox_aligned = FLASH_ALIGNED_SHAPES
-    # ... and eager attention at a sequence long enough for the softmax's backward to be the widest
+    # Eager attention at a sequence long enough for the softmax's backward to be the widest moment
     for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:4]):
         yield dict(family="llama", **EAGER_LONG_SHAPE, **precision, **training, recompute="none", dropout=0.0)
     for family, precision in itertools.product(["gpt2", "bert"], PRECISIONS):
         yield dict(family=family, **dict(EAGER_LONG_SHAPE, kv_heads=EAGER_LONG_SHAPE["heads"]), **precision,
                    finetune="full", recompute="none", dropout=0.0)
+    # Backward's working set where the flash kernels round nothing: Hugging Face's Llama (and with
+    # Liger's kernels), torchtitan, lit-gpt's Llama and GPT-NeoX blocks (QLoRA in bf16-true only)
+    llama_aligned, neox_aligned = FLASH_ALIGNED_SHAPES
     for precision, training, liger in itertools.product(PRECISIONS, LLAMA_TRAINING[:4], [{}, dict(liger=True)]):
         yield dict(family="llama", **llama_aligned, **precision, **training, recompute="none", dropout=0.0,
                    attention="sdpa", **liger)
@@ -172,11 +172,15 @@ def rows():
         c.setdefault("adapter_dtype", c["weights"])  # litgpt and older PEFT: the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
-        loss_shape = {k: c[k] for k in ("hidden", "seq", "batch", "vocab")} in [
-            {k: shape[k] for k in ("hidden", "seq", "batch", "vocab")} for shape in LITGPT_LOSS_SHAPES]
         yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts,
                    working_set=saved_tensors.backward_working_set(c),
-                   loss_working_set=saved_tensors.count_outside(c, loss_backward=True) if loss_shape else None)
+                   loss_working_set=saved_tensors.count_outside(c, loss_backward=True) if measures_loss(c) else None)
+
+
+def measures_loss(c):
+    """A lit-gpt configuration of LITGPT_LOSS_SHAPES: its loss's backward is measured."""
+    return c["family"].startswith("litgpt") and any(
+        all(c.get(key) == value for key, value in shape.items()) for shape in LITGPT_LOSS_SHAPES)
 
 
 def render():
