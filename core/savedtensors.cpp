@@ -11,6 +11,8 @@ bool baseTrains(const Scenario &s)
     return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
 }
 
+constexpr std::int64_t kLitgptHeadChunk = 128;
+
 std::int64_t litgptHeadChunks(const Scenario &s)
 {
     return (s.sequence + kLitgptHeadChunk - 1) / kLitgptHeadChunk;

@@ -55,8 +55,7 @@ TensorList backwardWorkingSet(const Scenario &s);
 bool baseTrains(const Scenario &s);
 
 // lit-gpt's finetune/lora.py runs the LM head on slices of the sequence
-// (GPT.forward(lm_head_chunk_size=128), x.split(128, dim=1)): how long, and how many.
-inline constexpr std::int64_t kLitgptHeadChunk = 128;
+// (GPT.forward(lm_head_chunk_size=128), x.split(128, dim=1)): how many.
 std::int64_t litgptHeadChunks(const Scenario &s);
 // ... and how many positions of each sequence its last slice holds.
 std::int64_t litgptLastChunkLength(const Scenario &s);
