@@ -143,9 +143,10 @@ int main(int argc, char *argv[])
         QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."),
         QStringLiteral("N"), QStringLiteral("8"));
     const QCommandLineOption fitByOpt(QStringLiteral("fit-by"),
-                                      QStringLiteral("What must fit the GPU, for the verdict and --solve: sum (every "
-                                                     "part at once, the default) or peak (the step timeline's peak)."),
-                                      QStringLiteral("RULE"), QStringLiteral("sum"));
+                                      QStringLiteral("What must fit the GPU, for the verdict and --solve: peak (the "
+                                                     "most in use at any moment of the step, the default) or sum "
+                                                     "(every part at once, an upper bound)."),
+                                      QStringLiteral("RULE"), QString::fromUtf8(vl::toString(vl::kDefaultFitRule)));
     const QCommandLineOption unitsOpt(QStringLiteral("units"), QStringLiteral("Units for sizes: gib (default) or gb."),
                                       QStringLiteral("UNITS"), QStringLiteral("gib"));
     const QCommandLineOption formatOpt(QStringLiteral("format"),

@@ -42,7 +42,7 @@ struct Analysis {
     Breakdown breakdown;
     std::vector<ExplainedItem> items;
     StepTimeline timeline;
-    FitRule fitRule = FitRule::Sum;
+    FitRule fitRule = kDefaultFitRule;
     Bytes required = 0; // the total the verdicts use
     std::vector<Bar> bars;
     std::vector<GpuVerdict> verdicts;
@@ -51,7 +51,7 @@ struct Analysis {
 
 struct AnalysisOptions {
     BarSet bars = BarSet::Pins;
-    FitRule fitRule = FitRule::Sum;
+    FitRule fitRule = kDefaultFitRule;
     Units units = Units::GiB;
     std::int64_t ladderGpus = 8; // GPUs the ZeRO lever may shard over when the scenario has one
     std::vector<Lever> ladderOrder{kArticleLadder.begin(), kArticleLadder.end()};

@@ -15,6 +15,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::LoraAdapters, "lora_adapters"},
     {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
     {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
+    {ItemId::FsdpAllGatherBuffers, "fsdp_all_gather_buffers"},
     {ItemId::QloraDequantized, "qlora_dequantized_weight"},
     {ItemId::Fp8WeightCache, "fp8_weight_cache"},
     {ItemId::Gradients, "gradients"},
@@ -613,6 +614,27 @@ void Stage::addParameters(Units units, Sink &sink) const
                 + formatCount(perLayerOnRank) + ") params × " + std::to_string(dt.activation) + " B"
                 + equals(gathered, units);
         });
+        // foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather output of
+        // the whole unit in the compute dtype, allocated on FSDP's all-gather copy-in stream
+        // together with the shard's cast to that dtype (where the shards are kept in another one),
+        // and frees both once the copy-out has filled the parameters above. The largest unit's
+        // are the widest moment. The caching allocator keeps a freed block for the stream that
+        // allocated it (c10/cuda/CUDACachingAllocator.cpp: "Once freed, blocks can be re-allocated
+        // on the same stream, but not on any other stream"), so where the reading counts the
+        // reserve they stay reserved all step.
+        const std::int64_t largestUnit = std::max(outsideLayers, layers.count() > 0 ? perLayerOnRank : 0);
+        const bool castsShard = (baseTrains(s) ? dt.weight : dt.base) != dt.activation;
+        const std::int64_t shardOfUnit = castsShard ? ceilDiv(largestUnit, s.shardGroup()) : 0;
+        const Bytes allGather = (largestUnit + shardOfUnit) * dt.activation;
+        sink.add(ItemId::FsdpAllGatherBuffers, allGather, [&] {
+            std::string text = "the largest unit's all-gather output " + formatCount(largestUnit);
+            if (shardOfUnit > 0)
+                text += " + its shard's cast " + formatCount(shardOfUnit);
+            text += " params × " + std::to_string(dt.activation) + " B";
+            if (s.overhead.measure != Measure::Allocated)
+                text += ", cached for FSDP's copy-in stream all step";
+            return text + equals(allGather, units);
+        });
     } else if (shardParams && n > 1) {
         // DeepSpeed ZeRO-3 gathers each module's 16-bit parameters whole; when forward turns into
         // backward (the activations' peak) it holds those it keeps for reuse and those it
@@ -656,6 +678,11 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // So do gradients that zero_grad(set_to_none=False) zeroes instead of freeing (PyTorch 1.x's
     // default, torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad).
     b.gradientsPersist = s.megatron() || (s.gradientsKept && !s.optimizerInBackward);
+    // FSDP's sharded gradients are views of the reduce-scatter output, which foreach_reduce
+    // allocates on FSDP's reduce-scatter stream (_fsdp_collectives.py: "the GPU sharded gradient
+    // is allocated in the RS stream"); zero_grad frees them, but their blocks stay cached for that
+    // stream, out of the compute stream's reach, and so does the all-gather buffer (above).
+    b.streamPoolsReserved = s.fsdp() && shardParams && s.overhead.measure != Measure::Allocated;
     sink.add(
         ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
         [&] {
@@ -665,6 +692,8 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                     + equals(gradBytes, units);
             std::string text = formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient) + " B"
                 + shardText(s, shardGradients);
+            if (b.streamPoolsReserved)
+                return text + equals(gradBytes, units) + ", cached for FSDP's reduce-scatter stream all step";
             if (!offloadsGradients)
                 return text + equals(gradBytes, units);
             if (gradientsOnHost)
@@ -1291,6 +1320,7 @@ Component componentOf(ItemId id)
     case ItemId::LoraAdapters:
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
+    case ItemId::FsdpAllGatherBuffers:
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
     case ItemId::OffloadParamBuffer: return Component::Parameters;
@@ -1344,9 +1374,9 @@ std::string shardingLabel(const Scenario &s)
 
 bool isRuntimeBuffer(ItemId id)
 {
-    return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::QloraDequantized
-        || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients || id == ItemId::ZeroReduceBucket
-        || id == ItemId::OffloadGradientBuffer;
+    return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpAllGatherBuffers
+        || id == ItemId::QloraDequantized || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients
+        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
 }
 
 std::string_view idString(ItemId id)

@@ -31,6 +31,7 @@ enum class ItemId {
     LoraAdapters,
     Zero3GatheredParams,
     FsdpUnshardedParams,
+    FsdpAllGatherBuffers,
     QloraDequantized,
     Fp8WeightCache,
     Gradients,
@@ -96,6 +97,9 @@ struct Breakdown {
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
+    // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients
+    // and the all-gather buffers on its own streams: their blocks stay reserved all step.
+    bool streamPoolsReserved = false;
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }

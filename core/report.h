@@ -32,8 +32,8 @@ struct Report {
     std::optional<GpuPreset> gpu;
     std::optional<SolveAnswer> solve;
     Units units = Units::GiB;
-    Bytes peak = 0;                 // the step timeline's peak, beside the sum (breakdown.total)
-    FitRule fitRule = FitRule::Sum; // which of the two the verdict compares with the GPU
+    Bytes peak = 0;                    // the step timeline's peak, beside the sum (breakdown.total)
+    FitRule fitRule = kDefaultFitRule; // which of the two the verdict compares with the GPU
     Bytes required() const { return fitRule == FitRule::Sum ? breakdown.total : peak; }
 };
 
@@ -42,7 +42,7 @@ struct Report {
 bool runsPrecision(const GpuPreset &gpu, Precision precision);
 
 Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu = std::nullopt,
-                  FitRule fitRule = FitRule::Sum);
+                  FitRule fitRule = kDefaultFitRule);
 
 std::string renderReport(const Report &report, Format format);
 

@@ -159,14 +159,14 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
 }
 
 std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &spec,
-                                          const std::vector<SweepPoint> &points, Bytes capacity)
+                                          const std::vector<SweepPoint> &points, Bytes capacity, FitRule rule)
 {
     const FieldSpec *field = findField(spec.field);
     if (!field || !field->integer)
         return std::nullopt;
     for (std::size_t i = 1; i < points.size(); ++i) {
-        const bool before = points[i - 1].breakdown.total <= capacity;
-        if ((points[i].breakdown.total <= capacity) == before)
+        const bool before = requiredBytes(points[i - 1].breakdown, rule) <= capacity;
+        if ((requiredBytes(points[i].breakdown, rule) <= capacity) == before)
             continue;
         // Bisect between the two points for the last value still on the first one's side.
         const std::string_view swept = field->name;
@@ -176,7 +176,7 @@ std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &sp
             const std::int64_t mid = same + (other - same) / 2;
             field->integer(trial) = mid;
             const bool valid = !scenarioError(trial);
-            (valid && (estimate(trial).total <= capacity) == before ? same : other) = mid;
+            (valid && (requiredBytes(estimate(trial), rule) <= capacity) == before ? same : other) = mid;
         }
         return same;
     }

@@ -19,10 +19,10 @@ namespace vl {
 // Each searches up to the largest value the field allows (allowedRange()) and takes a scenario
 // scenarioError() found nothing wrong with; 0 means no value fits. `rule` says whether the
 // sum of all components or the step's peak must fit.
-std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
-std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
+std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
+std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
 // The fewest data-parallel ranks at the scenario's ZeRO stage (the GPU count is that × TP × PP).
-std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule = FitRule::Sum);
+std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
 
 // A sweep: one integer field from `from` to `to`, in steps of `step` (0: doubling).
 struct SweepSpec {
@@ -45,6 +45,7 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
 // grows with batch, sequence, hidden size; it falls with GPU count). nullopt: no crossing
 // inside the swept range.
 std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &spec,
-                                          const std::vector<SweepPoint> &points, Bytes capacity);
+                                          const std::vector<SweepPoint> &points, Bytes capacity,
+                                          FitRule rule = kDefaultFitRule);
 
 } // namespace vl

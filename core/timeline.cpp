@@ -9,10 +9,13 @@ StepTimeline stepTimeline(const Scenario &s)
     return stepTimeline(estimate(s));
 }
 
-StepTimeline stepTimeline(const Breakdown &b)
+namespace {
+
+// Walks the step's points in order, handing each to `visit`: what the timeline draws and the peak
+// rule reads, without storing them (the solvers ask for the peak on the slider path).
+template <class Visit>
+void walkStep(const Breakdown &b, Visit &&visit)
 {
-    StepTimeline t;
-    t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     // All step long: the weights, master copy and moments, the overhead, DeepSpeed ZeRO-3's
     // gradient bucket (below stage 3 the bucket lives in backward only) and ZeRO-Offload's GPU
@@ -24,15 +27,18 @@ StepTimeline stepTimeline(const Breakdown &b)
     const Bytes bucket = b.item(ItemId::ZeroReduceBucket);
     const Bytes bucketAllStep = b.bucketPersists ? bucket : 0;
     // Megatron's main gradients live in a buffer kept all step; elsewhere backward produces them.
+    // So do FSDP's sharded gradients where the reading counts the blocks cached for its
+    // reduce-scatter stream.
     const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer)
-        + (b.gradientsPersist ? b.item(ItemId::Gradients) : 0);
+        + (b.gradientsPersist || b.streamPoolsReserved ? b.item(ItemId::Gradients) : 0);
     // FSDP's gradients accumulated without sync over the step's micro-batches (the timeline draws
     // the last one): there from its start until its backward reduces them, before the step.
     const Bytes accumulated = b.item(ItemId::FsdpAccumulatedGradients);
     // ZeRO-3's and FSDP's gathered parameters and QLoRA's dequantized module: from the first
-    // forward gather to the end of backward.
+    // forward gather to the end of backward; so are FSDP's all-gather buffers, or all step where
+    // the reading counts the blocks cached for its copy-in stream.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
-        + b.item(ItemId::QloraDequantized);
+        + b.item(ItemId::QloraDequantized) + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
     const Bytes params = b.component(Component::Parameters) - gathered;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
@@ -55,7 +61,7 @@ StepTimeline stepTimeline(const Breakdown &b)
         p.parts[std::size_t(Component::Overhead)] = overhead;
         for (Bytes part : p.parts)
             p.inUse += part;
-        t.points.push_back(p);
+        visit(p);
     };
 
     point(StepPhase::Start, 0, params, 0, 0);
@@ -84,16 +90,32 @@ StepTimeline stepTimeline(const Breakdown &b)
               afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, 0);
+}
 
-    for (std::size_t i = 0; i < t.points.size(); ++i)
-        if (t.points[i].inUse > t.points[t.peakIndex].inUse)
-            t.peakIndex = i;
+} // namespace
+
+StepTimeline stepTimeline(const Breakdown &b)
+{
+    StepTimeline t;
+    t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
+    walkStep(b, [&t](const TimelinePoint &p) {
+        if (p.inUse > (t.points.empty() ? -1 : t.points[t.peakIndex].inUse))
+            t.peakIndex = t.points.size();
+        t.points.push_back(p);
+    });
     return t;
+}
+
+Bytes stepPeak(const Breakdown &b)
+{
+    Bytes peak = 0;
+    walkStep(b, [&peak](const TimelinePoint &p) { peak = std::max(peak, p.inUse); });
+    return peak;
 }
 
 Bytes requiredBytes(const Breakdown &b, FitRule rule)
 {
-    return rule == FitRule::Sum ? b.total : stepTimeline(b).peak();
+    return rule == FitRule::Sum ? b.total : stepPeak(b);
 }
 
 std::string_view toString(FitRule rule)

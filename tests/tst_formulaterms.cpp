@@ -123,6 +123,13 @@ private Q_SLOTS:
             s.replicas = 2;
             s.reshardAfterForward = false;
         });
+        row("FSDP in mixed precision, read as reserved memory", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.precision = Precision::MixedBf16;
+            s.overhead.measure = Measure::Reserved;
+        });
         row("tensor, pipeline and context parallel", [](Scenario &s) {
             s.tensorParallel = 2;
             s.pipelineParallel = 4;

@@ -154,19 +154,23 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("shardedWeights");
         QTest::addColumn<qint64>("gathered");
         QTest::addColumn<qint64>("gradientBuffers");
+        QTest::addColumn<qint64>("allGatherBuffers");
         constexpr qint64 params = 8'030'261'248, layer = 218'112'000, root = 1'050'677'248, head = 525'336'576 + 4096;
+        // The root unit (embedding, final norm, head) is the largest; its all-gather output is the
+        // whole unit, beside its shard's cast to 16 bits where the shards are FP32.
         QTest::newRow("bf16 gather, FP32 reduce (torchtitan's default)")
             << "mixed-bf16"
-            << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2;
-        QTest::newRow("bf16 gather, BF16 reduce")
-            << "mixed-bf16"
-            << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2;
-        QTest::newRow("FP32, no mixed precision")
+            << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2
+            << (root + root / 8) * 2;
+        QTest::newRow("bf16 gather, BF16 reduce") << "mixed-bf16"
+                                                  << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2
+                                                  << layer * (2 + 2) + head * 2 << (root + root / 8) * 2;
+        QTest::newRow("FP32, no mixed precision: the shard gathers as it is")
             << "fp32"
-            << "auto" << params * 4 / 8 << (root + 2 * layer) * 4 << layer * (4 + 4) + head * 4;
-        QTest::newRow("pure BF16 parameters")
+            << "auto" << params * 4 / 8 << (root + 2 * layer) * 4 << layer * (4 + 4) + head * 4 << root * 4;
+        QTest::newRow("pure BF16 parameters: the shard gathers as it is")
             << "bf16"
-            << "auto" << params * 2 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2;
+            << "auto" << params * 2 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2 << root * 2;
     }
     void fsdpBuffers()
     {
@@ -175,6 +179,7 @@ private Q_SLOTS:
         QFETCH(qint64, shardedWeights);
         QFETCH(qint64, gathered);
         QFETCH(qint64, gradientBuffers);
+        QFETCH(qint64, allGatherBuffers);
         Scenario s = llama31_8b();
         s.precision = *parsePrecision(precision.toStdString());
         s.gradDtype = *parseGradDtype(reduceDtype.toStdString());
@@ -186,6 +191,7 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Weights), shardedWeights);
         QCOMPARE(b.item(ItemId::FsdpUnshardedParams), gathered);
         QCOMPARE(b.item(ItemId::FsdpGradientBuffers), gradientBuffers);
+        QCOMPARE(b.item(ItemId::FsdpAllGatherBuffers), allGatherBuffers);
         // The FP32 shard is the optimizer's parameter: no master copy; DeepSpeed's gathered layer is not FSDP's.
         QVERIFY(!b.has(ItemId::MasterWeights) && !b.has(ItemId::Zero3GatheredParams));
         // The sharded gradient is cast back to the parameter's dtype, whatever the reduce dtype.

@@ -238,7 +238,7 @@ private Q_SLOTS:
     }
 
     // A lever may cost memory only through what pulling it really allocates (ZeRO-3's and FSDP's
-    // gathered parameters and gradient buffers, DeepSpeed's bucket, recomputation's working set;
+    // gathered parameters, FSDP's all-gather and gradient buffers, DeepSpeed's bucket, recomputation's working set;
     // mixed precision's master copy, the loss's FP32 copy and, under autocast, the 16-bit casts
     // kept beside FP32 results and backward's FP32 gradients and 16-bit copies of the stream's),
     // never through weights, gradients or moments; and the ladder then
@@ -255,9 +255,9 @@ private Q_SLOTS:
             // slice becomes a view keeping the last layer's output instead of a small 16-bit cast,
             // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32.
             {Lever::ZeroSharding,
-             {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpGradientBuffers,
-              ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients,
-              ItemId::HeadActivations, ItemId::QloraDequantized}},
+             {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpAllGatherBuffers,
+              ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve,
+              ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,

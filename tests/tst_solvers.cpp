@@ -11,6 +11,8 @@
 
 using namespace vl;
 
+Q_DECLARE_METATYPE(FitRule)
+
 namespace {
 
 Scenario llama8b()
@@ -25,9 +27,9 @@ Scenario llama8b()
     return s;
 }
 
-bool fits(const Scenario &s, Bytes capacity)
+bool fits(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule)
 {
-    return !scenarioError(s) && estimate(s).total <= capacity;
+    return !scenarioError(s) && requiredBytes(estimate(s), rule) <= capacity;
 }
 
 } // namespace
@@ -166,14 +168,19 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<int>("zero");
-        QTest::newRow("batch, coarse doubling steps") << "batch=1:1024" << 3;
-        QTest::newRow("sequence in steps of 4096") << "seq=512:262144:4096" << 3;
-        QTest::newRow("GPU count: memory falls as it grows") << "dp=1:64" << 3;
+        QTest::addColumn<FitRule>("rule");
+        for (const FitRule rule : {FitRule::Peak, FitRule::Sum}) {
+            const std::string by = std::string(", by the ") + std::string(toString(rule));
+            QTest::newRow(("batch, coarse doubling steps" + by).c_str()) << "batch=1:1024" << 3 << rule;
+            QTest::newRow(("sequence in steps of 4096" + by).c_str()) << "seq=512:262144:4096" << 3 << rule;
+            QTest::newRow(("GPU count: memory falls as it grows" + by).c_str()) << "dp=1:64" << 3 << rule;
+        }
     }
     void sweepCrossing()
     {
         QFETCH(QString, spec);
         QFETCH(int, zero);
+        QFETCH(FitRule, rule);
         Scenario s = llama8b();
         s.zeroStage = zero;
         s.dataParallel = 8;
@@ -182,18 +189,18 @@ private Q_SLOTS:
         QVERIFY(parsed.ok());
         const auto points = runSweep(s, *parsed);
         QVERIFY(points.ok());
-        const auto boundary = vl::sweepCrossing(s, *parsed, *points, capacity);
+        const auto boundary = vl::sweepCrossing(s, *parsed, *points, capacity, rule);
         QVERIFY2(boundary, "the sweep crosses the H100's capacity");
         // The curve crosses the capacity between boundary and boundary + 1, exactly.
         const FieldSpec *field = findField(parsed->field);
         Scenario at = s, next = s;
         field->integer(at) = *boundary;
         field->integer(next) = *boundary + 1;
-        QVERIFY((estimate(at).total <= capacity) != (estimate(next).total <= capacity));
+        QVERIFY(fits(at, capacity, rule) != fits(next, capacity, rule));
         if (parsed->field == "batch")
-            QCOMPARE(*boundary, maxMicroBatch(s, capacity)); // the solver agrees
+            QCOMPARE(*boundary, maxMicroBatch(s, capacity, rule)); // the solver agrees
         if (parsed->field == "dp")
-            QCOMPARE(*boundary + 1, minDataParallel(s, capacity));
+            QCOMPARE(*boundary + 1, minDataParallel(s, capacity, rule));
     }
 
     void sweepSpecErrors_data()

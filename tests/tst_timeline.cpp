@@ -285,6 +285,42 @@ private Q_SLOTS:
         QVERIFY(kept ? t.peak() >= stepTimeline(estimate(other)).peak() : true);
     }
 
+    // FSDP allocates the sharded gradients on its reduce-scatter stream and the all-gather
+    // buffers on its copy-in stream, whose freed blocks the caching allocator keeps for them: a
+    // reading of reserved memory holds both from the step's start, while max_memory_allocated
+    // sees the gradients only from backward and the buffers only while units are gathered.
+    void fsdpStreamPoolsHeldWhenTheReserveCounts_data()
+    {
+        QTest::addColumn<int>("measure");
+        QTest::addColumn<bool>("allStep");
+        QTest::newRow("max_memory_allocated: made in backward") << int(Measure::Allocated) << false;
+        QTest::newRow("max_memory_reserved: cached all step") << int(Measure::Reserved) << true;
+        QTest::newRow("nvidia-smi: cached all step") << int(Measure::NvidiaSmi) << true;
+    }
+    void fsdpStreamPoolsHeldWhenTheReserveCounts()
+    {
+        QFETCH(int, measure);
+        QFETCH(bool, allStep);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        s.overhead.measure = Measure(measure);
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.streamPoolsReserved, allStep);
+        const Bytes allGather = b.item(ItemId::FsdpAllGatherBuffers);
+        QVERIFY(allGather > 0);
+        const StepTimeline t = stepTimeline(b);
+        const TimelinePoint &start = t.points.front();
+        QCOMPARE(start.part(Component::Gradients), allStep ? b.item(ItemId::Gradients) : Bytes(0));
+        QCOMPARE(start.part(Component::Parameters), b.item(ItemId::Weights) + (allStep ? allGather : 0));
+        // While units are gathered the buffers are there under either reading.
+        const auto loss = std::find_if(t.points.begin(), t.points.end(),
+                                       [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
+        QCOMPARE(loss->part(Component::Parameters), b.component(Component::Parameters));
+    }
+
     void forwardGrowsBackwardShrinks()
     {
         const StepTimeline t = stepTimeline(Scenario{});

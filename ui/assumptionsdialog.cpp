@@ -97,9 +97,17 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr(
                         "FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
                         "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
-                        "whole step, two layers at a time; in backward one layer's unsharded gradients wait with "
-                        "their reduce-scatter input.")
+                        "whole step, two layers at a time, each through an all-gather buffer as large as the unit; "
+                        "in backward one layer's unsharded gradients wait with their reduce-scatter input.")
                         .arg(s.shardGroup());
+    if (b.streamPoolsReserved)
+        parallel << QObject::tr(
+                        "FSDP's streams: the sharded gradients are allocated on its reduce-scatter stream and the "
+                        "all-gather buffers on its copy-in stream. PyTorch's caching allocator keeps a freed block "
+                        "for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, "
+                        "which the step timeline draws from its start.")
+                        .arg(bytesText(b.item(ItemId::Gradients), units),
+                             bytesText(b.item(ItemId::FsdpAllGatherBuffers), units));
     if (fieldInEffect(s, "no-sync"))
         parallel << (s.fsdpNoSync
                          ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "

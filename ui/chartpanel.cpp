@@ -103,10 +103,10 @@ void ChartPanel::retranslate()
     m_fitLabel->setText(tr("&Fits by:"));
     m_fitRule->setItemText(0, tr("sum of all parts"));
     m_fitRule->setItemText(1, tr("peak of the step"));
-    m_fitRule->setToolTip(tr("Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at "
-                             "any moment of the step, from the timeline; it counts one layer's backward working set "
-                             "but not the distributed engines' and the loss's passing buffers, so published runs "
-                             "read up to 10 % above it. The sum is the safe choice."));
+    m_fitRule->setToolTip(tr("Peak: the most in use at any moment of the step, from the timeline; the measured runs "
+                             "read within a few per cent of it. Sum: everything at once, as other tools count, an "
+                             "upper bound that adds buffers which never live together (the optimizer step's beside "
+                             "the loss's)."));
     m_units->setToolTip(
         tr("GiB = 2³⁰ bytes (what nvidia-smi and PyTorch report); GB = 10⁹ bytes (papers, vendor labels)."));
 }

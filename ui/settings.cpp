@@ -50,7 +50,8 @@ struct EnumKey {
 const EnumKey<Units, 2> kUnits{"display/units", Units::GiB, {{{Units::GiB, "GiB"}, {Units::GB, "GB"}}}};
 const EnumKey<Theme, 2> kTheme{"display/theme", Theme::Light, {{{Theme::Light, "light"}, {Theme::Dark, "dark"}}}};
 const Key<QString> kLanguage{"display/language", {}};
-const EnumKey<FitRule, 2> kFitRule{"display/fitRule", FitRule::Sum, {{{FitRule::Sum, "sum"}, {FitRule::Peak, "peak"}}}};
+const EnumKey<FitRule, 2> kFitRule{
+    "display/fitRule", kDefaultFitRule, {{{FitRule::Sum, "sum"}, {FitRule::Peak, "peak"}}}};
 const EnumKey<BarSet, 4> kBarSet{"display/bars",
                                  BarSet::Pins,
                                  {{{BarSet::Pins, "pins"},

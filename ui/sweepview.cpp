@@ -1,6 +1,7 @@
 #include "ui/sweepview.h"
 
 #include "core/estimate.h"
+#include "core/timeline.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
@@ -42,6 +43,7 @@ SweepView::SweepView(QWidget *parent)
         if (i > 0)
             graph->setChannelFillGraph(m_plot->graph(int(i - 1)));
     }
+    m_plot->addGraph(); // the step's peak, a line over the stacked parts
     retranslate();
     connect(m_field, &QComboBox::activated, this, &SweepView::refresh);
     connect(m_log, &QCheckBox::toggled, this, &SweepView::refresh);
@@ -116,7 +118,8 @@ void SweepView::refresh()
     auto points = runSweep(s, spec);
     m_points = points ? std::move(points).value() : std::vector<SweepPoint>{};
     const std::vector<GpuPreset> &gpus = m_shown->gpus;
-    m_crossing = gpus.empty() ? std::nullopt : sweepCrossing(s, spec, m_points, gpus.front().capacity);
+    m_crossing = gpus.empty() ? std::nullopt
+                              : sweepCrossing(s, spec, m_points, gpus.front().capacity, m_shown->analysis.fitRule);
 
     const int n = int(m_points.size());
     QVector<double> keys(n), stacked(n, 0.0);
@@ -144,6 +147,14 @@ void SweepView::refresh()
     }
     for (double v : stacked)
         highest = std::max(highest, v);
+    // The peak never exceeds the sum; the crossing follows whichever of the two the verdict uses.
+    QVector<double> peaks(n);
+    for (int i = 0; i < n; ++i)
+        peaks[i] = toUnits(stepPeak(m_points[std::size_t(i)].breakdown), units);
+    QCPGraph *peakGraph = m_plot->graph(int(kComponents.size()));
+    peakGraph->setData(keys, peaks, true);
+    peakGraph->setName(tr("Step peak"));
+    peakGraph->setPen(QPen(palette().color(QPalette::Text), 1.6 * m_zoom, Qt::DashLine));
 
     m_plot->clearItems();
     const QPalette pal = palette();

@@ -64,6 +64,7 @@ QColor itemColor(ItemId id)
     case ItemId::WeightCasts: return base.darker(145);
     case ItemId::Zero3GatheredParams:
     case ItemId::FsdpUnshardedParams:
+    case ItemId::FsdpAllGatherBuffers:
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
     case ItemId::FsdpGradientBuffers:
@@ -104,6 +105,7 @@ QString itemName(ItemId id)
     case ItemId::LoraAdapters: return QCoreApplication::translate("vl::ui", "LoRA adapters");
     case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered parameters");
     case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
+    case ItemId::FsdpAllGatherBuffers: return QCoreApplication::translate("vl::ui", "FSDP all-gather buffers");
     case ItemId::QloraDequantized: return QCoreApplication::translate("vl::ui", "QLoRA dequantized module");
     case ItemId::Fp8WeightCache: return QCoreApplication::translate("vl::ui", "FP8 weight copies");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");

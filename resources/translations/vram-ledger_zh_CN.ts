@@ -48,10 +48,6 @@
         <translation>%1：未知格式“%2”；请使用 .png、.svg 或 .pdf</translation>
     </message>
     <message>
-        <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, two layers at a time; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
-        <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层每次聚合两层；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements (reduce_bucket_size).</source>
         <translation>DeepSpeed ZeRO-%1：其优化器分配一个 %2 个元素的连续梯度桶（reduce_bucket_size）。</translation>
     </message>
@@ -187,6 +183,14 @@
         <source>Backward&apos;s working set: while one layer runs backward it holds %1 of gradients beside what the layers saved (the residual stream&apos;s and its MLP&apos;s, at their widest). The loss&apos;s tensors are freed by then, so the sum adds what it exceeds them by: %2.</source>
         <translation>反向传播工作集：某一层做反向传播时，除各层保存的张量外还持有 %1 的梯度（残差流的梯度和该层 MLP 最宽处的梯度）。此时损失的张量已经释放，所以总和只加上超出它们的部分：%2。</translation>
     </message>
+    <message>
+        <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, two layers at a time, each through an all-gather buffer as large as the unit; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
+        <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层每次聚合两层，每次聚合都经过一个与该单元同样大的聚合缓冲区；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
+    </message>
+    <message>
+        <source>FSDP&apos;s streams: the sharded gradients are allocated on its reduce-scatter stream and the all-gather buffers on its copy-in stream. PyTorch&apos;s caching allocator keeps a freed block for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, which the step timeline draws from its start.</source>
+        <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，聚合缓冲区分配在它的拷入流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -294,8 +298,8 @@
         <translation>勾选的手段从上到下逐一尝试，直到方案放得进第一块选中的 GPU。拖动可调整顺序。</translation>
     </message>
     <message>
-        <source>Sum: everything at once, as other tools count (an upper bound). Peak: the most in use at any moment of the step, from the timeline; it counts one layer&apos;s backward working set but not the distributed engines&apos; and the loss&apos;s passing buffers, so published runs read up to 10 % above it. The sum is the safe choice.</source>
-        <translation>各部分之和：所有部分同时计入，与其他工具的算法相同（上界）。峰值：训练步中任一时刻的最大占用，取自时间线；它计入单层反向传播的工作集，但不含分布式引擎和损失函数的临时缓冲，已发表的实测可比它高出多达 10%。各部分之和是稳妥的选择。</translation>
+        <source>Peak: the most in use at any moment of the step, from the timeline; the measured runs read within a few per cent of it. Sum: everything at once, as other tools count, an upper bound that adds buffers which never live together (the optimizer step&apos;s beside the loss&apos;s).</source>
+        <translation>峰值：一步中任意时刻占用的最大值，取自时间线；实测运行的读数与它相差仅几个百分点。总和：所有部分同时计入，与其他工具的算法相同，是一个上界，会把从不同时存在的缓冲区（优化器步骤的与损失的）加在一起。</translation>
     </message>
 </context>
 <context>
@@ -1440,10 +1444,6 @@
 <context>
     <name>vl::StructureDiagram</name>
     <message>
-        <source>One GPU&apos;s memory: %1 in all (block areas are proportional to bytes)</source>
-        <translation>单张 GPU 的显存：共 %1（方块面积与字节数成正比）</translation>
-    </message>
-    <message>
         <source>dashed: %1 without recomputation (not to scale)</source>
         <translation>虚线：不重计算时为 %1（未按比例）</translation>
     </message>
@@ -1499,6 +1499,10 @@
         <source>paged: %1 in managed memory</source>
         <translation>已分页：%1 在统一内存中</translation>
     </message>
+    <message>
+        <source>One GPU&apos;s memory: %1 in all, %2 at the step&apos;s peak (block areas are proportional to bytes)</source>
+        <translation>单张 GPU 的显存：全部合计 %1，步骤峰值 %2（方块面积与字节数成正比）</translation>
+    </message>
 </context>
 <context>
     <name>vl::SweepView</name>
@@ -1549,6 +1553,10 @@
     <message>
         <source>Memory per GPU (%1)</source>
         <translation>每张 GPU 的显存（%1）</translation>
+    </message>
+    <message>
+        <source>Step peak</source>
+        <translation>步骤峰值</translation>
     </message>
 </context>
 <context>
@@ -2580,6 +2588,22 @@
         <source>the FP32 gradient of every position&apos;s loss</source>
         <translation>每个位置的损失的 FP32 梯度</translation>
     </message>
+    <message>
+        <source>the largest unit&apos;s all-gather output</source>
+        <translation>最大单元的聚合输出</translation>
+    </message>
+    <message>
+        <source>its shard&apos;s cast</source>
+        <translation>其分片的类型转换副本</translation>
+    </message>
+    <message>
+        <source>cached for FSDP&apos;s copy-in stream all step</source>
+        <translation>整步缓存在 FSDP 拷入流的缓存池中</translation>
+    </message>
+    <message>
+        <source>cached for FSDP&apos;s reduce-scatter stream all step</source>
+        <translation>整步缓存在 FSDP reduce-scatter 流的缓存池中</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2800,6 +2824,10 @@
     <message>
         <source>Backward working set</source>
         <translation>反向传播工作集</translation>
+    </message>
+    <message>
+        <source>FSDP all-gather buffers</source>
+        <translation>FSDP 聚合缓冲区</translation>
     </message>
 </context>
 </TS>
