@@ -1,6 +1,7 @@
 #include "core/estimate.h"
 
 #include "core/savedtensors.h"
+#include "core/timeline.h"
 
 #include <algorithm>
 #include <bit>
@@ -1255,10 +1256,14 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Un
 
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
-// buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated.
+// buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated
+// at the step's peak. `b` holds the tensors, tallied, and no overhead yet.
 template <class Sink>
 void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
 {
+    // What max_memory_reserved reads beyond max_memory_allocated: a share of the tensors the
+    // step holds at its peak (the timeline's, which the overhead does not move).
+    const Bytes allocated = stepPeak(b);
     // The context and NCCL's buffers are allocated outside PyTorch's caching allocator: only
     // nvidia-smi sees them. The reserve is the allocator's own (max_memory_reserved).
     const Overhead &o = s.overhead;
@@ -1269,15 +1274,23 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
             sink.add(ItemId::CommBuffers, o.commBuffers,
                      [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
     }
-    Bytes allocated = 0;
-    for (int i = 0; i < kItemCount; ++i)
-        if (componentOf(static_cast<ItemId>(i)) != Component::Overhead)
-            allocated += b.itemBytes[i];
     const Bytes reserve = allocated * o.allocatorPercent / 100;
     sink.add(ItemId::AllocatorReserve, reserve, [&] {
         return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
-            + " allocated (caching-allocator reserve)" + equals(reserve, units);
+            + " allocated at the step's peak (caching-allocator reserve)" + equals(reserve, units);
     });
+}
+
+// The components and totals from the items.
+void tally(Breakdown &b)
+{
+    b.componentBytes = {};
+    b.total = b.host = 0;
+    for (int i = 0; i < kItemCount; ++i) {
+        b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
+        b.total += b.itemBytes[i];
+        b.host += b.itemHostBytes[i];
+    }
 }
 
 template <class Sink>
@@ -1288,12 +1301,10 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addGradients(units, b, sink);
     g.addOptimizerStates(units, sink);
     g.addActivations(units, b, sink);
-    if (g.s.overhead.reserveCounted())
+    tally(b);
+    if (g.s.overhead.reserveCounted()) {
         g.addOverhead(units, b, sink);
-    for (int i = 0; i < kItemCount; ++i) {
-        b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
-        b.total += b.itemBytes[i];
-        b.host += b.itemHostBytes[i];
+        tally(b);
     }
 }
 

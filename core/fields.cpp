@@ -256,7 +256,7 @@ const std::array kFields = {
               nullptr, VL_WORD(overhead.measure, parseMeasure, "measure", allowedMeasures()), false,
               VL_NAMED(overhead.measure)},
     FieldSpec{"allocator-percent", "overhead.allocator_percent", "N",
-              "Allocator reserve with --measure reserved or nvidia-smi, % of allocated memory",
+              "Allocator reserve with --measure reserved or nvidia-smi, % of the memory allocated at the step's peak",
               VL_INT(overhead.allocatorPercent)},
     FieldSpec{"cuda-loading", "overhead.cuda_loading", "MODE",
               "How CUDA loads kernels into the context nvidia-smi shows: lazy (CUDA 11.7 or later under "

@@ -246,7 +246,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "layer"),
     VL_TRANSLATE_NOOP("vl::formula", "CUDA context and kernels"),
     VL_TRANSLATE_NOOP("vl::formula", "NCCL communication buffers"),
-    VL_TRANSLATE_NOOP("vl::formula", "allocated (caching-allocator reserve)"),
+    VL_TRANSLATE_NOOP("vl::formula", "allocated at the step's peak (caching-allocator reserve)"),
     VL_TRANSLATE_NOOP("vl::formula", "% of"),
     VL_TRANSLATE_NOOP("vl::formula", "largest parameter"),
     VL_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's GPU buffer for gradients bound for the CPU)"),

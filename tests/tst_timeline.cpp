@@ -278,10 +278,12 @@ private Q_SLOTS:
         const auto loss = std::find_if(t.points.begin(), t.points.end(),
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
         QCOMPARE(loss->part(Component::Gradients), atStart ? b.item(ItemId::Gradients) : Bytes(0));
-        // The sum does not change: it counts the gradients either way.
+        // The sum's tensors do not change: it counts the gradients either way (the allocator's
+        // reserve follows the peak).
         Scenario other = s;
         other.gradientsKept = !kept;
-        QCOMPARE(estimate(other).total, b.total);
+        const Breakdown o = estimate(other);
+        QCOMPARE(o.total - o.component(Component::Overhead), b.total - b.component(Component::Overhead));
         QVERIFY(kept ? t.peak() >= stepTimeline(estimate(other)).peak() : true);
     }
 
@@ -319,6 +321,44 @@ private Q_SLOTS:
         const auto loss = std::find_if(t.points.begin(), t.points.end(),
                                        [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
         QCOMPARE(loss->part(Component::Parameters), b.component(Component::Parameters));
+    }
+
+    // The allocator's reserve is a share of what the step holds at its peak (what
+    // max_memory_reserved reads beyond max_memory_allocated), not of the sum of all parts, whose
+    // buffers never live at once.
+    void reserveIsAShareOfThePeak_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<int>("percent");
+        QTest::newRow("the article's 7B, reserved pool")
+            << std::function<void(Scenario &)>([](Scenario &s) { s.overhead.measure = Measure::Reserved; }) << 10;
+        QTest::newRow("FSDP over 8, foreach AdamW, nvidia-smi, 25 %")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.precision = Precision::MixedBf16;
+                   s.zeroStage = 3;
+                   s.dataParallel = 8;
+                   s.sharding = Sharding::Fsdp;
+                   s.optimizerImpl = OptimizerImpl::Foreach;
+                   s.overhead.measure = Measure::NvidiaSmi;
+               })
+            << 25;
+        QTest::newRow("full recomputation, reserved pool") << std::function<void(Scenario &)>([](Scenario &s) {
+            s.recompute = Recompute::Full;
+            s.overhead.measure = Measure::Reserved;
+        }) << 10;
+    }
+    void reserveIsAShareOfThePeak()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(int, percent);
+        Scenario s;
+        edit(s);
+        s.overhead.allocatorPercent = percent;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const Bytes allocatedAtPeak = stepTimeline(b).peak() - b.component(Component::Overhead);
+        QCOMPARE(b.item(ItemId::AllocatorReserve), allocatedAtPeak * percent / 100);
+        QVERIFY(allocatedAtPeak < b.total - b.component(Component::Overhead)); // below the sum's tensors
     }
 
     void forwardGrowsBackwardShrinks()

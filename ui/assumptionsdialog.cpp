@@ -33,7 +33,8 @@ QString overheadText(const Overhead &o)
 {
     if (!o.reserveCounted())
         return QObject::tr("not counted — the article's four components only");
-    QString text = QObject::tr("allocator reserve %1 % of what is allocated").arg(o.allocatorPercent);
+    QString text =
+        QObject::tr("allocator reserve %1 % of what is allocated at the step's peak").arg(o.allocatorPercent);
     if (o.runtimeCounted())
         text += QObject::tr(", CUDA context %1 MiB (%2 kernel loading), NCCL buffers %3 MiB with more than one GPU")
                     .arg(o.cudaContext / kMiB)
@@ -163,7 +164,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
     if (s.gradientsKept && fieldInEffect(s, "gradients-kept"))
         parallel << QObject::tr(
             "Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1's default): the step "
-            "timeline holds them from the start of forward; the sum is the same either way.");
+            "timeline holds them from the start of forward, and so does its peak; the sum counts them either way.");
     if (s.liger)
         parallel << QObject::tr(
             "Liger kernels: Liger Kernel's RMSNorm keeps its input and an FP32 1/rms, its SwiGLU the gate and up "

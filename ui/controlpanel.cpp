@@ -554,7 +554,10 @@ void ControlPanel::build()
         });
     row(
         af, m_allocator, [] { return tr("Allocator reserve"); },
-        [] { return tr("Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %)."); });
+        [] {
+            return tr("Fragmentation and cached blocks, as a share of what is allocated at the step's peak (commonly "
+                      "5–30 %).");
+        });
     m_cudaLoading = combo({{int(ModuleLoading::Lazy), [] { return tr("Lazy (CUDA 11.7+)"); }},
                            {int(ModuleLoading::Eager), [] { return tr("Eager (older CUDA)"); }}});
     row(

@@ -80,10 +80,6 @@
         <translation>不计入——只算文章的四大块</translation>
     </message>
     <message>
-        <source>allocator reserve %1 % of what is allocated</source>
-        <translation>分配器预留，为已分配量的 %1%</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-Offload: each GPU&apos;s process keeps its FP32 master, moments and gradients in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node of %3 GPUs.</source>
         <translation>DeepSpeed ZeRO-Offload：每张 GPU 的进程都把自己的 FP32 主副本、动量和梯度放在 CPU 内存里（第 1、2 阶段还有分片的 16 位副本、一个中转缓冲区，以及每步多个微批次时累积的梯度）：每张 GPU %1，%3 卡节点共 %2。</translation>
     </message>
@@ -168,10 +164,6 @@
         <translation>反向中更新（torchtune 的 optimizer_in_bwd）：每个权重的梯度一算好就立即更新并释放梯度，因此梯度只计一个权重的，取最大的：%1。</translation>
     </message>
     <message>
-        <source>Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1&apos;s default): the step timeline holds them from the start of forward; the sum is the same either way.</source>
-        <translation>两步之间保留梯度（zero_grad(set_to_none=False)，PyTorch 1 的默认）：训练步时间线从前向开始就计入它们；各部分之和不受影响。</translation>
-    </message>
-    <message>
         <source>PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), so each RMSNorm written with mean also keeps x², one more tensor of the layer&apos;s width per token.</source>
         <translation>PyTorch 2.1 或更早：torch.mean 会为反向保留其输入（2.2 修复，pytorch/pytorch#109935），因此每个用 mean 写成的 RMSNorm 还会保留 x²，即每个 token 多一份层宽度的张量。</translation>
     </message>
@@ -190,6 +182,14 @@
     <message>
         <source>FSDP&apos;s streams: the sharded gradients are allocated on its reduce-scatter stream and the all-gather buffers on its copy-in stream. PyTorch&apos;s caching allocator keeps a freed block for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, which the step timeline draws from its start.</source>
         <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，聚合缓冲区分配在它的拷入流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
+    </message>
+    <message>
+        <source>allocator reserve %1 % of what is allocated at the step&apos;s peak</source>
+        <translation>分配器预留，为步骤峰值时已分配量的 %1%</translation>
+    </message>
+    <message>
+        <source>Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1&apos;s default): the step timeline holds them from the start of forward, and so does its peak; the sum counts them either way.</source>
+        <translation>两步之间保留梯度（zero_grad(set_to_none=False)，PyTorch 1 的默认）：训练步时间线从前向开始就计入它们，峰值也因此计入；各部分之和无论如何都计入它们。</translation>
     </message>
 </context>
 <context>
@@ -721,10 +721,6 @@
         <translation>分配器预留</translation>
     </message>
     <message>
-        <source>Fragmentation and cached blocks, as a share of what is allocated (commonly 5–30 %).</source>
-        <translation>碎片和缓存块，按已分配内存的比例计（通常 5–30%）。</translation>
-    </message>
-    <message>
         <source>FP32</source>
         <translation>FP32</translation>
     </message>
@@ -983,6 +979,10 @@
     <message>
         <source>Liger Kernel&apos;s patch of Hugging Face&apos;s Llama-family code (TRL&apos;s use_liger_kernel): its norms and MLP keep less for backward, and its fused loss computes the output layer&apos;s gradients chunk by chunk without ever holding the whole logits.</source>
         <translation>Liger Kernel 对 Hugging Face Llama 系列代码的补丁（TRL 的 use_liger_kernel）：其归一化和 MLP 为反向保留得更少，其融合损失逐块算出输出层的梯度，从不持有完整的 logits。</translation>
+    </message>
+    <message>
+        <source>Fragmentation and cached blocks, as a share of what is allocated at the step&apos;s peak (commonly 5–30 %).</source>
+        <translation>碎片和缓存块，按步骤峰值时已分配内存的比例计（通常 5–30%）。</translation>
     </message>
 </context>
 <context>
@@ -1655,10 +1655,6 @@
     <message>
         <source>NCCL communication buffers</source>
         <translation>NCCL 通信缓冲区</translation>
-    </message>
-    <message>
-        <source>allocated (caching-allocator reserve)</source>
-        <translation>已分配（缓存分配器预留）</translation>
     </message>
     <message>
         <source>% of</source>
@@ -2603,6 +2599,10 @@
     <message>
         <source>cached for FSDP&apos;s reduce-scatter stream all step</source>
         <translation>整步缓存在 FSDP reduce-scatter 流的缓存池中</translation>
+    </message>
+    <message>
+        <source>allocated at the step&apos;s peak (caching-allocator reserve)</source>
+        <translation>步骤峰值时的已分配量（缓存分配器预留）</translation>
     </message>
 </context>
 <context>
