@@ -12,9 +12,12 @@ StepTimeline stepTimeline(const Scenario &s)
 namespace {
 
 // Walks the step's points in order, handing each to `visit`: what the timeline draws and the peak
-// rule reads, without storing them (the solvers ask for the peak on the slider path).
+// rule reads, without storing them (every estimate asks for the peak, for the allocator's reserve).
+// `candidatesOnly` skips the points that cannot be the peak: forward only grows, and backward,
+// which trades each layer's activations for its gradients, is highest at one of its ends unless
+// the two are within a few bytes a layer (integer shares can then peak inside).
 template <class Visit>
-void walkStep(const Breakdown &b, Visit &&visit)
+void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
 {
     const std::int64_t layers = std::max<std::int64_t>(b.layersOnStage, 1);
     // All step long: the weights, master copy and moments, the overhead, DeepSpeed ZeRO-3's
@@ -71,7 +74,7 @@ void walkStep(const Breakdown &b, Visit &&visit)
     const Bytes outbound = b.item(ItemId::ActivationOffloadWindow);
     const Bytes inbound = outbound > 0 ? b.keptPerLayer : 0;
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
-    for (std::int64_t layer = 1; layer <= layers; ++layer)
+    for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gathered, 0, embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
@@ -84,8 +87,14 @@ void walkStep(const Breakdown &b, Visit &&visit)
     // first.
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward;
+    // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
+    // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1.
+    const Bytes trade = gradients - layerActivations;
+    const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
+        if (atAnEnd && done != 1 && done != layers)
+            continue;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
               afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
@@ -109,7 +118,8 @@ StepTimeline stepTimeline(const Breakdown &b)
 Bytes stepPeak(const Breakdown &b)
 {
     Bytes peak = 0;
-    walkStep(b, [&peak](const TimelinePoint &p) { peak = std::max(peak, p.inUse); });
+    walkStep(
+        b, [&peak](const TimelinePoint &p) { peak = std::max(peak, p.inUse); }, true);
     return peak;
 }
 

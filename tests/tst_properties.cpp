@@ -230,10 +230,14 @@ private Q_SLOTS:
             }
             QCOMPARE(explained, b.total);
             QCOMPARE(explainedHost, b.host);
-            QVERIFY(stepTimeline(b).peak() <= b.total);
+            const Bytes peak = stepTimeline(b).peak();
+            QVERIFY(peak <= b.total);
+            QCOMPARE(stepPeak(b), peak); // the shortcut through the candidate points finds the same
             Scenario bigger = s;
             bigger.microBatch *= 2;
-            QVERIFY(estimate(bigger).total >= b.total);
+            const Breakdown more = estimate(bigger);
+            QVERIFY(more.total >= b.total);
+            QVERIFY(stepPeak(more) >= peak);
         }
     }
 
