@@ -1309,7 +1309,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
 }
 
 // The first stage holds the most activations and the embedding; the last holds the logits
-// and the head. Whichever is heavier decides whether the run fits.
+// and the head. Whichever is heavier at its step's peak decides whether the run fits.
 int heaviestStage(const Scenario &s)
 {
     if (s.pipelineParallel == 1)
@@ -1319,7 +1319,7 @@ int heaviestStage(const Scenario &s)
     NumbersSink firstSink{first}, finalSink{final};
     compute(s, 0, Units::GiB, first, firstSink);
     compute(s, last, Units::GiB, final, finalSink);
-    return final.total > first.total ? last : 0;
+    return stepPeak(final) > stepPeak(first) ? last : 0;
 }
 
 } // namespace
