@@ -115,9 +115,22 @@ void MemoryChart::addBarLabels(const QFont &font)
         return tag;
     };
     for (std::size_t i = 0; i < m_shown->analysis.bars.size(); ++i) {
-        const Breakdown &b = m_shown->analysis.bars[i].breakdown;
+        const Bar &bar = m_shown->analysis.bars[i];
+        const Breakdown &b = bar.breakdown;
         const double key = double(i + 1);
-        const QString total = bytesText(b.total, m_shown->units);
+        // By the peak, the bar's parts add up to more than the step ever holds at once: a dashed
+        // line marks what the verdict compares, and the label above names both.
+        const bool peakBelow = bar.required < b.total;
+        if (peakBelow) {
+            auto *line = new QCPItemLine(m_plot);
+            const double at = toUnits(bar.required, m_shown->units);
+            line->start->setCoords(key - 0.34, at);
+            line->end->setCoords(key + 0.34, at);
+            line->setPen(QPen(text, 1.5 * m_zoom, Qt::DashLine));
+        }
+        const QString total = peakBelow
+            ? tr("peak %1 · sum %2").arg(bytesText(bar.required, m_shown->units), bytesText(b.total, m_shown->units))
+            : bytesText(b.total, m_shown->units);
         if (metrics.horizontalAdvance(total) <= barPixels * 1.5) {
             // On the plot's background, so that a capacity line just above never strikes it through.
             QCPItemText *tag = label(key, toUnits(b.total, m_shown->units), total, text,

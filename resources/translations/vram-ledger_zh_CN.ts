@@ -1369,6 +1369,10 @@
         <source>Total: %1</source>
         <translation>合计：%1</translation>
     </message>
+    <message>
+        <source>peak %1 · sum %2</source>
+        <translation>峰值 %1 · 总和 %2</translation>
+    </message>
 </context>
 <context>
     <name>vl::StepTimelineView</name>
