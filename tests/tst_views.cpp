@@ -285,6 +285,39 @@ private Q_SLOTS:
         QCOMPARE(image.pixelColor(aboveTheBar).rgb(), palette(theme).color(QPalette::Base).rgb());
     }
 
+    // A narrow chart wraps its legend to further rows rather than clip an entry.
+    void legendEntriesAreWhole_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("oneRow");
+        QTest::newRow("narrow: 380 px, wrapped") << 380 << false;
+        QTest::newRow("wide: 1400 px, one row") << 1400 << true;
+    }
+    void legendEntriesAreWhole()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, oneRow);
+        MemoryChart chart;
+        chart.resize(width, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showAnalysis(shownFor(scenario(QStringLiteral("article"))));
+        QCoreApplication::processEvents(); // the rebuild queued by the resize
+        const QCPLegend *legend = chart.plot()->legend;
+        int entries = 0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (const QCPAbstractLegendItem *entry = legend->item(i)) {
+                ++entries;
+                QVERIFY2(entry->outerRect().width() >= entry->minimumOuterSizeHint().width(),
+                         qPrintable(QStringLiteral("entry %1: %2 px of %3")
+                                        .arg(i)
+                                        .arg(entry->outerRect().width())
+                                        .arg(entry->minimumOuterSizeHint().width())));
+            }
+        QCOMPARE(entries, kComponentCount); // the article's scenario holds all five
+        QCOMPARE(legend->rowCount() == 1, oneRow);
+    }
+
     // Each bar carries its total, with the step's peak the verdict compares where that is lower
     // (a dashed line across the bar marks it), and each part its size where the part can hold the
     // text.

@@ -79,6 +79,7 @@ void MemoryChart::rebuild()
         else
             bars->removeFromLegend();
     }
+    wrapLegendRow(m_plot);
 
     m_plot->clearItems();
     QFont labelFont = m_plot->font();

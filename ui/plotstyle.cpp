@@ -2,6 +2,7 @@
 
 #include "ui/theme.h"
 
+#include <QEvent>
 #include <QPalette>
 
 #include <qcustomplot.h>
@@ -66,14 +67,46 @@ void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QStri
     tag->setPadding(QMargins(4, 1, 4, 1));
 }
 
+namespace {
+
+// Wraps a plot's legend row again whenever the plot is resized.
+class LegendRowWrapper : public QObject {
+public:
+    using QObject::QObject;
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Resize)
+            wrapLegendRow(static_cast<QCustomPlot *>(watched));
+        return false;
+    }
+};
+
+} // namespace
+
 void addLegendRow(QCustomPlot *plot)
 {
+    plot->installEventFilter(new LegendRowWrapper(plot));
     plot->legend->setVisible(true);
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0, plot->legend);
     plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->legend->setMargins(QMargins(4, 2, 4, 2));
+}
+
+void wrapLegendRow(QCustomPlot *plot)
+{
+    QCPLegend *legend = plot->legend;
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem *entry = legend->item(i)) // cells emptied by removeFromLegend are null
+            widest = std::max(widest, entry->minimumOuterSizeHint().width());
+    const int usable = plot->width() - legend->margins().left() - legend->margins().right();
+    const int columns = std::max(1, (usable + legend->columnSpacing()) / (widest + legend->columnSpacing()));
+    if (columns == legend->wrap())
+        return;
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // rearranges the entries
 }
 
 double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,

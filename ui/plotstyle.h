@@ -25,6 +25,9 @@ QCPLayer *areaLayer(QCustomPlot *plot);
 
 // The legend as one row above the plot, where it never hides what is plotted.
 void addLegendRow(QCustomPlot *plot);
+// Wraps that row into as many columns as its widest entry allows across the plot, so that a
+// narrow window shows every entry whole; call after the entries or the width change.
+void wrapLegendRow(QCustomPlot *plot);
 
 enum class LabelSide { Left, Right };
 enum class LabelEdge { Above, Below }; // which side of the line the label sits on

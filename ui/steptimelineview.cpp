@@ -195,6 +195,7 @@ void StepTimelineView::rebuild()
         else
             area->removeFromLegend();
     }
+    wrapLegendRow(m_plot);
 
     // Phase labels at the middle of each phase, so neighbours never overlap.
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());

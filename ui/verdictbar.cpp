@@ -104,8 +104,13 @@ void VerdictBar::render()
     Line summary{
         {tr("%1 per GPU").arg(bytesText(a.required, m_shown->units)), true, {}},
         {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
-    if (a.fitRule == FitRule::Sum && a.timeline.peak() < a.breakdown.total)
-        summary.append({tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units)), false, {}});
+    // The other of the two numbers, where they differ.
+    if (a.timeline.peak() < a.breakdown.total)
+        summary.append({a.fitRule == FitRule::Sum
+                            ? tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units))
+                            : tr(" · all parts at once %1").arg(bytesText(a.breakdown.total, m_shown->units)),
+                        false,
+                        {}});
     // A paged optimizer's states sit in managed memory, on the GPU while it has room.
     const bool paged = a.breakdown.hostItem(ItemId::PagedOptimizerStates) > 0;
     if (a.breakdown.host > 0)

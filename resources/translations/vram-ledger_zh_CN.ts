@@ -1625,6 +1625,10 @@
         <source> · %1 in CPU or managed memory per GPU, %2 per node of %3</source>
         <translation> · 每张 GPU 占 CPU 或统一内存 %1，每个 %3 卡节点共 %2</translation>
     </message>
+    <message>
+        <source> · all parts at once %1</source>
+        <translation> · 所有部分同时计入为 %1</translation>
+    </message>
 </context>
 <context>
     <name>vl::formula</name>
