@@ -16,6 +16,12 @@
 
 namespace vl {
 
+namespace {
+
+constexpr double kBarWidth = 0.6; // in plot coordinates, where the bars stand 1 apart
+
+} // namespace
+
 MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("memoryChart"), this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -30,7 +36,7 @@ MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPl
     for (Component c : kComponents) {
         auto *bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
         bars->setWidthType(QCPBars::wtPlotCoords);
-        bars->setWidth(0.6);
+        bars->setWidth(kBarWidth);
         if (below)
             bars->moveAbove(below);
         below = bars;
@@ -103,7 +109,7 @@ void MemoryChart::addBarLabels(const QFont &font)
         return; // no size yet: the resize that gives it one adds them
     const QFontMetrics metrics(font);
     const double pixelsPerUnit = area.height() / m_plot->yAxis->range().size();
-    const double barPixels = 0.6 * area.width() / m_plot->xAxis->range().size();
+    const double barPixels = kBarWidth * area.width() / m_plot->xAxis->range().size();
     const QColor text = palette().color(QPalette::WindowText);
     const auto label = [&](double key, double value, const QString &what, const QColor &colour, Qt::Alignment align) {
         auto *tag = new QCPItemText(m_plot);
@@ -125,8 +131,9 @@ void MemoryChart::addBarLabels(const QFont &font)
         if (peakBelow) {
             auto *line = new QCPItemLine(m_plot);
             const double at = toUnits(bar.required, m_shown->units);
-            line->start->setCoords(key - 0.34, at);
-            line->end->setCoords(key + 0.34, at);
+            const double reach = kBarWidth / 2 + 0.04; // past the bar's edges, to read as a mark
+            line->start->setCoords(key - reach, at);
+            line->end->setCoords(key + reach, at);
             line->setPen(QPen(text, 1.5 * m_zoom, Qt::DashLine));
         }
         const QString total = peakBelow
