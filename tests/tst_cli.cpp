@@ -200,18 +200,28 @@ private Q_SLOTS:
         }
     }
 
-    // The report carries the step's peak beside the sum; --fit-by chooses which one must fit.
+    // The report carries the step's peak beside the sum; --fit-by chooses which one must fit, the
+    // peak unless told.
     void fitByChoosesSumOrPeak_data()
     {
+        QTest::addColumn<QString>("given");
         QTest::addColumn<QString>("rule");
-        QTest::newRow("sum") << "sum";
-        QTest::newRow("peak") << "peak";
+        QTest::newRow("sum") << "sum"
+                             << "sum";
+        QTest::newRow("peak") << "peak"
+                              << "peak";
+        QTest::newRow("not given: the peak") << ""
+                                             << "peak";
     }
     void fitByChoosesSumOrPeak()
     {
+        QFETCH(QString, given);
         QFETCH(QString, rule);
         // Full recomputation: the peak (end of backward) lies well below the sum.
-        const QJsonObject o = json({"--gpu", "a100-80gb", "--recompute", "full", "--fit-by", rule});
+        QStringList args{"--gpu", "a100-80gb", "--recompute", "full"};
+        if (!given.isEmpty())
+            args << "--fit-by" << given;
+        const QJsonObject o = json(args);
         const QJsonObject perGpu = o[QStringLiteral("per_gpu")].toObject();
         const qint64 total = perGpu[QStringLiteral("total")].toInteger();
         const qint64 peak = perGpu[QStringLiteral("peak")].toInteger();
