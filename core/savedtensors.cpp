@@ -831,9 +831,11 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
 //    backward makes both factors' gradients (under autocast in FP32).
 // The attention's moment comes after the MLP's saved tensors are freed: below the MLP's with the
 // flash kernels, above it for Hugging Face's eager Llama and GPT-2 attention at long sequences
-// (counted below). Not modelled: BERT's eager attention there, dropout on the probabilities, and
-// PEFT's FP32 adapters on the MLP under autocast, whose FP32 gradient path is wider. Under
-// recomputation the layer being computed has rebuilt its whole saved set first: the same moments.
+// (counted below). PEFT's FP32 adapter on down_proj under autocast has a moment of its own (its
+// input's gradient going through FP32). Not modelled: BERT's eager attention there, dropout on
+// the probabilities, and LoRA dropout on FP32 adapters under autocast (the oracle's CPU dropout
+// backward allocates more than CUDA's fused kernel, so it cannot pin it). Under recomputation the
+// layer being computed has rebuilt its whole saved set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
 {
     const Architecture &a = s.arch;
@@ -882,14 +884,29 @@ TensorList backwardWorkingSet(const Scenario &s)
         if (!keepsInput)
             core.tensors[1] = {"gradient of the second linear's input", wide, 1};
     }
-    // Under autocast, the moment the output projection runs: the stream gradient's 16-bit copy and
-    // the gradient of the projection's input, if that is wider.
+    // Under autocast, the moment the output projection runs: the stream gradient's 16-bit copy
+    // (an FP32 stream's; a 16-bit stream hands its own) and the gradient of the projection's
+    // input, if that is wider.
+    const SavedTensor streamCopy{"16-bit copy of the stream's gradient for the MLP's output",
+                                 dt.stream > 2 ? 2 * tokens / streamSplit * a.hidden : 0, 1};
     Moment projection;
     if (dt.autocast)
-        projection.tensors = {
-            {{"16-bit copy of the stream's gradient for the MLP's output", 2 * tokens / streamSplit * a.hidden, 1},
-             {"gradient of the MLP's second linear's input", wide, 1}}};
-    for (const SavedTensor &tensor : (projection.total() > core.total() ? projection : core).tensors)
+        projection.tensors = {{streamCopy, {"gradient of the MLP's second linear's input", wide, 1}}};
+    // PEFT's FP32 adapter on down_proj under autocast (peft/tuners/lora/layer.py, Linear.forward
+    // casts x to lora_A's dtype; autocast casts it back to 16 bits for the product): backward
+    // turns the 16-bit gradient of lora_A's input into an FP32 one (the first cast's backward)
+    // while the 16-bit one is alive, with the stream gradient's 16-bit copy waiting for
+    // down_proj's own backward; lora_A's 16-bit input and its rank-r output, saved, are freed by
+    // then (one 16-bit input-wide tensor for the other).
+    Moment adapterCast;
+    if (dt.autocast && s.implementation == Implementation::HuggingFace && loraOn(s, LoraDown) && !s.loraDropout)
+        adapterCast.tensors = {{streamCopy,
+                                {"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's dtype), less "
+                                 "LoRA A's rank-r output",
+                                 4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
+    const Moment &widest = std::max({core, projection, adapterCast},
+                                    [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
+    for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);
     // Hugging Face's eager attention (Llama's eager_attention_forward, GPT-2's _attn): backward
     // reaches the softmax with everything saved after the probabilities freed (the MLP's, the

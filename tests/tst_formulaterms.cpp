@@ -220,6 +220,14 @@ private Q_SLOTS:
             s.microBatch = 2;
             s.arch.hidden = 256;
         });
+        row("PEFT LoRA on every projection under autocast (FP32 adapters)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraAll;
+        });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.attention = Attention::Sdpa;

@@ -169,8 +169,9 @@ std::string_view workingSetUnpinned(const YAML::Node &c, const Scenario &s)
     if (s.arch.modeling == Modeling::Bert)
         return "BERT's post-norm LayerNorm frees its saved input and statistics before the MLP's moment";
     const bool adaptersWider = c["adapter_dtype"].as<std::string>() == "fp32" && s.ampStyle == AmpStyle::Autocast;
-    if (adaptersWider && (s.loraTargets & (LoraGate | LoraUp | LoraDown)) && s.lora())
-        return "PEFT's FP32 adapters on the MLP under autocast";
+    if (adaptersWider && (s.loraTargets & (LoraGate | LoraUp | LoraDown)) && s.lora() && s.loraDropout)
+        return "LoRA dropout on PEFT's FP32 adapters under autocast: the CPU's dropout backward casts the mask "
+               "and multiplies twice where CUDA's fused kernel makes one tensor";
     return {};
 }
 

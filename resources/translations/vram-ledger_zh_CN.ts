@@ -2612,6 +2612,10 @@
         <source>allocated at the step&apos;s peak (caching-allocator reserve)</source>
         <translation>步骤峰值时的已分配量（缓存分配器预留）</translation>
     </message>
+    <message>
+        <source>FP32 gradient of down_proj&apos;s LoRA input (PEFT&apos;s cast to the adapter&apos;s dtype), less LoRA A&apos;s rank-r output</source>
+        <translation>down_proj 的 LoRA 输入的 FP32 梯度（PEFT 把输入转换为适配器的数据类型），减去 LoRA A 的秩 r 输出</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
