@@ -832,10 +832,9 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
 // The attention's moment comes after the MLP's saved tensors are freed: below the MLP's with the
 // flash kernels, above it for Hugging Face's eager Llama and GPT-2 attention at long sequences
 // (counted below). PEFT's FP32 adapter on down_proj under autocast has a moment of its own (its
-// input's gradient going through FP32). Not modelled: BERT's eager attention there, dropout on
-// the probabilities, and LoRA dropout on FP32 adapters under autocast (the oracle's CPU dropout
-// backward allocates more than CUDA's fused kernel, so it cannot pin it). Under recomputation the
-// layer being computed has rebuilt its whole saved set first: the same moments.
+// input's gradient going through FP32). Not modelled: BERT's eager attention there and dropout
+// on the probabilities. Under recomputation the layer being computed has rebuilt its whole saved
+// set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
 {
     const Architecture &a = s.arch;
@@ -856,7 +855,9 @@ TensorList backwardWorkingSet(const Scenario &s)
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
     const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);
-    const Bytes adapterOutput = frozenAdapter ? e * rows * s.loraRank : 0;
+    // The adapter's rank-r output and, with LoRA dropout, its 1-byte mask are freed by the MLP's
+    // moment (dropout's backward has run).
+    const Bytes adapterOutput = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
     // Each moment holds at most two tensors beside the stream's gradient.
     struct Moment {
         std::array<SavedTensor, 2> tensors{};
@@ -898,12 +899,18 @@ TensorList backwardWorkingSet(const Scenario &s)
     // while the 16-bit one is alive, with the stream gradient's 16-bit copy waiting for
     // down_proj's own backward; lora_A's 16-bit input and its rank-r output, saved, are freed by
     // then (one 16-bit input-wide tensor for the other).
+    // With LoRA dropout (CUDA's fused backward, one output) the FP32 gradient of the dropped copy
+    // joins it instead, and LoRA A's 16-bit input freed is the dropped copy's cast.
     Moment adapterCast;
-    if (dt.autocast && s.implementation == Implementation::HuggingFace && loraOn(s, LoraDown) && !s.loraDropout)
-        adapterCast.tensors = {{streamCopy,
-                                {"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's dtype), less "
-                                 "LoRA A's rank-r output",
-                                 4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
+    if (dt.autocast && s.implementation == Implementation::HuggingFace && loraOn(s, LoraDown))
+        adapterCast.tensors = {
+            {streamCopy,
+             s.loraDropout ? SavedTensor{"FP32 gradients of down_proj's LoRA input before and after LoRA dropout, "
+                                         "less LoRA A's 16-bit input and rank-r output",
+                                         6 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}
+                           : SavedTensor{"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's "
+                                         "dtype), less LoRA A's rank-r output",
+                                         4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
     const Moment &widest = std::max({core, projection, adapterCast},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)

@@ -228,6 +228,15 @@ private Q_SLOTS:
             s.fineTune = FineTune::LoRA;
             s.loraTargets = LoraAll;
         });
+        row("PEFT LoRA with LoRA dropout under autocast", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraAll;
+            s.loraDropout = true;
+        });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.attention = Attention::Sdpa;

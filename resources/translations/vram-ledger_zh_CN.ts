@@ -2616,6 +2616,10 @@
         <source>FP32 gradient of down_proj&apos;s LoRA input (PEFT&apos;s cast to the adapter&apos;s dtype), less LoRA A&apos;s rank-r output</source>
         <translation>down_proj 的 LoRA 输入的 FP32 梯度（PEFT 把输入转换为适配器的数据类型），减去 LoRA A 的秩 r 输出</translation>
     </message>
+    <message>
+        <source>FP32 gradients of down_proj&apos;s LoRA input before and after LoRA dropout, less LoRA A&apos;s 16-bit input and rank-r output</source>
+        <translation>down_proj 的 LoRA 输入在 LoRA dropout 前后的 FP32 梯度，减去 LoRA A 的 16 位输入和秩 r 输出</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

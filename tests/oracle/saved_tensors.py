@@ -26,7 +26,8 @@ per weight); pow, rsqrt and softmax(dtype=float32) run in FP32. CPU autocast has
 which is why this emulation is explicit rather than torch.autocast('cpu').
 
 Dropout is torch.native_dropout, the fused kernel CUDA runs (a 1-byte mask is saved); the
-CPU's unfused dropout would save a full-width scale tensor instead.
+CPU's unfused dropout would save a full-width scale tensor instead. Its backward is a stand-in
+too: CUDA's masked_scale makes one tensor, where the CPU's casts the mask and multiplies twice.
 """
 
 import contextlib
@@ -301,10 +302,28 @@ def layer_norm(ops, x, weight, bias, eps=1e-5):
     return CudaLayerNorm.apply(ops.fp32(x), weight, bias, eps)
 
 
+class CudaDropout(torch.autograd.Function):
+    """torch.native_dropout as CUDA runs it: forward saves the 1-byte mask (as native_dropout's
+    derivative does), backward is one kernel with one output (aten/src/ATen/native/cuda/
+    Dropout.cu, dropout_backward_cuda: masked_scale)."""
+
+    @staticmethod
+    def forward(ctx, x, p):
+        out, mask = torch.native_dropout(x, p, True)
+        ctx.save_for_backward(mask)
+        ctx.scale = 1.0 / (1.0 - p)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        (mask,) = ctx.saved_tensors
+        return torch.where(mask, grad, grad.new_zeros(())).mul_(ctx.scale), None
+
+
 def dropout(x, p):
     """nn.Dropout in training: nothing when p = 0 (at::dropout returns its input), else CUDA's
     fused kernel, which saves a 1-byte mask."""
-    return torch.native_dropout(x, p, True)[0] if p > 0 else x
+    return CudaDropout.apply(x, p) if p > 0 else x
 
 
 def parameter(shape, dtype, trainable):
@@ -329,7 +348,7 @@ class Lora:
         if x.dtype != self.a.dtype:
             x = x.to(self.a.dtype)
         if self.dropout:
-            x = torch.native_dropout(x, 0.05, True)[0]
+            x = CudaDropout.apply(x, 0.05)
         return ops.linear(ops.linear(x, self.a), self.b) * 2.0
 
 
@@ -682,7 +701,7 @@ class LitgptLlamaLayer:
         rope = int(c.get("rotary_percentage", 1.0) * hs)  # Config.rope_n_elem
         qkv = self.linear(ops, n_1, self.attn, biases[0])
         if self.lora_a is not None:
-            dropped = torch.native_dropout(n_1, 0.05, True)[0] if c["lora_dropout"] else n_1
+            dropped = CudaDropout.apply(n_1, 0.05) if c["lora_dropout"] else n_1
             after_a = ops.linear(dropped, self.lora_a)
             # LoRAQKVLinear.conv1d: one grouped conv1d for MHA, else one per enabled projection
             inputs, weight = after_a.transpose(-2, -1), self.lora_b.unsqueeze(-1)
@@ -1052,7 +1071,7 @@ def count_outside(c, loss_backward=False):
                     return out
                 # LoRALinear.forward: (lora_dropout(x) @ lora_A.T @ lora_B.T) * scaling
                 a, b = litgpt_head_lora
-                dropped = torch.native_dropout(x_i, 0.05, True)[0] if c["lora_dropout"] else x_i
+                dropped = CudaDropout.apply(x_i, 0.05) if c["lora_dropout"] else x_i
                 return out + ops.matmul(ops.matmul(dropped, a.transpose(0, 1)), b.transpose(0, 1)) * 2.0
 
             chunks = [lm_head(x_i) for x_i in x.split(128, dim=1)]
