@@ -49,6 +49,17 @@ void gpt2(Scenario &s)
     s.sequence = 1024;
 }
 
+// PEFT's LoRA on every projection of Hugging Face's Llama under autocast: FP32 adapters.
+void peftUnderAutocast(Scenario &s)
+{
+    s.implementation = Implementation::HuggingFace;
+    s.attention = Attention::Sdpa;
+    s.precision = Precision::MixedBf16;
+    s.ampStyle = AmpStyle::Autocast;
+    s.fineTune = FineTune::LoRA;
+    s.loraTargets = LoraAll;
+}
+
 // lit-gpt's Llama block in Lightning's bf16-mixed: autocast over FP32 weights, flash attention.
 void litgptLlamaMixed(Scenario &s)
 {
@@ -220,21 +231,9 @@ private Q_SLOTS:
             s.microBatch = 2;
             s.arch.hidden = 256;
         });
-        row("PEFT LoRA on every projection under autocast (FP32 adapters)", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.attention = Attention::Sdpa;
-            s.precision = Precision::MixedBf16;
-            s.ampStyle = AmpStyle::Autocast;
-            s.fineTune = FineTune::LoRA;
-            s.loraTargets = LoraAll;
-        });
+        row("PEFT LoRA on every projection under autocast (FP32 adapters)", peftUnderAutocast);
         row("PEFT LoRA with LoRA dropout under autocast", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.attention = Attention::Sdpa;
-            s.precision = Precision::MixedBf16;
-            s.ampStyle = AmpStyle::Autocast;
-            s.fineTune = FineTune::LoRA;
-            s.loraTargets = LoraAll;
+            peftUnderAutocast(s);
             s.loraDropout = true;
         });
         row("Liger with LoRA on down_proj", [](Scenario &s) {
