@@ -20,6 +20,25 @@ namespace {
 
 constexpr double kBarWidth = 0.6; // in plot coordinates, where the bars stand 1 apart
 
+// Breaks a bar's name into lines at spaces so that each fits `width` pixels (a word wider than
+// that keeps a line of its own), so that neighbouring names never run into each other.
+QString wrapped(const QString &text, const QFontMetrics &metrics, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '))) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
 } // namespace
 
 MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("memoryChart"), this))
@@ -64,12 +83,14 @@ void MemoryChart::rebuild()
     double highest = 0;
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
+    const QFontMetrics tickMetrics(m_plot->xAxis->tickLabelFont());
+    const int slot = int(0.95 * m_plot->axisRect()->width() / std::max(n, 1)); // 0 before the first layout
     for (int i = 0; i < n; ++i) {
         const Bar &bar = m_shown->analysis.bars[std::size_t(i)];
         QString label = barLabel(bar);
         if (!m_shown->gpus.empty())
             label += bar.required <= m_shown->gpus.front().capacity ? QStringLiteral(" ✓") : QStringLiteral(" ✗");
-        ticker->addTick(keys[i], label);
+        ticker->addTick(keys[i], slot > 0 ? wrapped(label, tickMetrics, slot) : label);
         highest = std::max(highest, toUnits(bar.breakdown.total, m_shown->units));
     }
     for (Component c : kComponents) {
@@ -136,9 +157,13 @@ void MemoryChart::addBarLabels(const QFont &font)
             line->end->setCoords(key + reach, at);
             line->setPen(QPen(text, 1.5 * m_zoom, Qt::DashLine));
         }
-        const QString total = peakBelow
-            ? tr("peak %1 · sum %2").arg(bytesText(bar.required, m_shown->units), bytesText(b.total, m_shown->units))
-            : bytesText(b.total, m_shown->units);
+        // Where both do not fit above a narrow bar, the one the verdict compares.
+        QString total = bytesText(b.total, m_shown->units);
+        if (peakBelow) {
+            const QString peak = bytesText(bar.required, m_shown->units);
+            const QString both = tr("peak %1 · sum %2").arg(peak, total);
+            total = metrics.horizontalAdvance(both) <= barPixels * 1.5 ? both : tr("peak %1").arg(peak);
+        }
         if (metrics.horizontalAdvance(total) <= barPixels * 1.5) {
             // On the plot's background, so that a capacity line just above never strikes it through.
             QCPItemText *tag = label(key, toUnits(b.total, m_shown->units), total, text,

@@ -1373,6 +1373,10 @@
         <source>peak %1 · sum %2</source>
         <translation>峰值 %1 · 总和 %2</translation>
     </message>
+    <message>
+        <source>peak %1</source>
+        <translation>峰值 %1</translation>
+    </message>
 </context>
 <context>
     <name>vl::StepTimelineView</name>
