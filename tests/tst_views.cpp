@@ -318,6 +318,34 @@ private Q_SLOTS:
         QCOMPARE(legend->rowCount() == 1, oneRow);
     }
 
+    // On a narrow chart the bars' names wrap at spaces, each line within its bar's share of the
+    // axis, so that neighbouring names never run into each other.
+    void barNamesFitTheirSlots()
+    {
+        MemoryChart chart;
+        chart.resize(520, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const GpuPreset a100 = *loadCatalog(VL_SOURCE_PRESETS, {}).findGpu("a100-80gb"); // names gain ✓ or ✗
+        chart.showAnalysis(shownFor(scenario(QStringLiteral("article")), {a100}));
+        QCoreApplication::processEvents(); // the rebuild queued by the resize
+        const QCPAxis *axis = chart.plot()->xAxis;
+        const auto ticker = qSharedPointerCast<QCPAxisTickerText>(axis->ticker());
+        const QMap<double, QString> ticks = ticker->ticks();
+        QVERIFY(ticks.size() >= 3);
+        const QFontMetrics metrics(axis->tickLabelFont());
+        const double slot = chart.plot()->axisRect()->width() / double(ticks.size());
+        bool wrappedOne = false;
+        for (const QString &label : ticks) {
+            const QStringList lines = label.split(QLatin1Char('\n'));
+            wrappedOne = wrappedOne || lines.size() > 1;
+            for (const QString &line : lines)
+                QVERIFY2(metrics.horizontalAdvance(line) <= slot || !line.contains(QLatin1Char(' ')),
+                         qPrintable(QStringLiteral("'%1' is wider than %2 px").arg(line).arg(slot)));
+        }
+        QVERIFY(wrappedOne); // "AMP as printed (no master copy) ✗" cannot stand on one line here
+    }
+
     // Each bar carries its total, with the step's peak the verdict compares where that is lower
     // (a dashed line across the bar marks it), and each part its size where the part can hold the
     // text.
