@@ -291,7 +291,7 @@ int main(int argc, char *argv[])
         const auto points = vl::runSweep(scenario, *spec);
         if (!points)
             fail(invalid(points.error()));
-        std::fputs(vl::renderSweep(spec->field, *points, *units, gpu, *format).c_str(), stdout);
+        std::fputs(vl::renderSweep(spec->field, *points, *units, gpu, *fitBy, *format).c_str(), stdout);
         return Success;
     }
 
@@ -317,8 +317,11 @@ int main(int argc, char *argv[])
                   "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use "
                       + std::to_string(fewest) + " to " + std::to_string(most)});
         const std::int64_t shardOver = scenario.dataParallel > 1 ? scenario.dataParallel : *gpus;
-        const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity);
-        std::fputs(vl::renderLadder(vl::estimate(scenario), steps, *gpu, *units, *format).c_str(), stdout);
+        const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity, *fitBy);
+        std::fputs(
+            vl::renderLadder(vl::requiredBytes(vl::estimate(scenario), *fitBy), *fitBy, steps, *gpu, *units, *format)
+                .c_str(),
+            stdout);
         return Success;
     }
 

@@ -61,7 +61,7 @@ std::string describeCost(Lever lever, const Scenario &after)
 
 } // namespace
 
-std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity)
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity, FitRule rule)
 {
     Scenario next = s;
     switch (lever) {
@@ -78,12 +78,13 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
     case Lever::SmallerBatch:
         if (s.microBatch > 1) {
             // The largest micro-batch that fits, keeping the global batch through accumulation.
-            const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, capacity), 1, s.microBatch - 1);
+            const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, capacity, rule), 1,
+                                                                  s.microBatch - 1);
             const std::int64_t globalBatch = s.microBatch * s.microBatchesPerStep();
             next.microBatch = fitting;
             next.gradAccum = (globalBatch + fitting - 1) / fitting;
         } else if (s.sequence > 1) {
-            const std::int64_t fitting = maxSequence(s, capacity);
+            const std::int64_t fitting = maxSequence(s, capacity, rule);
             next.sequence = fitting > 0 && fitting < s.sequence ? fitting : s.sequence / 2;
         }
         break;
@@ -107,43 +108,45 @@ std::string grownItems(const Breakdown &before, const Breakdown &after, Units un
 }
 
 std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
-                                           Bytes capacity)
+                                           Bytes capacity, FitRule rule)
 {
     std::vector<LadderStep> steps;
     Scenario current = start;
-    Bytes currentTotal = estimate(start).total;
-    if (currentTotal <= capacity)
+    Bytes currentRequired = requiredBytes(estimate(start), rule);
+    if (currentRequired <= capacity)
         return steps;
     for (Lever lever : order) {
-        const auto next = applyLever(current, lever, gpus, capacity);
+        const auto next = applyLever(current, lever, gpus, capacity, rule);
         if (!next)
             continue;
         const Breakdown b = estimate(*next);
-        const Breakdown before = estimate(current);
-        steps.push_back({lever, *next, b, currentTotal - b.total, b.total <= capacity,
+        const Bytes required = requiredBytes(b, rule);
+        steps.push_back({lever, *next, b, required, currentRequired - required, required <= capacity,
                          next->sequence != current.sequence, describeChange(lever, current, *next),
                          describeCost(lever, *next),
-                         b.total > currentTotal ? grownItems(before, b, Units::GiB) : std::string()});
+                         required > currentRequired ? grownItems(estimate(current), b, Units::GiB) : std::string()});
         current = *next;
-        currentTotal = b.total;
+        currentRequired = required;
         if (steps.back().fits)
             break;
     }
     return steps;
 }
 
-std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity)
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity, FitRule rule)
 {
-    const Bytes total = estimate(s).total;
+    const Bytes start = requiredBytes(estimate(s), rule);
     std::vector<LadderStep> levers;
     for (Lever lever : kArticleLadder) {
-        const auto next = applyLever(s, lever, gpus, capacity);
+        const auto next = applyLever(s, lever, gpus, capacity, rule);
         if (!next)
             continue;
         const Breakdown b = estimate(*next);
-        if (b.total < total)
-            levers.push_back({lever, *next, b, total - b.total, b.total <= capacity, next->sequence != s.sequence,
-                              describeChange(lever, s, *next), describeCost(lever, *next)});
+        const Bytes required = requiredBytes(b, rule);
+        if (required < start)
+            levers.push_back({lever, *next, b, required, start - required, required <= capacity,
+                              next->sequence != s.sequence, describeChange(lever, s, *next),
+                              describeCost(lever, *next)});
     }
     std::stable_sort(levers.begin(), levers.end(),
                      [](const LadderStep &a, const LadderStep &b) { return a.saving > b.saving; });

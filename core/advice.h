@@ -5,6 +5,7 @@
 
 #include "core/estimate.h"
 #include "core/scenario.h"
+#include "core/timeline.h"
 
 #include <array>
 #include <cstdint>
@@ -24,14 +25,16 @@ std::optional<Lever> parseLever(std::string_view text);
 
 // The scenario with one lever pulled, or nullopt when it is already pulled as far as it goes.
 // `gpus` is how many data-parallel GPUs ZeRO may shard over; `capacity` lets the batch lever
-// pick the largest micro-batch (or sequence) that fits.
-std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity);
+// pick the largest micro-batch (or sequence) that fits by `rule`.
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity,
+                                   FitRule rule = kDefaultFitRule);
 
 struct LadderStep {
     Lever lever;
     Scenario scenario;
     Breakdown breakdown;
-    Bytes saving; // versus the step before
+    Bytes required; // what must fit, by the ladder's rule (the step's peak or its sum)
+    Bytes saving;   // of that, versus the step before
     bool fits;
     bool shorterSequence = false; // the smaller-batch lever shortened the sequence (batch 1 already)
     std::string change;           // "ZeRO stage 3 over 8 GPUs"
@@ -45,11 +48,12 @@ struct LadderStep {
 std::string grownItems(const Breakdown &before, const Breakdown &after, Units units);
 
 // Applies `order` from `start`, skipping levers already pulled, stopping at the first step
-// that fits `capacity` (or after the last lever).
+// that fits `capacity` by `rule` (or after the last lever).
 std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
-                                           Bytes capacity);
+                                           Bytes capacity, FitRule rule = kDefaultFitRule);
 
 // Each lever alone from `s`, biggest saving first (levers that save nothing are left out).
-std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity);
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity,
+                                   FitRule rule = kDefaultFitRule);
 
 } // namespace vl

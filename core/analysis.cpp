@@ -53,7 +53,7 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
         bars.push_back(makeBar(Bar::Kind::Current, 0, {}, s, o.fitRule));
         const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
         const std::int64_t ladderGpus = s.dataParallel > 1 ? s.dataParallel : o.ladderGpus;
-        for (const LadderStep &step : optimizationLadder(s, o.ladderOrder, ladderGpus, capacity))
+        for (const LadderStep &step : optimizationLadder(s, o.ladderOrder, ladderGpus, capacity, o.fitRule))
             bars.push_back(makeBar(Bar::Kind::LadderStep, static_cast<std::int64_t>(step.lever), step.change,
                                    step.scenario, o.fitRule));
         break;
@@ -84,7 +84,7 @@ Analysis analyse(const ScenarioDocument &doc, const std::vector<GpuPreset> &gpus
         a.verdicts.push_back(std::move(v));
     }
     const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
-    a.levers = rankLevers(s, s.dataParallel > 1 ? s.dataParallel : o.ladderGpus, capacity);
+    a.levers = rankLevers(s, s.dataParallel > 1 ? s.dataParallel : o.ladderGpus, capacity, o.fitRule);
     return a;
 }
 

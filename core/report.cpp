@@ -273,18 +273,19 @@ std::string renderReport(const Report &r, Format format)
 }
 
 std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &points, Units units,
-                        std::optional<GpuPreset> gpu, Format format)
+                        std::optional<GpuPreset> gpu, FitRule rule, Format format)
 {
     if (format == Format::Json) {
-        std::string out = "{\"field\": " + jsonString(field) + ", \"points\": [\n";
+        std::string out = "{\"field\": " + jsonString(field) + ", \"fit_by\": " + jsonString(toString(rule))
+            + ", \"points\": [\n";
         for (std::size_t i = 0; i < points.size(); ++i) {
             const Breakdown &b = points[i].breakdown;
             out += "  {\"value\": " + std::to_string(points[i].value);
             for (Component c : kComponents)
                 out += ", " + jsonString(idString(c)) + ": " + std::to_string(b.component(c));
-            out += ", \"total\": " + std::to_string(b.total);
+            out += ", \"total\": " + std::to_string(b.total) + ", \"peak\": " + std::to_string(stepPeak(b));
             if (gpu)
-                out += std::string(", \"fits\": ") + (b.total <= gpu->capacity ? "true" : "false");
+                out += std::string(", \"fits\": ") + (requiredBytes(b, rule) <= gpu->capacity ? "true" : "false");
             out += std::string("}") + (i + 1 < points.size() ? "," : "") + '\n';
         }
         return out + "]}\n";
@@ -296,8 +297,9 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
     for (Component c : kComponents)
         header.push_back(exact ? std::string(idString(c)) + "_bytes" : std::string(componentTitle(c)));
     header.push_back(exact ? "total_bytes" : "Total");
+    header.push_back(exact ? "peak_bytes" : "Step peak");
     if (gpu)
-        header.push_back("fits " + gpu->id);
+        header.push_back("fits " + gpu->id + " by the " + std::string(toString(rule)));
     rows.push_back(std::move(header));
     rows.reserve(points.size() + 1);
     for (const SweepPoint &p : points) {
@@ -306,23 +308,26 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
             row.push_back(exact ? std::to_string(p.breakdown.component(c))
                                 : formatBytes(p.breakdown.component(c), units));
         row.push_back(exact ? std::to_string(p.breakdown.total) : formatBytes(p.breakdown.total, units));
+        const Bytes peak = stepPeak(p.breakdown);
+        row.push_back(exact ? std::to_string(peak) : formatBytes(peak, units));
         if (gpu)
-            row.push_back(p.breakdown.total <= gpu->capacity ? "yes" : "no");
+            row.push_back(requiredBytes(p.breakdown, rule) <= gpu->capacity ? "yes" : "no");
         rows.push_back(std::move(row));
     }
     return renderRows(rows, format);
 }
 
-std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
+std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
                          Units units, Format format)
 {
     if (format == Format::Json) {
         std::string out = "{\"gpu\": " + jsonString(gpu.id) + ", \"capacity_bytes\": " + std::to_string(gpu.capacity)
-            + ", \"start_bytes\": " + std::to_string(start.total) + ", \"steps\": [\n";
+            + ", \"fit_by\": " + jsonString(toString(rule)) + ", \"start_bytes\": " + std::to_string(start)
+            + ", \"steps\": [\n";
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LadderStep &s = steps[i];
             out += "  {\"lever\": " + jsonString(idString(s.lever)) + ", \"change\": " + jsonString(s.change)
-                + ", \"total_bytes\": " + std::to_string(s.breakdown.total)
+                + ", \"required_bytes\": " + std::to_string(s.required)
                 + ", \"saving_bytes\": " + std::to_string(s.saving) + ", \"fits\": " + (s.fits ? "true" : "false")
                 + ", \"cost\": " + jsonString(s.cost) + ", \"grew\": " + jsonString(s.grew) + "}"
                 + (i + 1 < steps.size() ? "," : "") + "\n";
@@ -331,13 +336,14 @@ std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &
     }
     const bool exact = format == Format::Csv;
     auto size = [&](Bytes b) { return exact ? std::to_string(b) : formatBytes(b, units); };
-    std::vector<std::vector<std::string>> rows{{"step", "change", exact ? "total_bytes" : "total",
+    const std::string required = rule == FitRule::Peak ? "peak" : "sum";
+    std::vector<std::vector<std::string>> rows{{"step", "change", exact ? required + "_bytes" : required,
                                                 exact ? "saving_bytes" : "saving", "fits " + gpu.id, "cost"}};
-    rows.push_back({"0", "start", size(start.total), size(0), start.total <= gpu.capacity ? "yes" : "no", ""});
+    rows.push_back({"0", "start", size(start), size(0), start <= gpu.capacity ? "yes" : "no", ""});
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const LadderStep &s = steps[i];
         // A lever that costs memory says which parts grew.
-        rows.push_back({std::to_string(i + 1), s.change, size(s.breakdown.total), size(s.saving), s.fits ? "yes" : "no",
+        rows.push_back({std::to_string(i + 1), s.change, size(s.required), size(s.saving), s.fits ? "yes" : "no",
                         s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
     }
     std::string out = renderRows(rows, format);

@@ -46,11 +46,13 @@ Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu =
 
 std::string renderReport(const Report &report, Format format);
 
+// Each point's parts, sum and step peak; with a GPU, whether it fits by `rule`.
 std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &points, Units units,
-                        std::optional<GpuPreset> gpu, Format format);
+                        std::optional<GpuPreset> gpu, FitRule rule, Format format);
 
-// The optimization ladder: the starting scenario, then each step with its saving and cost.
-std::string renderLadder(const Breakdown &start, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
+// The optimization ladder: what the starting scenario requires by `rule`, then each step with its
+// requirement, saving and cost.
+std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
                          Units units, Format format);
 
 std::string renderModelList(const PresetCatalog &catalog, Format format);

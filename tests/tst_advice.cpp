@@ -7,6 +7,8 @@
 
 using namespace vl;
 
+Q_DECLARE_METATYPE(FitRule)
+
 namespace {
 
 int differingFields(const Scenario &a, const Scenario &b)
@@ -38,32 +40,38 @@ private Q_SLOTS:
     {
         QTest::addColumn<qint64>("capacityMiB");
         QTest::addColumn<int>("gpus");
-        QTest::newRow("A100 80GB, 8 GPUs") << qint64(81920) << 8;
-        QTest::newRow("RTX 4090, 8 GPUs") << qint64(24564) << 8;
-        QTest::newRow("T4, one GPU") << qint64(15360) << 1;
-        QTest::newRow("H200, 64 GPUs") << qint64(143771) << 64;
+        QTest::addColumn<FitRule>("rule");
+        for (const FitRule rule : {FitRule::Peak, FitRule::Sum}) {
+            const std::string by = std::string(", by the ") + std::string(toString(rule));
+            QTest::newRow(("A100 80GB, 8 GPUs" + by).c_str()) << qint64(81920) << 8 << rule;
+            QTest::newRow(("RTX 4090, 8 GPUs" + by).c_str()) << qint64(24564) << 8 << rule;
+            QTest::newRow(("T4, one GPU" + by).c_str()) << qint64(15360) << 1 << rule;
+            QTest::newRow(("H200, 64 GPUs" + by).c_str()) << qint64(143771) << 64 << rule;
+        }
     }
     void ladder()
     {
         QFETCH(qint64, capacityMiB);
         QFETCH(int, gpus);
+        QFETCH(FitRule, rule);
         const Bytes capacity = capacityMiB * kMiB;
         const Scenario start = fp32Llama();
-        const auto steps = optimizationLadder(start, kArticleLadder, gpus, capacity);
+        const auto steps = optimizationLadder(start, kArticleLadder, gpus, capacity, rule);
         QVERIFY(!steps.empty());
         Scenario previous = start;
-        Bytes previousTotal = estimate(start).total;
+        Bytes previousRequired = requiredBytes(estimate(start), rule);
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LadderStep &step = steps[i];
             QCOMPARE(differingFields(previous, step.scenario), 1);
-            QVERIFY(step.breakdown.total <= previousTotal);
-            QCOMPARE(step.saving, previousTotal - step.breakdown.total);
-            QCOMPARE(step.fits, step.breakdown.total <= capacity);
+            QCOMPARE(step.required, requiredBytes(step.breakdown, rule));
+            QVERIFY(step.required <= previousRequired);
+            QCOMPARE(step.saving, previousRequired - step.required);
+            QCOMPARE(step.fits, step.required <= capacity);
             QVERIFY(!step.change.empty() && !step.cost.empty());
             if (i + 1 < steps.size())
                 QVERIFY2(!step.fits, "the ladder stops at the first step that fits");
             previous = step.scenario;
-            previousTotal = step.breakdown.total;
+            previousRequired = step.required;
         }
     }
 

@@ -305,30 +305,77 @@ private Q_SLOTS:
             false);
     }
 
+    // Each point carries its sum and its peak; whether it fits follows --fit-by.
+    void sweepCsv_data()
+    {
+        QTest::addColumn<QString>("given");
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("by the peak, not given") << ""
+                                                << "peak";
+        QTest::newRow("by the sum") << "sum"
+                                    << "sum";
+    }
     void sweepCsv()
     {
-        const Run run = cli({"--sweep", "seq=512:4096:512", "--format", "csv", "--gpu", "a100-80gb"});
+        QFETCH(QString, given);
+        QFETCH(QString, rule);
+        QStringList args{"--sweep", "seq=512:32768:512", "--format", "csv", "--gpu", "a100-80gb", "--zero", "3", "--dp",
+                         "8",       "--recompute",       "full"};
+        if (!given.isEmpty())
+            args << "--fit-by" << given;
+        const Run run = cli(args);
         QCOMPARE(run.exitCode, 0);
         const QList<QByteArray> lines = run.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 1 + 8);
-        QVERIFY(lines[0].startsWith("seq,parameters_bytes,"));
-        QVERIFY(lines[1].startsWith("512,14000000000,"));
+        QCOMPARE(lines.size(), 1 + 64);
+        const QList<QByteArray> header = lines[0].split(',');
+        QCOMPARE(header.first(), QByteArray("seq"));
+        QCOMPARE(header.last(), ("fits a100-80gb by the " + rule).toUtf8());
+        const qsizetype total = header.indexOf("total_bytes"), peak = header.indexOf("peak_bytes");
+        QVERIFY(total > 0 && peak == total + 1);
+        const qint64 capacity = qint64(81920) << 20; // presets/gpus/gpus.yaml: a100-80gb, capacity_mib
+        bool differ = false;                         // somewhere the two rules give different answers
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> cells = lines[i].split(',');
+            const qint64 sum = cells[total].toLongLong(), stepPeak = cells[peak].toLongLong();
+            QVERIFY(stepPeak > 0 && stepPeak <= sum);
+            const qint64 required = rule == QStringLiteral("sum") ? sum : stepPeak;
+            QCOMPARE(cells.last(), QByteArray(required <= capacity ? "yes" : "no"));
+            differ = differ || ((sum <= capacity) != (stepPeak <= capacity));
+        }
+        QVERIFY(differ);
     }
 
+    // The ladder stops at the first step that fits by --fit-by, and reports what it requires by it.
+    void ladder_data()
+    {
+        QTest::addColumn<QString>("given");
+        QTest::addColumn<QString>("rule");
+        QTest::newRow("by the peak, not given") << ""
+                                                << "peak";
+        QTest::newRow("by the sum") << "sum"
+                                    << "sum";
+    }
     void ladder()
     {
-        const Run run = cli(
-            {"--precision", "fp32", "--batch", "8", "--gpu", "a100-80gb", "--ladder", "--format", "json"});
+        QFETCH(QString, given);
+        QFETCH(QString, rule);
+        QStringList args{"--precision", "fp32", "--batch", "8", "--gpu", "a100-80gb", "--ladder", "--format", "json"};
+        if (!given.isEmpty())
+            args << "--fit-by" << given;
+        const Run run = cli(args);
         QCOMPARE(run.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+        QCOMPARE(o[QStringLiteral("fit_by")].toString(), rule);
         const QJsonArray steps = o[QStringLiteral("steps")].toArray();
         QVERIFY(!steps.isEmpty());
         qint64 previous = o[QStringLiteral("start_bytes")].toInteger();
         for (const QJsonValue &step : steps) {
-            const qint64 total = step[QStringLiteral("total_bytes")].toInteger();
-            QVERIFY(total <= previous); // no step ever adds memory
-            QCOMPARE(step[QStringLiteral("saving_bytes")].toInteger(), previous - total);
-            previous = total;
+            const qint64 required = step[QStringLiteral("required_bytes")].toInteger();
+            QVERIFY(required <= previous); // no step ever adds memory
+            QCOMPARE(step[QStringLiteral("saving_bytes")].toInteger(), previous - required);
+            QCOMPARE(step[QStringLiteral("fits")].toBool(),
+                     required <= o[QStringLiteral("capacity_bytes")].toInteger());
+            previous = required;
         }
         QCOMPARE(steps.last()[QStringLiteral("fits")].toBool(), true);
         QCOMPARE(steps.first()[QStringLiteral("lever")].toString(),
