@@ -146,20 +146,17 @@ void MemoryChart::addBarLabels(const QFont &font)
         const Bar &bar = m_shown->analysis.bars[i];
         const Breakdown &b = bar.breakdown;
         const double key = double(i + 1);
-        // By the peak, the bar's parts add up to more than the step ever holds at once: a dashed
-        // line marks what the verdict compares, and the label above names both.
-        const bool peakBelow = bar.required < b.total;
-        if (peakBelow) {
+        QString total = bytesText(b.total, m_shown->units);
+        if (bar.required < b.total) {
+            // By the peak, the bar's parts add up to more than the step ever holds at once: a
+            // dashed line marks what the verdict compares, and the label above names both (above
+            // a bar too narrow for both, the peak).
             auto *line = new QCPItemLine(m_plot);
             const double at = toUnits(bar.required, m_shown->units);
             const double reach = kBarWidth / 2 + 0.04; // past the bar's edges, to read as a mark
             line->start->setCoords(key - reach, at);
             line->end->setCoords(key + reach, at);
             line->setPen(QPen(text, 1.5 * m_zoom, Qt::DashLine));
-        }
-        // Where both do not fit above a narrow bar, the one the verdict compares.
-        QString total = bytesText(b.total, m_shown->units);
-        if (peakBelow) {
             const QString peak = bytesText(bar.required, m_shown->units);
             const QString both = tr("peak %1 · sum %2").arg(peak, total);
             total = metrics.horizontalAdvance(both) <= barPixels * 1.5 ? both : tr("peak %1").arg(peak);
