@@ -83,14 +83,21 @@ void MemoryChart::rebuild()
     double highest = 0;
     auto ticker = qSharedPointerCast<QCPAxisTickerText>(m_plot->xAxis->ticker());
     ticker->clear();
-    const QFontMetrics tickMetrics(m_plot->xAxis->tickLabelFont());
     const int slot = int(0.95 * m_plot->axisRect()->width() / std::max(n, 1)); // 0 before the first layout
+    if (slot != m_wrappedTo) {
+        m_wrappedNames.clear();
+        m_wrappedTo = slot;
+    }
     for (int i = 0; i < n; ++i) {
         const Bar &bar = m_shown->analysis.bars[std::size_t(i)];
         QString label = barLabel(bar);
         if (!m_shown->gpus.empty())
             label += bar.required <= m_shown->gpus.front().capacity ? QStringLiteral(" ✓") : QStringLiteral(" ✗");
-        ticker->addTick(keys[i], slot > 0 ? wrapped(label, tickMetrics, slot) : label);
+        auto name = m_wrappedNames.constFind(label);
+        if (name == m_wrappedNames.cend())
+            name = m_wrappedNames.insert(
+                label, slot > 0 ? wrapped(label, QFontMetrics(m_plot->xAxis->tickLabelFont()), slot) : label);
+        ticker->addTick(keys[i], *name);
         highest = std::max(highest, toUnits(bar.breakdown.total, m_shown->units));
     }
     for (Component c : kComponents) {
@@ -195,6 +202,7 @@ void MemoryChart::addBarLabels(const QFont &font)
 
 void MemoryChart::recolour()
 {
+    m_wrappedNames.clear(); // the font may have changed
     const QPalette p = palette();
     const QColor text = p.color(QPalette::WindowText);
     stylePlot(m_plot, p, QWidget::font(), m_zoom);

@@ -8,6 +8,7 @@
 
 #include "ui/shown.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <array>
@@ -50,6 +51,10 @@ private:
     std::array<QCPBars *, kComponentCount> m_bars{};
     std::optional<Component> m_highlighted;
     double m_zoom = 1.0;
+    // Bar names as wrapped to fit their share of the axis, for the width they were wrapped to:
+    // measuring text costs more than a redraw, and the names rarely change while a slider moves.
+    QHash<QString, QString> m_wrappedNames;
+    int m_wrappedTo = 0;
 };
 
 } // namespace vl

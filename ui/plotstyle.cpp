@@ -97,6 +97,15 @@ void addLegendRow(QCustomPlot *plot)
 void wrapLegendRow(QCustomPlot *plot)
 {
     QCPLegend *legend = plot->legend;
+    // Measuring text is the costly part (it shapes it): only when the entries, their font or the
+    // width changed, not on every slider tick.
+    QString key = legend->font().key() + QLatin1Char('\n') + QString::number(plot->width());
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *entry = qobject_cast<QCPPlottableLegendItem *>(legend->item(i)))
+            key += QLatin1Char('\n') + entry->plottable()->name();
+    if (legend->property("wrappedFor").toString() == key)
+        return;
+    legend->setProperty("wrappedFor", key);
     int widest = 1;
     for (int i = 0; i < legend->itemCount(); ++i)
         if (const QCPAbstractLegendItem *entry = legend->item(i)) // cells emptied by removeFromLegend are null
