@@ -18,6 +18,19 @@ struct Run {
 
 constexpr qint64 kNoSuchItem = -1; // an item the report does not list
 
+// Rows for a test of --fit-by: the value given ("" for none) and the rule that must follow.
+void fitByRows()
+{
+    QTest::addColumn<QString>("given");
+    QTest::addColumn<QString>("rule");
+    QTest::newRow("not given: the peak") << ""
+                                         << "peak";
+    QTest::newRow("peak") << "peak"
+                          << "peak";
+    QTest::newRow("sum") << "sum"
+                         << "sum";
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -202,17 +215,7 @@ private Q_SLOTS:
 
     // The report carries the step's peak beside the sum; --fit-by chooses which one must fit, the
     // peak unless told.
-    void fitByChoosesSumOrPeak_data()
-    {
-        QTest::addColumn<QString>("given");
-        QTest::addColumn<QString>("rule");
-        QTest::newRow("sum") << "sum"
-                             << "sum";
-        QTest::newRow("peak") << "peak"
-                              << "peak";
-        QTest::newRow("not given: the peak") << ""
-                                             << "peak";
-    }
+    void fitByChoosesSumOrPeak_data() { fitByRows(); }
     void fitByChoosesSumOrPeak()
     {
         QFETCH(QString, given);
@@ -306,15 +309,7 @@ private Q_SLOTS:
     }
 
     // Each point carries its sum and its peak; whether it fits follows --fit-by.
-    void sweepCsv_data()
-    {
-        QTest::addColumn<QString>("given");
-        QTest::addColumn<QString>("rule");
-        QTest::newRow("by the peak, not given") << ""
-                                                << "peak";
-        QTest::newRow("by the sum") << "sum"
-                                    << "sum";
-    }
+    void sweepCsv_data() { fitByRows(); }
     void sweepCsv()
     {
         QFETCH(QString, given);
@@ -346,15 +341,7 @@ private Q_SLOTS:
     }
 
     // The ladder stops at the first step that fits by --fit-by, and reports what it requires by it.
-    void ladder_data()
-    {
-        QTest::addColumn<QString>("given");
-        QTest::addColumn<QString>("rule");
-        QTest::newRow("by the peak, not given") << ""
-                                                << "peak";
-        QTest::newRow("by the sum") << "sum"
-                                    << "sum";
-    }
+    void ladder_data() { fitByRows(); }
     void ladder()
     {
         QFETCH(QString, given);
