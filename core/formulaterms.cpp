@@ -234,6 +234,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "FP32 gradients of down_proj's LoRA input before and after LoRA dropout, less LoRA A's 16-bit "
                       "input and rank-r output"),
+    VL_TRANSLATE_NOOP(
+        "vl::formula",
+        "gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed first"),
     VL_TRANSLATE_NOOP("vl::formula", "the largest unit's all-gather output"),
     VL_TRANSLATE_NOOP("vl::formula", "its shard's cast"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's copy-in stream all step"),

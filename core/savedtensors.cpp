@@ -850,8 +850,16 @@ TensorList backwardWorkingSet(const Scenario &s)
     const std::int64_t wide = e * rows * (a.ffn / t);
     TensorList out;
     const bool postNorm = !megatron && a.modeling == Modeling::Bert;
-    if (!postNorm)
-        out.add("gradient of the layer's output (the residual stream)", dt.stream * tokens / streamSplit * a.hidden);
+    // GPT-2's dropout after the MLP's c_proj saved a 1-byte mask, which its backward, the layer's
+    // first, frees (modeling_gpt2.py, GPT2MLP.forward).
+    const bool maskFreedFirst = !megatron && a.modeling == Modeling::Gpt2 && s.dropout;
+    const Bytes stream = dt.stream * tokens / streamSplit * a.hidden;
+    if (maskFreedFirst)
+        out.add("gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed "
+                "first",
+                stream - tokens / streamSplit * a.hidden);
+    else if (!postNorm)
+        out.add("gradient of the layer's output (the residual stream)", stream);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
     const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);

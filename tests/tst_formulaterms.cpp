@@ -216,6 +216,10 @@ private Q_SLOTS:
             s.precision = Precision::MixedBf16;
             s.ampStyle = AmpStyle::Autocast;
         });
+        row("GPT-2 with dropout (the MLP's mask freed first in backward)", [](Scenario &s) {
+            gpt2(s);
+            s.dropout = true;
+        });
         row("GPT-2 in FP32", [](Scenario &s) {
             gpt2(s);
             s.precision = Precision::Fp32;

@@ -2624,6 +2624,10 @@
         <source>FP32 gradients of down_proj&apos;s LoRA input before and after LoRA dropout, less LoRA A&apos;s 16-bit input and rank-r output</source>
         <translation>down_proj 的 LoRA 输入在 LoRA dropout 前后的 FP32 梯度，减去 LoRA A 的 16 位输入和秩 r 输出</translation>
     </message>
+    <message>
+        <source>gradient of the layer&apos;s output (the residual stream), less the MLP dropout&apos;s 1-byte mask, freed first</source>
+        <translation>该层输出（残差流）的梯度，减去最先释放的 MLP dropout 1 字节掩码</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
