@@ -308,7 +308,8 @@ struct Stage {
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
-    void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Units units, Breakdown &b, Sink &sink) const;
+    void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
+                               Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -632,7 +633,7 @@ void Stage::addParameters(Units units, Sink &sink) const
             if (shardOfUnit > 0)
                 text += " + its shard's cast " + formatCount(shardOfUnit);
             text += " params × " + std::to_string(dt.activation) + " B";
-            if (s.overhead.measure != Measure::Allocated)
+            if (s.overhead.reserveCounted())
                 text += ", cached for FSDP's copy-in stream all step";
             return text + equals(allGather, units);
         });
@@ -683,7 +684,7 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // allocates on FSDP's reduce-scatter stream (_fsdp_collectives.py: "the GPU sharded gradient
     // is allocated in the RS stream"); zero_grad frees them, but their blocks stay cached for that
     // stream, out of the compute stream's reach, and so does the all-gather buffer (above).
-    b.streamPoolsReserved = s.fsdp() && shardParams && s.overhead.measure != Measure::Allocated;
+    b.streamPoolsReserved = s.fsdp() && shardParams && s.overhead.reserveCounted();
     sink.add(
         ItemId::Gradients, offloadsGradients ? 0 : gradBytes,
         [&] {
@@ -979,7 +980,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
 
     const bool codeLevel = s.implementation != Implementation::Megatron;
     const TensorList kept = layerTensors(s);
-    b.oneLayerActivations = layerBytes(s, Recompute::None);
+    const TensorList whole = s.recompute == Recompute::None ? kept : layerTensorsWithoutRecompute(s);
+    b.oneLayerActivations = whole.total;
     b.keptPerLayer = kept.total;
 
     // Each pass holds 1/v of the stage's layers. Divided first, so the product cannot overflow
@@ -1225,7 +1227,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             return text + equals(logits, units);
         });
     }
-    addBackwardWorkingSet(savingLayers, lossFreed, units, b, sink);
+    addBackwardWorkingSet(savingLayers, lossFreed, whole, units, b, sink);
 }
 
 // Backward's working set (backwardWorkingSet(), pinned to autograd by tests/oracle): one layer's
@@ -1233,12 +1235,12 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
 // saved and the loss's tensors are freed before the last layer's backward begins (but lit-gpt's
 // FP32 logits, which its loop keeps), so the step needs only what the working set exceeds them by.
 template <class Sink>
-void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, Units units, Breakdown &b,
-                                  Sink &sink) const
+void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
+                                  Breakdown &b, Sink &sink) const
 {
     if (savingLayers == 0)
         return;
-    const TensorList set = backwardWorkingSet(s);
+    const TensorList set = backwardWorkingSet(s, wholeLayer);
     b.backwardWorkingSet = set.total;
     const Bytes beyond = std::max<Bytes>(set.total - lossFreed, 0);
     sink.add(ItemId::BackwardWorkingSet, beyond, [&] {

@@ -803,14 +803,11 @@ TensorList layerTensors(const Scenario &s)
     return list;
 }
 
-Bytes layerBytes(const Scenario &s, Recompute recompute)
+TensorList layerTensorsWithoutRecompute(const Scenario &s)
 {
-    if (s.implementation != Implementation::Megatron) {
-        Scenario withRecompute = s;
-        withRecompute.recompute = recompute;
-        return layerTensors(withRecompute).total;
-    }
-    return megatronLayer(s, recompute).total();
+    Scenario whole = s;
+    whole.recompute = Recompute::None;
+    return layerTensors(whole);
 }
 
 // Backward's working set: what one layer's backward holds at once beyond what every layer saved,
@@ -836,6 +833,11 @@ Bytes layerBytes(const Scenario &s, Recompute recompute)
 // on the probabilities. Under recomputation the layer being computed has rebuilt its whole saved
 // set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
+{
+    return backwardWorkingSet(s, layerTensorsWithoutRecompute(s));
+}
+
+TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
@@ -865,7 +867,7 @@ TensorList backwardWorkingSet(const Scenario &s)
     const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);
     // The adapter's rank-r output and, with LoRA dropout, its 1-byte mask are freed by the MLP's
     // moment (dropout's backward has run).
-    const Bytes adapterOutput = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
+    const Bytes adapterFreed = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
     // Each moment holds at most two tensors beside the stream's gradient.
     struct Moment {
         std::array<SavedTensor, 2> tensors{};
@@ -883,9 +885,9 @@ TensorList backwardWorkingSet(const Scenario &s)
     } else if (a.mlp == MlpKind::Gated && s.liger) {
         core.tensors[0] = {"gradient of down_proj's input", wide, 1};
         if (loraOn(s, LoraDown))
-            core.tensors[1] = {"LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterOutput, 1};
+            core.tensors[1] = {"LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterFreed, 1};
     } else if (a.mlp == MlpKind::Gated) {
-        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output", 2 * wide - adapterOutput, 1};
+        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output", 2 * wide - adapterFreed, 1};
         if (!keepsInput)
             core.tensors[1] = {"gradient of down_proj's input", wide, 1};
     } else {
@@ -935,15 +937,12 @@ TensorList backwardWorkingSet(const Scenario &s)
     if (!eagerAttention)
         return out;
     // What the layer saved, as it has rebuilt it under recomputation.
-    Scenario whole = s;
-    whole.recompute = Recompute::None;
-    const TensorList saved = layerTensors(whole);
     Bytes freed = 0;
     bool afterProbabilities = false;
-    for (int i = 0; i < saved.count; ++i) {
-        const std::string_view name = saved.items[i].name;
+    for (int i = 0; i < wholeLayer.count; ++i) {
+        const std::string_view name = wholeLayer.items[i].name;
         if (afterProbabilities || name == kRepeatedValue || name == kCopiedValue)
-            freed += saved.items[i].bytes;
+            freed += wholeLayer.items[i].bytes;
         afterProbabilities = afterProbabilities || name == kProbabilitiesFp32 || name == kProbabilities;
     }
     const std::int64_t softmaxBytes = a.modeling == Modeling::Llama || dt.autocast ? 4 : e;

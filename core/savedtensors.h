@@ -46,10 +46,13 @@ TensorList outsideTensors(const Scenario &s); // empty for Megatron, which count
 // Of those, what the embeddings save: kept until backward's very end, where the head's and the
 // loss's tensors are freed before the layers' backward.
 TensorList embeddingTensors(const Scenario &s);
-Bytes layerBytes(const Scenario &s, Recompute recompute);
+// What one layer saves without recomputation, whatever the scenario's recompute setting.
+TensorList layerTensorsWithoutRecompute(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
-// moment (the MLP's): the gradients autograd has allocated and not yet freed there.
+// moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`
+// is layerTensorsWithoutRecompute(s), for a caller that has it already.
 TensorList backwardWorkingSet(const Scenario &s);
+TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
 
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);
