@@ -112,7 +112,8 @@ std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<cons
 {
     std::vector<LadderStep> steps;
     Scenario current = start;
-    Bytes currentRequired = requiredBytes(estimate(start), rule);
+    Breakdown currentBreakdown = estimate(start);
+    Bytes currentRequired = requiredBytes(currentBreakdown, rule);
     if (currentRequired <= capacity)
         return steps;
     for (Lever lever : order) {
@@ -124,8 +125,9 @@ std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<cons
         steps.push_back({lever, *next, b, required, currentRequired - required, required <= capacity,
                          next->sequence != current.sequence, describeChange(lever, current, *next),
                          describeCost(lever, *next),
-                         required > currentRequired ? grownItems(estimate(current), b, Units::GiB) : std::string()});
+                         required > currentRequired ? grownItems(currentBreakdown, b, Units::GiB) : std::string()});
         current = *next;
+        currentBreakdown = b;
         currentRequired = required;
         if (steps.back().fits)
             break;

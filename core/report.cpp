@@ -336,7 +336,7 @@ std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep
     }
     const bool exact = format == Format::Csv;
     auto size = [&](Bytes b) { return exact ? std::to_string(b) : formatBytes(b, units); };
-    const std::string required = rule == FitRule::Peak ? "peak" : "sum";
+    const std::string required(toString(rule));
     std::vector<std::vector<std::string>> rows{{"step", "change", exact ? required + "_bytes" : required,
                                                 exact ? "saving_bytes" : "saving", "fits " + gpu.id, "cost"}};
     rows.push_back({"0", "start", size(start), size(0), start <= gpu.capacity ? "yes" : "no", ""});

@@ -37,7 +37,7 @@ Bytes stepPeak(const Breakdown &b);            // the timeline's peak, without b
 enum class FitRule { Sum, Peak }; // Sum: every component at once, as other tools count
 // The peak is what a run's reading is compared with: on the measured runs it lands within a few
 // per cent of what the GPU held, where the sum adds buffers that never live at the same moment
-// (the optimizer step's beside the loss's) and overshoots sharded runs by 10-16 %.
+// (the optimizer step's beside the loss's) and overshoots sharded runs (tests/tst_measured.cpp).
 inline constexpr FitRule kDefaultFitRule = FitRule::Peak;
 Bytes requiredBytes(const Breakdown &b, FitRule rule);
 std::string_view toString(FitRule rule); // "sum", "peak"
