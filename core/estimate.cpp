@@ -40,6 +40,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::WeightCasts, "weight_casts"},
     {ItemId::HeadActivations, "head_activations"},
     {ItemId::BackwardWorkingSet, "backward_working_set"},
+    {ItemId::GemmWorkspaces, "gemm_workspaces"},
     {ItemId::CudaContext, "cuda_context"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
@@ -310,6 +311,8 @@ struct Stage {
     template <class Sink>
     void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
                                Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addGemmWorkspaces(Units units, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -1256,10 +1259,34 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
     });
 }
 
+// The matrix libraries' scratch, kept from a thread's first matmul on. PyTorch hands cuBLAS a
+// workspace per (thread's handle, stream) from its caching allocator (aten/src/ATen/cuda/
+// CublasHandlePool.cpp getCurrentCUDABlasHandle, parseChosenWorkspaceSize: ":4096:2:16:8" by
+// default, 8 MiB 128 KiB, and 32 MiB from compute capability 9; pytorch/pytorch#86167 and #89027,
+// PyTorch 2.0; before, cuBLAS allocated its own, outside the allocator). Forward's matmuls run on
+// the main thread and backward's on autograd's device thread: two handles on the default stream.
+// Transformer Engine, which computes Megatron's layers, keeps one workspace of its own
+// (transformer_engine/pytorch/cpp_extensions/gemm.py get_cublas_workspace: 32 MiB + 1 KiB from
+// compute capability 9, 4 MiB before).
+template <class Sink>
+void Stage::addGemmWorkspaces(Units units, Sink &sink) const
+{
+    const bool hopperOrLater = s.overhead.computeCapability >= 9;
+    const Bytes cublas = hopperOrLater ? 32 * kMiB : 8 * kMiB + 128 * kKiB;
+    const bool transformerEngine = s.implementation == Implementation::Megatron;
+    const Bytes engine = !transformerEngine ? 0 : hopperOrLater ? 32 * kMiB + kKiB : 4 * kMiB;
+    const Bytes total = 2 * cublas + engine;
+    sink.add(ItemId::GemmWorkspaces, total, [&] {
+        return "cuBLAS workspaces for 2 threads (forward's, autograd's backward) × " + formatBytes(cublas, units)
+            + " (compute capability " + std::to_string(s.overhead.computeCapability) + ")"
+            + (engine ? " + Transformer Engine's workspace " + formatBytes(engine, units) : "") + equals(total, units);
+    });
+}
+
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
 // buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated
-// at the step's peak. `b` holds the tensors, tallied, and no overhead yet.
+// at the step's peak. `b` holds the tensors and the GEMM workspaces, tallied, and no other overhead.
 template <class Sink>
 void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
 {
@@ -1303,6 +1330,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addGradients(units, b, sink);
     g.addOptimizerStates(units, sink);
     g.addActivations(units, b, sink);
+    g.addGemmWorkspaces(units, sink);
     tally(b);
     if (g.s.overhead.reserveCounted()) {
         g.addOverhead(units, b, sink);
@@ -1357,6 +1385,7 @@ Component componentOf(ItemId id)
     case ItemId::WeightCasts:
     case ItemId::HeadActivations:
     case ItemId::BackwardWorkingSet: return Component::Activations;
+    case ItemId::GemmWorkspaces:
     case ItemId::CudaContext:
     case ItemId::AllocatorReserve:
     case ItemId::CommBuffers: return Component::Overhead;

@@ -57,6 +57,7 @@ enum class ItemId {
     WeightCasts,
     HeadActivations,
     BackwardWorkingSet, // beyond the loss's tensors, which are freed before a layer's backward runs
+    GemmWorkspaces,     // cuBLAS's (and Transformer Engine's) scratch, allocated through PyTorch's allocator
     CudaContext,
     AllocatorReserve,
     CommBuffers,

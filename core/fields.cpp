@@ -250,7 +250,7 @@ const std::array kFields = {
               VL_WORD(overhead.measure, parseOverheadOn, "overhead", kYesNo)},
     FieldSpec{"measure", "overhead.measure", "WHAT",
               "What the estimate predicts and the verdict compares with the GPU: allocated "
-              "(torch.cuda.max_memory_allocated, the tensors alone), reserved (max_memory_reserved: "
+              "(torch.cuda.max_memory_allocated: the tensors and cuBLAS's workspaces), reserved (max_memory_reserved: "
               "+ the caching allocator's reserve) or nvidia-smi (+ CUDA context and NCCL buffers; "
               "the default, as GPU capacities are nvidia-smi readings)",
               nullptr, VL_WORD(overhead.measure, parseMeasure, "measure", allowedMeasures()), false,
@@ -270,6 +270,11 @@ const std::array kFields = {
               "loading) or 287MiB (lazy loading); default: what --cuda-loading takes",
               nullptr,
               VL_WORD(overhead.cudaContext, parseSize, "cuda-context", "a size such as 400MiB, 1.3GiB or 1.4GB")},
+    FieldSpec{"compute-capability", "overhead.compute_capability", "N",
+              "Major number of the GPU's compute capability: 7 (V100, T4), 8 (A100, A10, L4, L40S, RTX 30 and 40), "
+              "9 (H100, H200, H20), 10 (B200) or 12 (RTX 50); sizes the cuBLAS workspaces, 32MiB each from 9 on, "
+              "8MiB 128KiB before",
+              VL_INT(overhead.computeCapability)},
 };
 
 #undef VL_INT

@@ -253,6 +253,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "bits"),
     VL_TRANSLATE_NOOP("vl::formula", "double-quantized"), // QLoRA's NF4 constants
     VL_TRANSLATE_NOOP("vl::formula", "layer"),
+    VL_TRANSLATE_NOOP("vl::formula", "cuBLAS workspaces for 2 threads (forward's, autograd's backward)"),
+    VL_TRANSLATE_NOOP("vl::formula", "compute capability"),
+    VL_TRANSLATE_NOOP("vl::formula", "Transformer Engine's workspace"),
     VL_TRANSLATE_NOOP("vl::formula", "CUDA context and kernels"),
     VL_TRANSLATE_NOOP("vl::formula", "NCCL communication buffers"),
     VL_TRANSLATE_NOOP("vl::formula", "allocated at the step's peak (caching-allocator reserve)"),
@@ -275,6 +278,10 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits and FP32 copy,"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "loss_parallel's backward: zeros for the targets, exp of the log-softmax and their sum, then "
+                      "its product with the loss's gradient; its forward holds the logits, their FP32 copy and the "
+                      "shifted copy,"),
 };
 
 } // namespace

@@ -240,6 +240,8 @@ auto fieldRanges(const Scenario &s)
         {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
         {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
         {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
+        // PyTorch builds for 5.0 and later; 12 is the newest NVIDIA ships (RTX 50).
+        {"compute-capability", s.overhead.computeCapability, 5, 12},
     });
 }
 

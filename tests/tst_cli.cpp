@@ -140,8 +140,17 @@ private Q_SLOTS:
             << QStringList{} << "items.cuda_context" << qint64(400) * 1024 * 1024;
         QTest::newRow("the allocator's pool: no CUDA context")
             << QStringList{"--measure", "reserved"} << "items.cuda_context" << kNoSuchItem;
-        QTest::newRow("--overhead no (before --measure): the tensors alone")
-            << QStringList{"--overhead", "no"} << "per_gpu.overhead" << qint64(0);
+        // What max_memory_allocated counts beyond the tensors: the cuBLAS workspaces of forward's
+        // and backward's threads (32 MiB from compute capability 9) and Transformer Engine's.
+        const qint64 gemmWorkspaces = 2 * qint64(32) * 1024 * 1024 + qint64(32) * 1024 * 1024 + 1024;
+        QTest::newRow("--overhead no (before --measure): the tensors and the GEMM workspaces alone")
+            << QStringList{"--overhead", "no"} << "per_gpu.overhead" << gemmWorkspaces;
+        QTest::newRow("GEMM workspaces before Hopper: cuBLAS's 8 MiB 128 KiB, Transformer Engine's 4 MiB")
+            << QStringList{"--compute-capability", "8"} << "items.gemm_workspaces"
+            << 2 * (qint64(8) * 1024 * 1024 + 128 * 1024) + qint64(4) * 1024 * 1024;
+        QTest::newRow("GEMM workspaces outside Megatron: cuBLAS's alone")
+            << QStringList{"--implementation", "huggingface", "--modeling", "llama"} << "items.gemm_workspaces"
+            << 2 * qint64(32) * 1024 * 1024;
         QTest::newRow("GPU capacity is what nvidia-smi reports")
             << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
         QTest::newRow("FSDP gathers the root and two layers in BF16")

@@ -342,6 +342,13 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.recompute = Recompute::Selective;
         });
+        row("torchtitan, TP 8 with sequence parallelism: loss_parallel", [](Scenario &s) {
+            s.implementation = Implementation::TorchTitan;
+            s.precision = Precision::MixedBf16;
+            s.attention = Attention::Sdpa;
+            s.tensorParallel = 8;
+            s.sequenceParallel = true;
+        });
         row("GPT-2, Hugging Face, autocast", [](Scenario &s) {
             s = gpt2Like();
             s.implementation = Implementation::HuggingFace;

@@ -79,6 +79,7 @@ Scenario scenarioOf(const YAML::Node &row)
     // The estimate predicts the reading the source took; what it does not state keeps the defaults
     // a user gets (the allocator reserve's percentage among them).
     s.overhead.measure = *parseMeasure(row["measure_kind"].as<std::string>());
+    s.overhead.computeCapability = row["compute_capability"].as<std::int64_t>(); // the source's GPU
     if (row["cuda_context_mib"]) // the CUDA context the source measured on its GPU
         s.overhead.cudaContext = row["cuda_context_mib"].as<std::int64_t>() * kMiB;
     return s;

@@ -115,50 +115,54 @@ private Q_SLOTS:
         QTest::addColumn<bool>("fsdpSelective"); // FSDP over 8 GPUs with torchtitan's op-level checkpointing
         QTest::addColumn<int>("normsPerLayer");  // gpt-neox: 1, phi-1.5's shared norm
         QTest::addColumn<bool>("offload");       // activations offloaded to CPU memory
+        QTest::addColumn<int>("tensorParallel"); // with sequence parallelism; torchtitan's loss_parallel
         QTest::newRow("megatron") << int(Implementation::Megatron) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-                                  << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
+                                  << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("hugging face llama, autocast, LoRA with dropout")
             << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::Autocast)
-            << int(FineTune::LoRA) << int(Loss::Chunked) << false << 2 << false;
+            << int(FineTune::LoRA) << int(Loss::Chunked) << false << 2 << false << 1;
         QTest::newRow("hugging face GPT-2, autocast")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2 << false;
+            << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("hugging face GPT-2, BF16 with a master copy")
             << int(Implementation::HuggingFace) << int(Modeling::Gpt2) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("hugging face BERT")
             << int(Implementation::HuggingFace) << int(Modeling::Bert) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("lit-gpt QLoRA") << int(Implementation::LitGpt) << int(Modeling::Llama)
                                        << int(AmpStyle::MasterCopy) << int(FineTune::QLoRA) << int(Loss::Standard)
-                                       << false << 2 << false;
+                                       << false << 2 << false << 1;
         QTest::newRow("lit-gpt phi-1.5 QLoRA")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy)
-            << int(FineTune::QLoRA) << int(Loss::Standard) << false << 1 << false;
+            << int(FineTune::QLoRA) << int(Loss::Standard) << false << 1 << false << 1;
         QTest::newRow("lit-gpt StableLM-alpha, full")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::MasterCopy) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2 << false;
+            << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("lit-gpt Llama, bf16-mixed, LoRA")
             << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::LoRA)
-            << int(Loss::Standard) << false << 2 << false;
+            << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("lit-gpt Llama, bf16-mixed, full")
             << int(Implementation::LitGpt) << int(Modeling::Llama) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 2 << false;
+            << int(Loss::Standard) << false << 2 << false << 1;
         QTest::newRow("lit-gpt phi-1.5, bf16-mixed, full")
             << int(Implementation::LitGpt) << int(Modeling::GptNeox) << int(AmpStyle::Autocast) << int(FineTune::Full)
-            << int(Loss::Standard) << false << 1 << false;
+            << int(Loss::Standard) << false << 1 << false << 1;
         QTest::newRow("torchtitan") << int(Implementation::TorchTitan) << int(Modeling::Llama)
                                     << int(AmpStyle::MasterCopy) << int(FineTune::Full) << int(Loss::Standard) << false
-                                    << 2 << false;
+                                    << 2 << false << 1;
         QTest::newRow("torchtitan, FSDP, op-level selective checkpointing")
             << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << true << 2 << false;
+            << int(FineTune::Full) << int(Loss::Standard) << true << 2 << false << 1;
         QTest::newRow("torchtitan, activations offloaded with checkpointing")
             << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true << 1;
         QTest::newRow("hugging face llama, activations offloaded")
             << int(Implementation::HuggingFace) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
-            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true;
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << true << 1;
+        QTest::newRow("torchtitan, TP 8: loss_parallel")
+            << int(Implementation::TorchTitan) << int(Modeling::Llama) << int(AmpStyle::MasterCopy)
+            << int(FineTune::Full) << int(Loss::Standard) << false << 2 << false << 8;
     }
     void formulasReadInChinese()
     {
@@ -170,6 +174,7 @@ private Q_SLOTS:
         QFETCH(bool, fsdpSelective);
         QFETCH(int, normsPerLayer);
         QFETCH(bool, offload);
+        QFETCH(int, tensorParallel);
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
@@ -208,6 +213,8 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.recompute = Recompute::Selective;
         }
+        s.tensorParallel = tensorParallel;
+        s.sequenceParallel = tensorParallel > 1;
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QRegularExpression englishProse(QStringLiteral("[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}"));
         for (const ExplainedItem &item : explain(s, Units::GiB)) {

@@ -17,8 +17,8 @@ QString measureText(Measure measure)
 {
     switch (measure) {
     case Measure::Allocated:
-        return QObject::tr("the tensors alone, what torch.cuda.max_memory_allocated reports. A real run needs more: "
-                           "the caching allocator's reserve, the CUDA context and NCCL's buffers");
+        return QObject::tr("the tensors and cuBLAS's workspaces, what torch.cuda.max_memory_allocated reports. A real "
+                           "run needs more: the caching allocator's reserve, the CUDA context and NCCL's buffers");
     case Measure::Reserved:
         return QObject::tr("the caching allocator's pool, what torch.cuda.max_memory_reserved reports: the tensors "
                            "and the allocator's reserve; nvidia-smi also shows the CUDA context and NCCL's buffers");
@@ -29,12 +29,14 @@ QString measureText(Measure measure)
                        "that fits here fits the card");
 }
 
-QString overheadText(const Overhead &o)
+QString overheadText(const Overhead &o, Bytes gemmWorkspaces)
 {
+    QString text = QObject::tr("cuBLAS workspaces %1 MiB (compute capability %2)")
+                       .arg(gemmWorkspaces / kMiB)
+                       .arg(o.computeCapability);
     if (!o.reserveCounted())
-        return QObject::tr("not counted — the article's four components only");
-    QString text =
-        QObject::tr("allocator reserve %1 % of what is allocated at the step's peak").arg(o.allocatorPercent);
+        return text;
+    text += QObject::tr(", allocator reserve %1 % of what is allocated at the step's peak").arg(o.allocatorPercent);
     if (o.runtimeCounted())
         text += QObject::tr(", CUDA context %1 MiB (%2 kernel loading), NCCL buffers %3 MiB with more than one GPU")
                     .arg(o.cudaContext / kMiB)
@@ -72,7 +74,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
             .arg(optimizerBytes)
             .arg(dt.activation)
-            .arg(overheadText(s.overhead))
+            .arg(overheadText(s.overhead, b.item(ItemId::GemmWorkspaces)))
             .arg(s.implementation == Implementation::Megatron
                      ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
                      : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")

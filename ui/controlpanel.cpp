@@ -568,6 +568,13 @@ void ControlPanel::build()
                       "anywhere). Eager: every kernel of every library at start, 1343 MiB measured on a V100 "
                       "with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).");
         });
+    row(
+        af, fieldSpinBox("compute-capability"), [] { return tr("Compute capability"); },
+        [] {
+            return tr("The major number of the GPU's compute capability: 7 V100 and T4, 8 A100, A10, L4, L40S and "
+                      "RTX 30/40, 9 H100 and H200, 10 B200, 12 RTX 50. PyTorch gives cuBLAS a workspace for "
+                      "forward's thread and one for backward's: 32 MiB each from 9 on, 8 MiB before.");
+        });
 
     // Each choice edits its field by name, so that the rules that follow an edit are core's.
     auto comboEdit = [this](QComboBox *box, const char *field, void (*change)(Scenario &, int)) {

@@ -77,6 +77,7 @@ QColor itemColor(ItemId id)
     case ItemId::OffloadAccumulatedGradients:
     case ItemId::PagedOptimizerStates:
     case ItemId::EmbeddingActivations:
+    case ItemId::GemmWorkspaces:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
     case ItemId::BackwardWorkingSet:
@@ -134,6 +135,7 @@ QString itemName(ItemId id)
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::BackwardWorkingSet: return QCoreApplication::translate("vl::ui", "Backward working set");
+    case ItemId::GemmWorkspaces: return QCoreApplication::translate("vl::ui", "cuBLAS workspaces");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");

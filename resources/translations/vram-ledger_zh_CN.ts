@@ -64,20 +64,12 @@
         <translation>&lt;h3&gt;并行与运行时缓冲&lt;/h3&gt;</translation>
     </message>
     <message>
-        <source>the tensors alone, what torch.cuda.max_memory_allocated reports. A real run needs more: the caching allocator&apos;s reserve, the CUDA context and NCCL&apos;s buffers</source>
-        <translation>只算张量，即 torch.cuda.max_memory_allocated 报告的量。真实运行还要更多：缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区</translation>
-    </message>
-    <message>
         <source>the caching allocator&apos;s pool, what torch.cuda.max_memory_reserved reports: the tensors and the allocator&apos;s reserve; nvidia-smi also shows the CUDA context and NCCL&apos;s buffers</source>
         <translation>缓存分配器的内存池，即 torch.cuda.max_memory_reserved 报告的量：张量加上分配器的预留；nvidia-smi 还会显示 CUDA 上下文和 NCCL 的缓冲区</translation>
     </message>
     <message>
         <source>what nvidia-smi shows for the process: the tensors, the caching allocator&apos;s reserve, the CUDA context and NCCL&apos;s buffers. GPU capacities are nvidia-smi readings too, so a plan that fits here fits the card</source>
         <translation>nvidia-smi 显示的该进程用量：张量、缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区。GPU 容量同样取 nvidia-smi 的读数，所以这里放得下的方案在卡上也放得下</translation>
-    </message>
-    <message>
-        <source>not counted — the article&apos;s four components only</source>
-        <translation>不计入——只算文章的四大块</translation>
     </message>
     <message>
         <source>DeepSpeed ZeRO-Offload: each GPU&apos;s process keeps its FP32 master, moments and gradients in CPU memory (at stages 1 and 2 also a 16-bit copy of its partition, a staging buffer and, with several micro-batches a step, their accumulated gradients): %1 per GPU, %2 for a node of %3 GPUs.</source>
@@ -184,12 +176,20 @@
         <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，聚合缓冲区分配在它的拷入流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
     </message>
     <message>
-        <source>allocator reserve %1 % of what is allocated at the step&apos;s peak</source>
-        <translation>分配器预留，为步骤峰值时已分配量的 %1%</translation>
-    </message>
-    <message>
         <source>Gradients kept between steps (zero_grad(set_to_none=False), PyTorch 1&apos;s default): the step timeline holds them from the start of forward, and so does its peak; the sum counts them either way.</source>
         <translation>两步之间保留梯度（zero_grad(set_to_none=False)，PyTorch 1 的默认）：训练步时间线从前向开始就计入它们，峰值也因此计入；各部分之和无论如何都计入它们。</translation>
+    </message>
+    <message>
+        <source>the tensors and cuBLAS&apos;s workspaces, what torch.cuda.max_memory_allocated reports. A real run needs more: the caching allocator&apos;s reserve, the CUDA context and NCCL&apos;s buffers</source>
+        <translation>张量与 cuBLAS 工作区，即 torch.cuda.max_memory_allocated 报告的量。真实运行还要更多：缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspaces %1 MiB (compute capability %2)</source>
+        <translation>cuBLAS 工作区 %1 MiB（计算能力 %2）</translation>
+    </message>
+    <message>
+        <source>, allocator reserve %1 % of what is allocated at the step&apos;s peak</source>
+        <translation>，分配器预留，为步骤峰值时已分配量的 %1%</translation>
     </message>
 </context>
 <context>
@@ -983,6 +983,14 @@
     <message>
         <source>Fragmentation and cached blocks, as a share of what is allocated at the step&apos;s peak (commonly 5–30 %).</source>
         <translation>碎片和缓存块，按步骤峰值时已分配内存的比例计（通常 5–30%）。</translation>
+    </message>
+    <message>
+        <source>Compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>The major number of the GPU&apos;s compute capability: 7 V100 and T4, 8 A100, A10, L4, L40S and RTX 30/40, 9 H100 and H200, 10 B200, 12 RTX 50. PyTorch gives cuBLAS a workspace for forward&apos;s thread and one for backward&apos;s: 32 MiB each from 9 on, 8 MiB before.</source>
+        <translation>GPU 计算能力的主版本号：7 为 V100、T4，8 为 A100、A10、L4、L40S 与 RTX 30/40，9 为 H100、H200，10 为 B200，12 为 RTX 50。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
     </message>
 </context>
 <context>
@@ -2628,6 +2636,22 @@
         <source>gradient of the layer&apos;s output (the residual stream), less the MLP dropout&apos;s 1-byte mask, freed first</source>
         <translation>该层输出（残差流）的梯度，减去最先释放的 MLP dropout 1 字节掩码</translation>
     </message>
+    <message>
+        <source>cuBLAS workspaces for 2 threads (forward&apos;s, autograd&apos;s backward)</source>
+        <translation>2 个线程（前向线程、autograd 的反向线程）的 cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>compute capability</source>
+        <translation>计算能力</translation>
+    </message>
+    <message>
+        <source>Transformer Engine&apos;s workspace</source>
+        <translation>Transformer Engine 的工作区</translation>
+    </message>
+    <message>
+        <source>loss_parallel&apos;s backward: zeros for the targets, exp of the log-softmax and their sum, then its product with the loss&apos;s gradient; its forward holds the logits, their FP32 copy and the shifted copy,</source>
+        <translation>loss_parallel 的反向：目标位置的零张量、log-softmax 的 exp 及二者之和，再乘以损失的梯度；其前向同时持有 logits、其 FP32 副本与减去最大值后的副本，</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2852,6 +2876,10 @@
     <message>
         <source>FSDP all-gather buffers</source>
         <translation>FSDP 聚合缓冲区</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspaces</source>
+        <translation>cuBLAS 工作区</translation>
     </message>
 </context>
 </TS>
