@@ -123,7 +123,8 @@ int main(int argc, char *argv[])
                                          QStringLiteral("FILE"));
     const QCommandLineOption gpuOpt(
         QStringLiteral("gpu"),
-        QStringLiteral("GPU to check against: a preset id (see --list-gpus) or a size like 80GB, 24GiB."),
+        QStringLiteral("GPU to check against: a preset id (see --list-gpus), which also sets --compute-capability "
+                       "unless given, or a size like 80GB, 24GiB."),
         QStringLiteral("ID"));
     const QCommandLineOption solveOpt(
         QStringLiteral("solve"), QStringLiteral("Answer a question exactly for --gpu: max-batch, max-seq or min-gpus."),
@@ -280,6 +281,7 @@ int main(int argc, char *argv[])
             fail({InvalidInput,
                   "--gpu: '" + text(parser.value(gpuOpt))
                       + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
+        scenario = vl::withGpu(scenario, *gpu, given);
     }
 
     if (int(parser.isSet(sweepOpt)) + int(parser.isSet(ladderOpt)) + int(parser.isSet(solveOpt)) > 1)

@@ -1,6 +1,7 @@
 #include "core/edits.h"
 
 #include "core/fields.h"
+#include "core/presets.h"
 
 #include <algorithm>
 #include <numeric>
@@ -109,6 +110,13 @@ Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> give
 {
     if (contains(given, "cuda-loading") && !contains(given, "cuda-context"))
         s.overhead.cudaContext = cudaContextOf(s.overhead.moduleLoading);
+    return s;
+}
+
+Scenario withGpu(Scenario s, const GpuPreset &gpu, std::span<const std::string_view> given)
+{
+    if (gpu.computeCapability > 0 && !contains(given, "compute-capability"))
+        s.overhead.computeCapability = gpu.computeCapability;
     return s;
 }
 

@@ -8,6 +8,8 @@
 
 namespace vl {
 
+struct GpuPreset;
+
 // Once an implementation is chosen, the fields it requires: torchtitan runs attention through
 // SDPA; lit-gpt runs flash attention in bf16-true (or bf16-mixed under autocast) without
 // checkpointing; the code-level
@@ -47,6 +49,10 @@ Scenario withLigerDefaults(Scenario s, std::span<const std::string_view> given);
 // The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given
 // too (`given`: CLI names).
 Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> given);
+
+// The run is checked against `gpu`: a preset that knows its compute capability sets the
+// scenario's (which sizes cuBLAS's workspaces), unless "compute-capability" is among `given`.
+Scenario withGpu(Scenario s, const GpuPreset &gpu, std::span<const std::string_view> given);
 
 // After fields were set by name (a control, a CLI flag, a sweep): a model whose shapes were given
 // is counted from them unless `params` was given too; `heads` without `kv-heads` moves the

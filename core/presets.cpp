@@ -232,8 +232,8 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
             YamlReader g(list[i], file, "gpus[" + std::to_string(i) + "]");
             if (auto e = g.requireMap())
                 return *e;
-            if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs", "bf16",
-                                          "fp8", "verified", "source"}))
+            if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs",
+                                          "compute_capability", "bf16", "fp8", "verified", "source"}))
                 return *e;
             GpuPreset gpu;
             gpu.file = file;
@@ -242,9 +242,10 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
             (e = g.string("id", gpu.id, true)) || (e = g.string("name", gpu.name, true))
                 || (e = g.string("vendor", gpu.vendor)) || (e = g.string("label", gpu.label, true))
                 || (e = g.integer("capacity_mib", mib, 1, 16 * 1024 * 1024, true))
-                || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6)) || (e = g.boolean("bf16", gpu.bf16))
-                || (e = g.boolean("fp8", gpu.fp8)) || (e = g.boolean("verified", gpu.verified))
-                || (e = g.string("source", gpu.source, true));
+                || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6))
+                || (e = g.integer("compute_capability", gpu.computeCapability, 5, 12))
+                || (e = g.boolean("bf16", gpu.bf16)) || (e = g.boolean("fp8", gpu.fp8))
+                || (e = g.boolean("verified", gpu.verified)) || (e = g.string("source", gpu.source, true));
             if (e)
                 return *e;
             gpu.capacity = mib * kMiB;
@@ -299,6 +300,8 @@ std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus)
         out << YAML::Key << "capacity_mib" << YAML::Value << g.capacity / kMiB;
         if (g.bandwidthGBs > 0)
             out << YAML::Key << "bandwidth_gbs" << YAML::Value << g.bandwidthGBs;
+        if (g.computeCapability > 0)
+            out << YAML::Key << "compute_capability" << YAML::Value << g.computeCapability;
         out << YAML::Key << "bf16" << YAML::Value << g.bf16;
         out << YAML::Key << "fp8" << YAML::Value << g.fp8;
         out << YAML::Key << "verified" << YAML::Value << g.verified;

@@ -38,6 +38,7 @@ struct GpuPreset {
     std::string label;  // the vendor's "80 GB"
     Bytes capacity = 0; // what nvidia-smi reports; the capacity lines use this
     double bandwidthGBs = 0;
+    std::int64_t computeCapability = 0; // its major number (NVIDIA's); 0: not known or not NVIDIA
     bool bf16 = false;
     bool fp8 = false;
     bool verified = true;

@@ -379,15 +379,19 @@ std::string renderGpuList(const PresetCatalog &catalog, Units units, Format form
         std::string out = "[\n";
         for (std::size_t i = 0; i < catalog.gpus.size(); ++i) {
             const GpuPreset &g = catalog.gpus[i];
-            out += "  {\"id\": " + jsonString(g.id) + ", \"name\": " + jsonString(g.name) + ", \"label\": "
-                + jsonString(g.label) + ", \"capacity_bytes\": " + std::to_string(g.capacity) + ", \"verified\": "
+            out += "  {\"id\": " + jsonString(g.id) + ", \"name\": " + jsonString(g.name)
+                + ", \"label\": " + jsonString(g.label) + ", \"capacity_bytes\": " + std::to_string(g.capacity)
+                + ", \"compute_capability\": "
+                + (g.computeCapability > 0 ? std::to_string(g.computeCapability) : "null") + ", \"verified\": "
                 + (g.verified ? "true" : "false") + "}" + (i + 1 < catalog.gpus.size() ? "," : "") + "\n";
         }
         return out + "]\n";
     }
-    std::vector<std::vector<std::string>> rows{{"id", "name", "label", "reported capacity", "verified", "origin"}};
+    std::vector<std::vector<std::string>> rows{
+        {"id", "name", "label", "reported capacity", "compute capability", "verified", "origin"}};
     for (const GpuPreset &g : catalog.gpus)
-        rows.push_back({g.id, g.name, g.label, formatBytes(g.capacity, units), g.verified ? "yes" : "no",
+        rows.push_back({g.id, g.name, g.label, formatBytes(g.capacity, units),
+                        g.computeCapability > 0 ? std::to_string(g.computeCapability) : "", g.verified ? "yes" : "no",
                         g.user ? (g.shadowsBuiltin ? "user (shadows built-in)" : "user") : "built-in"});
     return renderRows(rows, format);
 }

@@ -98,6 +98,7 @@ ScenarioDocument articleExampleDocument()
     doc.modelId = "seed-7b";
     doc.gpuIds = {"a100-80gb"};
     doc.scenario.arch.fixedParams = 7'000'000'000; // the article counts its model as 7e9 parameters
+    doc.scenario.overhead.computeCapability = 8;   // the A100's
     Scenario fp32 = doc.scenario;
     fp32.precision = Precision::Fp32;
     Scenario asPrinted = doc.scenario;

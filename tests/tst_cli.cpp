@@ -141,16 +141,23 @@ private Q_SLOTS:
         QTest::newRow("the allocator's pool: no CUDA context")
             << QStringList{"--measure", "reserved"} << "items.cuda_context" << kNoSuchItem;
         // What max_memory_allocated counts beyond the tensors: the cuBLAS workspaces of forward's
-        // and backward's threads (32 MiB from compute capability 9) and Transformer Engine's.
-        const qint64 gemmWorkspaces = 2 * qint64(32) * 1024 * 1024 + qint64(32) * 1024 * 1024 + 1024;
+        // and backward's threads and Transformer Engine's; the article's example runs on an A100
+        // (compute capability 8): 8 MiB 128 KiB each and 4 MiB.
+        const qint64 ampere = 2 * (qint64(8) * 1024 * 1024 + 128 * 1024) + qint64(4) * 1024 * 1024;
+        const qint64 hopper = 2 * qint64(32) * 1024 * 1024 + qint64(32) * 1024 * 1024 + 1024;
         QTest::newRow("--overhead no (before --measure): the tensors and the GEMM workspaces alone")
-            << QStringList{"--overhead", "no"} << "per_gpu.overhead" << gemmWorkspaces;
-        QTest::newRow("GEMM workspaces before Hopper: cuBLAS's 8 MiB 128 KiB, Transformer Engine's 4 MiB")
-            << QStringList{"--compute-capability", "8"} << "items.gemm_workspaces"
-            << 2 * (qint64(8) * 1024 * 1024 + 128 * 1024) + qint64(4) * 1024 * 1024;
+            << QStringList{"--overhead", "no"} << "per_gpu.overhead" << ampere;
+        QTest::newRow("GEMM workspaces from Hopper on: cuBLAS's 32 MiB, Transformer Engine's 32 MiB + 1 KiB")
+            << QStringList{"--compute-capability", "9"} << "items.gemm_workspaces" << hopper;
+        QTest::newRow("--gpu h100-sxm: the H100's compute capability, 9, sizes the workspaces")
+            << QStringList{"--gpu", "h100-sxm"} << "items.gemm_workspaces" << hopper;
+        QTest::newRow("--compute-capability given beats --gpu's")
+            << QStringList{"--gpu", "h100-sxm", "--compute-capability", "8"} << "items.gemm_workspaces" << ampere;
+        QTest::newRow("--gpu 80GB, a bare size, leaves the example's")
+            << QStringList{"--gpu", "80GB"} << "items.gemm_workspaces" << ampere;
         QTest::newRow("GEMM workspaces outside Megatron: cuBLAS's alone")
             << QStringList{"--implementation", "huggingface", "--modeling", "llama"} << "items.gemm_workspaces"
-            << 2 * qint64(32) * 1024 * 1024;
+            << 2 * (qint64(8) * 1024 * 1024 + 128 * 1024);
         QTest::newRow("GPU capacity is what nvidia-smi reports")
             << QStringList{"--gpu", "h100-sxm"} << "gpu.capacity_bytes" << qint64(81559) * 1024 * 1024;
         QTest::newRow("FSDP gathers the root and two layers in BF16")
@@ -402,6 +409,14 @@ private Q_SLOTS:
         const Run gpus = cli({QStringLiteral("--list-gpus")});
         QCOMPARE(gpus.exitCode, 0);
         QVERIFY(gpus.out.contains("h200"));
+        const Run json = cli({QStringLiteral("--list-gpus"), QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.exitCode, 0);
+        QHash<QString, QJsonValue> capability;
+        for (const QJsonValue &g : QJsonDocument::fromJson(json.out).array())
+            capability[g[QStringLiteral("id")].toString()] = g[QStringLiteral("compute_capability")];
+        QCOMPARE(capability.value(QStringLiteral("a100-80gb")).toInt(), 8);
+        QCOMPARE(capability.value(QStringLiteral("h100-sxm")).toInt(), 9);
+        QVERIFY(capability.value(QStringLiteral("mi300x")).isNull()); // not NVIDIA's numbering
     }
 
     void readsTheUsersPresets()

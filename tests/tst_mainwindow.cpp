@@ -89,6 +89,27 @@ private Q_SLOTS:
         checkChartMatchesCore();
     }
 
+    // The first GPU checked is the one the run is checked against: its compute capability, which
+    // sizes cuBLAS's workspaces, follows it (core's withGpu, as the CLI's --gpu); another GPU
+    // checked beside it leaves it.
+    void theFirstGpuBringsItsComputeCapability_data()
+    {
+        QTest::addColumn<QStringList>("gpus");
+        QTest::addColumn<int>("capability");
+        QTest::newRow("the article's A100") << QStringList{QStringLiteral("a100-80gb")} << 8;
+        QTest::newRow("an H100 first") << QStringList{QStringLiteral("h100-sxm"), QStringLiteral("a100-80gb")} << 9;
+        QTest::newRow("a T4 beside the A100") << QStringList{QStringLiteral("a100-80gb"), QStringLiteral("t4")} << 8;
+        QTest::newRow("AMD's, no NVIDIA number: unchanged") << QStringList{QStringLiteral("mi300x")} << 8;
+    }
+    void theFirstGpuBringsItsComputeCapability()
+    {
+        QFETCH(QStringList, gpus);
+        QFETCH(int, capability);
+        m_model->setGpuIds(gpus);
+        QCOMPARE(m_model->scenario().overhead.computeCapability, std::int64_t(capability));
+        QCOMPARE(m_window->findChild<QSpinBox *>(QStringLiteral("compute-capability"))->value(), capability);
+    }
+
     void slidersDriveTheChart_data()
     {
         QTest::addColumn<QString>("slider");

@@ -216,7 +216,43 @@ private Q_SLOTS:
             QCOMPARE((*again)[i].id, catalog.gpus[i].id);
             QCOMPARE((*again)[i].capacity, catalog.gpus[i].capacity);
             QCOMPARE((*again)[i].verified, catalog.gpus[i].verified);
+            QCOMPARE((*again)[i].computeCapability, catalog.gpus[i].computeCapability);
         }
+    }
+
+    // NVIDIA's compute capability, by its major number (the CUDA GPUs list); it sizes cuBLAS's
+    // workspaces. Other vendors' GPUs have none.
+    void gpuComputeCapabilities_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<qint64>("major");
+        QTest::newRow("V100: 7.0") << "v100-16gb" << qint64(7);
+        QTest::newRow("T4: 7.5") << "t4" << qint64(7);
+        QTest::newRow("A100: 8.0") << "a100-80gb" << qint64(8);
+        QTest::newRow("L4: 8.9") << "l4" << qint64(8);
+        QTest::newRow("H100: 9.0") << "h100-sxm" << qint64(9);
+        QTest::newRow("B200: 10.0") << "b200" << qint64(10);
+        QTest::newRow("RTX 5090: 12.0") << "rtx-5090" << qint64(12);
+        QTest::newRow("MI300X: AMD's, none") << "mi300x" << qint64(0);
+    }
+    void gpuComputeCapabilities()
+    {
+        QFETCH(QString, id);
+        QFETCH(qint64, major);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const GpuPreset *gpu = catalog.findGpu(id.toStdString());
+        QVERIFY(gpu);
+        QCOMPARE(qint64(gpu->computeCapability), major);
+    }
+
+    void gpuComputeCapabilityOutOfRangeIsRefused()
+    {
+        const auto gpus = parseGpuPresets("schema: 1\ngpus:\n  - {id: odd, name: Odd, label: 1 GB, capacity_mib: 1024, "
+                                          "compute_capability: 99, source: me}\n",
+                                          "odd.yaml");
+        QVERIFY(!gpus.ok());
+        QCOMPARE(QString::fromStdString(gpus.error().field), QStringLiteral("gpus[0].compute_capability"));
+        QVERIFY2(QString::fromStdString(gpus.error().describe()).contains("99"), gpus.error().describe().c_str());
     }
 
     void slugs_data()

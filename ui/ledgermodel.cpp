@@ -58,6 +58,7 @@ void LedgerModel::setModel(const QString &presetId)
 
 void LedgerModel::setGpuIds(const QStringList &ids)
 {
+    const std::string firstBefore = m_gpus.empty() ? std::string() : m_gpus.front().id;
     m_document.gpuIds.clear();
     m_gpus.clear();
     for (const QString &id : ids)
@@ -65,6 +66,10 @@ void LedgerModel::setGpuIds(const QStringList &ids)
             m_document.gpuIds.push_back(gpu->id);
             m_gpus.push_back(*gpu);
         }
+    // The run is checked against the first GPU (the solvers' and the ladder's): a new first GPU
+    // brings its compute capability, as --gpu does in the CLI.
+    if (!m_gpus.empty() && m_gpus.front().id != firstBefore)
+        m_document.scenario = withGpu(m_document.scenario, m_gpus.front(), {});
     recompute();
 }
 
