@@ -305,7 +305,8 @@ double StructureDiagram::paintBlock(QPainter &p, Component c, const DiagramLayou
             p.drawLines(slabs.constData(), int(slabs.size()));
         }
         const QString name = itemName(id), size = bytesText(b.item(id), m_shown->units);
-        const QString label = QStringLiteral("%1 %2").arg(name, size);
+        // A wrapped note keeps each number beside its unit.
+        const QString label = QStringLiteral("%1 %2").arg(name, QString(size).replace(QLatin1Char(' '), QChar(0x00A0)));
         const QFontMetrics &metrics = p.fontMetrics();
         const int labelWidth = metrics.horizontalAdvance(label);
         const double inner = slice.width() - 8;
