@@ -3,6 +3,7 @@
 #include "core/edits.h"
 #include "core/estimate.h"
 #include "core/fields.h"
+#include "core/presets.h"
 #include "core/scenariofile.h"
 #include "core/timeline.h"
 
@@ -287,6 +288,34 @@ private Q_SLOTS:
         // Any other edit leaves the context as it is.
         const std::string_view other[] = {"batch"};
         QCOMPARE(qint64(withEditRules(s, s.arch, other).overhead.cudaContext), qint64(777) * kMiB);
+    }
+
+    // The GPU a run is checked against brings its compute capability (cuBLAS's workspace size),
+    // unless the capability was set in the same edit; a GPU without NVIDIA's number leaves it.
+    void computeCapabilityFollowsTheGpu_data()
+    {
+        QTest::addColumn<qint64>("gpuCapability");
+        QTest::addColumn<bool>("given");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("an A100: 8") << qint64(8) << false << qint64(8);
+        QTest::newRow("a B200: 10") << qint64(10) << false << qint64(10);
+        QTest::newRow("given with the GPU: kept") << qint64(8) << true << qint64(7);
+        QTest::newRow("AMD's, no number: kept") << qint64(0) << false << qint64(7);
+    }
+    void computeCapabilityFollowsTheGpu()
+    {
+        QFETCH(qint64, gpuCapability);
+        QFETCH(bool, given);
+        QFETCH(qint64, expected);
+        Scenario s = llama();
+        s.overhead.computeCapability = 7;
+        GpuPreset gpu;
+        gpu.computeCapability = gpuCapability;
+        const std::string_view capability[] = {"compute-capability"};
+        const Scenario after = withGpu(
+            s, gpu, given ? std::span<const std::string_view>(capability) : std::span<const std::string_view>());
+        QCOMPARE(qint64(after.overhead.computeCapability), expected);
+        QVERIFY(!scenarioError(after));
     }
 
     void shardingDefaults_data()
