@@ -1265,6 +1265,8 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 // default, 8 MiB 128 KiB, and 32 MiB from compute capability 9; pytorch/pytorch#86167 and #89027,
 // PyTorch 2.0; before, cuBLAS allocated its own, outside the allocator). Forward's matmuls run on
 // the main thread and backward's on autograd's device thread: two handles on the default stream.
+// cuBLASLt's workspace adds nothing at the step's peak: allocated for one call until PyTorch 2.7,
+// cuBLAS's own since (pytorch/pytorch#145130, unified by default).
 // Transformer Engine, which computes Megatron's layers, keeps one workspace of its own
 // (transformer_engine/pytorch/cpp_extensions/gemm.py get_cublas_workspace: 32 MiB + 1 KiB from
 // compute capability 9, 4 MiB before).
