@@ -72,7 +72,7 @@ Analysis analyse(const ScenarioDocument &doc, const std::vector<GpuPreset> &gpus
     a.items = explain(s, o.units);
     a.timeline = stepTimeline(a.breakdown);
     a.fitRule = o.fitRule;
-    a.required = o.fitRule == FitRule::Sum ? a.breakdown.total : a.timeline.peak();
+    a.required = requiredBy(o.fitRule, a.breakdown.total, a.timeline.peak());
     a.bars = makeBars(doc, gpus, o);
     for (const GpuPreset &gpu : gpus) {
         GpuVerdict v{gpu, a.required, gpu.capacity - a.required};

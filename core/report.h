@@ -34,7 +34,7 @@ struct Report {
     Units units = Units::GiB;
     Bytes peak = 0;                    // the step timeline's peak, beside the sum (breakdown.total)
     FitRule fitRule = kDefaultFitRule; // which of the two the verdict compares with the GPU
-    Bytes required() const { return fitRule == FitRule::Sum ? breakdown.total : peak; }
+    Bytes required() const { return requiredBy(fitRule, breakdown.total, peak); }
 };
 
 // Whether the GPU can run the scenario's precision at all: Transformer Engine refuses FP8 below

@@ -125,7 +125,7 @@ Bytes stepPeak(const Breakdown &b)
 
 Bytes requiredBytes(const Breakdown &b, FitRule rule)
 {
-    return rule == FitRule::Sum ? b.total : stepPeak(b);
+    return requiredBy(rule, b.total, rule == FitRule::Peak ? stepPeak(b) : 0);
 }
 
 std::string_view toString(FitRule rule)

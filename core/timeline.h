@@ -39,6 +39,12 @@ enum class FitRule { Sum, Peak }; // Sum: every component at once, as other tool
 // per cent of what the GPU held, where the sum adds buffers that never live at the same moment
 // (the optimizer step's beside the loss's) and overshoots sharded runs (tests/tst_measured.cpp).
 inline constexpr FitRule kDefaultFitRule = FitRule::Peak;
+// What must fit the GPU under `rule`: the sum of all parts or the step's peak.
+constexpr Bytes requiredBy(FitRule rule, Bytes sum, Bytes peak)
+{
+    return rule == FitRule::Sum ? sum : peak;
+}
+// The same from an estimate, walking the step for its peak only when the rule reads it.
 Bytes requiredBytes(const Breakdown &b, FitRule rule);
 std::string_view toString(FitRule rule); // "sum", "peak"
 std::optional<FitRule> parseFitRule(std::string_view text);
