@@ -283,9 +283,9 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
             out += "  {\"value\": " + std::to_string(points[i].value);
             for (Component c : kComponents)
                 out += ", " + jsonString(idString(c)) + ": " + std::to_string(b.component(c));
-            out += ", \"total\": " + std::to_string(b.total) + ", \"peak\": " + std::to_string(stepPeak(b));
+            out += ", \"total\": " + std::to_string(b.total) + ", \"peak\": " + std::to_string(points[i].peak);
             if (gpu)
-                out += std::string(", \"fits\": ") + (requiredBytes(b, rule) <= gpu->capacity ? "true" : "false");
+                out += std::string(", \"fits\": ") + (points[i].required(rule) <= gpu->capacity ? "true" : "false");
             out += std::string("}") + (i + 1 < points.size() ? "," : "") + '\n';
         }
         return out + "]}\n";
@@ -308,10 +308,9 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
             row.push_back(exact ? std::to_string(p.breakdown.component(c))
                                 : formatBytes(p.breakdown.component(c), units));
         row.push_back(exact ? std::to_string(p.breakdown.total) : formatBytes(p.breakdown.total, units));
-        const Bytes peak = stepPeak(p.breakdown);
-        row.push_back(exact ? std::to_string(peak) : formatBytes(peak, units));
+        row.push_back(exact ? std::to_string(p.peak) : formatBytes(p.peak, units));
         if (gpu)
-            row.push_back(requiredBytes(p.breakdown, rule) <= gpu->capacity ? "yes" : "no");
+            row.push_back(p.required(rule) <= gpu->capacity ? "yes" : "no");
         rows.push_back(std::move(row));
     }
     return renderRows(rows, format);

@@ -153,7 +153,9 @@ Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spe
             error->message += " (at " + spec.field + " = " + std::to_string(value) + ")";
             return *error;
         }
-        points.push_back({value, estimate(trial)});
+        Breakdown b = estimate(trial);
+        const Bytes peak = stepPeak(b);
+        points.push_back({value, std::move(b), peak});
     }
     return points;
 }
@@ -165,8 +167,8 @@ std::optional<std::int64_t> sweepCrossing(const Scenario &s, const SweepSpec &sp
     if (!field || !field->integer)
         return std::nullopt;
     for (std::size_t i = 1; i < points.size(); ++i) {
-        const bool before = requiredBytes(points[i - 1].breakdown, rule) <= capacity;
-        if ((requiredBytes(points[i].breakdown, rule) <= capacity) == before)
+        const bool before = points[i - 1].required(rule) <= capacity;
+        if ((points[i].required(rule) <= capacity) == before)
             continue;
         // Bisect between the two points for the last value still on the first one's side.
         const std::string_view swept = field->name;

@@ -37,6 +37,8 @@ Result<SweepSpec> parseSweepSpec(std::string_view text);
 struct SweepPoint {
     std::int64_t value;
     Breakdown breakdown;
+    Bytes peak = 0; // the step's peak (stepPeak()), beside the sum (breakdown.total)
+    Bytes required(FitRule rule) const { return requiredBy(rule, breakdown.total, peak); }
 };
 Result<std::vector<SweepPoint>> runSweep(const Scenario &s, const SweepSpec &spec);
 

@@ -160,7 +160,10 @@ private Q_SLOTS:
         for (const SweepPoint &p : *points) {
             Scenario at = s;
             at.microBatch = p.value;
-            QCOMPARE(p.breakdown.total, estimate(at).total);
+            const Breakdown b = estimate(at);
+            QCOMPARE(p.breakdown.total, b.total);
+            QCOMPARE(p.peak, stepTimeline(b).peak()); // the timeline's own peak, walked in full
+            QCOMPARE(p.required(FitRule::Sum), b.total);
         }
     }
 

@@ -150,7 +150,7 @@ void SweepView::refresh()
     // The peak never exceeds the sum; the crossing follows whichever of the two the verdict uses.
     QVector<double> peaks(n);
     for (int i = 0; i < n; ++i)
-        peaks[i] = toUnits(stepPeak(m_points[std::size_t(i)].breakdown), units);
+        peaks[i] = toUnits(m_points[std::size_t(i)].peak, units);
     QCPGraph *peakGraph = m_plot->graph(int(kComponents.size()));
     peakGraph->setData(keys, peaks, true);
     peakGraph->setName(tr("Step peak"));
