@@ -107,7 +107,8 @@ private Q_SLOTS:
         QFETCH(int, capability);
         m_model->setGpuIds(gpus);
         QCOMPARE(m_model->scenario().overhead.computeCapability, std::int64_t(capability));
-        QCOMPARE(m_window->findChild<QSpinBox *>(QStringLiteral("compute-capability"))->value(), capability);
+        QCOMPARE(m_window->findChild<QComboBox *>(QStringLiteral("compute-capability"))->currentData().toInt(),
+                 capability);
     }
 
     void slidersDriveTheChart_data()

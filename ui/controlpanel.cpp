@@ -568,12 +568,21 @@ void ControlPanel::build()
                       "anywhere). Eager: every kernel of every library at start, 1343 MiB measured on a V100 "
                       "with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).");
         });
+    // Every major number core allows (5 to 12), named by the GPUs that have it.
+    m_computeCapability = combo({{5, [] { return tr("5 — Maxwell"); }},
+                                 {6, [] { return tr("6 — Pascal (P100)"); }},
+                                 {7, [] { return tr("7 — Volta, Turing (V100, T4)"); }},
+                                 {8, [] { return tr("8 — Ampere, Ada (A100, L40S, RTX 30/40)"); }},
+                                 {9, [] { return tr("9 — Hopper (H100, H200)"); }},
+                                 {10, [] { return tr("10 — Blackwell (B200)"); }},
+                                 {11, [] { return tr("11 — Blackwell (Thor)"); }},
+                                 {12, [] { return tr("12 — Blackwell (RTX 50)"); }}});
     row(
-        af, fieldSpinBox("compute-capability"), [] { return tr("Compute capability"); },
+        af, m_computeCapability, [] { return tr("Compute capability"); },
         [] {
-            return tr("The major number of the GPU's compute capability: 7 V100 and T4, 8 A100, A10, L4, L40S and "
-                      "RTX 30/40, 9 H100 and H200, 10 B200, 12 RTX 50. PyTorch gives cuBLAS a workspace for "
-                      "forward's thread and one for backward's: 32 MiB each from 9 on, 8 MiB before.");
+            return tr("The major number of the GPU's compute capability; the first GPU checked sets it. PyTorch "
+                      "gives cuBLAS a workspace for forward's thread and one for backward's: 32 MiB each from 9 "
+                      "on, 8 MiB before.");
         });
 
     // Each choice edits its field by name, so that the rules that follow an edit are core's.
@@ -625,6 +634,7 @@ void ControlPanel::build()
     comboEdit(m_baseDtype, "base-dtype", [](Scenario &s, int v) { s.baseDtype = BaseDtype(v); });
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
     comboEdit(m_cudaLoading, "cuda-loading", [](Scenario &s, int v) { s.overhead.moduleLoading = ModuleLoading(v); });
+    comboEdit(m_computeCapability, "compute-capability", [](Scenario &s, int v) { s.overhead.computeCapability = v; });
 
     layout->addWidget(m_advanced);
     layout->addStretch(1);
@@ -868,6 +878,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_measure, s.overhead.measure);
     m_allocator->setEnabled(fieldInEffect(s, "allocator-percent"));
     setComboData(m_cudaLoading, s.overhead.moduleLoading);
+    setComboData(m_computeCapability, int(s.overhead.computeCapability));
     m_cudaLoading->setEnabled(fieldInEffect(s, "cuda-loading"));
 
     syncGpuList();

@@ -127,6 +127,7 @@ private:
     QComboBox *m_baseDtype = nullptr;
     QComboBox *m_measure = nullptr;
     QComboBox *m_cudaLoading = nullptr;
+    QComboBox *m_computeCapability = nullptr;
     QCheckBox *m_noSync = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core

@@ -989,8 +989,40 @@
         <translation>计算能力</translation>
     </message>
     <message>
-        <source>The major number of the GPU&apos;s compute capability: 7 V100 and T4, 8 A100, A10, L4, L40S and RTX 30/40, 9 H100 and H200, 10 B200, 12 RTX 50. PyTorch gives cuBLAS a workspace for forward&apos;s thread and one for backward&apos;s: 32 MiB each from 9 on, 8 MiB before.</source>
-        <translation>GPU 计算能力的主版本号：7 为 V100、T4，8 为 A100、A10、L4、L40S 与 RTX 30/40，9 为 H100、H200，10 为 B200，12 为 RTX 50。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
+        <source>5 — Maxwell</source>
+        <translation>5 — Maxwell</translation>
+    </message>
+    <message>
+        <source>6 — Pascal (P100)</source>
+        <translation>6 — Pascal（P100）</translation>
+    </message>
+    <message>
+        <source>7 — Volta, Turing (V100, T4)</source>
+        <translation>7 — Volta、Turing（V100、T4）</translation>
+    </message>
+    <message>
+        <source>8 — Ampere, Ada (A100, L40S, RTX 30/40)</source>
+        <translation>8 — Ampere、Ada（A100、L40S、RTX 30/40）</translation>
+    </message>
+    <message>
+        <source>9 — Hopper (H100, H200)</source>
+        <translation>9 — Hopper（H100、H200）</translation>
+    </message>
+    <message>
+        <source>10 — Blackwell (B200)</source>
+        <translation>10 — Blackwell（B200）</translation>
+    </message>
+    <message>
+        <source>11 — Blackwell (Thor)</source>
+        <translation>11 — Blackwell（Thor）</translation>
+    </message>
+    <message>
+        <source>12 — Blackwell (RTX 50)</source>
+        <translation>12 — Blackwell（RTX 50）</translation>
+    </message>
+    <message>
+        <source>The major number of the GPU&apos;s compute capability; the first GPU checked sets it. PyTorch gives cuBLAS a workspace for forward&apos;s thread and one for backward&apos;s: 32 MiB each from 9 on, 8 MiB before.</source>
+        <translation>GPU 计算能力的主版本号，由勾选的第一块 GPU 设定。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
     </message>
 </context>
 <context>
