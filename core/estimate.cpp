@@ -1262,8 +1262,9 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 // The matrix libraries' scratch, kept from a thread's first matmul on. PyTorch hands cuBLAS a
 // workspace per (thread's handle, stream) from its caching allocator (aten/src/ATen/cuda/
 // CublasHandlePool.cpp getCurrentCUDABlasHandle, parseChosenWorkspaceSize: ":4096:2:16:8" by
-// default, 8 MiB 128 KiB, and 32 MiB from compute capability 9; pytorch/pytorch#86167 and #89027,
-// PyTorch 2.0; before, cuBLAS allocated its own, outside the allocator). Forward's matmuls run on
+// default, 8 MiB 128 KiB, and 32 MiB on compute capability 9, on Blackwell's 10 to 12 too in the
+// releases of 2026, counted here from 9 on, the larger; pytorch/pytorch#86167 and #89027, PyTorch
+// 2.0; before, cuBLAS allocated its own, outside the allocator). Forward's matmuls run on
 // the main thread and backward's on autograd's device thread: two handles on the default stream.
 // cuBLASLt's workspace adds nothing at the step's peak: allocated for one call until PyTorch 2.7,
 // cuBLAS's own since (pytorch/pytorch#145130, unified by default).

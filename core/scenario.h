@@ -93,7 +93,7 @@ struct Overhead {
     std::int64_t allocatorPercent = 10;                     // caching-allocator reserve and fragmentation
     Bytes commBuffers = 512 * kMiB;                         // NCCL buffers, only when more than one GPU talks
     // The major number of the GPU's compute capability (8: A100, 9: H100): the size of the GEMM
-    // libraries' workspaces follows it (gemmWorkspaceBytes()).
+    // libraries' workspaces follows it (Stage::addGemmWorkspaces in core/estimate.cpp).
     std::int64_t computeCapability = 9;
     bool reserveCounted() const { return measure != Measure::Allocated; }
     bool runtimeCounted() const { return measure == Measure::NvidiaSmi; } // CUDA context, NCCL
