@@ -29,10 +29,10 @@ QString measureText(Measure measure)
                        "that fits here fits the card");
 }
 
-QString overheadText(const Overhead &o, Bytes gemmWorkspaces)
+QString overheadText(const Overhead &o, Bytes gemmWorkspaces, Units units)
 {
-    QString text = QObject::tr("cuBLAS workspaces %1 MiB (compute capability %2)")
-                       .arg(gemmWorkspaces / kMiB)
+    QString text = QObject::tr("cuBLAS workspaces %1 (compute capability %2)")
+                       .arg(bytesText(gemmWorkspaces, units))
                        .arg(o.computeCapability);
     if (!o.reserveCounted())
         return text;
@@ -74,7 +74,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
             .arg(optimizerBytes)
             .arg(dt.activation)
-            .arg(overheadText(s.overhead, b.item(ItemId::GemmWorkspaces)))
+            .arg(overheadText(s.overhead, b.item(ItemId::GemmWorkspaces), units))
             .arg(s.implementation == Implementation::Megatron
                      ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
                      : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")

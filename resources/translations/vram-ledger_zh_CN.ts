@@ -184,12 +184,12 @@
         <translation>张量与 cuBLAS 工作区，即 torch.cuda.max_memory_allocated 报告的量。真实运行还要更多：缓存分配器的预留、CUDA 上下文和 NCCL 的缓冲区</translation>
     </message>
     <message>
-        <source>cuBLAS workspaces %1 MiB (compute capability %2)</source>
-        <translation>cuBLAS 工作区 %1 MiB（计算能力 %2）</translation>
-    </message>
-    <message>
         <source>, allocator reserve %1 % of what is allocated at the step&apos;s peak</source>
         <translation>，分配器预留，为步骤峰值时已分配量的 %1%</translation>
+    </message>
+    <message>
+        <source>cuBLAS workspaces %1 (compute capability %2)</source>
+        <translation>cuBLAS 工作区 %1（计算能力 %2）</translation>
     </message>
 </context>
 <context>
