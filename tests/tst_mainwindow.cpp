@@ -7,6 +7,7 @@
 #include "hubfixture.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
+#include "ui/customgpudialog.h"
 #include "ui/explanationpanel.h"
 #include "ui/language.h"
 #include "ui/ledgermodel.h"
@@ -22,11 +23,13 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QProcess>
@@ -109,6 +112,33 @@ private Q_SLOTS:
         QCOMPARE(m_model->scenario().overhead.computeCapability, std::int64_t(capability));
         QCOMPARE(m_window->findChild<QComboBox *>(QStringLiteral("compute-capability"))->currentData().toInt(),
                  capability);
+    }
+
+    // View → Custom GPU: one form; an NVIDIA GPU's compute capability goes with it, "not known"
+    // leaves 0, which leaves a scenario's own (withGpu).
+    void customGpuDialogBuildsThePreset_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("gib");
+        QTest::addColumn<int>("capability");
+        QTest::newRow("an H100 NVL, Hopper") << "H100 NVL" << 93.6 << 9;
+        QTest::newRow("another vendor's, not known") << "Lab accelerator" << 64.0 << 0;
+    }
+    void customGpuDialogBuildsThePreset()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, gib);
+        QFETCH(int, capability);
+        CustomGpuDialog dialog;
+        dialog.findChild<QLineEdit *>(QStringLiteral("name"))->setText(name);
+        dialog.findChild<QDoubleSpinBox *>(QStringLiteral("memory"))->setValue(gib);
+        auto *box = dialog.findChild<QComboBox *>(QStringLiteral("compute-capability"));
+        box->setCurrentIndex(box->findData(capability));
+        const GpuPreset gpu = dialog.gpu();
+        QCOMPARE(QString::fromStdString(gpu.name), name);
+        QCOMPARE(gpu.capacity, wholeMiBOfGiB(gib));
+        QCOMPARE(gpu.computeCapability, std::int64_t(capability));
+        QVERIFY(!gpu.verified); // entered by the user
     }
 
     void slidersDriveTheChart_data()

@@ -568,15 +568,16 @@ void ControlPanel::build()
                       "anywhere). Eager: every kernel of every library at start, 1343 MiB measured on a V100 "
                       "with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).");
         });
-    // Every major number core allows (5 to 12), named by the GPUs that have it.
-    m_computeCapability = combo({{5, [] { return tr("5 — Maxwell"); }},
-                                 {6, [] { return tr("6 — Pascal (P100)"); }},
-                                 {7, [] { return tr("7 — Volta, Turing (V100, T4)"); }},
-                                 {8, [] { return tr("8 — Ampere, Ada (A100, L40S, RTX 30/40)"); }},
-                                 {9, [] { return tr("9 — Hopper (H100, H200)"); }},
-                                 {10, [] { return tr("10 — Blackwell (B200)"); }},
-                                 {11, [] { return tr("11 — Blackwell (Thor)"); }},
-                                 {12, [] { return tr("12 — Blackwell (RTX 50)"); }}});
+    // Every major number core allows, named by the GPUs that have it.
+    m_computeCapability = new QComboBox(m_advancedBody);
+    m_computeCapability->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_computeCapability->setMinimumContentsLength(12);
+    for (int major : kComputeCapabilities)
+        m_computeCapability->addItem(computeCapabilityName(major), major);
+    m_texts.push_back([box = m_computeCapability] {
+        for (int i = 0; i < box->count(); ++i)
+            box->setItemText(i, computeCapabilityName(box->itemData(i).toInt()));
+    });
     row(
         af, m_computeCapability, [] { return tr("Compute capability"); },
         [] {

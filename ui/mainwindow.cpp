@@ -9,6 +9,7 @@
 #include "ui/assumptionsdialog.h"
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
+#include "ui/customgpudialog.h"
 #include "ui/explanationpanel.h"
 #include "ui/exporter.h"
 #include "ui/language.h"
@@ -580,17 +581,10 @@ void MainWindow::saveAs()
 
 void MainWindow::addCustomGpu()
 {
-    bool ok = false;
-    const QString name =
-        QInputDialog::getText(this, tr("Custom GPU"), tr("Name:"), QLineEdit::Normal, tr("My GPU"), &ok).trimmed();
-    if (!ok || name.isEmpty())
+    CustomGpuDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
         return;
-    const double gib = QInputDialog::getDouble(this, tr("Custom GPU"),
-                                               tr("Memory as the driver reports it (GiB; nvidia-smi's MiB ÷ 1024):"),
-                                               24.0, 1.0, 16384.0, 2, &ok);
-    if (!ok)
-        return;
-    GpuPreset gpu = customGpu(name.toStdString(), wholeMiBOfGiB(gib));
+    GpuPreset gpu = dialog.gpu();
     if (const QString error = saveUserGpu(gpu); !error.isEmpty()) {
         reportError(error);
         return;

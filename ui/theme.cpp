@@ -276,4 +276,19 @@ QString capacityLabel(const GpuPreset &gpu, Units units)
     return QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, units));
 }
 
+QString computeCapabilityName(int major)
+{
+    switch (major) {
+    case 5: return QCoreApplication::translate("vl::ui", "5 — Maxwell");
+    case 6: return QCoreApplication::translate("vl::ui", "6 — Pascal (P100)");
+    case 7: return QCoreApplication::translate("vl::ui", "7 — Volta, Turing (V100, T4)");
+    case 8: return QCoreApplication::translate("vl::ui", "8 — Ampere, Ada (A100, L40S, RTX 30/40)");
+    case 9: return QCoreApplication::translate("vl::ui", "9 — Hopper (H100, H200)");
+    case 10: return QCoreApplication::translate("vl::ui", "10 — Blackwell (B200)");
+    case 11: return QCoreApplication::translate("vl::ui", "11 — Blackwell (Thor)");
+    case 12: return QCoreApplication::translate("vl::ui", "12 — Blackwell (RTX 50)");
+    }
+    return QString::number(major);
+}
+
 } // namespace vl

@@ -989,40 +989,43 @@
         <translation>计算能力</translation>
     </message>
     <message>
-        <source>5 — Maxwell</source>
-        <translation>5 — Maxwell</translation>
-    </message>
-    <message>
-        <source>6 — Pascal (P100)</source>
-        <translation>6 — Pascal（P100）</translation>
-    </message>
-    <message>
-        <source>7 — Volta, Turing (V100, T4)</source>
-        <translation>7 — Volta、Turing（V100、T4）</translation>
-    </message>
-    <message>
-        <source>8 — Ampere, Ada (A100, L40S, RTX 30/40)</source>
-        <translation>8 — Ampere、Ada（A100、L40S、RTX 30/40）</translation>
-    </message>
-    <message>
-        <source>9 — Hopper (H100, H200)</source>
-        <translation>9 — Hopper（H100、H200）</translation>
-    </message>
-    <message>
-        <source>10 — Blackwell (B200)</source>
-        <translation>10 — Blackwell（B200）</translation>
-    </message>
-    <message>
-        <source>11 — Blackwell (Thor)</source>
-        <translation>11 — Blackwell（Thor）</translation>
-    </message>
-    <message>
-        <source>12 — Blackwell (RTX 50)</source>
-        <translation>12 — Blackwell（RTX 50）</translation>
-    </message>
-    <message>
         <source>The major number of the GPU&apos;s compute capability; the first GPU checked sets it. PyTorch gives cuBLAS a workspace for forward&apos;s thread and one for backward&apos;s: 32 MiB each from 9 on, 8 MiB before.</source>
         <translation>GPU 计算能力的主版本号，由勾选的第一块 GPU 设定。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
+    </message>
+</context>
+<context>
+    <name>vl::CustomGpuDialog</name>
+    <message>
+        <source>Custom GPU</source>
+        <translation>自定义 GPU</translation>
+    </message>
+    <message>
+        <source>My GPU</source>
+        <translation>我的 GPU</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Memory as the driver reports it: nvidia-smi&apos;s MiB ÷ 1024.</source>
+        <translation>驱动报告的显存：即 nvidia-smi 的 MiB ÷ 1024。</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>显存：</translation>
+    </message>
+    <message>
+        <source>Not known, or not NVIDIA</source>
+        <translation>未知，或非 NVIDIA</translation>
+    </message>
+    <message>
+        <source>Checked first, the GPU sets the scenario&apos;s compute capability, which sizes cuBLAS&apos;s workspaces; left unknown, it leaves the scenario&apos;s as it is.</source>
+        <translation>勾选为第一块时，该 GPU 设定方案的计算能力（决定 cuBLAS 工作区大小）；未知时方案保持原值。</translation>
+    </message>
+    <message>
+        <source>Compute capability:</source>
+        <translation>计算能力：</translation>
     </message>
 </context>
 <context>
@@ -1335,22 +1338,6 @@
     <message>
         <source>Memory against batch, sequence, GPU count or hidden size, and where it stops fitting.</source>
         <translation>显存随批大小、序列长度、GPU 数或隐藏层大小的变化，以及从哪里开始放不下。</translation>
-    </message>
-    <message>
-        <source>Custom GPU</source>
-        <translation>自定义 GPU</translation>
-    </message>
-    <message>
-        <source>Name:</source>
-        <translation>名称：</translation>
-    </message>
-    <message>
-        <source>My GPU</source>
-        <translation>我的 GPU</translation>
-    </message>
-    <message>
-        <source>Memory as the driver reports it (GiB; nvidia-smi&apos;s MiB ÷ 1024):</source>
-        <translation>驱动报告的显存（GiB；即 nvidia-smi 的 MiB ÷ 1024）：</translation>
     </message>
     <message numerus="yes">
         <source>%n preset file(s) skipped: %1</source>
@@ -2912,6 +2899,38 @@
     <message>
         <source>cuBLAS workspaces</source>
         <translation>cuBLAS 工作区</translation>
+    </message>
+    <message>
+        <source>5 — Maxwell</source>
+        <translation>5 — Maxwell</translation>
+    </message>
+    <message>
+        <source>6 — Pascal (P100)</source>
+        <translation>6 — Pascal（P100）</translation>
+    </message>
+    <message>
+        <source>7 — Volta, Turing (V100, T4)</source>
+        <translation>7 — Volta、Turing（V100、T4）</translation>
+    </message>
+    <message>
+        <source>8 — Ampere, Ada (A100, L40S, RTX 30/40)</source>
+        <translation>8 — Ampere、Ada（A100、L40S、RTX 30/40）</translation>
+    </message>
+    <message>
+        <source>9 — Hopper (H100, H200)</source>
+        <translation>9 — Hopper（H100、H200）</translation>
+    </message>
+    <message>
+        <source>10 — Blackwell (B200)</source>
+        <translation>10 — Blackwell（B200）</translation>
+    </message>
+    <message>
+        <source>11 — Blackwell (Thor)</source>
+        <translation>11 — Blackwell（Thor）</translation>
+    </message>
+    <message>
+        <source>12 — Blackwell (RTX 50)</source>
+        <translation>12 — Blackwell（RTX 50）</translation>
     </message>
 </context>
 </TS>
