@@ -228,6 +228,8 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
         if (!list.IsSequence())
             return r.errorAt("gpus", "expected a list of GPUs");
         std::vector<GpuPreset> gpus;
+        // The scenario's range (validate.cpp), so that every preset's capability is one a scenario takes.
+        const auto capabilityRange = *allowedRange(Scenario{}, "compute-capability");
         for (std::size_t i = 0; i < list.size(); ++i) {
             YamlReader g(list[i], file, "gpus[" + std::to_string(i) + "]");
             if (auto e = g.requireMap())
@@ -243,7 +245,8 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
                 || (e = g.string("vendor", gpu.vendor)) || (e = g.string("label", gpu.label, true))
                 || (e = g.integer("capacity_mib", mib, 1, 16 * 1024 * 1024, true))
                 || (e = g.real("bandwidth_gbs", gpu.bandwidthGBs, 0, 1e6))
-                || (e = g.integer("compute_capability", gpu.computeCapability, 5, 12))
+                || (e = g.integer("compute_capability", gpu.computeCapability, capabilityRange.first,
+                                  capabilityRange.second))
                 || (e = g.boolean("bf16", gpu.bf16)) || (e = g.boolean("fp8", gpu.fp8))
                 || (e = g.boolean("verified", gpu.verified)) || (e = g.string("source", gpu.source, true));
             if (e)

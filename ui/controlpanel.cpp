@@ -220,7 +220,7 @@ void ControlPanel::build()
                       "logits item.");
         });
 
-    auto combo = [&](std::initializer_list<std::pair<int, std::function<QString()>>> entries) {
+    auto combo = [&](const std::vector<std::pair<int, std::function<QString()>>> &entries) {
         auto *box = new QComboBox(m_advancedBody);
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(12); // long choices elide instead of widening the panel
@@ -569,15 +569,10 @@ void ControlPanel::build()
                       "with CUDA 11.2 (older CUDA, or CUDA_MODULE_LOADING=EAGER).");
         });
     // Every major number core allows, named by the GPUs that have it.
-    m_computeCapability = new QComboBox(m_advancedBody);
-    m_computeCapability->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_computeCapability->setMinimumContentsLength(12);
-    for (int major : kComputeCapabilities)
-        m_computeCapability->addItem(computeCapabilityName(major), major);
-    m_texts.push_back([box = m_computeCapability] {
-        for (int i = 0; i < box->count(); ++i)
-            box->setItemText(i, computeCapabilityName(box->itemData(i).toInt()));
-    });
+    std::vector<std::pair<int, std::function<QString()>>> capabilities;
+    for (int major : computeCapabilities())
+        capabilities.emplace_back(major, [major] { return computeCapabilityName(major); });
+    m_computeCapability = combo(capabilities);
     row(
         af, m_computeCapability, [] { return tr("Compute capability"); },
         [] {

@@ -30,7 +30,7 @@ CustomGpuDialog::CustomGpuDialog(QWidget *parent) : QDialog(parent)
     m_capability = new QComboBox(this);
     m_capability->setObjectName(QStringLiteral("compute-capability"));
     m_capability->addItem(tr("Not known, or not NVIDIA"), 0);
-    for (int major : kComputeCapabilities)
+    for (int major : computeCapabilities())
         m_capability->addItem(computeCapabilityName(major), major);
     m_capability->setToolTip(tr("Checked first, the GPU sets the scenario's compute capability, which sizes "
                                 "cuBLAS's workspaces; left unknown, it leaves the scenario's as it is."));

@@ -276,6 +276,15 @@ QString capacityLabel(const GpuPreset &gpu, Units units)
     return QStringLiteral("%1 · %2").arg(QString::fromStdString(gpu.name), bytesText(gpu.capacity, units));
 }
 
+std::vector<int> computeCapabilities()
+{
+    const auto [lowest, highest] = *allowedRange(Scenario{}, "compute-capability");
+    std::vector<int> majors;
+    for (std::int64_t major = lowest; major <= highest; ++major)
+        majors.push_back(int(major));
+    return majors;
+}
+
 QString computeCapabilityName(int major)
 {
     switch (major) {

@@ -11,6 +11,8 @@
 #include <QPalette>
 #include <QString>
 
+#include <vector>
+
 class QApplication;
 
 namespace vl {
@@ -44,9 +46,9 @@ void applyTheme(QApplication &app, Theme theme);
 QString bytesText(Bytes bytes, Units units);              // core's formatter, as a QString
 QString capacityLabel(const GpuPreset &gpu, Units units); // "NVIDIA H100 SXM 80GB · 80.0 GiB"
 
-// The compute capabilities core allows (their major numbers), each named by its GPUs:
-// "9 — Hopper (H100, H200)".
-inline constexpr int kComputeCapabilities[] = {5, 6, 7, 8, 9, 10, 11, 12};
+// The compute capabilities core allows (their major numbers, allowedRange()), each named by its
+// GPUs: "9 — Hopper (H100, H200)".
+std::vector<int> computeCapabilities();
 QString computeCapabilityName(int major);
 
 } // namespace vl
