@@ -318,6 +318,46 @@ private Q_SLOTS:
         QCOMPARE(legend->rowCount() == 1, oneRow);
     }
 
+    // A bar's total never prints over a capacity line's label: with a long-named GPU whose line
+    // runs just above the bar, the label names the peak alone where "peak · sum" would reach it,
+    // and is left out where even that would.
+    void barTotalsClearCapacityLabels_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("narrow: 520 px") << 520;
+        QTest::newRow("wide: 1400 px") << 1400;
+    }
+    void barTotalsClearCapacityLabels()
+    {
+        QFETCH(int, width);
+        ScenarioDocument doc = scenario(QStringLiteral("article"));
+        doc.pins.clear(); // one bar, as wide as the chart allows
+        const Bar bar = shownFor(doc)->analysis.bars.front();
+        QVERIFY(bar.required < bar.breakdown.total); // the label would name both
+        const GpuPreset tight = customGpu("A GPU with a long product name",
+                                          bar.breakdown.total + bar.breakdown.total / 50);
+        MemoryChart chart;
+        chart.resize(width, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showAnalysis(shownFor(doc, {tight}));
+        QCoreApplication::processEvents(); // the rebuild queued by the resize
+        QList<QRectF> capacityLabels, barLabels;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (const auto *tag = qobject_cast<QCPItemText *>(chart.plot()->item(i)))
+                (tag->position->typeX() == QCPItemPosition::ptAxisRectRatio ? capacityLabels : barLabels)
+                    << QRectF(tag->topLeft->pixelPosition(), tag->bottomRight->pixelPosition());
+        QCOMPARE(capacityLabels.size(), 1);
+        QVERIFY(!barLabels.isEmpty());
+        for (const QRectF &label : barLabels)
+            QVERIFY2(!label.intersects(capacityLabels.front()),
+                     qPrintable(QStringLiteral("a bar label at x %1–%2 meets the capacity label at x %3–%4")
+                                    .arg(label.left())
+                                    .arg(label.right())
+                                    .arg(capacityLabels.front().left())
+                                    .arg(capacityLabels.front().right())));
+    }
+
     // On a narrow chart the bars' names wrap at spaces, each line within its bar's share of the
     // axis, so that neighbouring names never run into each other.
     void barNamesFitTheirSlots()

@@ -139,6 +139,19 @@ void MemoryChart::addBarLabels(const QFont &font)
     const double pixelsPerUnit = area.height() / m_plot->yAxis->range().size();
     const double barPixels = kBarWidth * area.width() / m_plot->xAxis->range().size();
     const QColor text = palette().color(QPalette::WindowText);
+    // The capacity lines' labels, placed already (the only text items yet): a bar's total must
+    // not print over one.
+    QList<QRectF> capacityLabels;
+    for (int i = 0; i < m_plot->itemCount(); ++i)
+        if (const auto *tag = qobject_cast<QCPItemText *>(m_plot->item(i)))
+            capacityLabels << QRectF(tag->topLeft->pixelPosition(), tag->bottomRight->pixelPosition());
+    const auto overlapsCapacity = [&](double key, double value, const QString &what) {
+        const double width = metrics.horizontalAdvance(what) + 6; // the tag's padding, below
+        const QPointF bottom(m_plot->xAxis->coordToPixel(key), m_plot->yAxis->coordToPixel(value));
+        const QRectF tag(bottom.x() - width / 2, bottom.y() - metrics.height() - 1, width, metrics.height() + 1);
+        return std::any_of(capacityLabels.begin(), capacityLabels.end(),
+                           [&](const QRectF &other) { return other.intersects(tag); });
+    };
     const auto label = [&](double key, double value, const QString &what, const QColor &colour, Qt::Alignment align) {
         auto *tag = new QCPItemText(m_plot);
         tag->position->setCoords(key, value);
@@ -164,11 +177,16 @@ void MemoryChart::addBarLabels(const QFont &font)
             line->start->setCoords(key - reach, at);
             line->end->setCoords(key + reach, at);
             line->setPen(QPen(text, 1.5 * m_zoom, Qt::DashLine));
+            // Both numbers where they fit the bar and clear the capacity labels, else the peak alone.
             const QString peak = bytesText(bar.required, m_shown->units);
             const QString both = tr("peak %1 · sum %2").arg(peak, total);
-            total = metrics.horizontalAdvance(both) <= barPixels * 1.5 ? both : tr("peak %1").arg(peak);
+            const bool bothFit = metrics.horizontalAdvance(both) <= barPixels * 1.5
+                && !overlapsCapacity(key, toUnits(b.total, m_shown->units), both);
+            total = bothFit ? both : tr("peak %1").arg(peak);
         }
-        if (metrics.horizontalAdvance(total) <= barPixels * 1.5) {
+        // Left out where it cannot stand clear of a capacity label: the verdict line has the numbers.
+        if (metrics.horizontalAdvance(total) <= barPixels * 1.5
+            && !overlapsCapacity(key, toUnits(b.total, m_shown->units), total)) {
             // On the plot's background, so that a capacity line just above never strikes it through.
             QCPItemText *tag = label(key, toUnits(b.total, m_shown->units), total, text,
                                      Qt::AlignHCenter | Qt::AlignBottom);
