@@ -19,6 +19,8 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::FsdpAllGatherBuffers, "fsdp_all_gather_buffers"},
     {ItemId::QloraDequantized, "qlora_dequantized_weight"},
     {ItemId::Fp8WeightCache, "fp8_weight_cache"},
+    {ItemId::RotaryTable, "rotary_table"},
+    {ItemId::ContextParallelCopies, "context_parallel_copies"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::FsdpAccumulatedGradients, "fsdp_accumulated_gradients"},
@@ -298,6 +300,8 @@ struct Stage {
     // Each component of the ledger, as this stage holds it.
     template <class Sink>
     void addParameters(Units units, Sink &sink) const;
+    template <class Sink>
+    void addRotaryTable(Units units, Sink &sink) const;
     template <class Sink>
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -655,6 +659,40 @@ void Stage::addParameters(Units units, Sink &sink) const
                 + formatCount(largest) + " × " + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
     }
+    addRotaryTable(units, sink);
+}
+
+// torchtitan keeps RoPE's table as a buffer of the model on every GPU, all step
+// (models/llama/model.py, Transformer.__init__: register_buffer("freqs_cis", precompute_freqs_cis(
+// head_dim, max_seq_len)), complex64 of max_seq_len × head_dim/2, max_seq_len the training's whole
+// sequence (train.py). Under context parallelism train.py hands it, the token ids and the labels
+// to context_parallel() (torch/distributed/tensor/experimental/_attention.py), which clones the
+// table to restore it on exit, then shards each buffer with the load balancer (torch.cat of two
+// chunks: new tensors), clones the shard and resize_()s the buffer to it, which keeps the
+// buffer's storage; while the context is open its frame holds the clone, the shards and the last
+// shard's clone, the table's.
+template <class Sink>
+void Stage::addRotaryTable(Units units, Sink &sink) const
+{
+    if (s.implementation != Implementation::TorchTitan || s.arch.learnedPositions > 0)
+        return;
+    const std::int64_t positions = s.sequence * s.contextParallel;
+    const std::int64_t pairs = s.arch.effectiveHeadDim() / 2;
+    const Bytes table = positions * pairs * 8;
+    sink.add(ItemId::RotaryTable, table, [&] {
+        return "freqs_cis, torchtitan's rotary table: " + formatCount(positions) + " positions × "
+            + std::to_string(pairs) + " × 8 B (complex64)" + equals(table, units);
+    });
+    if (s.contextParallel == 1)
+        return;
+    const Bytes shard = table / s.contextParallel;
+    const Bytes ids = 8 * s.microBatch * s.sequence;
+    const Bytes copies = table + 2 * shard + 2 * ids;
+    sink.add(ItemId::ContextParallelCopies, copies, [&] {
+        return "context_parallel()'s copies: the rotary table's clone, kept to restore it, " + formatBytes(table, units)
+            + " + its shard and the shard's clone 2 × " + formatBytes(shard, units)
+            + " + the token ids' and the labels' shards (int64) 2 × " + formatBytes(ids, units) + equals(copies, units);
+    });
 }
 
 // Gradients: one per trainable parameter in the gradient dtype (the ZeRO paper's 2Ψ), sharded
@@ -1367,6 +1405,8 @@ Component componentOf(ItemId id)
     case ItemId::FsdpAllGatherBuffers:
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
+    case ItemId::RotaryTable:
+    case ItemId::ContextParallelCopies:
     case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
@@ -1421,7 +1461,7 @@ bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpAllGatherBuffers
         || id == ItemId::QloraDequantized || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients
-        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer;
+        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer || id == ItemId::ContextParallelCopies;
 }
 
 std::string_view idString(ItemId id)

@@ -34,6 +34,8 @@ enum class ItemId {
     FsdpAllGatherBuffers,
     QloraDequantized,
     Fp8WeightCache,
+    RotaryTable,           // RoPE's table, a buffer of the model (torchtitan's freqs_cis)
+    ContextParallelCopies, // what context_parallel() clones and shards while it is open
     Gradients,
     FsdpGradientBuffers,
     FsdpAccumulatedGradients,

@@ -253,6 +253,12 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "bits"),
     VL_TRANSLATE_NOOP("vl::formula", "double-quantized"), // QLoRA's NF4 constants
     VL_TRANSLATE_NOOP("vl::formula", "layer"),
+    VL_TRANSLATE_NOOP("vl::formula", "freqs_cis, torchtitan's rotary table:"),
+    VL_TRANSLATE_NOOP("vl::formula", "positions"),
+    VL_TRANSLATE_NOOP("vl::formula", "(complex64)"),
+    VL_TRANSLATE_NOOP("vl::formula", "context_parallel()'s copies: the rotary table's clone, kept to restore it,"),
+    VL_TRANSLATE_NOOP("vl::formula", "its shard and the shard's clone"),
+    VL_TRANSLATE_NOOP("vl::formula", "the token ids' and the labels' shards (int64)"),
     VL_TRANSLATE_NOOP("vl::formula", "cuBLAS workspaces for 2 threads (forward's, autograd's backward)"),
     VL_TRANSLATE_NOOP("vl::formula", "compute capability"),
     VL_TRANSLATE_NOOP("vl::formula", "Transformer Engine's workspace"),

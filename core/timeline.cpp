@@ -37,11 +37,13 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // FSDP's gradients accumulated without sync over the step's micro-batches (the timeline draws
     // the last one): there from its start until its backward reduces them, before the step.
     const Bytes accumulated = b.item(ItemId::FsdpAccumulatedGradients);
-    // ZeRO-3's and FSDP's gathered parameters and QLoRA's dequantized module: from the first
-    // forward gather to the end of backward; so are FSDP's all-gather buffers, or all step where
-    // the reading counts the blocks cached for its copy-in stream.
+    // ZeRO-3's and FSDP's gathered parameters, QLoRA's dequantized module and the copies
+    // context_parallel() holds: from the first forward gather to the end of backward; so are
+    // FSDP's all-gather buffers, or all step where the reading counts the blocks cached for its
+    // copy-in stream.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
-        + b.item(ItemId::QloraDequantized) + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
+        + b.item(ItemId::QloraDequantized) + b.item(ItemId::ContextParallelCopies)
+        + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
     const Bytes params = b.component(Component::Parameters) - gathered;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.

@@ -349,6 +349,15 @@ private Q_SLOTS:
             s.tensorParallel = 8;
             s.sequenceParallel = true;
         });
+        row("torchtitan, FSDP 4 × CP 2: the rotary table and context_parallel()'s copies", [](Scenario &s) {
+            s.implementation = Implementation::TorchTitan;
+            s.precision = Precision::MixedBf16;
+            s.attention = Attention::Sdpa;
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 4;
+            s.contextParallel = 2;
+        });
         row("GPT-2, Hugging Face, autocast", [](Scenario &s) {
             s = gpt2Like();
             s.implementation = Implementation::HuggingFace;

@@ -198,6 +198,58 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Gradients), shardedWeights);
     }
 
+    // torchtitan's freqs_cis: precompute_freqs_cis(128, seq_len) is a complex64 tensor of
+    // seq_len × 64, 512 B a position, on every GPU. Under CP context_parallel() keeps its clone to
+    // restore, its load-balanced shard and that shard's clone, and the int64 shards of the token
+    // ids and the labels, from forward into backward: gone by the optimizer step.
+    void torchtitanRotaryTable_data()
+    {
+        QTest::addColumn<int>("cp");
+        QTest::addColumn<qint64>("sequence");
+        QTest::addColumn<qint64>("table");
+        QTest::addColumn<qint64>("copies");
+        QTest::newRow("8192 positions, no CP") << 1 << qint64(8192) << qint64(4) * kMiB << qint64(0);
+        QTest::newRow("CP 2 over 65536 positions")
+            << 2 << qint64(65'536) << qint64(32) * kMiB << qint64(32) * kMiB + 2 * 16 * kMiB + 2 * 8 * 32'768;
+        QTest::newRow("CP 8 over 262144 positions")
+            << 8 << qint64(262'144) << qint64(128) * kMiB << qint64(128) * kMiB + 2 * 16 * kMiB + 2 * 8 * 32'768;
+    }
+    void torchtitanRotaryTable()
+    {
+        QFETCH(int, cp);
+        QFETCH(qint64, sequence);
+        QFETCH(qint64, table);
+        QFETCH(qint64, copies);
+        Scenario s = llama31_8b();
+        s.implementation = Implementation::TorchTitan;
+        s.attention = Attention::Sdpa;
+        s.microBatch = 1;
+        s.sequence = sequence;
+        s.contextParallel = cp;
+        s.dataParallel = 8 / cp;
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::RotaryTable), table);
+        QCOMPARE(b.item(ItemId::ContextParallelCopies), copies);
+        const StepTimeline t = stepTimeline(b);
+        const auto parameters = [&](StepPhase phase) {
+            for (const TimelinePoint &p : t.points)
+                if (p.phase == phase)
+                    return p.part(Component::Parameters);
+            return Bytes(-1);
+        };
+        // The copies live from forward to the end of backward, the table all step.
+        QCOMPARE(parameters(StepPhase::Loss) - parameters(StepPhase::OptimizerStep),
+                 copies + b.item(ItemId::FsdpUnshardedParams));
+        // Hugging Face computes its cos and sin in each forward: no table kept.
+        s.implementation = Implementation::HuggingFace;
+        s.contextParallel = 1;
+        s.dataParallel = 8;
+        QVERIFY(!estimate(s).has(ItemId::RotaryTable));
+    }
+
     // HSDP shards within a replica group and copies the shards across groups; without resharding
     // after forward FSDP keeps every layer gathered from its forward to its backward.
     void hybridShardingAndResharding_data()

@@ -58,6 +58,7 @@ QColor itemColor(ItemId id)
     switch (id) {
     case ItemId::MasterWeights:
     case ItemId::LoraAdapters:
+    case ItemId::RotaryTable:
     case ItemId::Logits:
     case ItemId::HeadActivations:
     case ItemId::AllocatorReserve: return base.lighter(135);
@@ -67,6 +68,7 @@ QColor itemColor(ItemId id)
     case ItemId::FsdpAllGatherBuffers:
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
+    case ItemId::ContextParallelCopies:
     case ItemId::FsdpGradientBuffers:
     case ItemId::FsdpAccumulatedGradients:
     case ItemId::ZeroReduceBucket:
@@ -109,6 +111,8 @@ QString itemName(ItemId id)
     case ItemId::FsdpAllGatherBuffers: return QCoreApplication::translate("vl::ui", "FSDP all-gather buffers");
     case ItemId::QloraDequantized: return QCoreApplication::translate("vl::ui", "QLoRA dequantized module");
     case ItemId::Fp8WeightCache: return QCoreApplication::translate("vl::ui", "FP8 weight copies");
+    case ItemId::RotaryTable: return QCoreApplication::translate("vl::ui", "Rotary table");
+    case ItemId::ContextParallelCopies: return QCoreApplication::translate("vl::ui", "Context-parallel copies");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::FsdpAccumulatedGradients:

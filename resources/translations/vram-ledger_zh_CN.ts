@@ -2671,6 +2671,30 @@
         <source>loss_parallel&apos;s backward: zeros for the targets, exp of the log-softmax and their sum, then its product with the loss&apos;s gradient; its forward holds the logits, their FP32 copy and the shifted copy,</source>
         <translation>loss_parallel 的反向：目标位置的零张量、log-softmax 的 exp 及二者之和，再乘以损失的梯度；其前向同时持有 logits、其 FP32 副本与减去最大值后的副本，</translation>
     </message>
+    <message>
+        <source>freqs_cis, torchtitan&apos;s rotary table:</source>
+        <translation>freqs_cis，torchtitan 的旋转位置编码表：</translation>
+    </message>
+    <message>
+        <source>positions</source>
+        <translation>个位置</translation>
+    </message>
+    <message>
+        <source>(complex64)</source>
+        <translation>（complex64）</translation>
+    </message>
+    <message>
+        <source>context_parallel()&apos;s copies: the rotary table&apos;s clone, kept to restore it,</source>
+        <translation>context_parallel() 的副本：为恢复而保留的旋转位置编码表克隆</translation>
+    </message>
+    <message>
+        <source>its shard and the shard&apos;s clone</source>
+        <translation>其分片及分片的克隆</translation>
+    </message>
+    <message>
+        <source>the token ids&apos; and the labels&apos; shards (int64)</source>
+        <translation>token id 与标签的分片（int64）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2931,6 +2955,14 @@
     <message>
         <source>12 — Blackwell (RTX 50)</source>
         <translation>12 — Blackwell（RTX 50）</translation>
+    </message>
+    <message>
+        <source>Rotary table</source>
+        <translation>旋转位置编码表</translation>
+    </message>
+    <message>
+        <source>Context-parallel copies</source>
+        <translation>上下文并行副本</translation>
     </message>
 </context>
 </TS>
