@@ -318,8 +318,8 @@ int main(int argc, char *argv[])
             fail({InvalidInput,
                   "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use "
                       + std::to_string(fewest) + " to " + std::to_string(most)});
-        const std::int64_t shardOver = scenario.dataParallel > 1 ? scenario.dataParallel : *gpus;
-        const auto steps = vl::optimizationLadder(scenario, order, shardOver, gpu->capacity, *fitBy);
+        const auto steps = vl::optimizationLadder(scenario, order, vl::leverShardGroup(scenario, *gpus), gpu->capacity,
+                                                  *fitBy);
         std::fputs(
             vl::renderLadder(vl::requiredBytes(vl::estimate(scenario), *fitBy), *fitBy, steps, *gpu, *units, *format)
                 .c_str(),
@@ -339,7 +339,7 @@ int main(int argc, char *argv[])
             answer.value = vl::maxSequence(scenario, gpu->capacity, *fitBy);
         else if (kind == "min-gpus") {
             answer.value = vl::minDataParallel(scenario, gpu->capacity, *fitBy);
-            answer.gpus = answer.value * scenario.tensorParallel * scenario.pipelineParallel;
+            answer.gpus = vl::gpusWithDataParallel(scenario, answer.value);
         } else
             fail({InvalidInput, "--solve: '" + kind + "' is not allowed; use max-batch, max-seq or min-gpus"});
         report.solve = answer;

@@ -31,7 +31,7 @@ std::string describeChange(Lever lever, const Scenario &before, const Scenario &
 {
     switch (lever) {
     case Lever::ZeroSharding:
-        return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.dataParallel)
+        return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.shardGroup())
             + " GPUs";
     case Lever::Recomputation: return "full activation recomputation";
     case Lever::MixedPrecision: return "mixed precision (BF16 with an FP32 master copy)";
@@ -65,11 +65,15 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
 {
     Scenario next = s;
     switch (lever) {
-    case Lever::ZeroSharding:
-        next.dataParallel = std::max(s.dataParallel, gpus);
+    case Lever::ZeroSharding: {
+        // The states shard over `gpus` GPUs: the data-parallel GPUs grow until the group that
+        // shards them (the context-parallel GPUs with them, HSDP's within one replica) is that large.
+        const std::int64_t replicas = s.sharding == Sharding::Fsdp ? s.replicas : 1;
+        next.dataParallel = std::max(s.dataParallel, (gpus + s.contextParallel - 1) / s.contextParallel * replicas);
         // As far as the engine shards: Megatron's distributed optimizer is stage 1.
-        next.zeroStage = next.dataParallel > 1 ? (s.megatron() ? 1 : 3) : s.zeroStage;
+        next.zeroStage = next.dataParallel * next.contextParallel > 1 ? (s.megatron() ? 1 : 3) : s.zeroStage;
         break;
+    }
     case Lever::Recomputation: next.recompute = Recompute::Full; break;
     case Lever::MixedPrecision:
         if (s.precision == Precision::Fp32)

@@ -24,10 +24,17 @@ std::string_view idString(Lever lever); // "zero", "recompute", "mixed-precision
 std::optional<Lever> parseLever(std::string_view text);
 
 // The scenario with one lever pulled, or nullopt when it is already pulled as far as it goes.
-// `gpus` is how many data-parallel GPUs ZeRO may shard over; `capacity` lets the batch lever
-// pick the largest micro-batch (or sequence) that fits by `rule`.
+// `gpus` is how many GPUs ZeRO may shard the states over (the data-parallel GPUs grow to make
+// the sharding group that large); `capacity` lets the batch lever pick the largest micro-batch
+// (or sequence) that fits by `rule`.
 std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity,
                                    FitRule rule = kDefaultFitRule);
+// What the ZeRO lever shards over for a run: its sharding group where it has data-parallel GPUs,
+// else the `offered` GPUs a user names (--ladder-gpus, the window's default 8).
+constexpr std::int64_t leverShardGroup(const Scenario &s, std::int64_t offered)
+{
+    return s.dataParallel > 1 ? s.shardGroup() : offered;
+}
 
 struct LadderStep {
     Lever lever;

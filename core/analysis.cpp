@@ -79,12 +79,12 @@ Analysis analyse(const ScenarioDocument &doc, const std::vector<GpuPreset> &gpus
         v.maxBatch = maxMicroBatch(s, gpu.capacity, o.fitRule);
         v.maxSequence = maxSequence(s, gpu.capacity, o.fitRule);
         v.minDataParallel = minDataParallel(s, gpu.capacity, o.fitRule);
-        v.minGpus = v.minDataParallel * s.tensorParallel * s.pipelineParallel;
+        v.minGpus = gpusWithDataParallel(s, v.minDataParallel);
         v.runsPrecision = runsPrecision(gpu, s.precision);
         a.verdicts.push_back(std::move(v));
     }
     const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
-    a.levers = rankLevers(s, s.dataParallel > 1 ? s.dataParallel : o.ladderGpus, capacity, o.fitRule);
+    a.levers = rankLevers(s, leverShardGroup(s, o.ladderGpus), capacity, o.fitRule);
     return a;
 }
 

@@ -34,7 +34,7 @@ struct GpuVerdict {
     std::int64_t maxBatch = 0; // 0: not even one
     std::int64_t maxSequence = 0;
     std::int64_t minDataParallel = 0; // at the scenario's ZeRO stage; 0: no GPU count helps
-    std::int64_t minGpus = 0;         // minDataParallel × TP × PP
+    std::int64_t minGpus = 0;         // minDataParallel × TP × PP × CP
     bool runsPrecision = true;        // false: the GPU cannot run the precision (FP8 before Ada)
 };
 

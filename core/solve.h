@@ -21,8 +21,13 @@ namespace vl {
 // sum of all components or the step's peak must fit.
 std::int64_t maxMicroBatch(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
 std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
-// The fewest data-parallel ranks at the scenario's ZeRO stage (the GPU count is that × TP × PP).
+// The fewest data-parallel ranks at the scenario's ZeRO stage (0: no count fits), and the GPUs
+// the run then takes: that × TP × PP × CP.
 std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
+constexpr std::int64_t gpusWithDataParallel(const Scenario &s, std::int64_t dataParallel)
+{
+    return dataParallel * s.tensorParallel * s.pipelineParallel * s.contextParallel;
+}
 
 // A sweep: one integer field from `from` to `to`, in steps of `step` (0: doubling).
 struct SweepSpec {

@@ -85,6 +85,40 @@ private Q_SLOTS:
         QCOMPARE(steps[2].lever, Lever::MixedPrecision);
     }
 
+    // The ZeRO lever shards the states over that many GPUs, counting those that already share
+    // them: FSDP shards over the context-parallel GPUs too (torchtitan's dp_shard_cp).
+    void zeroLeverCountsTheShardingGroup_data()
+    {
+        QTest::addColumn<int>("contextParallel");
+        QTest::addColumn<int>("zeroStage");
+        QTest::addColumn<int>("dataParallelAfter"); // 0: no step
+        QTest::newRow("CP 8, FSDP over all 8 already: nothing to shard") << 8 << 3 << 0;
+        QTest::newRow("CP 8, not sharded: FSDP over the 8") << 8 << 0 << 1;
+        QTest::newRow("CP 2: 4 data-parallel GPUs make 8") << 2 << 0 << 4;
+        QTest::newRow("no CP: 8 data-parallel GPUs") << 1 << 0 << 8;
+    }
+    void zeroLeverCountsTheShardingGroup()
+    {
+        QFETCH(int, contextParallel);
+        QFETCH(int, zeroStage);
+        QFETCH(int, dataParallelAfter);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.sharding = Sharding::Fsdp;
+        s.sequence = 8192;
+        s.attention = Attention::Sdpa; // context parallelism runs a ring of flash kernels
+        s.contextParallel = contextParallel;
+        s.zeroStage = zeroStage;
+        QVERIFY(!scenarioError(s));
+        const auto next = applyLever(s, Lever::ZeroSharding, 8, 1 * kGiB, FitRule::Peak);
+        QCOMPARE(next.has_value(), dataParallelAfter > 0);
+        if (!next)
+            return;
+        QCOMPARE(next->dataParallel, std::int64_t(dataParallelAfter));
+        QCOMPARE(next->zeroStage, std::int64_t(3));
+        QCOMPARE(next->shardGroup(), std::int64_t(8));
+    }
+
     void reorderedAndSkippedSteps()
     {
         const std::array order{Lever::MixedPrecision, Lever::SmallerBatch};

@@ -324,6 +324,32 @@ private Q_SLOTS:
             false);
     }
 
+    // min-gpus finds the data-parallel GPUs; the run takes them on every tensor-, pipeline- and
+    // context-parallel GPU.
+    void minGpusCountsEveryParallelism_data()
+    {
+        QTest::addColumn<QStringList>("parallelism");
+        QTest::addColumn<int>("gpusPerDataParallelRank");
+        QTest::newRow("data parallel alone") << QStringList{} << 1;
+        QTest::newRow("TP 2") << QStringList{"--tp", "2"} << 2;
+        QTest::newRow("CP 4") << QStringList{"--cp", "4"} << 4;
+        QTest::newRow("TP 2 × PP 2 × CP 2") << QStringList{"--tp", "2", "--pp", "2", "--cp", "2"} << 8;
+    }
+    void minGpusCountsEveryParallelism()
+    {
+        QFETCH(QStringList, parallelism);
+        QFETCH(int, gpusPerDataParallelRank);
+        const QStringList args = QStringList{"--model",    "llama-3.1-70b", "--zero",      "3",
+                                             "--sharding", "fsdp",          "--attention", "sdpa",
+                                             "--seq",      "16384",         "--recompute", "full",
+                                             "--gpu",      "h100-sxm",      "--solve",     "min-gpus"}
+            + parallelism;
+        const QJsonObject solve = json(args)[QStringLiteral("solve")].toObject();
+        const qint64 ranks = solve[QStringLiteral("value")].toInteger();
+        QVERIFY(ranks > 1);
+        QCOMPARE(solve[QStringLiteral("gpus")].toInteger(), ranks * gpusPerDataParallelRank);
+    }
+
     // Each point carries its sum and its peak; whether it fits follows --fit-by.
     void sweepCsv_data() { fitByRows(); }
     void sweepCsv()

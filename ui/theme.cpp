@@ -163,7 +163,7 @@ QString leverChange(const LadderStep &step)
     const Scenario &s = step.scenario;
     switch (step.lever) {
     case Lever::ZeroSharding:
-        return QCoreApplication::translate("vl::ui", "ZeRO stage %1 over %2 GPUs").arg(s.zeroStage).arg(s.dataParallel);
+        return QCoreApplication::translate("vl::ui", "ZeRO stage %1 over %2 GPUs").arg(s.zeroStage).arg(s.shardGroup());
     case Lever::Recomputation: return QCoreApplication::translate("vl::ui", "full activation recomputation");
     case Lever::MixedPrecision:
         return QCoreApplication::translate("vl::ui", "BF16 mixed precision with an FP32 master copy");
