@@ -299,7 +299,7 @@ struct Stage {
 
     // Each component of the ledger, as this stage holds it.
     template <class Sink>
-    void addParameters(Units units, Sink &sink) const;
+    void addParameters(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addRotaryTable(Units units, Sink &sink) const;
     template <class Sink>
@@ -507,7 +507,7 @@ Bytes nf4Bytes(std::int64_t weights, bool doubleQuant)
 // 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
 // (Dettmers et al. 2023) and what a sharded engine gathers to compute.
 template <class Sink>
-void Stage::addParameters(Units units, Sink &sink) const
+void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 {
     Bytes weightBytes = 0;
     std::string how;
@@ -607,15 +607,17 @@ void Stage::addParameters(Units units, Sink &sink) const
         // rest (embedding, final norm, head) the root. foreach_all_gather fills the unit's
         // unsharded parameters in the compute dtype; the root is never resharded after forward
         // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
-        // gathered all step; of the layers, the one being computed and the one prefetched
-        // (torchtitan apply_fsdp also leaves the last layer gathered, which is the first one
-        // backward computes: still two layers at a time).
+        // gathered all step. Forward gathers one layer at a time (FSDPParamGroup.pre_forward
+        // unshards it, post_forward reshards it before the next layer's pre_forward; torchtitan's
+        // apply_fsdp leaves the last layer gathered, and so at the loss); backward holds the layer
+        // it computes and the one it prefetches (pre_backward: _backward_prefetch), two.
         // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
         // Not resharded after forward, every layer stays gathered until its backward.
         const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
                                                                    s.reshardAfterForward ? 2 : layers.count());
         const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
         const Bytes gathered = gatheredParams * dt.activation;
+        b.gatheredOnlyInBackward = s.reshardAfterForward && gatheredLayers == 2 ? perLayerOnRank * dt.activation : 0;
         sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
             return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
                 + (s.reshardAfterForward ? " layers, computed and prefetched, × "
@@ -1367,7 +1369,7 @@ template <class Sink>
 void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
 {
     const Stage g = layOut(whole, stage, b);
-    g.addParameters(units, sink);
+    g.addParameters(units, b, sink);
     g.addGradients(units, b, sink);
     g.addOptimizerStates(units, sink);
     g.addActivations(units, b, sink);

@@ -317,10 +317,18 @@ private Q_SLOTS:
         const TimelinePoint &start = t.points.front();
         QCOMPARE(start.part(Component::Gradients), allStep ? b.item(ItemId::Gradients) : Bytes(0));
         QCOMPARE(start.part(Component::Parameters), b.item(ItemId::Weights) + (allStep ? allGather : 0));
-        // While units are gathered the buffers are there under either reading.
-        const auto loss = std::find_if(t.points.begin(), t.points.end(),
-                                       [](const TimelinePoint &p) { return p.phase == StepPhase::Loss; });
-        QCOMPARE(loss->part(Component::Parameters), b.component(Component::Parameters));
+        // While units are gathered the buffers are there under either reading. Forward gathers
+        // one layer at a time and keeps the last into backward: at the loss one layer (the 7B's
+        // 4·h² + 3·h·ffn + 2·h parameters in BF16) is gathered, in backward two, the one computed
+        // and the one prefetched.
+        const auto phaseStart = [&](StepPhase phase) {
+            return std::find_if(t.points.begin(), t.points.end(),
+                                [phase](const TimelinePoint &p) { return p.phase == phase; });
+        };
+        constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
+        QCOMPARE(b.gatheredOnlyInBackward, layer);
+        QCOMPARE(phaseStart(StepPhase::Loss)->part(Component::Parameters), b.component(Component::Parameters) - layer);
+        QCOMPARE(phaseStart(StepPhase::Backward)->part(Component::Parameters), b.component(Component::Parameters));
     }
 
     // The allocator's reserve is a share of what the step holds at its peak (what
