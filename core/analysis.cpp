@@ -28,6 +28,7 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
         bars.push_back(makeBar(Bar::Kind::Current, 0, {}, s, o.fitRule));
         break;
     case BarSet::GpuCounts: {
+        // Data-parallel GPUs, each bar named by all the GPUs the run then takes (× TP, PP, CP).
         std::vector<std::int64_t> counts{1, 2, 4, 8, 16, 32, 64, s.dataParallel};
         std::sort(counts.begin(), counts.end());
         counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
@@ -35,8 +36,8 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
             Scenario at = s;
             at.dataParallel = n;
             if (!scenarioError(at))
-                bars.push_back(
-                    makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount, n, {}, at, o.fitRule));
+                bars.push_back(makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount,
+                                       gpusWithDataParallel(at, n), {}, at, o.fitRule));
         }
         break;
     }

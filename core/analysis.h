@@ -20,7 +20,7 @@ enum class BarSet { Pins, GpuCounts, ZeroStages, Ladder };
 
 struct Bar {
     enum class Kind { Current, Pin, GpuCount, ZeroStage, LadderStep } kind;
-    std::int64_t value = 0; // GPU count, ZeRO stage
+    std::int64_t value = 0; // all the GPUs the run takes, the ZeRO stage
     std::string name;       // pin name, or the ladder step's change
     Breakdown breakdown;
     Bytes required = 0; // by the fit rule in force (sum or peak)
