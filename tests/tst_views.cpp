@@ -321,6 +321,41 @@ private Q_SLOTS:
     // A bar's total never prints over a capacity line's label: with a long-named GPU whose line
     // runs just above the bar, the label names the peak alone where "peak · sum" would reach it,
     // and is left out where even that would.
+    // A block's title never runs wider than its cell: name and size on one line where they fit,
+    // else on two, and a name wider than the cell broken at its words (seen at 1024 × 640:
+    // "Optimizer states" clipped at both ends).
+    void captionTitleFitsItsCell_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<double>("ems"); // the cell's width in the font's "M"s
+        QTest::addColumn<int>("lines");
+        QTest::newRow("wide: one line") << "Optimizer states" << 30.0 << 1;
+        QTest::newRow("narrower: name above size") << "Optimizer states" << 12.0 << 2;
+        QTest::newRow("narrow: the name broken in two") << "Optimizer states" << 7.0 << 3;
+        QTest::newRow("a single word stays whole") << "Activations" << 4.0 << 2;
+        QTest::newRow("Chinese, narrow") << QStringLiteral("优化器状态") << 6.0 << 2;
+    }
+    void captionTitleFitsItsCell()
+    {
+        QFETCH(QString, name);
+        QFETCH(double, ems);
+        QFETCH(int, lines);
+        QFont font;
+        font.setBold(true);
+        const QFontMetricsF metrics(font);
+        const double width = ems * metrics.horizontalAdvance(QLatin1Char('M'));
+        const QString size = QStringLiteral("78.2 GiB");
+        const QString title = captionTitle(metrics, name, size, width);
+        const QStringList shown = title.split(QLatin1Char('\n'));
+        QCOMPARE(shown.size(), lines);
+        // What cannot be broken may overrun: a word of the name wider than the cell, or the size.
+        for (const QString &line : shown)
+            QVERIFY2(metrics.horizontalAdvance(line) <= width || !line.contains(QLatin1Char(' ')) || line == size,
+                     qPrintable(line));
+        QCOMPARE(QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')).remove(QStringLiteral("· ")),
+                 name + QLatin1Char(' ') + size);
+    }
+
     void barTotalsClearCapacityLabels_data()
     {
         QTest::addColumn<int>("width");

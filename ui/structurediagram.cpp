@@ -46,6 +46,30 @@ QString elidedToFit(const QFontMetricsF &metrics, const QRectF &box, int flags, 
     return text.left(fits).trimmed() + QChar(0x2026);
 }
 
+} // namespace
+
+QString captionTitle(const QFontMetricsF &metrics, const QString &name, const QString &size, double width)
+{
+    const QString oneLine = QStringLiteral("%1 · %2").arg(name, size);
+    if (metrics.horizontalAdvance(oneLine) <= width)
+        return oneLine;
+    QStringList lines;
+    QString line;
+    for (const QString &word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line << size;
+    return lines.join(QLatin1Char('\n'));
+}
+
+namespace {
+
 void paintArrowHead(QPainter &p, QPointF tip, QPointF direction, double size, const QColor &ink)
 {
     const QPointF n(-direction.y(), direction.x());
@@ -395,12 +419,9 @@ double StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, 
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : palette().color(QPalette::Text));
-    // The name and size on one line, or on two where the cell is narrower than the line.
-    QString title = QStringLiteral("%1 · %2").arg(name, size);
-    const bool twoLines = p.fontMetrics().horizontalAdvance(title) > layout.cellWidth - 6;
-    if (twoLines)
-        title = name + QLatin1Char('\n') + size;
-    const QRectF labelBox(cellLeft + 3, top, layout.cellWidth - 6, p.fontMetrics().height() * (twoLines ? 2.2 : 1.2));
+    const QString title = captionTitle(QFontMetricsF(p.fontMetrics()), name, size, layout.cellWidth - 6);
+    const double lines = double(title.count(QLatin1Char('\n')) + 1);
+    const QRectF labelBox(cellLeft + 3, top, layout.cellWidth - 6, p.fontMetrics().height() * (lines + 0.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);
     QFont restore = QWidget::font();
     restore.setPointSizeF(restore.pointSizeF() * m_zoom);
@@ -483,10 +504,13 @@ void StructureDiagram::paintLoop(QPainter &p, const DiagramLayout &layout, doubl
     loop.lineTo(first, rise);
     p.drawPath(loop);
     paintArrowHead(p, QPointF(first, rise), QPointF(0, -1), 7 * m_zoom, ink);
-    // A narrow window (five blocks with ZeRO-Offload's) leaves less than the sentence: elided, not cut.
+    // A narrow window (five blocks with ZeRO-Offload's) leaves less than the sentence: elided, not
+    // cut, and clear of the loop's upright ends.
+    const double clear = line * 0.5;
     const QString closing = p.fontMetrics().elidedText(tr("the update writes new parameters, and the next step begins"),
-                                                       Qt::ElideRight, int(last - first));
-    p.drawText(QRectF(first, loopY - line * 1.1, last - first, line), Qt::AlignHCenter | Qt::AlignBottom, closing);
+                                                       Qt::ElideRight, int(last - first - 2 * clear));
+    p.drawText(QRectF(first + clear, loopY - line * 1.1, last - first - 2 * clear, line),
+               Qt::AlignHCenter | Qt::AlignBottom, closing);
     p.restore();
 }
 

@@ -37,6 +37,10 @@ DiagramLayout layoutDiagram(const QRectF &area, const Breakdown &b);
 // it can be, none closer than a line to the next, the lowest no lower than `bottom` allows.
 QList<double> stackLabels(const QList<double> &wanted, double lineHeight, double bottom);
 
+// A block's title in `width`: its name and size on one line, else on two, the name broken at
+// its words where even it is wider than the cell ("Optimizer states" in a narrow window).
+QString captionTitle(const QFontMetricsF &metrics, const QString &name, const QString &size, double width);
+
 class StructureDiagram : public QWidget {
     Q_OBJECT
 public:
