@@ -623,6 +623,18 @@ private Q_SLOTS:
             QCOMPARE(*view.crossing() + 1, minDataParallel(model.scenario(), h100));
     }
 
+    // The walk row says where the cursor is in one line; a long line (every component named,
+    // a GPU with ZeRO-Offload's host memory) ends in an ellipsis instead of widening the window:
+    // at 1024 × 640 it had held the window at 1295 pixels.
+    void timelineWalkRowNeverWidensTheWindow()
+    {
+        StepTimelineView empty;
+        StepTimelineView shown;
+        shown.showAnalysis(shownFor(scenario(QStringLiteral("70b-zero3-64"))));
+        QVERIFY(shown.cursorText().size() > 60);
+        QCOMPARE(shown.minimumSizeHint().width(), empty.minimumSizeHint().width());
+    }
+
     void timelineEqualsCore_data() { diagram_data(); }
     void timelineEqualsCore()
     {

@@ -1,12 +1,12 @@
 #include "ui/steptimelineview.h"
 
+#include "ui/elidedlabel.h"
 #include "ui/plotstyle.h"
 #include "ui/theme.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QKeyEvent>
-#include <QLabel>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -24,7 +24,7 @@ StepTimelineView::StepTimelineView(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     auto *walk = new QHBoxLayout;
     m_play = new QPushButton(this);
-    m_where = new QLabel(this);
+    m_where = new ElidedLabel(this);
     walk->addWidget(m_play);
     walk->addWidget(m_where, 1);
     layout->addLayout(walk, 0);
@@ -141,7 +141,7 @@ void StepTimelineView::placeCursor()
     line->point1->setCoords(m_cursor, 0);
     line->point2->setCoords(m_cursor, 1);
     line->setPen(QPen(palette().color(QPalette::WindowText), 1.2 * m_zoom, Qt::DotLine));
-    m_where->setText(cursorText());
+    m_where->setFullText(cursorText());
 }
 
 void StepTimelineView::setZoom(double zoom)
@@ -224,10 +224,12 @@ void StepTimelineView::rebuild()
         QMargins(0, 0, QFontMetrics(labelFont).horizontalAdvance(lastLabel) / 2 + 4, 0));
 
     m_plot->clearItems();
+    // The sum's label under its line, the peak's tag above it: however narrow the plot and
+    // wherever the peak, the two never cover each other.
     addHorizontalLine(m_plot, toUnits(m_shown->analysis.breakdown.total, m_shown->units),
                       QPen(text, 1.2 * m_zoom, Qt::DashLine),
                       tr("sum of all parts %1").arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units)),
-                      LabelSide::Left, labelFont, pal.base());
+                      LabelSide::Left, labelFont, pal.base(), LabelEdge::Below);
     highest = std::max(highest, addCapacityLines(m_plot, m_shown->gpus, m_shown->units, pal, font(), m_zoom));
     if (n > 0) {
         const double peak = toUnits(t.peak(), m_shown->units);

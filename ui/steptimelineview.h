@@ -14,11 +14,12 @@
 #include <array>
 
 class QCPGraph;
-class QLabel;
 class QPushButton;
 class QTimer;
 
 namespace vl {
+
+class ElidedLabel;
 
 class StepTimelineView : public QWidget {
     Q_OBJECT
@@ -55,7 +56,7 @@ private:
     QCPGraph *m_graph;                                 // the total, outlined
     std::array<QCPGraph *, kComponentCount> m_areas{}; // stacked, bottom to top in kComponents order
     QPushButton *m_play;
-    QLabel *m_where;
+    ElidedLabel *m_where; // one line: a narrow window ends it in an ellipsis
     QTimer *m_timer;
     int m_cursor = 0;
     double m_zoom = 1.0;
