@@ -141,7 +141,9 @@ int main(int argc, char *argv[])
                        "(default: the article's order)."),
         QStringLiteral("LIST"), QStringLiteral("zero,recompute,mixed-precision,smaller-batch"));
     const QCommandLineOption ladderGpusOpt(
-        QStringLiteral("ladder-gpus"), QStringLiteral("GPUs the ZeRO lever may shard over when --dp is 1 (default 8)."),
+        QStringLiteral("ladder-gpus"),
+        QStringLiteral("GPUs the ZeRO lever may shard the states over (the context-parallel ones among them) when --dp "
+                       "is 1 (default 8)."),
         QStringLiteral("N"), QStringLiteral("8"));
     const QCommandLineOption fitByOpt(QStringLiteral("fit-by"),
                                       QStringLiteral("What must fit the GPU, for the verdict and --solve: peak (the "

@@ -203,7 +203,8 @@ const std::array kFields = {
               "gradients of all it trains until the last micro-batch (no: each micro-batch reduce-scatters, "
               "torchtitan's way)",
               nullptr, VL_WORD(fsdpNoSync, parseYesNo, "no-sync", kYesNo), false, VL_BOOL(fsdpNoSync)},
-    FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these)", VL_INT(dataParallel)},
+    FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these, with the context-parallel ones)",
+              VL_INT(dataParallel)},
     FieldSpec{"tp", "parallel.tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},
     FieldSpec{"pp", "parallel.pp", "N", "Pipeline stages", VL_INT(pipelineParallel)},
     FieldSpec{"ep", "parallel.ep", "N",

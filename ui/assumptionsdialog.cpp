@@ -97,11 +97,11 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             .arg(measureText(s.overhead.measure));
     QStringList parallel;
     if (s.fsdp())
-        parallel << QObject::tr(
-                        "FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
-                        "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
-                        "whole step, two layers at a time, each through an all-gather buffer as large as the unit; "
-                        "in backward one layer's unsharded gradients wait with their reduce-scatter input.")
+        parallel << QObject::tr("FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
+                                "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
+                                "whole step, the layers one at a time in forward and two in backward, each through an "
+                                "all-gather buffer as large as the unit; "
+                                "in backward one layer's unsharded gradients wait with their reduce-scatter input.")
                         .arg(s.shardGroup());
     if (b.streamPoolsReserved)
         parallel << QObject::tr(

@@ -329,10 +329,12 @@ void ControlPanel::build()
     row(
         af, m_sharding, [] { return tr("Sharding engine"); },
         [] {
-            return tr("Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and "
-                      "prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding "
-                      "and head for the whole step and two layers at a time in 16 bits. Megatron-Core (stages 0–1) "
-                      "keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.");
+            return tr(
+                "Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and "
+                "prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding "
+                "and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. "
+                "Megatron-Core (stages 0–1) "
+                "keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.");
         });
     row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
@@ -357,7 +359,7 @@ void ControlPanel::build()
         });
     row(
         af, m_dp, [] { return tr("Data-parallel GPUs"); },
-        [] { return tr("N: ZeRO divides the sharded states by N."); });
+        [] { return tr("N: ZeRO divides the sharded states by N (by N × c with context parallelism)."); });
     row(
         af, m_tp, [] { return tr("Tensor parallel"); },
         [] { return tr("Splits each layer's matrices and most activations over t GPUs."); });

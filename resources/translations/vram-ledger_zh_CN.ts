@@ -168,10 +168,6 @@
         <translation>反向传播工作集：某一层做反向传播时，除各层保存的张量外还持有 %1 的梯度（残差流的梯度和该层 MLP 最宽处的梯度）。此时损失的张量已经释放，所以总和只加上超出它们的部分：%2。</translation>
     </message>
     <message>
-        <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, two layers at a time, each through an all-gather buffer as large as the unit; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
-        <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层每次聚合两层，每次聚合都经过一个与该单元同样大的聚合缓冲区；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
-    </message>
-    <message>
         <source>FSDP&apos;s streams: the sharded gradients are allocated on its reduce-scatter stream and the all-gather buffers on its copy-in stream. PyTorch&apos;s caching allocator keeps a freed block for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, which the step timeline draws from its start.</source>
         <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，聚合缓冲区分配在它的拷入流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
     </message>
@@ -190,6 +186,10 @@
     <message>
         <source>cuBLAS workspaces %1 (compute capability %2)</source>
         <translation>cuBLAS 工作区 %1（计算能力 %2）</translation>
+    </message>
+    <message>
+        <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, the layers one at a time in forward and two in backward, each through an all-gather buffer as large as the unit; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
+        <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层在前向时每次聚合一层、反向时两层，每次聚合都经过一个与该单元同样大的聚合缓冲区；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
     </message>
 </context>
 <context>
@@ -605,10 +605,6 @@
         <translation>数据并行 GPU 数</translation>
     </message>
     <message>
-        <source>N: ZeRO divides the sharded states by N.</source>
-        <translation>N：ZeRO 把被切分的状态除以 N。</translation>
-    </message>
-    <message>
         <source>Tensor parallel</source>
         <translation>张量并行</translation>
     </message>
@@ -837,10 +833,6 @@
         <translation>Megatron-Core</translation>
     </message>
     <message>
-        <source>Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding and head for the whole step and two layers at a time in 16 bits. Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.</source>
-        <translation>由谁来切分。DeepSpeed ZeRO（第 1–3 阶段）会把很快要再用的参数保持聚合，并提前预取。PyTorch FSDP（torchtitan，第 3 阶段）保存 FP32 分片，整个训练步都聚合嵌入层和输出头，并以 16 位每次聚合两层。Megatron-Core（第 0–1 阶段）保存 FP32 梯度；在第 1 阶段由其分布式优化器切分优化器状态。</translation>
-    </message>
-    <message>
         <source>Engine&apos;s default</source>
         <translation>引擎默认</translation>
     </message>
@@ -991,6 +983,14 @@
     <message>
         <source>The major number of the GPU&apos;s compute capability; the first GPU checked sets it. PyTorch gives cuBLAS a workspace for forward&apos;s thread and one for backward&apos;s: 32 MiB each from 9 on, 8 MiB before.</source>
         <translation>GPU 计算能力的主版本号，由勾选的第一块 GPU 设定。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
+    </message>
+    <message>
+        <source>Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.</source>
+        <translation>由谁来切分。DeepSpeed ZeRO（第 1–3 阶段）会把很快要再用的参数保持聚合，并提前预取。PyTorch FSDP（torchtitan，第 3 阶段）保存 FP32 分片，整个训练步都聚合嵌入层和输出头，并以 16 位在前向时每次聚合一层、反向时两层。Megatron-Core（第 0–1 阶段）保存 FP32 梯度；在第 1 阶段由其分布式优化器切分优化器状态。</translation>
+    </message>
+    <message>
+        <source>N: ZeRO divides the sharded states by N (by N × c with context parallelism).</source>
+        <translation>N：ZeRO 把被切分的状态除以 N（有上下文并行时除以 N × c）。</translation>
     </message>
 </context>
 <context>
