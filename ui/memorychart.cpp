@@ -20,25 +20,6 @@ namespace {
 
 constexpr double kBarWidth = 0.6; // in plot coordinates, where the bars stand 1 apart
 
-// Breaks a bar's name into lines at spaces so that each fits `width` pixels (a word wider than
-// that keeps a line of its own), so that neighbouring names never run into each other.
-QString wrapped(const QString &text, const QFontMetrics &metrics, int width)
-{
-    QStringList lines;
-    QString line;
-    for (const QString &word : text.split(QLatin1Char(' '))) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    lines << line;
-    return lines.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 MemoryChart::MemoryChart(QWidget *parent) : QWidget(parent), m_plot(new DirectPlot(QStringLiteral("memoryChart"), this))
@@ -96,7 +77,7 @@ void MemoryChart::rebuild()
         auto name = m_wrappedNames.constFind(label);
         if (name == m_wrappedNames.cend())
             name = m_wrappedNames.insert(
-                label, slot > 0 ? wrapped(label, QFontMetrics(m_plot->xAxis->tickLabelFont()), slot) : label);
+                label, slot > 0 ? wrappedAtWords(label, QFontMetricsF(m_plot->xAxis->tickLabelFont()), slot) : label);
         ticker->addTick(keys[i], *name);
         highest = std::max(highest, toUnits(bar.breakdown.total, m_shown->units));
     }

@@ -53,19 +53,7 @@ QString captionTitle(const QFontMetricsF &metrics, const QString &name, const QS
     const QString oneLine = QStringLiteral("%1 · %2").arg(name, size);
     if (metrics.horizontalAdvance(oneLine) <= width)
         return oneLine;
-    QStringList lines;
-    QString line;
-    for (const QString &word : name.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    lines << line << size;
-    return lines.join(QLatin1Char('\n'));
+    return wrappedAtWords(name, metrics, width) + QLatin1Char('\n') + size;
 }
 
 namespace {

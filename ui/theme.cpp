@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QStyle>
 #include <QStyleFactory>
 
@@ -268,6 +269,23 @@ void applyTheme(QApplication &app, Theme theme)
 {
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     app.setPalette(palette(theme));
+}
+
+QString wrappedAtWords(const QString &text, const QFontMetricsF &metrics, double width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    lines << line;
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString bytesText(Bytes bytes, Units units)

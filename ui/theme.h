@@ -15,6 +15,8 @@
 
 class QApplication;
 
+class QFontMetricsF;
+
 namespace vl {
 
 enum class Theme { Light, Dark };
@@ -42,6 +44,10 @@ QString localizedFormula(const std::string &formula);
 
 QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
+
+// `text` broken into lines at its spaces so that each fits `width` (a word wider than that keeps
+// a line of its own): labels side by side never run into each other.
+QString wrappedAtWords(const QString &text, const QFontMetricsF &metrics, double width);
 
 QString bytesText(Bytes bytes, Units units);              // core's formatter, as a QString
 QString capacityLabel(const GpuPreset &gpu, Units units); // "NVIDIA H100 SXM 80GB · 80.0 GiB"
