@@ -46,14 +46,14 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
             Scenario at = s;
             at.zeroStage = stage;
             if (!scenarioError(at))
-                bars.push_back(makeBar(stage == s.zeroStage ? Bar::Kind::Current : Bar::Kind::ZeroStage, stage, {}, at,
-                                       o.fitRule));
+                bars.push_back(stage == s.zeroStage ? makeBar(Bar::Kind::Current, 0, {}, at, o.fitRule)
+                                                    : makeBar(Bar::Kind::ZeroStage, stage, {}, at, o.fitRule));
         }
         break;
     case BarSet::Ladder: {
         bars.push_back(makeBar(Bar::Kind::Current, 0, {}, s, o.fitRule));
         const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
-        const std::int64_t ladderGpus = s.dataParallel > 1 ? s.dataParallel : o.ladderGpus;
+        const std::int64_t ladderGpus = leverShardGroup(s, o.ladderGpus);
         for (const LadderStep &step : optimizationLadder(s, o.ladderOrder, ladderGpus, capacity, o.fitRule))
             bars.push_back(makeBar(Bar::Kind::LadderStep, static_cast<std::int64_t>(step.lever), step.change,
                                    step.scenario, o.fitRule));

@@ -20,8 +20,10 @@ enum class BarSet { Pins, GpuCounts, ZeroStages, Ladder };
 
 struct Bar {
     enum class Kind { Current, Pin, GpuCount, ZeroStage, LadderStep } kind;
-    std::int64_t value = 0; // all the GPUs the run takes, the ZeRO stage
-    std::string name;       // pin name, or the ladder step's change
+    // A GPU count's bar, and the current one among them: all the GPUs the run takes; a ZeRO
+    // stage's: the stage; a ladder step's: its lever; otherwise 0.
+    std::int64_t value = 0;
+    std::string name; // pin name, or the ladder step's change
     Breakdown breakdown;
     Bytes required = 0; // by the fit rule in force (sum or peak)
 };

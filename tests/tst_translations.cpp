@@ -18,8 +18,9 @@
 
 namespace {
 
-// (context, source) → translation, for every message in a .ts file.
-QHash<QString, QString> messages(const QString &path, QStringList *unfinished = nullptr)
+// (context, source) → translation, for every message in a .ts file; a plural's first form.
+// `unfinished` collects the messages without a translation, `plurals` those with plural forms.
+QHash<QString, QString> messages(const QString &path, QStringList *unfinished = nullptr, QStringList *plurals = nullptr)
 {
     QHash<QString, QString> out;
     QFile file(path);
@@ -37,8 +38,11 @@ QHash<QString, QString> messages(const QString &path, QStringList *unfinished = 
             const QString source = m.firstChildElement(QStringLiteral("source")).text();
             const QDomElement translation = m.firstChildElement(QStringLiteral("translation"));
             QString text = translation.text();
-            if (m.attribute(QStringLiteral("numerus")) == QLatin1String("yes"))
+            if (m.attribute(QStringLiteral("numerus")) == QLatin1String("yes")) {
                 text = translation.firstChildElement(QStringLiteral("numerusform")).text();
+                if (plurals)
+                    *plurals << name + QLatin1Char('|') + source;
+            }
             out.insert(name + QLatin1Char('|') + source, text);
             if (unfinished
                 && (translation.attribute(QStringLiteral("type")) == QLatin1String("unfinished") || text.isEmpty()))
@@ -83,6 +87,22 @@ private Q_SLOTS:
                 missing << it.key();
         QVERIFY2(missing.isEmpty(),
                  qPrintable(QStringLiteral("untranslated in zh_CN:\n") + missing.join(QLatin1Char('\n'))));
+    }
+
+    // English needs its own plural forms ("%n GPU" and "%n GPUs"): every message the Chinese
+    // catalogue has as a plural is in the English one, else English shows "GPU(s)".
+    void everyPluralHasEnglishForms()
+    {
+        QStringList plurals;
+        messages(QStringLiteral(VL_SOURCE_DIR "/resources/translations/vram-ledger_zh_CN.ts"), nullptr, &plurals);
+        QVERIFY(!plurals.isEmpty());
+        const auto english = messages(QStringLiteral(VL_SOURCE_DIR "/resources/translations/vram-ledger_en.ts"));
+        QStringList missing;
+        for (const QString &key : plurals)
+            if (english.value(key).isEmpty())
+                missing << key;
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("no English plural forms:\n") + missing.join(QLatin1Char('\n'))));
     }
 
     void englishPluralForms()

@@ -181,7 +181,10 @@ QString leverChange(const LadderStep &step)
 QString barLabel(const Bar &bar)
 {
     switch (bar.kind) {
-    case Bar::Kind::Current: return QCoreApplication::translate("vl::ui", "Current");
+    case Bar::Kind::Current:
+        if (bar.value > 0) // among the GPU counts
+            return QCoreApplication::translate("vl::ui", "Current, %n GPU(s)", nullptr, int(bar.value));
+        return QCoreApplication::translate("vl::ui", "Current");
     case Bar::Kind::Pin: return QString::fromStdString(bar.name);
     case Bar::Kind::GpuCount: return QCoreApplication::translate("vl::ui", "%n GPU(s)", nullptr, int(bar.value));
     case Bar::Kind::ZeroStage: return QCoreApplication::translate("vl::ui", "ZeRO %1").arg(bar.value);

@@ -20,5 +20,12 @@
             <numerusform>%n GPUs</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>Current, %n GPU(s)</source>
+        <translation>
+            <numerusform>Current, %n GPU</numerusform>
+            <numerusform>Current, %n GPUs</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

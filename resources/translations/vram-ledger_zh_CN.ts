@@ -2964,5 +2964,11 @@
         <source>Context-parallel copies</source>
         <translation>上下文并行副本</translation>
     </message>
+    <message numerus="yes">
+        <source>Current, %n GPU(s)</source>
+        <translation>
+            <numerusform>当前，%n 张 GPU</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>
