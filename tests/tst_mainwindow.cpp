@@ -34,6 +34,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -112,6 +113,30 @@ private Q_SLOTS:
         QCOMPARE(m_model->scenario().overhead.computeCapability, std::int64_t(capability));
         QCOMPARE(m_window->findChild<QComboBox *>(QStringLiteral("compute-capability"))->currentData().toInt(),
                  capability);
+    }
+
+    // The verdict has a line for each GPU; beyond seven rows they scroll, so that comparing many
+    // GPUs never pushes the window past a laptop's screen (five GPUs at 1024 × 640 had held it
+    // at 979 pixels).
+    void manyGpusKeepTheWindowsHeight_data()
+    {
+        QTest::addColumn<int>("gpus");
+        QTest::newRow("one GPU: the verdict whole") << 1;
+        QTest::newRow("eight GPUs: seven rows, the rest scrolls") << 8;
+    }
+    void manyGpusKeepTheWindowsHeight()
+    {
+        QFETCH(int, gpus);
+        const QStringList all{"a100-80gb", "h100-sxm", "h200", "b200", "rtx-4090", "l40s", "a100-40gb", "t4"};
+        m_model->setGpuIds(all.mid(0, gpus));
+        m_window->resize(1024, 640);
+        QCoreApplication::processEvents();
+        const VerdictBar *verdict = m_window->verdict();
+        const auto *scroll = qobject_cast<const QScrollArea *>(verdict->parentWidget()->parentWidget());
+        QVERIFY(scroll);
+        QCOMPARE(scroll->height(), std::min(verdict->height(), verdict->heightForRows(7)));
+        QVERIFY2(m_window->minimumSizeHint().height() <= 640,
+                 qPrintable(QString::number(m_window->minimumSizeHint().height())));
     }
 
     // View → Custom GPU: one form; an NVIDIA GPU's compute capability goes with it, "not known"

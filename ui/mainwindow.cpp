@@ -66,8 +66,8 @@ std::optional<View> parseView(const QString &text)
 
 MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     : QMainWindow(parent), m_model(model), m_language(language), m_controls(new ControlPanel(model, this)),
-      m_controlsScroll(new QScrollArea(this)), m_verdict(new VerdictBar(this)), m_tabs(new QTabWidget(this)),
-      m_chartPanel(new ChartPanel(model, this)), m_diagram(new StructureDiagram(this)),
+      m_controlsScroll(new QScrollArea(this)), m_verdict(new VerdictBar(this)), m_verdictScroll(new QScrollArea(this)),
+      m_tabs(new QTabWidget(this)), m_chartPanel(new ChartPanel(model, this)), m_diagram(new StructureDiagram(this)),
       m_timeline(new StepTimelineView(this)), m_sweep(new SweepView(this)), m_explanation(new ExplanationPanel(this)),
       m_centerSplitter(new QSplitter(Qt::Vertical, this)), m_center(new QWidget(this))
 {
@@ -90,7 +90,13 @@ MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     m_centerSplitter->setStretchFactor(1, 2);
     auto *centerLayout = new QVBoxLayout(m_center);
     centerLayout->setContentsMargins(0, 0, 0, 0);
-    centerLayout->addWidget(m_verdict);
+    m_verdictScroll->setWidget(m_verdict);
+    m_verdictScroll->setWidgetResizable(true);
+    m_verdictScroll->setFrameShape(QFrame::NoFrame);
+    m_verdictScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    connect(m_verdict, &VerdictBar::heightChanged, this, &MainWindow::fitVerdictScroll);
+    fitVerdictScroll();
+    centerLayout->addWidget(m_verdictScroll);
     centerLayout->addWidget(m_centerSplitter, 1);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
@@ -403,6 +409,16 @@ void MainWindow::setZoom(double zoom)
     m_sweep->setZoom(m_zoom);
 }
 
+// The verdict shows up to seven rows whole (the summary and three GPUs' lines broken in two), as
+// tall as it needs; more GPUs scroll within that height instead of pushing the window past the
+// screen.
+void MainWindow::fitVerdictScroll()
+{
+    constexpr int kRowsShown = 7;
+    const int most = m_verdict->heightForRows(kRowsShown);
+    m_verdictScroll->setFixedHeight(std::min(m_verdict->height(), most));
+}
+
 void MainWindow::setPresentationMode(bool on, bool fullScreen)
 {
     m_presenting = on;
@@ -416,6 +432,7 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
     if (on)
         verdict.setPointSizeF(QApplication::font().pointSizeF() * 1.8); // the answer, larger still
     m_verdict->setFont(verdict);
+    fitVerdictScroll();
     // Long sliders beside the chart, so a small move shows from the back of the room.
     m_controlsScroll->setMinimumWidth(on ? std::max(m_controls->minimumSizeHint().width() + 24, width() / 4)
                                          : m_controls->minimumSizeHint().width() + 24);

@@ -103,10 +103,12 @@ private:
     ScenarioDocument m_saved; // the file's content as last opened or saved: edits since mark the window modified
     double m_zoom = 1.0;
     bool m_presenting = false;
+    void fitVerdictScroll();
 
     ControlPanel *m_controls;
     QScrollArea *m_controlsScroll;
     VerdictBar *m_verdict;
+    QScrollArea *m_verdictScroll; // the verdict's lines beyond a few scroll instead of growing the window
     QTabWidget *m_tabs;
     ChartPanel *m_chartPanel;
     StructureDiagram *m_diagram;

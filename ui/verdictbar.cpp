@@ -40,7 +40,12 @@ QString VerdictBar::text() const
 
 QSize VerdictBar::sizeHint() const
 {
-    return {100, int(std::max<qsizetype>(2, m_rows.size())) * fontMetrics().lineSpacing() + 2 * kMargin};
+    return {100, heightForRows(int(std::max<qsizetype>(2, m_rows.size())))};
+}
+
+int VerdictBar::heightForRows(int rows) const
+{
+    return rows * fontMetrics().lineSpacing() + 2 * kMargin;
 }
 
 void VerdictBar::changeEvent(QEvent *event)
@@ -93,7 +98,11 @@ void VerdictBar::layoutRows()
     m_shaped = false;
     // Grows or shrinks with the rows and the font (presentation mode); the same height again is
     // a no-op, so a slider tick that keeps the rows never re-lays the window out.
-    setFixedHeight(sizeHint().height());
+    const int height = sizeHint().height();
+    if (height != this->height()) {
+        setFixedHeight(height);
+        Q_EMIT heightChanged(height);
+    }
     update();
 }
 

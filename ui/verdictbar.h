@@ -24,6 +24,10 @@ public:
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override { return sizeHint(); }
+    int heightForRows(int rows) const; // the bar's height with that many rows in its font
+
+Q_SIGNALS:
+    void heightChanged(int height); // its rows changed in number (the text, the width or the font)
 
 protected:
     void paintEvent(QPaintEvent *event) override;
