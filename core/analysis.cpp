@@ -36,8 +36,8 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
             Scenario at = s;
             at.dataParallel = n;
             if (!scenarioError(at))
-                bars.push_back(makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount,
-                                       gpusWithDataParallel(at, n), {}, at, o.fitRule));
+                bars.push_back(makeBar(n == s.dataParallel ? Bar::Kind::Current : Bar::Kind::GpuCount, at.gpuCount(),
+                                       {}, at, o.fitRule));
         }
         break;
     }

@@ -24,9 +24,9 @@ std::int64_t maxSequence(const Scenario &s, Bytes capacity, FitRule rule = kDefa
 // The fewest data-parallel ranks at the scenario's ZeRO stage (0: no count fits), and the GPUs
 // the run then takes: that × TP × PP × CP.
 std::int64_t minDataParallel(const Scenario &s, Bytes capacity, FitRule rule = kDefaultFitRule);
-constexpr std::int64_t gpusWithDataParallel(const Scenario &s, std::int64_t dataParallel)
+inline std::int64_t gpusWithDataParallel(const Scenario &s, std::int64_t dataParallel)
 {
-    return dataParallel * s.tensorParallel * s.pipelineParallel * s.contextParallel;
+    return s.gpuCount() / s.dataParallel * dataParallel;
 }
 
 // A sweep: one integer field from `from` to `to`, in steps of `step` (0: doubling).

@@ -11,7 +11,6 @@ class ElidedLabel : public QLabel {
 public:
     explicit ElidedLabel(QWidget *parent = nullptr);
     void setFullText(const QString &text);
-    QString fullText() const { return m_full; }
     QSize minimumSizeHint() const override;
 
 protected:
