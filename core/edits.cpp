@@ -207,8 +207,11 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
             && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1 && s.pipelineParallel == 1;
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
-    if (field == "pytorch") // the Llama block's RMSNorm composed of torch ops, mean among them
-        return s.arch.modeling == Modeling::Llama && s.implementation != Implementation::Megatron && !s.liger;
+    if (field == "pytorch") // an RMSNorm composed of torch ops (mean among them), softmax, log_softmax;
+        // not lit-gpt's GPT-NeoX blocks (LayerNorm, SDPA, FP32 logits its loop keeps anyway) nor
+        // Liger's kernels, which replace the norm and the loss
+        return s.implementation != Implementation::Megatron && s.arch.modeling != Modeling::GptNeox
+            && (!s.liger || s.attention == Attention::Eager);
     if (field == "liger")
         return s.ligerPatchable();
     if (field == "paged-optimizer")

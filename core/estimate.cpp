@@ -1201,7 +1201,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // the chunked cross-entropy reads the FP32 chunks as they are.
         const std::int64_t logitBytes = dt.logits;
         const bool upcast = logitBytes < 4;
-        const Bytes fp32Copy = upcast ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
+        // Before PyTorch 1.11 log_softmax keeps that copy for backward: the saved tensors count it.
+        const bool copyTransient = upcast && !(s.softmaxKeepsInput() && s.implementation != Implementation::LitGpt);
+        const Bytes fp32Copy = copyTransient ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
         // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
         // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
         // alive together beside the saved log-softmax: 8 B per logit, more than the forward's
@@ -1245,8 +1247,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             if (lossBackward && backward > forward)
                 return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
                     + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
-                      ", more than the forward's logits and FP32 copy, "
-                    + formatBytes(forward, units) + ")" + vocabParallel + equals(logits, units);
+                      ", more than the forward's logits"
+                    + (fp32Copy > 0 ? " and FP32 copy, " : ", ") + formatBytes(forward, units) + ")" + vocabParallel
+                    + equals(logits, units);
             std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";

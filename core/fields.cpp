@@ -119,9 +119,11 @@ const std::array kFields = {
               "2's default), they appear in backward",
               nullptr, VL_WORD(gradientsKept, parseYesNo, "gradients-kept", kYesNo), false, VL_BOOL(gradientsKept)},
     FieldSpec{"pytorch", "training.pytorch", "VERSION",
-              "PyTorch version the run uses, e.g. 2.1 or 2.5: before 2.2 torch.mean keeps its input for "
+              "PyTorch version the run uses, e.g. 1.10, 2.1 or 2.5: before 2.2 torch.mean keeps its input for "
               "backward, so an RMSNorm written with mean (Hugging Face's, lit-gpt's, torchtitan's unfused "
-              "one) saves x² as well (pytorch/pytorch#109935); default 2.2+",
+              "one) saves x² as well (pytorch/pytorch#109935); before 1.11 softmax and log_softmax keep "
+              "their input too, eager attention's scores and the loss's FP32 logits (pytorch/pytorch#65242); "
+              "default 2.2+",
               nullptr, VL_WORD(pytorch, parsePyTorchRelease, "pytorch", allowedPyTorchReleases()), false,
               VL_NAMED(pytorch)},
     FieldSpec{"liger", "training.liger", "yes|no",

@@ -154,7 +154,7 @@ void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
         return;
     }
     out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
-    if (s.pytorch == PyTorchRelease::Before2_2)
+    if (s.meanKeepsInput())
         out.add("x² (FP32), saved by mean (PyTorch before 2.2)", 4 * tokens * s.arch.hidden);
     out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
     if (baseTrains(s))
@@ -169,6 +169,14 @@ void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 std::int64_t titanTp(const Scenario &s)
 {
     return s.implementation == Implementation::TorchTitan ? s.tensorParallel : 1;
+}
+
+// Before PyTorch 1.11 softmax's and log_softmax's backward named their input, so autograd kept it
+// beside their output (Scenario::softmaxKeepsInput()): `what` it was, `bytes` its size.
+void softmaxInput(const Scenario &s, TensorList &out, std::string_view what, Bytes bytes)
+{
+    if (s.softmaxKeepsInput())
+        out.add(what, bytes);
 }
 
 // Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
@@ -190,6 +198,8 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     if (trains)
         out.add(dt.autocast ? "16-bit cast of the input, saved by the router" : "router input",
                 (dt.autocast ? 2 : dt.stream) * tokens * h);
+    softmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11",
+                 (s.precision == Precision::MixedFp16 ? 2 : 4) * tokens * experts);
     out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
     out.add("top-k expert indices (int64)", 8 * tokens * k);
     out.add("top-k routing weights (FP32), renormalised in place", 4 * tokens * k);
@@ -263,6 +273,10 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("key after rotary, repeated to every head", e * tokens * q);
         out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
+        // softmax(dtype=float32) converts BF16 or FP32 scores with toType and runs on the FP32
+        // copy; FP16 scores go straight into CUDA's half-to-float kernel (at::softmax).
+        softmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11",
+                     (s.precision == Precision::MixedFp16 ? 2 : 4) * scores);
         out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
@@ -324,6 +338,9 @@ void eagerProbabilities(const Scenario &s, TensorList &out, bool cast16)
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t scores = s.arch.heads * s.sequence * s.sequence * s.microBatch;
     const std::int64_t e = dt.activation;
+    // Under autocast the softmax's input is FP32: autocast's cast (GPT-2) or the scores promoted
+    // by BERT's FP32 mask.
+    softmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11", (dt.autocast ? 4 : e) * scores);
     out.add(dt.autocast ? kProbabilitiesFp32 : kProbabilities, (dt.autocast ? 4 : e) * scores);
     dropoutMask(s, out, scores);
     // What the matmul with V saves: the dropout output, or a 16-bit cast under autocast.
@@ -430,7 +447,7 @@ void litgptNorm(const Scenario &s, TensorList &out)
     const std::int64_t stream = dtypeBytes(s).stream;
     const std::int64_t elements = s.sequence * s.microBatch * s.arch.hidden;
     out.add("RMSNorm input, saved by x·x and × 1/rms", stream * elements);
-    if (s.pytorch == PyTorchRelease::Before2_2)
+    if (s.meanKeepsInput())
         out.add("x·x, saved by mean (PyTorch before 2.2)", stream * elements);
     out.add("RMSNorm 1/rms", stream * s.sequence * s.microBatch);
     if (baseTrains(s))
@@ -622,8 +639,11 @@ void causalLmLoss(const Scenario &s, TensorList &out)
     const std::int64_t tokens = s.sequence * s.microBatch;
     // torchtitan's loss_parallel (train.py, the output's Shard(-1) logits): each GPU keeps the
     // log-softmax of its slice of the vocabulary.
-    out.add("log-softmax over the vocabulary (FP32), saved by the loss",
-            4 * tokens * ((s.arch.vocab + titanTp(s) - 1) / titanTp(s)));
+    const Bytes perToken = 4 * ((s.arch.vocab + titanTp(s) - 1) / titanTp(s));
+    out.add("log-softmax over the vocabulary (FP32), saved by the loss", perToken * tokens);
+    // Before 1.11 log_softmax keeps its input as well: the FP32 logits (the logits item leaves out
+    // the FP32 copy it would otherwise count while the loss runs).
+    softmaxInput(s, out, "FP32 logits, kept by log-softmax before PyTorch 1.11", perToken * tokens);
     // Hugging Face: labels = F.pad(labels, (0, 1), value=-100); labels[..., 1:].contiguous(): with
     // one sequence the slice is already contiguous and keeps the padded storage, one token longer.
     // torchtitan's cross_entropy_loss reads the labels as they come.
@@ -778,6 +798,8 @@ void codeHead(const Scenario &s, TensorList &out)
         if (s.dropout && trains)
             out.add("dropout output, saved by the classifier", e * pooled);
         constexpr std::int64_t kLabels = 2; // BertForSequenceClassification's default num_labels
+        softmaxInput(s, out, "classifier logits, kept by log-softmax before PyTorch 1.11",
+                     (dt.autocast ? 4 : e) * s.microBatch * kLabels);
         out.add("log-softmax over the labels, saved by the loss", (dt.autocast ? 4 : e) * s.microBatch * kLabels);
         out.add("labels (int64), saved by the loss", 8 * s.microBatch);
         break;

@@ -46,8 +46,8 @@ constexpr NameTable<OptimizerImpl, 4> kOptimizerImpls{{{OptimizerImpl::Auto, "au
                                                        {OptimizerImpl::ForLoop, "for-loop"},
                                                        {OptimizerImpl::Foreach, "foreach"},
                                                        {OptimizerImpl::Fused, "fused"}}};
-constexpr NameTable<PyTorchRelease, 2> kPyTorchReleases{
-    {{PyTorchRelease::Since2_2, "2.2+"}, {PyTorchRelease::Before2_2, "2.1"}}};
+constexpr NameTable<PyTorchRelease, 3> kPyTorchReleases{
+    {{PyTorchRelease::Since2_2, "2.2+"}, {PyTorchRelease::Before2_2, "2.1"}, {PyTorchRelease::Before1_11, "1.10"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -254,7 +254,7 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
 {
     if (const auto named = parseName(kPyTorchReleases, t))
         return named;
-    // MAJOR.MINOR[.PATCH]: only which side of 2.2 it falls on matters.
+    // MAJOR.MINOR[.PATCH]: only where it falls against 1.11 and 2.2 matters.
     int major = 0, minor = 0;
     const char *end = t.data() + t.size();
     auto [afterMajor, e1] = std::from_chars(t.data(), end, major);
@@ -269,7 +269,9 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
         if (e3 != std::errc{} || patch < 0 || afterPatch != end)
             return std::nullopt;
     }
-    return major > 2 || (major == 2 && minor >= 2) ? PyTorchRelease::Since2_2 : PyTorchRelease::Before2_2;
+    if (major > 2 || (major == 2 && minor >= 2))
+        return PyTorchRelease::Since2_2;
+    return major == 2 || minor >= 11 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before1_11;
 }
 std::string_view toString(Sharding v)
 {
@@ -447,7 +449,7 @@ std::string_view allowedModuleLoadings()
 }
 std::string_view allowedPyTorchReleases()
 {
-    return "a version such as 2.1 or 2.5 (2.2+: 2.2 or newer; 2.1: 2.1 or older)";
+    return "a version such as 1.10, 2.1 or 2.5 (2.2+: 2.2 or newer; 2.1: 1.11 to 2.1; 1.10: 1.10 or older)";
 }
 std::string_view allowedShardings()
 {

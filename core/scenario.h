@@ -28,8 +28,12 @@ enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
 enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
 // The PyTorch release the run uses, where autograd's saved set changed: before 2.2, torch.mean's
 // backward kept its input (derivatives.yaml read self's element count from the tensor; fixed by
-// pytorch/pytorch#109935, first released in 2.2), so an RMSNorm written with mean saves x² too.
-enum class PyTorchRelease { Since2_2, Before2_2 };
+// pytorch/pytorch#109935, first released in 2.2), so an RMSNorm written with mean saves x² too;
+// before 1.11, softmax's and log_softmax's backward named their input as well
+// (derivatives.yaml: _softmax_backward_data(grad, result, dim, self)), so autograd kept the
+// input beside the output (pytorch/pytorch#65242, first released in 1.11, where the backward
+// takes the input's dtype instead; huggingface/transformers#16043 on that API change).
+enum class PyTorchRelease { Since2_2, Before2_2, Before1_11 };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -128,6 +132,8 @@ struct Scenario {
     // from one step to the next, through forward too.
     bool gradientsKept = false;
     PyTorchRelease pytorch = PyTorchRelease::Since2_2;
+    bool meanKeepsInput() const { return pytorch != PyTorchRelease::Since2_2; }      // before 2.2
+    bool softmaxKeepsInput() const { return pytorch == PyTorchRelease::Before1_11; } // before 1.11
     // Liger Kernel's patch of Hugging Face's Llama-family code (apply_liger_kernel_to_llama):
     // Triton RMSNorm and SwiGLU, in-place RoPE, and the fused linear cross-entropy, which never
     // materialises the logits.

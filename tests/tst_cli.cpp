@@ -582,7 +582,7 @@ private Q_SLOTS:
             << 2 << "--lora-targets: Liger's fused loss reads the head's weight itself";
         QTest::newRow("a PyTorch release that is no version")
             << QStringList{"--implementation", "huggingface", "--pytorch", "2.x"} << 2
-            << "--pytorch: '2.x' is not allowed; use a version such as 2.1 or 2.5";
+            << "--pytorch: '2.x' is not allowed; use a version such as 1.10, 2.1 or 2.5";
         QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
                                                       << "--optimizer-impl: 'apex' is not allowed; use "
                                                          "auto|for-loop|foreach|fused";

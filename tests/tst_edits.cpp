@@ -616,8 +616,15 @@ private Q_SLOTS:
         gpt2.arch.norm = NormKind::LayerNorm;
         gpt2.arch.mlp = MlpKind::Gelu;
         gpt2.attention = Attention::Eager;
-        QTest::newRow("PyTorch 2.1, GPT-2's LayerNorm") << gpt2 << "pytorch"
-                                                        << "1.13" << false;
+        QTest::newRow("PyTorch 1.10, GPT-2's eager softmax") << gpt2 << "pytorch"
+                                                             << "1.10" << true;
+        Scenario neox = gpt2;
+        neox.implementation = Implementation::LitGpt;
+        neox.arch.modeling = Modeling::GptNeox;
+        neox.attention = Attention::Flash;
+        neox.precision = Precision::Bf16; // lit-gpt's bf16-true
+        QTest::newRow("PyTorch 1.10, lit-gpt's GPT-NeoX block") << neox << "pytorch"
+                                                                << "1.10" << false;
         QTest::newRow("optimizer in backward, Megatron (refused)") << llama() << "optimizer-in-backward"
                                                                    << "yes" << false;
         QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"

@@ -374,6 +374,18 @@ private Q_SLOTS:
             s.arch.modeling = Modeling::Bert;
             s.implementation = Implementation::HuggingFace;
         });
+        row("BERT, Hugging Face, PyTorch 1.10 (softmax and log-softmax keep their input)", [](Scenario &s) {
+            s = gpt2Like();
+            s.arch.modeling = Modeling::Bert;
+            s.implementation = Implementation::HuggingFace;
+            s.pytorch = PyTorchRelease::Before1_11;
+        });
+        row("Mixtral, Hugging Face, eager, PyTorch 1.10", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.pytorch = PyTorchRelease::Before1_11;
+        });
     }
     void everyFormulaIsMadeOfTerms()
     {

@@ -111,13 +111,16 @@ private Q_SLOTS:
     }
 
     // The PyTorch a run uses, as a version number or the release names the file is written with;
-    // only the side of 2.2 counts. Anything else is refused, naming the key.
+    // only where it falls against 1.11 and 2.2 counts. Anything else is refused, naming the key.
     void pytorchRelease_data()
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<int>("release"); // -1: refused
         QTest::newRow("2.1") << "'2.1'" << int(PyTorchRelease::Before2_2);
         QTest::newRow("1.13") << "'1.13'" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("1.11, the first without softmax's kept input") << "'1.11'" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("1.10, as written") << "'1.10'" << int(PyTorchRelease::Before1_11);
+        QTest::newRow("1.9.1, a patch release") << "1.9.1" << int(PyTorchRelease::Before1_11);
         QTest::newRow("2.1.2, a patch release") << "2.1.2" << int(PyTorchRelease::Before2_2);
         QTest::newRow("2.2") << "'2.2'" << int(PyTorchRelease::Since2_2);
         QTest::newRow("2.10") << "'2.10'" << int(PyTorchRelease::Since2_2);

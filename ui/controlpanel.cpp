@@ -410,7 +410,8 @@ void ControlPanel::build()
                               {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }},
                               {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }}});
     m_pytorch = combo({{int(PyTorchRelease::Since2_2), [] { return tr("2.2 or newer"); }},
-                       {int(PyTorchRelease::Before2_2), [] { return tr("2.1 or older"); }}});
+                       {int(PyTorchRelease::Before2_2), [] { return tr("1.11 to 2.1"); }},
+                       {int(PyTorchRelease::Before1_11), [] { return tr("1.10 or older"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
     row(
@@ -435,7 +436,8 @@ void ControlPanel::build()
         [] {
             return tr("The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each "
                       "RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the "
-                      "layer's width per token.");
+                      "layer's width per token. Before 1.11, softmax and log_softmax kept their input too: eager "
+                      "attention keeps its scores beside the probabilities, and the loss its FP32 logits.");
         });
     row(
         af, m_ampStyle, [] { return tr("Mixed precision"); },

@@ -191,6 +191,10 @@
         <source>FSDP (PyTorch&apos;s fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, the layers one at a time in forward and two in backward, each through an all-gather buffer as large as the unit; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
         <translation>FSDP（PyTorch 的 fully_shard，按 torchtitan 的用法）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、末层归一化和输出头在整个训练步都保持聚合，各层在前向时每次聚合一层、反向时两层，每次聚合都经过一个与该单元同样大的聚合缓冲区；反向时一层未分片的梯度和它的 reduce-scatter 输入同时存在。</translation>
     </message>
+    <message>
+        <source>PyTorch 1.10 or older: softmax and log_softmax keep their input for backward beside their output (fixed in 1.11, pytorch/pytorch#65242), so eager attention keeps its scores, one more tensor of the probabilities&apos; size per layer, and a language model&apos;s loss keeps its FP32 logits.</source>
+        <translation>PyTorch 1.10 或更早：softmax 和 log_softmax 除输出外还会为反向保留其输入（1.11 修复，pytorch/pytorch#65242），因此 eager 注意力会保留其分数，每层多一份与概率同样大小的张量；语言模型的损失会保留其 FP32 logits。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -953,16 +957,8 @@
         <translation>2.2 或更新</translation>
     </message>
     <message>
-        <source>2.1 or older</source>
-        <translation>2.1 或更早</translation>
-    </message>
-    <message>
         <source>PyTorch</source>
         <translation>PyTorch</translation>
-    </message>
-    <message>
-        <source>The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the layer&apos;s width per token.</source>
-        <translation>训练所用的 PyTorch 版本。2.2 之前，torch.mean 会为反向保留其输入，因此 Hugging Face、lit-gpt 或 torchtitan 用 mean 写成的每个 RMSNorm 每个 token 还要多保留一份层宽度的张量。</translation>
     </message>
     <message>
         <source>Liger kernels</source>
@@ -991,6 +987,18 @@
     <message>
         <source>N: ZeRO divides the sharded states by N (by N × c with context parallelism).</source>
         <translation>N：ZeRO 把被切分的状态除以 N（有上下文并行时除以 N × c）。</translation>
+    </message>
+    <message>
+        <source>1.11 to 2.1</source>
+        <translation>1.11 至 2.1</translation>
+    </message>
+    <message>
+        <source>1.10 or older</source>
+        <translation>1.10 或更早</translation>
+    </message>
+    <message>
+        <source>The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the layer&apos;s width per token. Before 1.11, softmax and log_softmax kept their input too: eager attention keeps its scores beside the probabilities, and the loss its FP32 logits.</source>
+        <translation>训练所用的 PyTorch 版本。2.2 之前，torch.mean 会为反向保留其输入，因此 Hugging Face、lit-gpt 或 torchtitan 用 mean 写成的每个 RMSNorm 每个 token 都多保留一份层宽度的副本。1.11 之前，softmax 和 log_softmax 也会保留其输入：eager 注意力在概率之外还保留其分数，损失保留其 FP32 logits。</translation>
     </message>
 </context>
 <context>
@@ -2694,6 +2702,94 @@
     <message>
         <source>the token ids&apos; and the labels&apos; shards (int64)</source>
         <translation>token id 与标签的分片（int64）</translation>
+    </message>
+    <message>
+        <source>attention scores, kept by softmax before PyTorch 1.11</source>
+        <translation>注意力分数，由 softmax 保留（PyTorch 1.11 之前）</translation>
+    </message>
+    <message>
+        <source>router logits, kept by softmax before PyTorch 1.11</source>
+        <translation>路由 logits，由 softmax 保留（PyTorch 1.11 之前）</translation>
+    </message>
+    <message>
+        <source>16-bit cast of the input, saved by the router</source>
+        <translation>输入的 16 位副本，由路由器保存</translation>
+    </message>
+    <message>
+        <source>router input</source>
+        <translation>路由器输入</translation>
+    </message>
+    <message>
+        <source>router probabilities (softmax in FP32)</source>
+        <translation>路由概率（FP32 下的 softmax）</translation>
+    </message>
+    <message>
+        <source>top-k expert indices (int64)</source>
+        <translation>top-k 专家索引（int64）</translation>
+    </message>
+    <message>
+        <source>top-k routing weights (FP32), renormalised in place</source>
+        <translation>top-k 路由权重（FP32），原地重新归一化</translation>
+    </message>
+    <message>
+        <source>their sum (FP32)</source>
+        <translation>它们的和（FP32）</translation>
+    </message>
+    <message>
+        <source>routed token and slot indices of each expert (int64)</source>
+        <translation>每个专家所路由的 token 与槽位索引（int64）</translation>
+    </message>
+    <message>
+        <source>16-bit casts of each expert&apos;s rows, saved by w1</source>
+        <translation>每个专家所取行的 16 位副本，由 w1 保存</translation>
+    </message>
+    <message>
+        <source>16-bit casts of each expert&apos;s rows, saved by w3</source>
+        <translation>每个专家所取行的 16 位副本，由 w3 保存</translation>
+    </message>
+    <message>
+        <source>each expert&apos;s rows, gathered, saved by w1 and w3</source>
+        <translation>每个专家收集到的行，由 w1 和 w3 保存</translation>
+    </message>
+    <message>
+        <source>w1 output, saved by SiLU</source>
+        <translation>w1 输出，由 SiLU 保存</translation>
+    </message>
+    <message>
+        <source>SiLU output, saved by × w3</source>
+        <translation>SiLU 输出，由 × w3 保存</translation>
+    </message>
+    <message>
+        <source>w3 output, saved by × SiLU</source>
+        <translation>w3 输出，由 × SiLU 保存</translation>
+    </message>
+    <message>
+        <source>SiLU × w3, saved by w2</source>
+        <translation>SiLU × w3，由 w2 保存</translation>
+    </message>
+    <message>
+        <source>w2 output, saved by × routing weight</source>
+        <translation>w2 输出，由 × 路由权重保存</translation>
+    </message>
+    <message>
+        <source>routing weight of each row</source>
+        <translation>每行的路由权重</translation>
+    </message>
+    <message>
+        <source>weighted expert output, saved by index_add_</source>
+        <translation>加权后的专家输出，由 index_add_ 保存</translation>
+    </message>
+    <message>
+        <source>classifier logits, kept by log-softmax before PyTorch 1.11</source>
+        <translation>分类器 logits，由 log-softmax 保留（PyTorch 1.11 之前）</translation>
+    </message>
+    <message>
+        <source>FP32 logits, kept by log-softmax before PyTorch 1.11</source>
+        <translation>FP32 logits，由 log-softmax 保留（PyTorch 1.11 之前）</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits,</source>
+        <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits</translation>
     </message>
 </context>
 <context>

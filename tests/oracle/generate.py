@@ -133,6 +133,16 @@ def configs():
     for shape, recompute in itertools.product(LLAMA_SHAPES[:1], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **PRECISIONS[0], finetune="full", recompute=recompute,
                    dropout=0.0, attention="sdpa", pytorch="2.1")
+    # PyTorch before 1.11: softmax and log_softmax keep their input as well (eager attention's
+    # scores, the router's logits, the loss's FP32 logits), and mean still does
+    for family, precision, p in itertools.product(["gpt2", "bert"], PRECISIONS, [0.0, 0.1]):
+        yield dict(family=family, **MHA_SHAPES[0], **precision, finetune="full", recompute="none", dropout=p,
+                   pytorch="1.10")
+    for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2]):
+        yield dict(family="llama", **shape, **precision, **training, recompute="none", dropout=0.0, pytorch="1.10")
+    for precision in PRECISIONS:
+        yield dict(family="mixtral", **MOE_SHAPES[0], **precision, finetune="full", recompute="none", dropout=0.0,
+                   attention="eager", pytorch="1.10")
     # Liger Kernel's patch of Hugging Face's Llama code: its RMSNorm, SwiGLU and fused linear
     # cross-entropy (the in-place RoPE keeps the same bytes as Hugging Face's)
     for shape, precision, training, recompute in itertools.product(

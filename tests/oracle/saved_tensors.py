@@ -44,10 +44,43 @@ def mean_last(x, pytorch):
     """x.mean(-1, keepdim=True) as the named PyTorch release's autograd saves it. Before 2.2 mean's
     backward kept its input (derivatives.yaml read self's element count from the tensor; fixed by
     pytorch/pytorch#109935, first released in 2.2): this oracle's PyTorch 1.13 still does, so "2.1"
-    rows call mean itself. From 2.2 mean saves only sizes, which sum / n reproduces."""
-    if pytorch == "2.1":
+    and "1.10" rows call mean itself. From 2.2 mean saves only sizes, which sum / n reproduces."""
+    if pytorch in ("2.1", "1.10"):
         return x.mean(-1, keepdim=True)
     return x.sum(-1, keepdim=True) / x.shape[-1]
+
+
+class KeptInputSoftmax(torch.autograd.Function):
+    """softmax or log_softmax as PyTorch 1.10 and earlier saved them: derivatives.yaml's backward
+    formula named the input (_softmax_backward_data(grad, result, dim, self)), so autograd kept
+    it beside the result (pytorch/pytorch#65242 passes its dtype instead from 1.11). Backward
+    allocates the input's gradient, as _softmax_backward_data does."""
+
+    @staticmethod
+    def forward(ctx, x, dim, log):
+        out = torch.log_softmax(x, dim) if log else torch.softmax(x, dim)
+        ctx.save_for_backward(x, out)
+        ctx.dim, ctx.log = dim, log
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        backward = torch._log_softmax_backward_data if ctx.log else torch._softmax_backward_data
+        return backward(grad, out, ctx.dim, x.dtype), None, None
+
+
+def softmax(x, dim, pytorch, dtype=None, log=False):
+    """F.softmax (or F.log_softmax) under the named PyTorch release. With dtype=float32, at::softmax
+    converts a BF16 or FP32 input with toType and runs on that; before 1.11 autograd keeps it."""
+    if pytorch != "1.10":
+        return (F.log_softmax if log else F.softmax)(x, dim=dim, dtype=dtype)
+    return KeptInputSoftmax.apply(x if dtype is None else x.to(dtype), dim, log)
+
+
+def cross_entropy(x, target, pytorch, **kwargs):
+    """F.cross_entropy: log_softmax, then nll_loss, which saves the target."""
+    return F.nll_loss(softmax(x, 1, pytorch, log=True), target, **kwargs)
 
 
 class SavedStorages:
@@ -443,7 +476,7 @@ class LlamaLayer:
             v = self.repeat_kv(v, a // g)
             scores = ops.matmul(q, k.transpose(2, 3)) * d**-0.5
             scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1).to(scores.dtype)
-            probs = F.softmax(scores, dim=-1, dtype=torch.float32).to(q.dtype)
+            probs = softmax(scores, -1, c.get("pytorch"), dtype=torch.float32).to(q.dtype)
             out = ops.matmul(probs, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
         x = residual + self.o(ops, out)
 
@@ -499,7 +532,7 @@ class MixtralLayer(LlamaLayer):
             for j in range(k):
                 balanced[i, (i + j) % e] = 100.0 - j
         logits = self.router(ops, x) + balanced.to(x.dtype)
-        weights = F.softmax(logits, dim=1, dtype=torch.float)
+        weights = softmax(logits, 1, self.c.get("pytorch"), dtype=torch.float)
         weights, selected = torch.topk(weights, k, dim=-1)
         weights /= weights.sum(dim=-1, keepdim=True)
         weights = weights.to(x.dtype)
@@ -811,7 +844,7 @@ class Gpt2Layer:
         w = ops.matmul(q, k.transpose(-1, -2))
         w = w / torch.full([], v.size(-1) ** 0.5, dtype=w.dtype)
         w = torch.where(self.causal[:, :, :s, :s], w, torch.full([], torch.finfo(w.dtype).min, dtype=w.dtype))
-        w = F.softmax(ops.fp32(w), dim=-1).type(v.dtype)
+        w = softmax(ops.fp32(w), -1, c.get("pytorch")).type(v.dtype)
         out = ops.matmul(dropout(w, p), v)
         out = out.permute(0, 2, 1, 3).contiguous().view(b, s, h)
         x = dropout(self.conv1d(ops, out, *self.proj), p) + residual
@@ -859,7 +892,7 @@ class BertLayer:
         d = h // a
         q, k, v = (ops.linear(x, *w).view(b, s, a, d).permute(0, 2, 1, 3) for w in (self.q, self.k, self.v))
         scores = ops.matmul(q, k.transpose(-1, -2)) / math.sqrt(d) + self.mask
-        probs = dropout(F.softmax(ops.fp32(scores), dim=-1), p)
+        probs = dropout(softmax(ops.fp32(scores), -1, c.get("pytorch")), p)
         ctx = ops.matmul(probs, v).permute(0, 2, 1, 3).contiguous().view(b, s, h)
         x = layer_norm(ops, dropout(ops.linear(ctx, *self.o), p) + x, *self.ln1)
         y = F.gelu(ops.linear(x, *self.inter))
@@ -991,11 +1024,11 @@ def held_beyond(prof):
     return peak - before
 
 
-def causal_lm_loss(logits, labels, vocab):
+def causal_lm_loss(logits, labels, vocab, pytorch):
     """loss/loss_utils.py ForCausalLMLoss (transformers v4.46+): logits.float(), labels padded
     with -100 and shifted, cross_entropy with reduction='sum', divided by the token count."""
     labels = F.pad(labels, (0, 1), value=-100)[..., 1:].contiguous()
-    loss = F.cross_entropy(logits.float().view(-1, vocab), labels.view(-1), ignore_index=-100, reduction="sum")
+    loss = cross_entropy(logits.float().view(-1, vocab), labels.view(-1), pytorch, ignore_index=-100, reduction="sum")
     return loss / labels.numel()
 
 
@@ -1092,7 +1125,7 @@ def count_outside(c, loss_backward=False):
             tp = c.get("tp", 1)
             x = reduce_scatter(F.embedding(ids, embed), tp) + layers[:, : s // tp]
             pred = ops.linear(all_gather(torch_rms_norm(x, norm, c.get("pytorch")), tp), head)
-            F.cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1])
+            cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1], c.get("pytorch"))
         elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed) + layers
             normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"), liger=c.get("liger", False))
@@ -1104,18 +1137,18 @@ def count_outside(c, loss_backward=False):
                 logits = ops.linear(normed, head)
                 if head_lora:
                     logits = logits + head_lora(ops, normed)
-                causal_lm_loss(logits, labels, vocab)
+                causal_lm_loss(logits, labels, vocab, c.get("pytorch"))
         elif family == "gpt2":
             # GPT2Model.forward: position_ids from cache_position (an arange made in forward)
             x = dropout(F.embedding(ids, embed) + F.embedding(torch.arange(s).unsqueeze(0), positions), p)
             x = layer_norm(ops, x + layers, *norm)
-            causal_lm_loss(ops.linear(x, embed), labels, vocab)
+            causal_lm_loss(ops.linear(x, embed), labels, vocab, c.get("pytorch"))
         else:
             x = F.embedding(ids, embed) + F.embedding(token_types, types) + F.embedding(position_ids, positions)
             x = dropout(layer_norm(ops, x, *norm), p) + layers
             pooled = dropout(torch.tanh(ops.linear(x[:, 0], *pooler)), p)
             logits = ops.linear(pooled, *classifier)
-            F.cross_entropy(ops.fp32(logits).view(-1, 2), class_labels.view(-1))
+            cross_entropy(ops.fp32(logits).view(-1, 2), class_labels.view(-1), c.get("pytorch"))
         if loss_backward:
             with torch.profiler.record_function("backward"):
                 loss.backward()
