@@ -320,8 +320,8 @@ int main(int argc, char *argv[])
             fail({InvalidInput,
                   "--ladder-gpus: '" + text(parser.value(ladderGpusOpt)) + "' is not allowed; use "
                       + std::to_string(fewest) + " to " + std::to_string(most)});
-        const auto steps = vl::optimizationLadder(scenario, order, vl::leverShardGroup(scenario, *gpus), gpu->capacity,
-                                                  *fitBy);
+        const auto steps = vl::optimizationLadder(scenario, order, vl::leverShardGroup(scenario, *gpus),
+                                                  vl::leverTarget(*gpu), *fitBy);
         std::fputs(
             vl::renderLadder(vl::requiredBytes(vl::estimate(scenario), *fitBy), *fitBy, steps, *gpu, *units, *format)
                 .c_str(),

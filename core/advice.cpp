@@ -34,7 +34,9 @@ std::string describeChange(Lever lever, const Scenario &before, const Scenario &
         return "ZeRO stage " + std::to_string(after.zeroStage) + " over " + std::to_string(after.shardGroup())
             + " GPUs";
     case Lever::Recomputation: return "full activation recomputation";
-    case Lever::MixedPrecision: return "mixed precision (BF16 with an FP32 master copy)";
+    case Lever::MixedPrecision:
+        return std::string("mixed precision (") + (after.precision == Precision::MixedFp16 ? "FP16" : "BF16")
+            + " with an FP32 master copy)";
     case Lever::SmallerBatch:
         if (after.microBatch != before.microBatch)
             return "micro-batch " + std::to_string(after.microBatch) + " × "
@@ -51,7 +53,9 @@ std::string describeCost(Lever lever, const Scenario &after)
         return after.zeroStage == 3 ? "≈ 1.5× data-parallel communication (parameters gathered every step)"
                                     : "same communication as data parallelism";
     case Lever::Recomputation: return "≈ 33 % more compute (one extra forward pass)";
-    case Lever::MixedPrecision: return "no slowdown on GPUs with BF16; FP16 needs loss scaling";
+    case Lever::MixedPrecision:
+        return after.precision == Precision::MixedFp16 ? "FP16 needs loss scaling (this GPU has no BF16)"
+                                                       : "no slowdown on GPUs with BF16";
     case Lever::SmallerBatch:
         return "same global batch through accumulation, lower GPU utilisation; "
                "a shorter sequence changes what the model learns";
@@ -61,7 +65,7 @@ std::string describeCost(Lever lever, const Scenario &after)
 
 } // namespace
 
-std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity, FitRule rule)
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, LeverTarget target, FitRule rule)
 {
     Scenario next = s;
     switch (lever) {
@@ -77,18 +81,18 @@ std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t 
     case Lever::Recomputation: next.recompute = Recompute::Full; break;
     case Lever::MixedPrecision:
         if (s.precision == Precision::Fp32)
-            next.precision = Precision::MixedBf16;
+            next.precision = target.bf16 ? Precision::MixedBf16 : Precision::MixedFp16;
         break;
     case Lever::SmallerBatch:
         if (s.microBatch > 1) {
             // The largest micro-batch that fits, keeping the global batch through accumulation.
-            const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, capacity, rule), 1,
+            const std::int64_t fitting = std::clamp<std::int64_t>(maxMicroBatch(s, target.capacity, rule), 1,
                                                                   s.microBatch - 1);
             const std::int64_t globalBatch = s.microBatch * s.microBatchesPerStep();
             next.microBatch = fitting;
             next.gradAccum = (globalBatch + fitting - 1) / fitting;
         } else if (s.sequence > 1) {
-            const std::int64_t fitting = maxSequence(s, capacity, rule);
+            const std::int64_t fitting = maxSequence(s, target.capacity, rule);
             next.sequence = fitting > 0 && fitting < s.sequence ? fitting : s.sequence / 2;
         }
         break;
@@ -112,21 +116,21 @@ std::string grownItems(const Breakdown &before, const Breakdown &after, Units un
 }
 
 std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
-                                           Bytes capacity, FitRule rule)
+                                           LeverTarget target, FitRule rule)
 {
     std::vector<LadderStep> steps;
     Scenario current = start;
     Breakdown currentBreakdown = estimate(start);
     Bytes currentRequired = requiredBytes(currentBreakdown, rule);
-    if (currentRequired <= capacity)
+    if (currentRequired <= target.capacity)
         return steps;
     for (Lever lever : order) {
-        const auto next = applyLever(current, lever, gpus, capacity, rule);
+        const auto next = applyLever(current, lever, gpus, target, rule);
         if (!next)
             continue;
         const Breakdown b = estimate(*next);
         const Bytes required = requiredBytes(b, rule);
-        steps.push_back({lever, *next, b, required, currentRequired - required, required <= capacity,
+        steps.push_back({lever, *next, b, required, currentRequired - required, required <= target.capacity,
                          next->sequence != current.sequence, describeChange(lever, current, *next),
                          describeCost(lever, *next),
                          required > currentRequired ? grownItems(currentBreakdown, b, Units::GiB) : std::string()});
@@ -139,18 +143,18 @@ std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<cons
     return steps;
 }
 
-std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity, FitRule rule)
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, LeverTarget target, FitRule rule)
 {
     const Bytes start = requiredBytes(estimate(s), rule);
     std::vector<LadderStep> levers;
     for (Lever lever : kArticleLadder) {
-        const auto next = applyLever(s, lever, gpus, capacity, rule);
+        const auto next = applyLever(s, lever, gpus, target, rule);
         if (!next)
             continue;
         const Breakdown b = estimate(*next);
         const Bytes required = requiredBytes(b, rule);
         if (required < start)
-            levers.push_back({lever, *next, b, required, start - required, required <= capacity,
+            levers.push_back({lever, *next, b, required, start - required, required <= target.capacity,
                               next->sequence != s.sequence, describeChange(lever, s, *next),
                               describeCost(lever, *next)});
     }

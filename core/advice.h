@@ -4,6 +4,7 @@
 // exactly one thing in a scenario; the ladder applies them one after another.
 
 #include "core/estimate.h"
+#include "core/presets.h"
 #include "core/scenario.h"
 #include "core/timeline.h"
 
@@ -23,11 +24,21 @@ inline constexpr std::array<Lever, 4> kArticleLadder{Lever::ZeroSharding, Lever:
 std::string_view idString(Lever lever); // "zero", "recompute", "mixed-precision", "smaller-batch"
 std::optional<Lever> parseLever(std::string_view text);
 
+// The GPU the levers aim at: its capacity lets the batch lever pick the largest micro-batch (or
+// sequence) that fits; on one without BF16 (V100, T4) the precision lever picks FP16.
+struct LeverTarget {
+    Bytes capacity = 0;
+    bool bf16 = true;
+};
+inline LeverTarget leverTarget(const GpuPreset &gpu)
+{
+    return {gpu.capacity, gpu.bf16};
+}
+
 // The scenario with one lever pulled, or nullopt when it is already pulled as far as it goes.
 // `gpus` is how many GPUs ZeRO may shard the states over (the data-parallel GPUs grow to make
-// the sharding group that large); `capacity` lets the batch lever pick the largest micro-batch
-// (or sequence) that fits by `rule`.
-std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, Bytes capacity,
+// the sharding group that large); what fits is judged by `rule`.
+std::optional<Scenario> applyLever(const Scenario &s, Lever lever, std::int64_t gpus, LeverTarget target,
                                    FitRule rule = kDefaultFitRule);
 // What the ZeRO lever shards over for a run: its sharding group where it has data-parallel GPUs,
 // else the `offered` GPUs a user names (--ladder-gpus, the window's default 8).
@@ -55,12 +66,12 @@ struct LadderStep {
 std::string grownItems(const Breakdown &before, const Breakdown &after, Units units);
 
 // Applies `order` from `start`, skipping levers already pulled, stopping at the first step
-// that fits `capacity` by `rule` (or after the last lever).
+// that fits the target's capacity by `rule` (or after the last lever).
 std::vector<LadderStep> optimizationLadder(const Scenario &start, std::span<const Lever> order, std::int64_t gpus,
-                                           Bytes capacity, FitRule rule = kDefaultFitRule);
+                                           LeverTarget target, FitRule rule = kDefaultFitRule);
 
 // Each lever alone from `s`, biggest saving first (levers that save nothing are left out).
-std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, Bytes capacity,
+std::vector<LadderStep> rankLevers(const Scenario &s, std::int64_t gpus, LeverTarget target,
                                    FitRule rule = kDefaultFitRule);
 
 } // namespace vl

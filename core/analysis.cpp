@@ -9,6 +9,12 @@ namespace vl {
 
 namespace {
 
+// The levers aim at the first GPU chosen; with none, at nothing (every lever is tried).
+LeverTarget firstGpu(const std::vector<GpuPreset> &gpus)
+{
+    return gpus.empty() ? LeverTarget{} : leverTarget(gpus.front());
+}
+
 Bar makeBar(Bar::Kind kind, std::int64_t value, std::string name, const Scenario &s, FitRule rule)
 {
     Bar bar{kind, value, std::move(name), estimate(s), 0};
@@ -52,9 +58,8 @@ std::vector<Bar> makeBars(const ScenarioDocument &doc, const std::vector<GpuPres
         break;
     case BarSet::Ladder: {
         bars.push_back(makeBar(Bar::Kind::Current, 0, {}, s, o.fitRule));
-        const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
         const std::int64_t ladderGpus = leverShardGroup(s, o.ladderGpus);
-        for (const LadderStep &step : optimizationLadder(s, o.ladderOrder, ladderGpus, capacity, o.fitRule))
+        for (const LadderStep &step : optimizationLadder(s, o.ladderOrder, ladderGpus, firstGpu(gpus), o.fitRule))
             bars.push_back(makeBar(Bar::Kind::LadderStep, static_cast<std::int64_t>(step.lever), step.change,
                                    step.scenario, o.fitRule));
         break;
@@ -84,8 +89,7 @@ Analysis analyse(const ScenarioDocument &doc, const std::vector<GpuPreset> &gpus
         v.runsPrecision = runsPrecision(gpu, s.precision);
         a.verdicts.push_back(std::move(v));
     }
-    const Bytes capacity = gpus.empty() ? 0 : gpus.front().capacity;
-    a.levers = rankLevers(s, leverShardGroup(s, o.ladderGpus), capacity, o.fitRule);
+    a.levers = rankLevers(s, leverShardGroup(s, o.ladderGpus), firstGpu(gpus), o.fitRule);
     return a;
 }
 

@@ -56,7 +56,7 @@ private Q_SLOTS:
         QFETCH(FitRule, rule);
         const Bytes capacity = capacityMiB * kMiB;
         const Scenario start = fp32Llama();
-        const auto steps = optimizationLadder(start, kArticleLadder, gpus, capacity, rule);
+        const auto steps = optimizationLadder(start, kArticleLadder, gpus, {capacity}, rule);
         QVERIFY(!steps.empty());
         Scenario previous = start;
         Bytes previousRequired = requiredBytes(estimate(start), rule);
@@ -77,7 +77,7 @@ private Q_SLOTS:
 
     void articleOrderFirstShardsThenRecomputes()
     {
-        const auto steps = optimizationLadder(fp32Llama(), kArticleLadder, 8, 1 * kGiB);
+        const auto steps = optimizationLadder(fp32Llama(), kArticleLadder, 8, {1 * kGiB});
         QVERIFY(steps.size() >= 3);
         QCOMPARE(steps[0].lever, Lever::ZeroSharding);
         QCOMPARE(steps[0].scenario.zeroStage, std::int64_t(3));
@@ -110,7 +110,7 @@ private Q_SLOTS:
         s.contextParallel = contextParallel;
         s.zeroStage = zeroStage;
         QVERIFY(!scenarioError(s));
-        const auto next = applyLever(s, Lever::ZeroSharding, 8, 1 * kGiB, FitRule::Peak);
+        const auto next = applyLever(s, Lever::ZeroSharding, 8, {1 * kGiB}, FitRule::Peak);
         QCOMPARE(next.has_value(), dataParallelAfter > 0);
         if (!next)
             return;
@@ -119,10 +119,34 @@ private Q_SLOTS:
         QCOMPARE(next->shardGroup(), std::int64_t(8));
     }
 
+    // The precision lever picks what the GPU computes in: BF16 where it can, FP16 (with loss
+    // scaling) on a V100 or T4, and says which.
+    void precisionLeverFollowsTheGpu_data()
+    {
+        QTest::addColumn<bool>("bf16");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<QString>("change");
+        QTest::newRow("A100: BF16") << true << int(Precision::MixedBf16)
+                                    << "mixed precision (BF16 with an FP32 master copy)";
+        QTest::newRow("V100: FP16") << false << int(Precision::MixedFp16)
+                                    << "mixed precision (FP16 with an FP32 master copy)";
+    }
+    void precisionLeverFollowsTheGpu()
+    {
+        QFETCH(bool, bf16);
+        QFETCH(int, precision);
+        QFETCH(QString, change);
+        const Lever order[] = {Lever::MixedPrecision};
+        const auto steps = optimizationLadder(fp32Llama(), order, 1, {1 * kGiB, bf16});
+        QCOMPARE(steps.size(), std::size_t(1));
+        QCOMPARE(int(steps.front().scenario.precision), precision);
+        QCOMPARE(QString::fromStdString(steps.front().change), change);
+        QCOMPARE(QString::fromStdString(steps.front().cost).contains(QStringLiteral("loss scaling")), !bf16);
+    }
     void reorderedAndSkippedSteps()
     {
         const std::array order{Lever::MixedPrecision, Lever::SmallerBatch};
-        const auto steps = optimizationLadder(fp32Llama(), order, 8, 1 * kGiB);
+        const auto steps = optimizationLadder(fp32Llama(), order, 8, {1 * kGiB});
         QVERIFY(!steps.empty());
         QCOMPARE(steps[0].lever, Lever::MixedPrecision);
         for (const LadderStep &step : steps)
@@ -134,7 +158,7 @@ private Q_SLOTS:
         Scenario small;
         small.arch.fixedParams = 100'000'000;
         small.sequence = 512;
-        QVERIFY(optimizationLadder(small, kArticleLadder, 8, 80 * kGiB).empty());
+        QVERIFY(optimizationLadder(small, kArticleLadder, 8, {80 * kGiB}).empty());
     }
 
     // The smaller-batch lever cuts the micro-batch while it can, then the sequence; the step says
@@ -153,7 +177,7 @@ private Q_SLOTS:
         Scenario s = fp32Llama();
         s.microBatch = batch;
         const Lever smaller[] = {Lever::SmallerBatch};
-        const auto steps = optimizationLadder(s, smaller, 1, 24 * kGiB);
+        const auto steps = optimizationLadder(s, smaller, 1, {24 * kGiB});
         QCOMPARE(steps.size(), std::size_t(1));
         QCOMPARE(steps.front().shorterSequence, shorterSequence);
         QCOMPARE(steps.front().scenario.sequence < s.sequence, shorterSequence);
@@ -162,7 +186,7 @@ private Q_SLOTS:
 
     void leversRankedBySaving()
     {
-        const auto levers = rankLevers(fp32Llama(), 8, 80 * kGiB);
+        const auto levers = rankLevers(fp32Llama(), 8, {80 * kGiB});
         QVERIFY(levers.size() >= 3);
         for (std::size_t i = 1; i < levers.size(); ++i)
             QVERIFY(levers[i - 1].saving >= levers[i].saving);

@@ -273,7 +273,7 @@ private Q_SLOTS:
             const Breakdown before = estimate(s);
             for (Lever lever : kArticleLadder) {
                 const std::array order{lever};
-                const auto steps = optimizationLadder(s, order, 8, 0); // capacity 0: every lever is tried
+                const auto steps = optimizationLadder(s, order, 8, {}); // capacity 0: every lever is tried
                 if (steps.empty())
                     continue;
                 const LadderStep &step = steps.front();

@@ -167,7 +167,9 @@ QString leverChange(const LadderStep &step)
         return QCoreApplication::translate("vl::ui", "ZeRO stage %1 over %2 GPUs").arg(s.zeroStage).arg(s.shardGroup());
     case Lever::Recomputation: return QCoreApplication::translate("vl::ui", "full activation recomputation");
     case Lever::MixedPrecision:
-        return QCoreApplication::translate("vl::ui", "BF16 mixed precision with an FP32 master copy");
+        return s.precision == Precision::MixedFp16
+            ? QCoreApplication::translate("vl::ui", "FP16 mixed precision with an FP32 master copy and loss scaling")
+            : QCoreApplication::translate("vl::ui", "BF16 mixed precision with an FP32 master copy");
     case Lever::SmallerBatch:
         if (step.shorterSequence)
             return QCoreApplication::translate("vl::ui", "sequence %1").arg(s.sequence);

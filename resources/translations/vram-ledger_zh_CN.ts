@@ -3066,5 +3066,9 @@
             <numerusform>当前，%n 张 GPU</numerusform>
         </translation>
     </message>
+    <message>
+        <source>FP16 mixed precision with an FP32 master copy and loss scaling</source>
+        <translation>FP16 混合精度（保留 FP32 主副本，需损失缩放）</translation>
+    </message>
 </context>
 </TS>
