@@ -1202,8 +1202,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const std::int64_t logitBytes = dt.logits;
         const bool upcast = logitBytes < 4;
         // Before PyTorch 1.11 log_softmax keeps that copy for backward: the saved tensors count it.
-        const bool copyTransient = upcast && !(s.softmaxKeepsInput() && s.implementation != Implementation::LitGpt);
-        const Bytes fp32Copy = copyTransient ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements) : 0;
+        const Bytes fp32Copy = upcast && !s.softmaxKeepsInput()
+            ? 4 * (chunked ? ceilDiv(elements, kLossChunks) : elements)
+            : 0;
         // The code-level loss is log_softmax then nll_loss. In its backward, nll_loss_backward's
         // dense FP32 gradient and _log_softmax_backward_data's FP32 gradient of the logits are
         // alive together beside the saved log-softmax: 8 B per logit, more than the forward's

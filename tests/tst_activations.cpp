@@ -176,20 +176,33 @@ private Q_SLOTS:
         QTest::addColumn<int>("loss");
         QTest::addColumn<qint64>("bytesPerElementTimes8"); // logits bytes per element, × 8 to stay whole
         QTest::addColumn<int>("tp");
-        QTest::newRow("standard: 2 B + 4 B FP32 copy")
-            << int(Implementation::Megatron) << int(Loss::Standard) << qint64(8 * 6) << 1;
-        QTest::newRow("chunked: 2 B + 4 B / 8")
-            << int(Implementation::Megatron) << int(Loss::Chunked) << qint64(8 * 2 + 4) << 1;
+        QTest::addColumn<int>("release");
+        QTest::newRow("standard: 2 B + 4 B FP32 copy") << int(Implementation::Megatron) << int(Loss::Standard)
+                                                       << qint64(8 * 6) << 1 << int(PyTorchRelease::Since2_2);
+        QTest::newRow("chunked: 2 B + 4 B / 8") << int(Implementation::Megatron) << int(Loss::Chunked)
+                                                << qint64(8 * 2 + 4) << 1 << int(PyTorchRelease::Since2_2);
         QTest::newRow("Hugging Face, standard: two FP32 gradients in backward")
-            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8) << 1;
+            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8) << 1
+            << int(PyTorchRelease::Since2_2);
         QTest::newRow("torchtitan, standard: two FP32 gradients in backward")
-            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 8) << 1;
+            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 8) << 1
+            << int(PyTorchRelease::Since2_2);
         // loss_parallel (torch/distributed/tensor/parallel/loss.py): _nll_loss_and_log_softmax_backward
         // holds zeros_like, exp and their sum, then the product: 12 B a logit of the GPU's slice
         QTest::newRow("torchtitan under TP 2, loss_parallel: three FP32 tensors in backward")
-            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 12) << 2;
+            << int(Implementation::TorchTitan) << int(Loss::Standard) << qint64(8 * 12) << 2
+            << int(PyTorchRelease::Since2_2);
         QTest::newRow("Hugging Face, chunked: 2 B + 4 B / 8")
-            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2 + 4) << 1;
+            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2 + 4) << 1
+            << int(PyTorchRelease::Since2_2);
+        // Before 1.11 log_softmax keeps its FP32 input: the saved tensors count every chunk's copy
+        // (and the whole copy), so the logits item holds the 16-bit logits alone in forward.
+        QTest::newRow("Hugging Face, chunked, PyTorch 1.10: 2 B, the FP32 copies kept by log_softmax")
+            << int(Implementation::HuggingFace) << int(Loss::Chunked) << qint64(8 * 2) << 1
+            << int(PyTorchRelease::Before1_11);
+        QTest::newRow("Hugging Face, standard, PyTorch 1.10: two FP32 gradients in backward")
+            << int(Implementation::HuggingFace) << int(Loss::Standard) << qint64(8 * 8) << 1
+            << int(PyTorchRelease::Before1_11);
     }
     void chunkedLossUpcastsOneChunk()
     {
@@ -197,7 +210,9 @@ private Q_SLOTS:
         QFETCH(int, loss);
         QFETCH(qint64, bytesPerElementTimes8);
         QFETCH(int, tp);
+        QFETCH(int, release);
         Scenario s;
+        s.pytorch = PyTorchRelease(release);
         s.tensorParallel = tp;
         s.sequenceParallel = tp > 1;
         s.arch.vocab = 128'256;
