@@ -179,6 +179,13 @@ void softmaxInput(const Scenario &s, TensorList &out, std::string_view what, Byt
         out.add(what, bytes);
 }
 
+// ... and what softmax(x, dtype=float32) keeps of `elements` inputs (at::softmax): BF16 or FP32
+// converted with toType to FP32, FP16 as it comes, into CUDA's half-to-float kernel.
+void fp32SoftmaxInput(const Scenario &s, TensorList &out, std::string_view what, std::int64_t elements)
+{
+    softmaxInput(s, out, what, (s.precision == Precision::MixedFp16 ? 2 : 4) * elements);
+}
+
 // Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
 // place of the MLP: the router (gate, a linear to the experts) saves its input when it trains;
 // softmax in FP32 saves its probabilities, topk its indices, the in-place renormalisation of the
@@ -198,8 +205,7 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     if (trains)
         out.add(dt.autocast ? "16-bit cast of the input, saved by the router" : "router input",
                 (dt.autocast ? 2 : dt.stream) * tokens * h);
-    softmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11",
-                 (s.precision == Precision::MixedFp16 ? 2 : 4) * tokens * experts);
+    fp32SoftmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11", tokens * experts);
     out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
     out.add("top-k expert indices (int64)", 8 * tokens * k);
     out.add("top-k routing weights (FP32), renormalised in place", 4 * tokens * k);
@@ -273,10 +279,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("key after rotary, repeated to every head", e * tokens * q);
         out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
-        // softmax(dtype=float32) converts BF16 or FP32 scores with toType and runs on the FP32
-        // copy; FP16 scores go straight into CUDA's half-to-float kernel (at::softmax).
-        softmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11",
-                     (s.precision == Precision::MixedFp16 ? 2 : 4) * scores);
+        fp32SoftmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11", scores);
         out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
@@ -340,8 +343,9 @@ void eagerProbabilities(const Scenario &s, TensorList &out, bool cast16)
     const std::int64_t e = dt.activation;
     // Under autocast the softmax's input is FP32: autocast's cast (GPT-2) or the scores promoted
     // by BERT's FP32 mask.
-    softmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11", (dt.autocast ? 4 : e) * scores);
-    out.add(dt.autocast ? kProbabilitiesFp32 : kProbabilities, (dt.autocast ? 4 : e) * scores);
+    const Bytes probabilities = (dt.autocast ? 4 : e) * scores;
+    softmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11", probabilities);
+    out.add(dt.autocast ? kProbabilitiesFp32 : kProbabilities, probabilities);
     dropoutMask(s, out, scores);
     // What the matmul with V saves: the dropout output, or a 16-bit cast under autocast.
     if (dt.autocast && (cast16 || !s.dropout))
@@ -798,9 +802,9 @@ void codeHead(const Scenario &s, TensorList &out)
         if (s.dropout && trains)
             out.add("dropout output, saved by the classifier", e * pooled);
         constexpr std::int64_t kLabels = 2; // BertForSequenceClassification's default num_labels
-        softmaxInput(s, out, "classifier logits, kept by log-softmax before PyTorch 1.11",
-                     (dt.autocast ? 4 : e) * s.microBatch * kLabels);
-        out.add("log-softmax over the labels, saved by the loss", (dt.autocast ? 4 : e) * s.microBatch * kLabels);
+        const Bytes labelLogits = (dt.autocast ? 4 : e) * s.microBatch * kLabels;
+        softmaxInput(s, out, "classifier logits, kept by log-softmax before PyTorch 1.11", labelLogits);
+        out.add("log-softmax over the labels, saved by the loss", labelLogits);
         out.add("labels (int64), saved by the loss", 8 * s.microBatch);
         break;
     }

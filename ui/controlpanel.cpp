@@ -333,8 +333,8 @@ void ControlPanel::build()
                 "Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and "
                 "prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding "
                 "and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. "
-                "Megatron-Core (stages 0–1) "
-                "keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.");
+                "Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the "
+                "optimizer states.");
         });
     row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
