@@ -6,6 +6,7 @@
 #include "ui/assumptionsdialog.h"
 #include "ui/ledgermodel.h"
 #include "ui/memorychart.h"
+#include "ui/plotstyle.h"
 #include "ui/steptimelineview.h"
 #include "ui/structurediagram.h"
 #include "ui/sweepview.h"
@@ -71,6 +72,27 @@ ScenarioDocument scenario(const QString &name)
 class TestViews : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The step timeline's peak tag keeps clear of the capacity labels: a GPU's line within a
+    // label's height above the tag lifts the tag onto it (and takes its own label under it).
+    void peakTagClearsCapacityLabels_data()
+    {
+        QTest::addColumn<double>("tagGiB");
+        QTest::addColumn<double>("expectedGiB");
+        // V100 16GB (15.8 GiB) and H100 SXM (79.6 GiB): a label is a twentieth of 79.6 GiB, 3.98 GiB.
+        QTest::newRow("a line just above: onto it") << 15.6 << 16160.0 / 1024;
+        QTest::newRow("a line a label's height above: stays") << 11.0 << 11.0;
+        QTest::newRow("a line below: stays") << 20.0 << 20.0;
+        QTest::newRow("the upper line just above, the lower far below: onto it") << 77.0 << 81559.0 / 1024;
+    }
+    void peakTagClearsCapacityLabels()
+    {
+        QFETCH(double, tagGiB);
+        QFETCH(double, expectedGiB);
+        GpuPreset v100, h100;
+        v100.capacity = 16160 * kMiB;
+        h100.capacity = 81559 * kMiB;
+        QCOMPARE(tagClearOfCapacityLines({v100, h100}, Units::GiB, tagGiB), expectedGiB);
+    }
     // The assumptions page says which code and which mixed precision the numbers assume, with
     // every placeholder filled.
     void assumptionsNameTheChoices_data()

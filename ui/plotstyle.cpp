@@ -118,22 +118,54 @@ void wrapLegendRow(QCustomPlot *plot)
     legend->setFillOrder(QCPLegend::foColumnsFirst, true); // rearranges the entries
 }
 
-double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,
-                        const QFont &font, double zoom)
+namespace {
+
+double highestCapacity(const std::vector<GpuPreset> &gpus, Units units)
 {
-    QFont scaled = font;
-    scaled.setPointSizeF(font.pointSizeF() * zoom);
     double highest = 0;
     for (const GpuPreset &gpu : gpus)
         highest = std::max(highest, toUnits(gpu.capacity, units));
+    return highest;
+}
+
+// A label's height in the units of an axis that runs a little above `highest`: about a twentieth.
+constexpr double labelHeight(double highest)
+{
+    return 0.05 * highest;
+}
+
+// A capacity line standing within a label's height above a tag placed at `tagAt`.
+bool crowdsTag(double y, double tagAt, double crowded)
+{
+    return y >= tagAt && y - tagAt < crowded;
+}
+
+} // namespace
+
+double tagClearOfCapacityLines(const std::vector<GpuPreset> &gpus, Units units, double tagAt)
+{
+    const double crowded = labelHeight(highestCapacity(gpus, units));
+    double clear = tagAt;
+    for (const GpuPreset &gpu : gpus)
+        if (const double y = toUnits(gpu.capacity, units); crowdsTag(y, tagAt, crowded))
+            clear = std::max(clear, y);
+    return clear;
+}
+
+double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,
+                        const QFont &font, double zoom, double tagAt)
+{
+    QFont scaled = font;
+    scaled.setPointSizeF(font.pointSizeF() * zoom);
+    const double highest = highestCapacity(gpus, units);
     // A line within a label's height below another (an H100's 79.6 GiB under an A100's 80 GiB)
-    // takes its label under the line, so the two labels do not print over each other. The axis
-    // runs a little above the highest line: a label is about a twentieth of that.
-    const double crowded = 0.05 * highest;
+    // takes its label under the line, so the two labels do not print over each other; so does a
+    // line just above the tag at `tagAt`, which tagClearOfCapacityLines() lifts onto it.
+    const double crowded = labelHeight(highest);
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const double y = toUnits(gpus[i].capacity, units);
         // Of two equal lines, the later one's label goes under.
-        bool justBelowAnother = false;
+        bool justBelowAnother = tagAt >= 0 && crowdsTag(y, tagAt, crowded);
         for (std::size_t j = 0; j < gpus.size(); ++j) {
             const double other = toUnits(gpus[j].capacity, units);
             justBelowAnother |= other - y < crowded && (other > y || (other == y && j < i));

@@ -37,7 +37,12 @@ void addHorizontalLine(QCustomPlot *plot, double y, const QPen &pen, const QStri
 // The chosen GPUs' capacity lines, labelled at the right, the same in every plot: the target
 // (the first GPU) solid in capacityColor(), the others dashed in the text colour. Returns the
 // highest capacity in `units` (0 without GPUs), for the axis range.
+// `tagAt` (the step timeline's peak tag, which stands on that height): a line just above it takes
+// its label under the line.
 double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, Units units, const QPalette &palette,
-                        const QFont &font, double zoom);
+                        const QFont &font, double zoom, double tagAt = -1);
+// Where a tag meant to stand at `tagAt` stands clear of the capacity labels: on the highest line
+// within a label's height above it, whose label goes under (addCapacityLines), else at `tagAt`.
+double tagClearOfCapacityLines(const std::vector<GpuPreset> &gpus, Units units, double tagAt);
 
 } // namespace vl

@@ -230,9 +230,13 @@ void StepTimelineView::rebuild()
                       QPen(text, 1.2 * m_zoom, Qt::DashLine),
                       tr("sum of all parts %1").arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units)),
                       LabelSide::Left, labelFont, pal.base(), LabelEdge::Below);
-    highest = std::max(highest, addCapacityLines(m_plot, m_shown->gpus, m_shown->units, pal, font(), m_zoom));
+    const double peak = toUnits(t.peak(), m_shown->units);
+    const double sum = toUnits(m_shown->analysis.breakdown.total, m_shown->units);
+    // The peak's tag stands on the sum line, which is never below the peak, so the two never
+    // cross; or on a capacity line just above, whose label then goes under it.
+    const double tagAt = n > 0 ? tagClearOfCapacityLines(m_shown->gpus, m_shown->units, std::max(sum, peak)) : -1;
+    highest = std::max(highest, addCapacityLines(m_plot, m_shown->gpus, m_shown->units, pal, font(), m_zoom, tagAt));
     if (n > 0) {
-        const double peak = toUnits(t.peak(), m_shown->units);
         auto *marker = new QCPItemTracer(m_plot);
         marker->setGraph(m_graph);
         marker->setGraphKey(double(t.peakIndex));
@@ -240,17 +244,15 @@ void StepTimelineView::rebuild()
         marker->setSize(9 * m_zoom);
         marker->setPen(QPen(text, 1.5 * m_zoom));
         marker->setBrush(componentColor(Component::Activations));
-        // The tag stands on the sum line, which is never below the peak, so the two never cross;
-        // a dotted leader joins it to the peak's circle.
-        const double sum = toUnits(m_shown->analysis.breakdown.total, m_shown->units);
-        if (sum > peak) {
+        // A dotted leader joins the tag to the peak's circle.
+        if (tagAt > peak) {
             auto *leader = new QCPItemLine(m_plot);
             leader->start->setCoords(double(t.peakIndex), peak);
-            leader->end->setCoords(double(t.peakIndex), sum);
+            leader->end->setCoords(double(t.peakIndex), tagAt);
             leader->setPen(QPen(text, 1.0 * m_zoom, Qt::DotLine));
         }
         auto *tag = new QCPItemText(m_plot);
-        tag->position->setCoords(double(t.peakIndex), std::max(sum, peak));
+        tag->position->setCoords(double(t.peakIndex), tagAt);
         // Centred over the peak, or ending (starting) at it near the right (left) edge, so that
         // a peak at the optimizer step or at the start keeps its whole tag inside the plot.
         const double across = n > 1 ? double(t.peakIndex) / double(n - 1) : 0.5;
