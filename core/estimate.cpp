@@ -44,6 +44,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::BackwardWorkingSet, "backward_working_set"},
     {ItemId::GemmWorkspaces, "gemm_workspaces"},
     {ItemId::CudaContext, "cuda_context"},
+    {ItemId::FreedLogitsBlock, "freed_logits_block"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
 }};
@@ -1237,6 +1238,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes logits = std::max(forward, backward);
         lossFreed += chunkBackward > 0 ? chunkBackward : logits;
         b.logitsKeptInBackward = logits - (chunkBackward > 0 ? chunkBackward : logits);
+        // What the allocator keeps of the 16-bit logits' block while the loss's backward runs (addOverhead).
+        b.freedLogits = lossBackward && upcast ? logitBytes * elements : 0;
         sink.add(ItemId::Logits, logits, [&] {
             const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
             if (lossBackward && backward > forward && lossParallel)
@@ -1350,6 +1353,22 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
             sink.add(ItemId::CommBuffers, o.commBuffers,
                      [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
     }
+    // The 16-bit logits are freed before the loss's backward (torchtitan train.py `del pred`; the
+    // Trainer drops the outputs), and with them the FP32 copies nothing saved. The loss's backward
+    // then allocates FP32 buffers of 4 B a logit. PyTorch's caching allocator
+    // (c10/cuda/CUDACachingAllocator.cpp) hands each the smallest cached block that holds it
+    // (get_free_block) and splits it, but never joins two segments' blocks nor moves one; with
+    // expandable_segments freed neighbours merge, and a request no hole fits extends the
+    // segment's end (try_allocate_expandable_block). Either way the buffers take 4 B a logit of
+    // the 6 B freed (10 B under loss_parallel) and leave 2 B reserved and unused while the loss's
+    // backward runs. The loss's own allocation stream, replayed through both rules, leaves that.
+    if (b.freedLogits > 0)
+        sink.add(ItemId::FreedLogitsBlock, b.freedLogits, [&] {
+            return "the 16-bit logits' block, freed before the loss's backward: its FP32 buffers, 4 B a logit, take "
+                   "the blocks freed with it but do not fit in this one, which the allocator keeps unused until the "
+                   "layers' backward reuses it"
+                + equals(b.freedLogits, units);
+        });
     const Bytes reserve = allocated * o.allocatorPercent / 100;
     sink.add(ItemId::AllocatorReserve, reserve, [&] {
         return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
@@ -1436,6 +1455,7 @@ Component componentOf(ItemId id)
     case ItemId::BackwardWorkingSet: return Component::Activations;
     case ItemId::GemmWorkspaces:
     case ItemId::CudaContext:
+    case ItemId::FreedLogitsBlock:
     case ItemId::AllocatorReserve:
     case ItemId::CommBuffers: return Component::Overhead;
     }

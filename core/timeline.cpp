@@ -23,7 +23,10 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // All step long: the weights, master copy and moments, the overhead, DeepSpeed ZeRO-3's
     // gradient bucket (below stage 3 the bucket lives in backward only) and ZeRO-Offload's GPU
     // staging buffer, both allocated with the optimizer.
-    const Bytes overhead = b.component(Component::Overhead);
+    // The logits' freed block is held while the loss's backward runs; the layers' backward
+    // then reuses it.
+    const Bytes freedLogits = b.item(ItemId::FreedLogitsBlock);
+    const Bytes overhead = b.component(Component::Overhead) - freedLogits;
     // torch.optim's step intermediates exist during the step alone.
     const Bytes stepBuffer = b.item(ItemId::OptimizerStepBuffer);
     const Bytes optimizer = b.component(Component::OptimizerStates) - stepBuffer;
@@ -54,7 +57,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers - accumulated;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
-    const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations) {
+    const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations,
+                           Bytes heldByAllocator = 0) {
         TimelinePoint p{phase, layer, 0, {}};
         p.parts[std::size_t(Component::Parameters)] = parameters;
         // The accumulated gradients are reduced by the end of backward, before the step.
@@ -63,7 +67,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         p.parts[std::size_t(Component::OptimizerStates)] = optimizer
             + (phase == StepPhase::OptimizerStep ? stepBuffer : 0);
         p.parts[std::size_t(Component::Activations)] = activations;
-        p.parts[std::size_t(Component::Overhead)] = overhead;
+        p.parts[std::size_t(Component::Overhead)] = overhead + heldByAllocator;
         for (Bytes part : p.parts)
             p.inUse += part;
         visit(p);
@@ -84,7 +88,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
     point(StepPhase::Loss, 0, params + gatheredInForward, 0,
-          afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations));
+          afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations), freedLogits);
 
     // Backward frees each layer's activations as it produces that layer's gradients, holding its
     // working set meanwhile (the loss's tensors are gone by then, but for logits the training loop

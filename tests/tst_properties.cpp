@@ -244,7 +244,8 @@ private Q_SLOTS:
     // A lever may cost memory only through what pulling it really allocates (ZeRO-3's and FSDP's
     // gathered parameters, FSDP's all-gather and gradient buffers, DeepSpeed's bucket, recomputation's working set;
     // mixed precision's master copy, the loss's FP32 copy and, under autocast, the 16-bit casts
-    // kept beside FP32 results and backward's FP32 gradients and 16-bit copies of the stream's),
+    // kept beside FP32 results and backward's FP32 gradients and 16-bit copies of the stream's; the
+    // 16-bit logits' block the allocator keeps beside the loss's FP32 buffers),
     // never through weights, gradients or moments; and the ladder then
     // names what grew instead of calling it a saving.
     void leversCostMemoryOnlyThroughTheirBuffers_data() { randomScenariosKeepTheInvariants_data(); }
@@ -265,7 +266,8 @@ private Q_SLOTS:
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
-              ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet, ItemId::AllocatorReserve}},
+              ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet, ItemId::FreedLogitsBlock,
+              ItemId::AllocatorReserve}},
             {Lever::SmallerBatch, {ItemId::AllocatorReserve}},
         };
         int costly = 0;

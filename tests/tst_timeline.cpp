@@ -371,6 +371,77 @@ private Q_SLOTS:
         QVERIFY(allocatedAtPeak < b.total - outsideAllocated); // below the sum's
     }
 
+    // The 16-bit logits are freed before the loss's backward, whose FP32 buffers (4 B a logit)
+    // fill the blocks freed with them but for 2 B a logit (the loss's CPU allocation stream,
+    // replayed through the caching allocator's rules, with and without expandable segments,
+    // leaves the 16-bit logits' bytes). A reading of reserved memory sees that block while the
+    // loss's backward runs; max_memory_allocated never does.
+    void freedLogitsBlockWhileTheLossRuns_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<qint64>("logitBytes"); // of the 16-bit logits on this GPU, 0: no such block
+        const auto titan = [](Scenario &s) {
+            s.implementation = Implementation::TorchTitan;
+            s.arch.modeling = Modeling::Llama;
+            s.precision = Precision::MixedBf16;
+            s.attention = Attention::Sdpa;
+            s.overhead.measure = Measure::Reserved;
+        };
+        const qint64 logits = 2 * 4096 * 32000; // the 7B's tokens × vocabulary, 2 B each
+        QTest::newRow("torchtitan, reserved") << std::function<void(Scenario &)>(titan) << logits;
+        QTest::newRow("torchtitan, nvidia-smi") << std::function<void(Scenario &)>([&](Scenario &s) {
+            titan(s);
+            s.overhead.measure = Measure::NvidiaSmi;
+        }) << logits;
+        QTest::newRow("torchtitan, loss_parallel over TP 2: the GPU's half of the vocabulary")
+            << std::function<void(Scenario &)>([&](Scenario &s) {
+                   titan(s);
+                   s.tensorParallel = 2;
+                   s.sequenceParallel = true;
+               })
+            << logits / 2;
+        QTest::newRow("Hugging Face on PyTorch 1.10: log_softmax keeps the FP32 copy, not the 16-bit logits")
+            << std::function<void(Scenario &)>([&](Scenario &s) {
+                   titan(s);
+                   s.implementation = Implementation::HuggingFace;
+                   s.attention = Attention::Eager;
+                   s.pytorch = PyTorchRelease::Before1_11;
+               })
+            << logits;
+        QTest::newRow("max_memory_allocated: no cached block in it")
+            << std::function<void(Scenario &)>([&](Scenario &s) {
+                   titan(s);
+                   s.overhead.measure = Measure::Allocated;
+               })
+            << qint64(0);
+        QTest::newRow("FP32: no 16-bit logits") << std::function<void(Scenario &)>([&](Scenario &s) {
+            titan(s);
+            s.precision = Precision::Fp32;
+        }) << qint64(0);
+        QTest::newRow("chunked loss: no whole-vocabulary buffers") << std::function<void(Scenario &)>([&](Scenario &s) {
+            titan(s);
+            s.loss = Loss::Chunked;
+        }) << qint64(0);
+        QTest::newRow("Megatron: its own vocab-parallel loss") << std::function<void(Scenario &)>([](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.overhead.measure = Measure::Reserved;
+        }) << qint64(0);
+    }
+    void freedLogitsBlockWhileTheLossRuns()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(qint64, logitBytes);
+        Scenario s;
+        edit(s);
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::FreedLogitsBlock), Bytes(logitBytes));
+        const StepTimeline t = stepTimeline(b);
+        const Bytes allStep = t.points.front().part(Component::Overhead);
+        for (const TimelinePoint &p : t.points)
+            QCOMPARE(p.part(Component::Overhead), allStep + (p.phase == StepPhase::Loss ? Bytes(logitBytes) : 0));
+    }
+
     void forwardGrowsBackwardShrinks()
     {
         const StepTimeline t = stepTimeline(Scenario{});

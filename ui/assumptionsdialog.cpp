@@ -111,6 +111,14 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "which the step timeline draws from its start.")
                         .arg(bytesText(b.item(ItemId::Gradients), units),
                              bytesText(b.item(ItemId::FsdpAllGatherBuffers), units));
+    if (b.has(ItemId::FreedLogitsBlock))
+        parallel << QObject::tr(
+                        "The loss's backward: the 16-bit logits are freed before it, and its FP32 buffers, 4 B a "
+                        "logit, fill the blocks freed with them but for 2 B a logit. The caching allocator keeps "
+                        "that block, %1, reserved and unused while the loss's backward runs, so a reading of "
+                        "reserved memory shows it. When the GPU runs short the allocator frees such unused blocks "
+                        "and tries again, so it does not by itself run a job out of memory.")
+                        .arg(bytesText(b.item(ItemId::FreedLogitsBlock), units));
     if (fieldInEffect(s, "no-sync"))
         parallel << (s.fsdpNoSync
                          ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "

@@ -142,6 +142,7 @@ QString itemName(ItemId id)
     case ItemId::BackwardWorkingSet: return QCoreApplication::translate("vl::ui", "Backward working set");
     case ItemId::GemmWorkspaces: return QCoreApplication::translate("vl::ui", "cuBLAS workspaces");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
+    case ItemId::FreedLogitsBlock: return QCoreApplication::translate("vl::ui", "Freed logits block");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");
     }

@@ -195,6 +195,10 @@
         <source>PyTorch 1.10 or older: softmax and log_softmax keep their input for backward beside their output (fixed in 1.11, pytorch/pytorch#65242), so eager attention keeps its scores, one more tensor of the probabilities&apos; size per layer, and a language model&apos;s loss keeps its FP32 logits.</source>
         <translation>PyTorch 1.10 或更早：softmax 和 log_softmax 除输出外还会为反向保留其输入（1.11 修复，pytorch/pytorch#65242），因此 eager 注意力会保留其分数，每层多一份与概率同样大小的张量；语言模型的损失会保留其 FP32 logits。</translation>
     </message>
+    <message>
+        <source>The loss&apos;s backward: the 16-bit logits are freed before it, and its FP32 buffers, 4 B a logit, fill the blocks freed with them but for 2 B a logit. The caching allocator keeps that block, %1, reserved and unused while the loss&apos;s backward runs, so a reading of reserved memory shows it. When the GPU runs short the allocator frees such unused blocks and tries again, so it does not by itself run a job out of memory.</source>
+        <translation>损失的反向传播：16 位 logits 在它之前释放，它的 FP32 缓冲区（每个 logit 4 B）填满与 logits 一同释放的块，只余下每个 logit 2 B。缓存分配器在损失的反向传播期间把这一块（%1）保留而不用，所以保留显存的读数会包含它。GPU 显存不足时，分配器会释放这类未用的块再重试，因此它本身不会让任务显存溢出。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -2791,6 +2795,10 @@
         <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits,</source>
         <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits</translation>
     </message>
+    <message>
+        <source>the 16-bit logits&apos; block, freed before the loss&apos;s backward: its FP32 buffers, 4 B a logit, take the blocks freed with it but do not fit in this one, which the allocator keeps unused until the layers&apos; backward reuses it</source>
+        <translation>16 位 logits 的块，在损失的反向传播之前释放：它的 FP32 缓冲区（每个 logit 4 B）占用与它一同释放的块，却放不进这一块；分配器将它空置保留，直到各层的反向传播重新用上它</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3069,6 +3077,10 @@
     <message>
         <source>FP16 mixed precision with an FP32 master copy and loss scaling</source>
         <translation>FP16 混合精度（保留 FP32 主副本，需损失缩放）</translation>
+    </message>
+    <message>
+        <source>Freed logits block</source>
+        <translation>已释放的 logits 块</translation>
     </message>
 </context>
 </TS>
