@@ -1361,7 +1361,8 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
     // expandable_segments freed neighbours merge, and a request no hole fits extends the
     // segment's end (try_allocate_expandable_block). Either way the buffers take 4 B a logit of
     // the 6 B freed (10 B under loss_parallel) and leave 2 B reserved and unused while the loss's
-    // backward runs. The loss's own allocation stream, replayed through both rules, leaves that.
+    // backward runs. The loss's own allocation stream, replayed through both rules, leaves that
+    // (tests/oracle/allocator_replay.py).
     if (b.freedLogits > 0)
         sink.add(ItemId::FreedLogitsBlock, b.freedLogits, [&] {
             return "the 16-bit logits' block, freed before the loss's backward: its FP32 buffers, 4 B a logit, take "

@@ -5,12 +5,15 @@
 
 #include <QTest>
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <functional>
 
 using namespace vl;
 
 Q_DECLARE_METATYPE(std::function<void(vl::Scenario &)>)
+Q_DECLARE_METATYPE(vl::Scenario)
 
 class TestTimeline : public QObject {
     Q_OBJECT
@@ -372,10 +375,9 @@ private Q_SLOTS:
     }
 
     // The 16-bit logits are freed before the loss's backward, whose FP32 buffers (4 B a logit)
-    // fill the blocks freed with them but for 2 B a logit (the loss's CPU allocation stream,
-    // replayed through the caching allocator's rules, with and without expandable segments,
-    // leaves the 16-bit logits' bytes). A reading of reserved memory sees that block while the
-    // loss's backward runs; max_memory_allocated never does.
+    // fill the blocks freed with them but for 2 B a logit (pinned to the allocator below). A
+    // reading of reserved memory sees that block while the loss's backward runs;
+    // max_memory_allocated never does.
     void freedLogitsBlockWhileTheLossRuns_data()
     {
         QTest::addColumn<std::function<void(Scenario &)>>("edit");
@@ -414,10 +416,6 @@ private Q_SLOTS:
                    s.overhead.measure = Measure::Allocated;
                })
             << qint64(0);
-        QTest::newRow("FP32: no 16-bit logits") << std::function<void(Scenario &)>([&](Scenario &s) {
-            titan(s);
-            s.precision = Precision::Fp32;
-        }) << qint64(0);
         QTest::newRow("chunked loss: no whole-vocabulary buffers") << std::function<void(Scenario &)>([&](Scenario &s) {
             titan(s);
             s.loss = Loss::Chunked;
@@ -440,6 +438,44 @@ private Q_SLOTS:
         const Bytes allStep = t.points.front().part(Component::Overhead);
         for (const TimelinePoint &p : t.points)
             QCOMPARE(p.part(Component::Overhead), allStep + (p.phase == StepPhase::Loss ? Bytes(logitBytes) : 0));
+    }
+
+    // The block against the caching allocator: tests/data/allocator-replay.yaml (written by
+    // tests/oracle/generate.py) replays the loss's real allocation stream through the
+    // allocator's rules, with and without expandable segments, and reads what the pool holds
+    // at its peak beyond the tensors.
+    void freedLogitsBlockIsWhatTheAllocatorHolds_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("held");
+        for (const YAML::Node &row : YAML::LoadFile(VL_TEST_DATA "/allocator-replay.yaml")) {
+            Scenario s;
+            s.implementation = Implementation::TorchTitan;
+            s.arch.modeling = Modeling::Llama;
+            s.attention = Attention::Sdpa;
+            s.overhead.measure = Measure::Reserved;
+            s.precision = row["logits"].as<std::string>() == "bf16" ? Precision::MixedBf16 : Precision::Fp32;
+            s.pytorch = *parsePyTorchRelease(row["pytorch"].as<std::string>());
+            s.sequence = row["tokens"].as<std::int64_t>();
+            s.arch.vocab = row["vocab"].as<std::int64_t>();
+            if (row["loss"].as<std::string>() == "vocab-parallel") { // the replay's vocabulary is one GPU's half
+                s.tensorParallel = 2;
+                s.sequenceParallel = true;
+                s.arch.vocab *= 2;
+            }
+            const std::string name = row["loss"].as<std::string>() + " loss, PyTorch "
+                + row["pytorch"].as<std::string>() + ", " + row["logits"].as<std::string>() + " logits, "
+                + std::to_string(s.sequence) + " tokens × " + row["vocab"].as<std::string>() + ", expandable segments "
+                + (row["expandable_segments"].as<bool>() ? "on" : "off");
+            QTest::newRow(name.c_str()) << s << qint64(row["held"].as<std::int64_t>());
+        }
+    }
+    void freedLogitsBlockIsWhatTheAllocatorHolds()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, held);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        QCOMPARE(estimate(scenario).item(ItemId::FreedLogitsBlock), Bytes(held));
     }
 
     void forwardGrowsBackwardShrinks()

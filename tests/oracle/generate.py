@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, or, with
---check, fails when the checked-in file differs from what PyTorch says now.
+"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, and what the
+loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml, or,
+with --check, fails when a checked-in file differs from what PyTorch says now.
 
 Run with Debian's PyTorch: /usr/bin/python3 tests/oracle/generate.py [--check]
 """
@@ -10,9 +11,11 @@ import json
 import pathlib
 import sys
 
+import allocator_replay
 import saved_tensors
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yaml"
+ALLOCATOR_DATA = DATA.with_name("allocator-replay.yaml")
 
 # Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
 # counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
@@ -208,15 +211,30 @@ def render():
     return "\n".join(lines) + "\n"
 
 
+def render_allocator():
+    lines = [
+        "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",
+        "# tests/oracle/generate.py (do not edit: regenerate it): the loss's allocation stream on the CPU,",
+        "# replayed through the allocator's rules for large blocks (tests/oracle/allocator_replay.py), with and",
+        "# without expandable segments. held: the pool's peak less the tensors' peak, in bytes.",
+        "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
+    ]
+    for row in allocator_replay.rows():
+        lines.append("- " + json.dumps(row))
+    return "\n".join(lines) + "\n"
+
+
 def main():
-    text = render()
-    if "--check" in sys.argv:
-        if DATA.read_text() != text:
-            sys.exit(f"{DATA} differs from what PyTorch's autograd saves now: run tests/oracle/generate.py")
-        print(f"{DATA.name}: matches PyTorch's autograd")
-        return
-    DATA.write_text(text)
-    print(f"wrote {DATA}")
+    files = [(DATA, render(), "what PyTorch's autograd saves"),
+             (ALLOCATOR_DATA, render_allocator(), "what the loss's allocations leave in the allocator's pool")]
+    for path, text, what in files:
+        if "--check" in sys.argv:
+            if path.read_text() != text:
+                sys.exit(f"{path} differs from {what} now: run tests/oracle/generate.py")
+            print(f"{path.name}: matches {what}")
+        else:
+            path.write_text(text)
+            print(f"wrote {path}")
 
 
 if __name__ == "__main__":
