@@ -165,16 +165,16 @@ double addCapacityLines(QCustomPlot *plot, const std::vector<GpuPreset> &gpus, U
     for (std::size_t i = 0; i < gpus.size(); ++i) {
         const double y = toUnits(gpus[i].capacity, units);
         // Of two equal lines, the later one's label goes under.
-        bool justBelowAnother = tagAt >= 0 && crowdsTag(y, tagAt, crowded);
+        bool labelUnder = tagAt >= 0 && crowdsTag(y, tagAt, crowded);
         for (std::size_t j = 0; j < gpus.size(); ++j) {
             const double other = toUnits(gpus[j].capacity, units);
-            justBelowAnother |= other - y < crowded && (other > y || (other == y && j < i));
+            labelUnder |= other - y < crowded && (other > y || (other == y && j < i));
         }
         const bool target = i == 0;
         const QPen pen(target ? capacityColor() : palette.color(QPalette::WindowText), 1.5 * zoom,
                        target ? Qt::SolidLine : Qt::DashLine);
         addHorizontalLine(plot, y, pen, capacityLabel(gpus[i], units), LabelSide::Right, scaled, palette.base(),
-                          justBelowAnother ? LabelEdge::Below : LabelEdge::Above);
+                          labelUnder ? LabelEdge::Below : LabelEdge::Above);
     }
     return highest;
 }
