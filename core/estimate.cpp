@@ -1365,9 +1365,11 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
     // (tests/oracle/allocator_replay.py).
     if (b.freedLogits > 0)
         sink.add(ItemId::FreedLogitsBlock, b.freedLogits, [&] {
-            return "the 16-bit logits' block, freed before the loss's backward: its FP32 buffers, 4 B a logit, take "
-                   "the blocks freed with it but do not fit in this one, which the allocator keeps unused until the "
-                   "layers' backward reuses it"
+            return formatCount(s.sequence * s.microBatch) + " tokens × " + std::to_string(s.arch.vocab) + " vocab × "
+                + std::to_string(dt.logits) + " B" + (t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "")
+                + " (the 16-bit logits' block: freed before the loss's backward, whose FP32 buffers, 4 B a logit, "
+                  "take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward "
+                  "reuses it)"
                 + equals(b.freedLogits, units);
         });
     const Bytes reserve = allocated * o.allocatorPercent / 100;

@@ -99,10 +99,10 @@ struct Breakdown {
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
-    Bytes freedLogits = 0;            // the 16-bit logits freed before the loss's backward, which outgrows their block
-    Bytes gatheredOnlyInBackward = 0; // of FSDP's gathered layers, the one prefetched ahead of backward's
-    bool bucketPersists = false;      // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
-    bool gradientsPersist = false;    // the gradients live in a buffer kept all step (Megatron's main_grad)
+    Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
+    Bytes gatheredOnlyInBackward = 0;      // of FSDP's gathered layers, the one prefetched ahead of backward's
+    bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
     // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients
     // and the all-gather buffers on its own streams: their blocks stay reserved all step.
     bool streamPoolsReserved = false;

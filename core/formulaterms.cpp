@@ -313,9 +313,9 @@ constexpr std::string_view kTerms[] = {
                       "its product with the loss's gradient; its forward holds the logits, their FP32 copy and the "
                       "shifted copy,"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "the 16-bit logits' block, freed before the loss's backward: its FP32 buffers, 4 B a logit, take "
-                      "the blocks freed with it but do not fit in this one, which the allocator keeps unused until the "
-                      "layers' backward reuses it"),
+                      "(the 16-bit logits' block: freed before the loss's backward, whose FP32 buffers, 4 B a logit, "
+                      "take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward "
+                      "reuses it)"),
 };
 
 } // namespace

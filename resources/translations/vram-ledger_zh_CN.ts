@@ -2796,8 +2796,8 @@
         <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits</translation>
     </message>
     <message>
-        <source>the 16-bit logits&apos; block, freed before the loss&apos;s backward: its FP32 buffers, 4 B a logit, take the blocks freed with it but do not fit in this one, which the allocator keeps unused until the layers&apos; backward reuses it</source>
-        <translation>16 位 logits 的块，在损失的反向传播之前释放：它的 FP32 缓冲区（每个 logit 4 B）占用与它一同释放的块，却放不进这一块；分配器将它空置保留，直到各层的反向传播重新用上它</translation>
+        <source>(the 16-bit logits&apos; block: freed before the loss&apos;s backward, whose FP32 buffers, 4 B a logit, take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward reuses it)</source>
+        <translation>（16 位 logits 的块：在损失的反向传播之前释放；反向传播的 FP32 缓冲区（每个 logit 4 B）占用与它一同释放的块，却放不进这一块；分配器将它空置保留，直到反向传播重新用上它）</translation>
     </message>
 </context>
 <context>
