@@ -314,8 +314,8 @@ constexpr std::string_view kTerms[] = {
                       "shifted copy,"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "(the 16-bit logits' block: freed before the loss's backward, whose FP32 buffers, 4 B a logit, "
-                      "take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward "
-                      "reuses it)"),
+                      "take the blocks freed with it but do not fit in it; the allocator keeps it unused until "
+                      "backward reuses it)"),
 };
 
 } // namespace
