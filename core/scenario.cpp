@@ -120,6 +120,7 @@ DtypeBytes dtypeBytes(const Scenario &s)
     // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
     d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
     d.gemmInput = s.precision == Precision::Fp8 ? 1 : d.activation;
+    d.fsdpCast = fsdpCast;
     return d;
 }
 

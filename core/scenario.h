@@ -228,13 +228,14 @@ struct Scenario {
 struct DtypeBytes {
     int weight; // working (forward/backward) copy
     int gradient;
-    int master;        // 0 when no FP32 master copy is kept
-    int activation;    // what linear layers and attention compute in
-    bool autocast;     // PyTorch autocast: FP32 weights cast to 16 bits per op
-    int base;          // frozen base weights
-    int stream;        // the residual stream, as the embedding outputs it
-    int logits = 0;    // the logits as the loss reads them
-    int gemmInput = 0; // a linear layer's input as it is saved for backward: 1 B in FP8
+    int master;            // 0 when no FP32 master copy is kept
+    int activation;        // what linear layers and attention compute in
+    bool autocast;         // PyTorch autocast: FP32 weights cast to 16 bits per op
+    int base;              // frozen base weights
+    int stream;            // the residual stream, as the embedding outputs it
+    int logits = 0;        // the logits as the loss reads them
+    int gemmInput = 0;     // a linear layer's input as it is saved for backward: 1 B in FP8
+    bool fsdpCast = false; // FSDP's mixed precision: FP32 shards gathered in 16 bits, no separate master copy
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 

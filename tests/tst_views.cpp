@@ -178,6 +178,8 @@ private Q_SLOTS:
         QVERIFY(!scenarioError(s));
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QCOMPARE(html.contains(QStringLiteral("no_sync")), said);
+        // FSDP does mixed precision itself: no master copy, yet not "none" (which the page had said).
+        QVERIFY2(html.contains(QStringLiteral("Mixed precision: FSDP's MixedPrecisionPolicy")), qPrintable(html));
     }
 
     void diagram_data()

@@ -92,6 +92,9 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                      ? QObject::tr("Transformer Engine's FP8 under Megatron-LM: 16-bit weights and gradients with an "
                                    "FP32 master copy, an FP8 copy and FP8 transpose of every linear weight kept across "
                                    "micro-batches, and each linear's input saved for backward in FP8 (1 B)")
+                     : dt.fsdpCast   ? QObject::tr("FSDP's MixedPrecisionPolicy: the FP32 shards, which the optimizer "
+                                                     "updates, gathered in 16 bits for each layer to compute in; no "
+                                                     "separate master copy")
                      : dt.master > 0 ? QObject::tr("16-bit weights and gradients with an FP32 master copy")
                                      : QObject::tr("none"))
             .arg(measureText(s.overhead.measure));

@@ -199,6 +199,10 @@
         <source>The loss&apos;s backward: the 16-bit logits are freed before it, and its FP32 buffers, 4 B a logit, fill the blocks freed with them but for 2 B a logit. The caching allocator keeps that block, %1, reserved and unused while the loss&apos;s backward runs, so a reading of reserved memory shows it. When the GPU runs short the allocator frees such unused blocks and tries again, so it does not by itself run a job out of memory.</source>
         <translation>损失的反向传播：16 位 logits 在它之前释放，它的 FP32 缓冲区（每个 logit 4 B）填满与 logits 一同释放的块，只余下每个 logit 2 B。缓存分配器在损失的反向传播期间把这一块（%1）保留而不用，所以保留显存的读数会包含它。GPU 显存不足时，分配器会释放这类未用的块再重试，因此它本身不会让任务显存溢出。</translation>
     </message>
+    <message>
+        <source>FSDP&apos;s MixedPrecisionPolicy: the FP32 shards, which the optimizer updates, gathered in 16 bits for each layer to compute in; no separate master copy</source>
+        <translation>FSDP 的 MixedPrecisionPolicy：优化器更新的是 FP32 分片，每层计算时以 16 位聚合；没有单独的主副本</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
