@@ -29,10 +29,10 @@ def segment_size(size, expandable):
 
 class CachingAllocator:
     """One stream's large pool. get_free_block: the smallest free block that holds the request,
-    split when larger, its remainder staying free. A block freed merges with free neighbours of
-    its segment. Without expandable segments a request nothing holds gets a segment of its own
-    (cudaMalloc); with them one segment grows at its end (try_allocate_expandable_block), taking
-    the free block before the end with it."""
+    split when more than 1 MiB would remain (should_split), the remainder staying free. A block
+    freed merges with free neighbours of its segment. Without expandable segments a request
+    nothing holds gets a segment of its own (cudaMalloc); with them one segment grows at its end
+    (try_allocate_expandable_block), taking the free block before the end with it."""
 
     def __init__(self, expandable):
         self.expandable = expandable
@@ -57,13 +57,12 @@ class CachingAllocator:
             block = [self.segments, grow, True]
             self.blocks.append(block)
             self.reserved += grow
-        at = self.blocks.index(block)
-        if block[1] > size:
-            self.blocks.insert(at + 1, [block[0], block[1] - size, True])
+        if block[1] - size > SMALL:
+            self.blocks.insert(self._index(block) + 1, [block[0], block[1] - size, True])
             block[1] = size
         block[2] = False
         self.live[key] = block
-        self.allocated += size
+        self.allocated += block[1]
         self.peak_allocated = max(self.peak_allocated, self.allocated)
         self.peak_reserved = max(self.peak_reserved, self.reserved)
 
@@ -71,13 +70,17 @@ class CachingAllocator:
         block = self.live.pop(key)
         block[2] = True
         self.allocated -= block[1]
-        at = self.blocks.index(block)
-        for neighbour in (at + 1, at - 1):
+        at = self._index(block)
+        for neighbour in (at + 1, at - 1):  # the later first, so that `at - 1` still names the earlier
             if 0 <= neighbour < len(self.blocks):
                 other = self.blocks[neighbour]
-                if other[2] and other[0] == block[0] and other is not block:
+                if other[2] and other[0] == block[0]:
                     block[1] += other[1]
-                    self.blocks.remove(other)
+                    del self.blocks[neighbour]
+
+    def _index(self, block):
+        """Where `block` is, by identity: two blocks may hold equal values."""
+        return next(i for i, b in enumerate(self.blocks) if b is block)
 
 
 def allocation_stream(step):
