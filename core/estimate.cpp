@@ -322,6 +322,13 @@ struct Stage {
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOffloadHostBuffers(Units units, Sink &sink) const;
+    // How the logits' formulas begin and end: "8192 tokens × 128256 vocab × " and, split over
+    // tensor-parallel GPUs, " ÷ 8 (vocab-parallel)".
+    std::string logitsShape() const
+    {
+        return formatCount(s.sequence * s.microBatch) + " tokens × " + std::to_string(s.arch.vocab) + " vocab × ";
+    }
+    std::string vocabParallel() const { return t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : ""; }
 
     // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward (zero3Turn()).
     struct Zero3Turn {
@@ -1241,26 +1248,24 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // What the allocator keeps of the 16-bit logits' block while the loss's backward runs (addOverhead).
         b.freedLogits = lossBackward && upcast ? logitBytes * elements : 0;
         sink.add(ItemId::Logits, logits, [&] {
-            const std::string vocabParallel = t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "";
             if (lossBackward && backward > forward && lossParallel)
-                return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
-                    + " vocab × 3 × 4 B (loss_parallel's backward: zeros for the targets, exp of the log-softmax "
+                return logitsShape()
+                    + "3 × 4 B (loss_parallel's backward: zeros for the targets, exp of the log-softmax "
                       "and their sum, then its product with the loss's gradient; its forward holds the logits, "
                       "their FP32 copy and the shifted copy, "
-                    + formatBytes(forward, units) + ")" + vocabParallel + equals(logits, units);
+                    + formatBytes(forward, units) + ")" + vocabParallel() + equals(logits, units);
             if (lossBackward && backward > forward)
-                return formatCount(sb) + " tokens × " + std::to_string(a.vocab)
-                    + " vocab × 2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
+                return logitsShape()
+                    + "2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
                       ", more than the forward's logits"
-                    + (fp32Copy > 0 ? " and FP32 copy, " : ", ") + formatBytes(forward, units) + ")" + vocabParallel
+                    + (fp32Copy > 0 ? " and FP32 copy, " : ", ") + formatBytes(forward, units) + ")" + vocabParallel()
                     + equals(logits, units);
-            std::string text = formatCount(sb) + " tokens × " + std::to_string(a.vocab) + " vocab × ";
+            std::string text = logitsShape();
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
             else
                 text += std::to_string(logitBytes) + " B" + (logitBytes > e ? " (FP32, as Fabric returns them)" : "");
-            if (t > 1)
-                text += " ÷ " + std::to_string(t) + " (vocab-parallel)";
+            text += vocabParallel();
             if (fp32Copy && chunked)
                 text += " + one chunk's FP32 copy (chunked loss, " + std::to_string(kLossChunks) + " chunks) "
                     + formatBytes(fp32Copy, units);
@@ -1365,8 +1370,7 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
     // (tests/oracle/allocator_replay.py).
     if (b.freedLogits > 0)
         sink.add(ItemId::FreedLogitsBlock, b.freedLogits, [&] {
-            return formatCount(s.sequence * s.microBatch) + " tokens × " + std::to_string(s.arch.vocab) + " vocab × "
-                + std::to_string(dt.logits) + " B" + (t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : "")
+            return logitsShape() + std::to_string(dt.logits) + " B" + vocabParallel()
                 + " (the 16-bit logits' block: freed before the loss's backward, whose FP32 buffers, 4 B a logit, "
                   "take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward "
                   "reuses it)"
