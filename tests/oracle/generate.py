@@ -196,37 +196,33 @@ def measures_loss(c):
         all(c.get(key) == value for key, value in shape.items()) for shape in LITGPT_LOSS_SHAPES)
 
 
-def render():
-    lines = [
-        "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
-        "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
-        "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
-        "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
-        "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
-        "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
-        "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
-    ]
-    for row in rows():
-        lines.append("- " + json.dumps(row))
-    return "\n".join(lines) + "\n"
+SAVED_TENSORS_HEADER = [
+    "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
+    "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
+    "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
+    "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
+    "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
+    "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
+]
+ALLOCATOR_HEADER = [
+    "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",
+    "# tests/oracle/generate.py (do not edit: regenerate it): the loss's allocation stream on the CPU,",
+    "# replayed through the allocator's rules for large blocks (tests/oracle/allocator_replay.py), with and",
+    "# without expandable segments. held: the pool's peak less the tensors' peak, in bytes.",
+]
 
 
-def render_allocator():
-    lines = [
-        "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",
-        "# tests/oracle/generate.py (do not edit: regenerate it): the loss's allocation stream on the CPU,",
-        "# replayed through the allocator's rules for large blocks (tests/oracle/allocator_replay.py), with and",
-        "# without expandable segments. held: the pool's peak less the tensors' peak, in bytes.",
-        "# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU.",
-    ]
-    for row in allocator_replay.rows():
-        lines.append("- " + json.dumps(row))
+def render(header, rows):
+    """A data file: its header, the PyTorch that ran, one JSON row a line."""
+    lines = header + ["# PyTorch " + saved_tensors.torch.__version__.split("a")[0] + " on the CPU."]
+    lines += ["- " + json.dumps(row) for row in rows]
     return "\n".join(lines) + "\n"
 
 
 def main():
-    files = [(DATA, render(), "what PyTorch's autograd saves"),
-             (ALLOCATOR_DATA, render_allocator(), "what the loss's allocations leave in the allocator's pool")]
+    files = [(DATA, render(SAVED_TENSORS_HEADER, rows()), "what PyTorch's autograd saves"),
+             (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
+              "what the loss's allocations leave in the allocator's pool")]
     for path, text, what in files:
         if "--check" in sys.argv:
             if path.read_text() != text:
