@@ -84,8 +84,10 @@ class CachingAllocator:
 
 
 def allocation_stream(step):
-    """(address, bytes) for every allocation of `step()` on the CPU, bytes < 0 for a free."""
-    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+    """(address, bytes) for every allocation of `step()` on the CPU, bytes < 0 for a free. The
+    event tree, unlike held_beyond()'s event list, carries the addresses that pair each free with
+    its allocation."""
+    with saved_tensors.memory_profile() as prof:
         step()
     events = []
 
