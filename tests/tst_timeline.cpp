@@ -15,6 +15,20 @@ using namespace vl;
 Q_DECLARE_METATYPE(std::function<void(vl::Scenario &)>)
 Q_DECLARE_METATYPE(vl::Scenario)
 
+namespace {
+
+// torchtitan's Llama under the reading of the allocator's pool (max_memory_reserved), where the
+// logits' freed block shows.
+void torchtitanReadReserved(Scenario &s)
+{
+    s.implementation = Implementation::TorchTitan;
+    s.arch.modeling = Modeling::Llama;
+    s.attention = Attention::Sdpa;
+    s.overhead.measure = Measure::Reserved;
+}
+
+} // namespace
+
 class TestTimeline : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -383,11 +397,8 @@ private Q_SLOTS:
         QTest::addColumn<std::function<void(Scenario &)>>("edit");
         QTest::addColumn<qint64>("logitBytes"); // of the 16-bit logits on this GPU, 0: no such block
         const auto titan = [](Scenario &s) {
-            s.implementation = Implementation::TorchTitan;
-            s.arch.modeling = Modeling::Llama;
+            torchtitanReadReserved(s);
             s.precision = Precision::MixedBf16;
-            s.attention = Attention::Sdpa;
-            s.overhead.measure = Measure::Reserved;
         };
         const qint64 logits = 2 * 4096 * 32000; // the 7B's tokens × vocabulary, 2 B each
         QTest::newRow("torchtitan, reserved") << std::function<void(Scenario &)>(titan) << logits;
@@ -450,10 +461,7 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("held");
         for (const YAML::Node &row : YAML::LoadFile(VL_TEST_DATA "/allocator-replay.yaml")) {
             Scenario s;
-            s.implementation = Implementation::TorchTitan;
-            s.arch.modeling = Modeling::Llama;
-            s.attention = Attention::Sdpa;
-            s.overhead.measure = Measure::Reserved;
+            torchtitanReadReserved(s);
             s.precision = row["logits"].as<std::string>() == "bf16" ? Precision::MixedBf16 : Precision::Fp32;
             s.pytorch = *parsePyTorchRelease(row["pytorch"].as<std::string>());
             s.sequence = row["tokens"].as<std::int64_t>();
