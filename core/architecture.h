@@ -25,6 +25,9 @@ struct Architecture {
     std::int64_t ffn = 11008;  // MLP intermediate size (per expert for MoE)
     std::int64_t vocab = 32000;
     std::int64_t learnedPositions = 0; // GPT-2's n_positions; 0 for rotary models
+    // The positions a rotary model is built for (config.json's max_position_embeddings, torchtune's
+    // max_seq_len), which torchtune's RoPE caches whole; 0: not stated.
+    std::int64_t rotaryPositions = 0;
     MlpKind mlp = MlpKind::Gated;
     Modeling modeling = Modeling::Llama;
     NormKind norm = NormKind::RmsNorm;

@@ -29,7 +29,7 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     // GPT-2 and BERT run eager attention with dropout; Llama and lit-gpt's GPT-NeoX blocks no dropout.
     const bool gpt2OrBert = s.arch.modeling == Modeling::Gpt2 || s.arch.modeling == Modeling::Bert;
     if (free({"attention", "flash-attention"})) {
-        if (s.implementation == Implementation::TorchTitan)
+        if (s.implementation == Implementation::TorchTitan || s.implementation == Implementation::TorchTune)
             s.attention = Attention::Sdpa;
         else if (s.implementation == Implementation::LitGpt)
             s.attention = Attention::Flash;
@@ -50,6 +50,9 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
         if (free({"recompute"}))
             s.recompute = Recompute::None;
     }
+    // torchtune trains in the model's dtype (its configs' dtype: bf16), no autocast.
+    if (s.implementation == Implementation::TorchTune && free({"precision"}) && s.precision != Precision::Fp32)
+        s.precision = Precision::Bf16;
     if (free({"dropout"}) && !gpt2OrBert)
         s.dropout = false;
     // Expert parallelism is Megatron's: Hugging Face's Mixtral runs every expert on each GPU.
@@ -198,13 +201,17 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")
         return lora;
+    const bool torchCode = s.implementation == Implementation::HuggingFace
+        || s.implementation == Implementation::TorchTitan || s.implementation == Implementation::TorchTune;
     if (field == "activation-offload")
-        return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan;
+        return torchCode;
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
         return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
+    if (field == "packed" || field == "max-positions") // what torchtune's RoPE keeps
+        return s.implementation == Implementation::TorchTune;
     if (field == "optimizer-in-backward")
-        return (s.implementation == Implementation::HuggingFace || s.implementation == Implementation::TorchTitan)
-            && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1 && s.pipelineParallel == 1;
+        return torchCode && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1
+            && s.pipelineParallel == 1;
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
     if (field == "pytorch") // an RMSNorm composed of torch ops (mean among them), softmax, log_softmax;

@@ -681,10 +681,29 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 // chunks: new tensors), clones the shard and resize_()s the buffer to it, which keeps the
 // buffer's storage; while the context is open its frame holds the clone, the shards and the last
 // shard's clone, the table's.
+//
+// torchtune builds its RoPE once per model with the model's max_seq_len (models/llama3_2/
+// _model_builders.py and the others: the context length, 131072 for Llama 3.1 and 3.2) and
+// registers `cache` (position_embeddings.py, build_rope_cache: torch.stack of cos and sin, FP32,
+// max_seq_len × head_dim/2 × 2), shared by every layer, on the GPU all step.
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const
 {
-    if (s.implementation != Implementation::TorchTitan || s.arch.learnedPositions > 0)
+    if (s.arch.learnedPositions > 0)
+        return;
+    if (s.implementation == Implementation::TorchTune) {
+        const bool stated = s.arch.rotaryPositions > 0;
+        const std::int64_t positions = stated ? s.arch.rotaryPositions : s.sequence;
+        const std::int64_t pairs = s.arch.effectiveHeadDim() / 2;
+        const Bytes cache = positions * pairs * 2 * 4;
+        sink.add(ItemId::RotaryTable, cache, [&] {
+            return "torchtune's RoPE cache: " + formatCount(positions)
+                + (stated ? " positions (the model's max_seq_len)" : " positions (the sequence; no maximum stated)")
+                + " × " + std::to_string(pairs) + " × 2 × 4 B (FP32 cos and sin)" + equals(cache, units);
+        });
+        return;
+    }
+    if (s.implementation != Implementation::TorchTitan)
         return;
     const std::int64_t positions = s.sequence * s.contextParallel;
     const std::int64_t pairs = s.arch.effectiveHeadDim() / 2;

@@ -52,6 +52,10 @@ const std::array kFields = {
               VL_INT(vocabDivisibleBy)},
     FieldSpec{"positions", "architecture.positions", "N", "Learned position embeddings (GPT-2); 0 for rotary",
               VL_INT(arch.learnedPositions), nullptr, true},
+    FieldSpec{"max-positions", "architecture.max_positions", "N",
+              "Positions a rotary model is built for (config.json's max_position_embeddings), which torchtune's "
+              "RoPE caches whole (0: not stated, the training sequence)",
+              VL_INT(arch.rotaryPositions), nullptr, true},
     FieldSpec{"experts", "architecture.experts", "N", "MoE experts per layer (1: dense)", VL_INT(arch.experts), nullptr,
               true},
     FieldSpec{"experts-per-token", "architecture.experts_per_token", "N", "MoE experts each token uses (top-k)",
@@ -94,7 +98,7 @@ const std::array kFields = {
               nullptr, VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles()), false, VL_NAMED(ampStyle)},
     FieldSpec{"implementation", "training.implementation", "CODE",
               "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "
-              "huggingface (transformers' modeling code), torchtitan or litgpt",
+              "huggingface (transformers' modeling code), torchtitan, litgpt or torchtune",
               nullptr, VL_WORD(implementation, parseImplementation, "implementation", allowedImplementations()), false,
               VL_NAMED(implementation)},
     FieldSpec{"master-weights", "training.master_weights", "yes|no", "Keep the FP32 master copy in mixed precision",
@@ -158,6 +162,10 @@ const std::array kFields = {
               "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
               "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)",
               nullptr, VL_WORD(loss, parseLoss, "loss", allowedLosses()), false, VL_NAMED(loss)},
+    FieldSpec{"packed", "training.packed", "yes|no",
+              "torchtune's packed dataset: several samples to a row, positions restarting with each, so its "
+              "RoPE gathers and keeps the cache's rows per call (--implementation torchtune)",
+              nullptr, VL_WORD(packed, parseYesNo, "packed", kYesNo), false, VL_BOOL(packed)},
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},

@@ -113,6 +113,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                 : field == "vocab"              ? "vocab_size"
                 : field == "ffn"                ? keys.ffn
                 : field == "positions"          ? (bert ? "max_position_embeddings" : keys.positions)
+                : field == "max-positions"      ? "max_position_embeddings"
                 : field == "kv-heads"           ? "num_key_value_heads"
                 : field == "head-dim"           ? "head_dim"
                 : field == "experts"            ? "num_local_experts"
@@ -156,7 +157,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.tiedEmbeddings = false;
             a.modeling = Modeling::GptNeox;
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
-                || (e = r.boolean("use_parallel_residual", a.parallelResidual));
+                || (e = r.boolean("use_parallel_residual", a.parallelResidual))
+                || (e = r.integer("max_position_embeddings", a.rotaryPositions));
         } else {
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;
@@ -166,7 +168,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
-                || (e = r.integer("num_experts_per_tok", a.expertsPerToken));
+                || (e = r.integer("num_experts_per_tok", a.expertsPerToken))
+                || (e = r.integer("max_position_embeddings", a.rotaryPositions));
             if (!r.has("tie_word_embeddings") && modelType == "gemma2")
                 a.tiedEmbeddings = true;
         }

@@ -131,6 +131,8 @@ void writeArchitecture(YAML::Emitter &out, const Architecture &a)
     out << YAML::Key << "vocab" << YAML::Value << a.vocab;
     if (a.learnedPositions > 0)
         out << YAML::Key << "positions" << YAML::Value << a.learnedPositions;
+    if (a.rotaryPositions > 0)
+        out << YAML::Key << "max_positions" << YAML::Value << a.rotaryPositions;
     out << YAML::Key << "mlp" << YAML::Value << toString(a.mlp);
     out << YAML::Key << "norm" << YAML::Value << toString(a.norm);
     if (a.modeling != modelingOf(a.mlp, a.norm))

@@ -242,11 +242,27 @@ constexpr std::string_view kProbabilities = "attention probabilities (softmax)";
 constexpr std::string_view kRepeatedValue = "value, repeated to every head";
 constexpr std::string_view kCopiedValue = "value, copied for the batched matmul";
 
+// torchtune's RoPE (modules/position_embeddings.py RotaryPositionalEmbeddings, models/llama3_1/
+// _position_embeddings.py Llama3ScaledRoPE) reads its FP32 cache of (cos, sin) pairs: sliced to
+// the sequence, a view, or with packed samples gathered at input_pos, `self.cache[input_pos]`, a
+// new tensor for each call, which the products with x keep for backward. Called for q and for k.
+void torchtuneRopeRows(const Scenario &s, TensorList &out)
+{
+    if (s.implementation != Implementation::TorchTune || !s.packed)
+        return;
+    const Bytes rows = s.sequence * s.microBatch * (s.arch.effectiveHeadDim() / 2) * 2 * 4;
+    out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the query's rotation", rows);
+    out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the key's rotation", rows);
+}
+
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py
 // LlamaDecoderLayer.forward, LlamaAttention with eager_attention_forward (repeat_kv, softmax in
 // FP32, cast back), SDPA or flash_attention_2, LlamaMLP down_proj(act_fn(gate_proj(x)) *
-// up_proj(x)); torchtitan's Llama block saves the same but for repeat_kv before SDPA. Pinned
-// tensor by tensor to PyTorch's autograd by tests/oracle (SDPA's flash kernel by its saved set).
+// up_proj(x)); torchtitan's Llama block saves the same but for repeat_kv before SDPA, and
+// torchtune's (modules/transformer.py TransformerSelfAttentionLayer, modules/attention.py
+// MultiHeadAttention, its RMSNorm and FeedForward) as torchtitan's, expanding K and V to every
+// head after RoPE, with its RoPE's gathered rows beside. Pinned tensor by tensor to PyTorch's
+// autograd by tests/oracle (SDPA's flash kernel by its saved set).
 void llamaLayer(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
@@ -266,7 +282,10 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // padding mask is given: integrations/sdpa_attention.py); torchtitan repeats them to every
         // head first (models/llama3/model/model.py, Attention.forward: repeat_kv).
         // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
-        const bool repeated = s.implementation == Implementation::TorchTitan && kvHeads > 1;
+        const bool repeated = (s.implementation == Implementation::TorchTitan
+                               || s.implementation == Implementation::TorchTune)
+            && kvHeads > 1;
+        torchtuneRopeRows(s, out);
         const std::int64_t kv = repeated ? q : kvHeads * d;
         out.add("query after rotary", e * tokens * q);
         out.add(repeated ? "key after rotary, repeated to every head" : "key after rotary (KV heads)", e * tokens * kv);

@@ -35,10 +35,11 @@ constexpr NameTable<Recompute, 3> kRecomputes{
     {{Recompute::None, "none"}, {Recompute::Selective, "selective"}, {Recompute::Full, "full"}}};
 constexpr NameTable<FineTune, 4> kFineTunes{
     {{FineTune::Full, "full"}, {FineTune::Freeze, "freeze"}, {FineTune::LoRA, "lora"}, {FineTune::QLoRA, "qlora"}}};
-constexpr NameTable<Implementation, 4> kImplementations{{{Implementation::Megatron, "megatron"},
+constexpr NameTable<Implementation, 5> kImplementations{{{Implementation::Megatron, "megatron"},
                                                          {Implementation::HuggingFace, "huggingface"},
                                                          {Implementation::TorchTitan, "torchtitan"},
-                                                         {Implementation::LitGpt, "litgpt"}}};
+                                                         {Implementation::LitGpt, "litgpt"},
+                                                         {Implementation::TorchTune, "torchtune"}}};
 constexpr NameTable<Sharding, 3> kShardings{
     {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
@@ -148,7 +149,8 @@ OptimizerImpl optimizerImplOf(const Scenario &s)
     // lit-gpt's fine-tuning scripts (finetune/lora.py at 8641822) build torch.optim.AdamW with
     // PyTorch's default, foreach on CUDA. Hugging Face's Trainer defaults to adamw_torch_fused from
     // PyTorch 2.8 on (training_args.py, default_optim), torchtitan to implementation "fused"
-    // (components/optimizer/optimizer.py), Megatron-Core and DeepSpeed to their FusedAdam.
+    // (components/optimizer/optimizer.py), torchtune's configs that name torch.optim.AdamW to fused:
+    // True (recipes/configs), Megatron-Core and DeepSpeed to their FusedAdam.
     return s.implementation == Implementation::LitGpt ? OptimizerImpl::Foreach : OptimizerImpl::Fused;
 }
 
@@ -422,7 +424,7 @@ std::string_view allowedFineTunes()
 }
 std::string_view allowedImplementations()
 {
-    return "megatron|huggingface|torchtitan|litgpt";
+    return "megatron|huggingface|torchtitan|litgpt|torchtune";
 }
 std::string_view allowedAttentions()
 {

@@ -38,8 +38,9 @@ enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
 // Whose code computes a layer: Megatron's fused kernels (Korthikanti et al.'s accounting) or
-// Hugging Face transformers' modeling code, which saves a different set of tensors.
-enum class Implementation { Megatron, HuggingFace, TorchTitan, LitGpt };
+// the modeling code of Hugging Face transformers, torchtitan, lit-gpt or torchtune, each of which
+// saves its own set of tensors.
+enum class Implementation { Megatron, HuggingFace, TorchTitan, LitGpt, TorchTune };
 // How mixed precision is implemented: 16-bit weights and grads plus an FP32 master copy
 // (Megatron, DeepSpeed), or PyTorch autocast: FP32 weights and grads, 16-bit casts per op.
 enum class AmpStyle { MasterCopy, Autocast };
@@ -185,6 +186,9 @@ struct Scenario {
     bool activationOffload = false;
     Attention attention = Attention::Eager;
     Loss loss = Loss::Standard;
+    // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a
+    // row and each token's position restarts with its sample, so the model is handed input_pos.
+    bool packed = false;
     bool dropout = false;
 
     FineTune fineTune = FineTune::Full;

@@ -36,7 +36,8 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     return std::nullopt;
 }
 
-// What the code-level implementations (Hugging Face transformers, torchtitan) are modelled for.
+// What the code-level implementations (Hugging Face transformers, torchtitan, lit-gpt, torchtune) are
+// modelled for.
 std::optional<Error> checkCodeLevel(const Scenario &s)
 {
     const Architecture &a = s.arch;
@@ -94,10 +95,28 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         return Error{"modeling",
                      "gpt-neox blocks are modelled as lit-gpt computes them; use --implementation litgpt "
                      "or megatron"};
-    if (titan && a.modeling != Modeling::Llama)
+    const bool torchtune = s.implementation == Implementation::TorchTune;
+    if ((titan || torchtune) && a.modeling != Modeling::Llama)
         return Error{"implementation",
-                     "torchtitan is modelled for its Llama; use huggingface or megatron for "
+                     code + " is modelled for its Llama; use huggingface or megatron for "
                          + std::string(toString(a.modeling))};
+    // torchtune's recipes train in the model's dtype (training.get_dtype: bf16 or fp32; its
+    // single-device recipe refuses fp16), with no autocast; its QLoRA quantizes with torchao's
+    // NF4Tensor (modules/peft/lora.py, linear_nf4), not bitsandbytes'.
+    if (torchtune && s.precision != Precision::Bf16 && s.precision != Precision::Fp32)
+        return Error{"precision",
+                     "torchtune trains in the model's dtype, without autocast; use --precision bf16 or fp32"};
+    // Its Llama and Mistral builders share RotaryPositionalEmbeddings' cache (Llama3ScaledRoPE's is
+    // the same); Qwen2's (models/qwen2/_positional_embeddings.py) keeps cos and sin whole and casts
+    // them for every call.
+    if (torchtune && a.qkvBias)
+        return Error{"qkv-bias",
+                     "torchtune is modelled for its Llama and Mistral builders; its Qwen2 (query, key and value "
+                     "biases) computes RoPE its own way; use --implementation huggingface"};
+    if (torchtune && s.fineTune == FineTune::QLoRA)
+        return Error{"finetune",
+                     "torchtune's QLoRA (torchao's NF4 tensors) is not modelled; use --finetune lora, or "
+                     "--implementation huggingface for QLoRA"};
     // torchtitan's apply_tp (parallelisms/parallelize_llama.py at 9dec370) always pairs its
     // column- and row-wise linears with sequence-parallel norms.
     if (titan && s.tensorParallel > 1 && !s.sequenceParallel)
@@ -128,7 +147,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                            "(LoRA's dropout is --lora-dropout)"};
     if (lora && (titan || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert))
         return Error{"finetune",
-                     "LoRA is modelled for the Llama family in Hugging Face's and lit-gpt's code and for "
+                     "LoRA is modelled for the Llama family in Hugging Face's, torchtune's and lit-gpt's code and for "
                      "lit-gpt's gpt-neox blocks; use --finetune full or freeze, or --implementation megatron"};
     if (litgpt) {
         if (a.modeling != Modeling::Llama && a.modeling != Modeling::GptNeox)
@@ -163,6 +182,10 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     }
     if (titan && s.attention != Attention::Sdpa)
         return Error{"attention", "torchtitan's Llama runs attention through SDPA; use --attention sdpa"};
+    if (torchtune && s.attention != Attention::Sdpa)
+        return Error{"attention",
+                     "torchtune runs attention through SDPA (flex_attention with packed samples, which keeps the "
+                     "same); use --attention sdpa"};
     if ((a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert) && s.attention != Attention::Eager)
         return Error{"attention", "GPT-2 and BERT are modelled with eager attention; use --attention eager"};
     return std::nullopt;
@@ -214,6 +237,7 @@ auto fieldRanges(const Scenario &s)
         {"vocab", a.vocab, 1, 1 << 24},
         {"vocab-divisible-by", s.vocabDivisibleBy, 1, 65'536},
         {"positions", a.learnedPositions, 0, 1 << 24},
+        {"max-positions", a.rotaryPositions, 0, 1 << 26},
         {"norms-per-layer", a.normsPerLayer, 0, 8},
         {"experts", a.experts, 1, 4096},
         {"experts-per-token", a.expertsPerToken, 1, a.experts},
@@ -360,7 +384,7 @@ std::optional<Error> scenarioError(const Scenario &s)
     if (s.activationOffload && s.implementation == Implementation::Megatron)
         return Error{"activation-offload",
                      "activation offload is modelled as torchtune's OffloadActivations; use --implementation "
-                     "huggingface or torchtitan"};
+                     "torchtune, huggingface or torchtitan"};
     if (s.activationOffload && s.pipelineParallel > 1)
         return Error{"activation-offload", "activation offload is modelled for one micro-batch in flight; use --pp 1"};
     // torchtune's optimizer_in_bwd (training/memory.py, register_optim_in_bwd_hooks): its
@@ -369,8 +393,8 @@ std::optional<Error> scenarioError(const Scenario &s)
     if (s.optimizerInBackward
         && (s.implementation == Implementation::Megatron || s.implementation == Implementation::LitGpt))
         return Error{"optimizer-in-backward",
-                     "the optimizer in backward is torchtune's; use --implementation huggingface or torchtitan, or "
-                     "--optimizer-in-backward no"};
+                     "the optimizer in backward is torchtune's; use --implementation torchtune, huggingface or "
+                     "torchtitan, or --optimizer-in-backward no"};
     if (s.optimizerInBackward && s.microBatchesPerStep() > 1)
         return Error{"optimizer-in-backward",
                      "torchtune refuses gradient accumulation with the optimizer in backward; use one "

@@ -525,7 +525,27 @@ private Q_SLOTS:
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
         QTest::newRow("unknown implementation")
             << QStringList{"--implementation", "nemo"} << 2
-            << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt";
+            << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt|torchtune";
+        QTest::newRow("torchtune under autocast")
+            << QStringList{"--implementation", "torchtune", "--precision", "mixed-bf16"} << 2
+            << "--precision: torchtune trains in the model's dtype, without autocast; use --precision bf16 or fp32";
+        QTest::newRow("torchtune's QLoRA")
+            << QStringList{"--implementation", "torchtune", "--finetune", "qlora", "--lora-targets", "q,v"} << 2
+            << "--finetune: torchtune's QLoRA (torchao's NF4 tensors) is not modelled";
+        QTest::newRow("torchtune with the flash-attn package")
+            << QStringList{"--implementation", "torchtune", "--attention", "flash"} << 2
+            << "--attention: torchtune runs attention through SDPA";
+        QTest::newRow("torchtune with tensor parallelism")
+            << QStringList{"--implementation", "torchtune", "--tp", "2"} << 2
+            << "--implementation: torchtune is modelled without tensor, sequence or pipeline parallelism";
+        QTest::newRow("torchtune's Qwen2") << QStringList{"--model", "qwen2.5-7b", "--implementation", "torchtune"} << 2
+                                           << "--qkv-bias: torchtune is modelled for its Llama and Mistral builders";
+        QTest::newRow("torchtune for GPT-2") << QStringList{"--model", "gpt2", "--implementation", "torchtune"} << 2
+                                             << "--implementation: torchtune is modelled for its Llama";
+        QTest::newRow("packed neither yes nor no") << QStringList{"--implementation", "torchtune", "--packed", "often"}
+                                                   << 2 << "--packed: 'often' is not allowed; use yes|no";
+        QTest::newRow("negative maximum positions") << QStringList{"--max-positions", "-1"} << 2
+                                                    << "--max-positions: -1 is out of range; allowed 0 to 67108864";
         QTest::newRow("CUDA context that is no size")
             << QStringList{"--cuda-context", "lots"} << 2 << "--cuda-context: 'lots' is not allowed; use a size";
         QTest::newRow("CUDA context beyond 64 GiB")

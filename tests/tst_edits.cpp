@@ -106,6 +106,17 @@ private Q_SLOTS:
         QTest::newRow("lit-gpt QLoRA: bf16-true, which its script requires with quantization")
             << mixedQlora << int(Implementation::LitGpt) << "" << int(Attention::Flash) << int(Recompute::None) << false
             << int(Precision::Bf16) << true;
+        QTest::newRow("torchtune: SDPA, whole-layer checkpointing, no dropout, the model's dtype bf16")
+            << eagerDropout << int(Implementation::TorchTune) << "" << int(Attention::Sdpa) << int(Recompute::Full)
+            << false << int(Precision::Bf16) << true;
+        Scenario fp32 = llama();
+        fp32.precision = Precision::Fp32;
+        QTest::newRow("torchtune keeps fp32, a dtype of its own")
+            << fp32 << int(Implementation::TorchTune) << "" << int(Attention::Sdpa) << int(Recompute::None) << false
+            << int(Precision::Fp32) << true;
+        QTest::newRow("a mixed precision the user typed stays, and torchtune refuses it")
+            << llama() << int(Implementation::TorchTune) << "precision" << int(Attention::Sdpa) << int(Recompute::None)
+            << false << int(Precision::MixedFp16) << false;
         QTest::newRow("megatron changes nothing")
             << eagerDropout << int(Implementation::Megatron) << "" << int(Attention::Eager) << int(Recompute::Selective)
             << true << int(Precision::MixedFp16) << true;
@@ -642,6 +653,20 @@ private Q_SLOTS:
                                             << "all,head" << true;
         QTest::newRow("LoRA targets, full fine-tuning") << llama() << "lora-targets"
                                                         << "all,head" << false;
+        Scenario torchtune = llama();
+        torchtune.implementation = Implementation::TorchTune;
+        torchtune.precision = Precision::Bf16;
+        torchtune.attention = Attention::Sdpa;
+        Scenario huggingface = torchtune;
+        huggingface.implementation = Implementation::HuggingFace;
+        QTest::newRow("packed samples, torchtune") << torchtune << "packed"
+                                                   << "yes" << true;
+        QTest::newRow("packed samples, Hugging Face") << huggingface << "packed"
+                                                      << "yes" << false;
+        QTest::newRow("maximum positions, torchtune") << torchtune << "max-positions"
+                                                      << "131072" << true;
+        QTest::newRow("maximum positions, Hugging Face") << huggingface << "max-positions"
+                                                         << "131072" << false;
     }
     void fieldInEffectMatchesTheEstimate()
     {

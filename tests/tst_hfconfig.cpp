@@ -24,26 +24,30 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("id");
         QTest::addColumn<qint64>("params");
-        QTest::addColumn<QString>("modeling"); // which block the code-level implementations count
+        QTest::addColumn<QString>("modeling");       // which block the code-level implementations count
+        QTest::addColumn<qint64>("rotaryPositions"); // max_position_embeddings of a rotary model
         QTest::newRow("GPT-2 keys, n_inner null = 4h") << "gpt2.json"
-                                                       << "gpt2" << qint64(124'439'808) << "gpt2";
-        QTest::newRow("Llama-2 with _name_or_path") << "llama-2-7b.json"
-                                                    << "llama-2-7b-hf" << qint64(6'738'415'616) << "llama";
+                                                       << "gpt2" << qint64(124'439'808) << "gpt2" << qint64(0);
+        QTest::newRow("Llama-2 with _name_or_path")
+            << "llama-2-7b.json"
+            << "llama-2-7b-hf" << qint64(6'738'415'616) << "llama" << qint64(4096);
         QTest::newRow("Llama-3.1 GQA, untied") << "llama-3.1-8b.json"
-                                               << "llama" << qint64(8'030'261'248) << "llama";
+                                               << "llama" << qint64(8'030'261'248) << "llama" << qint64(131072);
         QTest::newRow("Mixtral MoE keys") << "mixtral-8x7b.json"
-                                          << "mixtral" << qint64(46'702'792'704) << "llama";
+                                          << "mixtral" << qint64(46'702'792'704) << "llama" << qint64(32768);
         QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json"
-                                        << "qwen2" << qint64(7'615'616'512) << "llama";
+                                        << "qwen2" << qint64(7'615'616'512) << "llama" << qint64(131072);
         // 335,143,938: BertForSequenceClassification as the Hugging Face performance guide trains it.
-        QTest::newRow("BERT: token types, pooler, 2-label classifier") << "bert-large-uncased.json"
-                                                                       << "bert" << qint64(335'143'938) << "bert";
+        QTest::newRow("BERT: token types, pooler, 2-label classifier")
+            << "bert-large-uncased.json"
+            << "bert" << qint64(335'143'938) << "bert" << qint64(0);
         // 1,414,647,808: Pythia-1.4B's total in Biderman et al. 2023, Table 1.
         QTest::newRow("GPT-NeoX (Pythia): LayerNorm, GELU, biases, untied")
             << "pythia-1.4b.json"
-            << "gpt-neox" << qint64(1'414'647'808) << "gpt-neox";
-        QTest::newRow("Gemma-2 head_dim, four norms, tied") << "gemma-2-9b.json"
-                                                            << "gemma2" << qint64(9'241'705'984) << "llama";
+            << "gpt-neox" << qint64(1'414'647'808) << "gpt-neox" << qint64(2048);
+        QTest::newRow("Gemma-2 head_dim, four norms, tied")
+            << "gemma-2-9b.json"
+            << "gemma2" << qint64(9'241'705'984) << "llama" << qint64(8192);
     }
     void families()
     {
@@ -51,11 +55,13 @@ private Q_SLOTS:
         QFETCH(QString, id);
         QFETCH(qint64, params);
         QFETCH(QString, modeling);
+        QFETCH(qint64, rotaryPositions);
         const auto model = importHfConfig(sampleText(file), file.toStdString());
         QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
         QCOMPARE(QString::fromStdString(model->id), id);
         QCOMPARE(totalParameters(model->arch), params);
         QCOMPARE(QString::fromLatin1(toString(model->arch.modeling)), modeling);
+        QCOMPARE(model->arch.rotaryPositions, rotaryPositions);
     }
 
     // Characters beyond U+FFFF come as escaped surrogate pairs (Python's json.dumps); an escaped

@@ -41,6 +41,7 @@ Scenario scenarioOf(const YAML::Node &row)
     a.vocab = m["vocab"].as<std::int64_t>();
     a.fixedParams = get<std::int64_t>(m, "params", 0);
     a.learnedPositions = get<std::int64_t>(m, "positions", 0);
+    a.rotaryPositions = get<std::int64_t>(m, "max_positions", 0);
     a.normsPerLayer = get<std::int64_t>(m, "norms_per_layer", 2);
     a.linearBias = get<bool>(m, "linear_bias", false);
     a.tiedEmbeddings = get<bool>(m, "tied_embeddings", false);
@@ -69,6 +70,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.vocabDivisibleBy = get<std::int64_t>(row, "vocab_divisible_by", 1);
     s.sharding = *parseSharding(get<std::string>(row, "sharding", "zero"));
     s.dropout = get<bool>(row, "dropout", false);
+    s.packed = get<bool>(row, "packed", false);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
     s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));
     const YAML::Node f = row["finetune"];

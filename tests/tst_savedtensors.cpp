@@ -1,7 +1,7 @@
-// The code-level implementations' saved tensors (Hugging Face, torchtitan) against PyTorch's autograd: every row of
-// tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal core's list,
-// storage for storage, for one layer, for what lies outside the layers, and for autocast's
-// 16-bit weight casts.
+// The code-level implementations' saved tensors (Hugging Face, torchtitan, lit-gpt, torchtune) against
+// PyTorch's autograd: every row of tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal
+// core's list, storage for storage, for one layer, for what lies outside the layers, and for autocast's 16-bit weight
+// casts.
 
 #include "core/estimate.h"
 #include "core/savedtensors.h"
@@ -40,6 +40,10 @@ Scenario scenarioOf(const YAML::Node &c)
         s.tensorParallel = c["tp"] ? c["tp"].as<std::int64_t>() : 1; // one GPU of the group, norms on its slice
         s.sequenceParallel = s.tensorParallel > 1;
     }
+    if (family == "torchtune") {
+        s.implementation = Implementation::TorchTune;
+        s.packed = c["packed"].as<bool>();
+    }
     const bool litgpt = family == "litgpt" || family == "litgpt-neox";
     if (litgpt)
         s.implementation = Implementation::LitGpt;
@@ -47,9 +51,8 @@ Scenario scenarioOf(const YAML::Node &c)
         a.experts = c["experts"].as<std::int64_t>();
         a.expertsPerToken = c["top_k"].as<std::int64_t>();
     }
-    a.modeling = family == "torchtitan" || family == "litgpt" || family == "mixtral" ? Modeling::Llama
-        : family == "litgpt-neox"                                                    ? Modeling::GptNeox
-                                                                                     : *parseModeling(family);
+    const bool llamaCode = family == "torchtitan" || family == "torchtune" || family == "litgpt" || family == "mixtral";
+    a.modeling = llamaCode ? Modeling::Llama : family == "litgpt-neox" ? Modeling::GptNeox : *parseModeling(family);
     s.attention = c["attention"] ? *parseAttention(c["attention"].as<std::string>()) : Attention::Eager;
     if (a.modeling == Modeling::GptNeox) { // phi-1.5 (one shared norm) or StableLM-alpha
         a.mlp = MlpKind::Gelu;
@@ -116,6 +119,8 @@ std::string rowName(const YAML::Node &c)
         name += " pytorch " + c["pytorch"].as<std::string>();
     if (c["liger"])
         name += " liger";
+    if (c["packed"] && c["packed"].as<bool>())
+        name += " packed";
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

@@ -466,6 +466,10 @@ private Q_SLOTS:
             s.pytorch = *parsePyTorchRelease(row["pytorch"].as<std::string>());
             s.sequence = row["tokens"].as<std::int64_t>();
             s.arch.vocab = row["vocab"].as<std::int64_t>();
+            if (row["loss"].as<std::string>() == "torchtune") { // its model's dtype, no autocast
+                s.implementation = Implementation::TorchTune;
+                s.precision = Precision::Bf16;
+            }
             if (row["loss"].as<std::string>() == "vocab-parallel") { // the replay's vocabulary is one GPU's half
                 s.tensorParallel = 2;
                 s.sequenceParallel = true;

@@ -408,7 +408,8 @@ void ControlPanel::build()
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
                               {int(Implementation::HuggingFace), [] { return tr("Hugging Face"); }},
                               {int(Implementation::TorchTitan), [] { return tr("torchtitan"); }},
-                              {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }}});
+                              {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }},
+                              {int(Implementation::TorchTune), [] { return tr("torchtune"); }}});
     m_pytorch = combo({{int(PyTorchRelease::Since2_2), [] { return tr("2.2 or newer"); }},
                        {int(PyTorchRelease::Before2_2), [] { return tr("1.11 to 2.1"); }},
                        {int(PyTorchRelease::Before1_11), [] { return tr("1.10 or older"); }}});
@@ -420,8 +421,8 @@ void ControlPanel::build()
             return tr("Which code computes each layer decides what it keeps for backward. Megatron's fused kernels "
                       "keep what the papers count; Hugging Face transformers' Llama code also keeps FP32 norm inputs, "
                       "the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama "
-                      "and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against "
-                      "PyTorch).");
+                      "and GPT-NeoX blocks as its LoRA script trains them in BF16; torchtune its Llama block with "
+                      "its RoPE cache (every tensor checked against PyTorch).");
         });
     m_liger = new QCheckBox(m_advancedBody);
     row(
@@ -454,6 +455,7 @@ void ControlPanel::build()
                          {int(Attention::Sdpa), [] { return tr("PyTorch SDPA"); }},
                          {int(Attention::Flash), [] { return tr("FlashAttention"); }}});
     m_dropout = new QCheckBox(m_advancedBody);
+    m_packed = new QCheckBox(m_advancedBody);
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
                     {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
     row(
@@ -483,6 +485,13 @@ void ControlPanel::build()
             return tr("The loss upcasts the logits to FP32: all of them at once, or one chunk in %1 at a time "
                       "(torchtune's chunked cross-entropy), which saves most of that copy with a large vocabulary.")
                 .arg(kLossChunks);
+        });
+    row(
+        af, m_packed, [] { return tr("Packed samples"); },
+        [] {
+            return tr("torchtune's packed dataset: several samples share each row and positions restart with each "
+                      "sample. Its RoPE then gathers its cache's rows for every layer's query and key and keeps "
+                      "them for backward.");
         });
     row(
         af, m_dropout, [] { return tr("Dropout"); },
@@ -615,6 +624,7 @@ void ControlPanel::build()
     checkEdit(m_activationOffload, "activation-offload", [](Scenario &s, int v) { s.activationOffload = v; });
     comboEdit(m_attention, "attention", [](Scenario &s, int v) { s.attention = Attention(v); });
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
+    checkEdit(m_packed, "packed", [](Scenario &s, int v) { s.packed = v; });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
@@ -854,6 +864,8 @@ void ControlPanel::syncFromModel()
     m_activationOffload->setEnabled(fieldInEffect(s, "activation-offload"));
     setComboData(m_attention, s.attention);
     setComboData(m_loss, s.loss);
+    setCheck(m_packed, s.packed);
+    m_packed->setEnabled(fieldInEffect(s, "packed"));
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));

@@ -114,6 +114,7 @@ private:
     QCheckBox *m_activationOffload = nullptr;
     QComboBox *m_attention = nullptr;
     QComboBox *m_loss = nullptr;
+    QCheckBox *m_packed = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;

@@ -861,10 +861,6 @@
         <translation>FP8</translation>
     </message>
     <message>
-        <source>Which code computes each layer decides what it keeps for backward. Megatron&apos;s fused kernels keep what the papers count; Hugging Face transformers&apos; Llama code also keeps FP32 norm inputs, the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama and GPT-NeoX blocks as its LoRA script trains them in BF16 (every tensor checked against PyTorch).</source>
-        <translation>每层由哪套代码计算，决定了它为反向传播保存什么。Megatron 的融合算子保存论文所计的张量；Hugging Face transformers 的 Llama 代码还保存 FP32 的归一化输入、FP32 的 softmax 以及各自独立的 MLP 乘积；torchtitan 按它的 Llama 块；lit-gpt 按它的 Llama 和 GPT-NeoX 块，以其 LoRA 脚本的 BF16 方式训练（每个张量都已与 PyTorch 核对）。</translation>
-    </message>
-    <message>
         <source>Lazy (CUDA 11.7+)</source>
         <translation>延迟加载（CUDA 11.7+）</translation>
     </message>
@@ -1007,6 +1003,22 @@
     <message>
         <source>The PyTorch release the run uses. Before 2.2, torch.mean kept its input for backward, so each RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the layer&apos;s width per token. Before 1.11, softmax and log_softmax kept their input too: eager attention keeps its scores beside the probabilities, and the loss its FP32 logits.</source>
         <translation>训练所用的 PyTorch 版本。2.2 之前，torch.mean 会为反向保留其输入，因此 Hugging Face、lit-gpt 或 torchtitan 用 mean 写成的每个 RMSNorm 每个 token 都多保留一份层宽度的副本。1.11 之前，softmax 和 log_softmax 也会保留其输入：eager 注意力在概率之外还保留其分数，损失保留其 FP32 logits。</translation>
+    </message>
+    <message>
+        <source>torchtune</source>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <source>Which code computes each layer decides what it keeps for backward. Megatron&apos;s fused kernels keep what the papers count; Hugging Face transformers&apos; Llama code also keeps FP32 norm inputs, the softmax in FP32 and separate MLP products; torchtitan its Llama block; lit-gpt its Llama and GPT-NeoX blocks as its LoRA script trains them in BF16; torchtune its Llama block with its RoPE cache (every tensor checked against PyTorch).</source>
+        <translation>每层由哪套代码计算，决定了它为反向传播保存什么。Megatron 的融合算子保存论文所计的张量；Hugging Face transformers 的 Llama 代码还保存 FP32 的归一化输入、FP32 的 softmax 以及各自独立的 MLP 乘积；torchtitan 按它的 Llama 块；lit-gpt 按它的 Llama 和 GPT-NeoX 块，以其 LoRA 脚本的 BF16 方式训练；torchtune 按它的 Llama 块及其 RoPE 缓存（每个张量都已与 PyTorch 核对）。</translation>
+    </message>
+    <message>
+        <source>Packed samples</source>
+        <translation>样本打包</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s packed dataset: several samples share each row and positions restart with each sample. Its RoPE then gathers its cache&apos;s rows for every layer&apos;s query and key and keeps them for backward.</source>
+        <translation>torchtune 的打包数据集：多个样本共用一行，位置随每个样本重新从零开始。此时它的 RoPE 会为每层的 query 和 key 按位置从缓存中取出对应行，并为反向传播保留。</translation>
     </message>
 </context>
 <context>
@@ -2802,6 +2814,30 @@
     <message>
         <source>(the 16-bit logits&apos; block: freed before the loss&apos;s backward, whose FP32 buffers, 4 B a logit, take the blocks freed with it but do not fit in it; the allocator keeps it unused until backward reuses it)</source>
         <translation>（16 位 logits 的块：在损失的反向传播之前释放；反向传播的 FP32 缓冲区（每个 logit 4 B）占用与它一同释放的块，却放不进这一块；分配器将它空置保留，直到反向传播重新用上它）</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s RoPE cache:</source>
+        <translation>torchtune 的 RoPE 缓存：</translation>
+    </message>
+    <message>
+        <source>positions (the model&apos;s max_seq_len)</source>
+        <translation>个位置（模型的 max_seq_len）</translation>
+    </message>
+    <message>
+        <source>positions (the sequence; no maximum stated)</source>
+        <translation>个位置（序列长度；未给出最大位置数）</translation>
+    </message>
+    <message>
+        <source>(FP32 cos and sin)</source>
+        <translation>（FP32 的 cos 与 sin）</translation>
+    </message>
+    <message>
+        <source>RoPE cache rows gathered at the packed positions (FP32), saved by the query&apos;s rotation</source>
+        <translation>按打包位置取出的 RoPE 缓存行（FP32），由 query 的旋转保存</translation>
+    </message>
+    <message>
+        <source>RoPE cache rows gathered at the packed positions (FP32), saved by the key&apos;s rotation</source>
+        <translation>按打包位置取出的 RoPE 缓存行（FP32），由 key 的旋转保存</translation>
     </message>
 </context>
 <context>

@@ -141,7 +141,9 @@ class VocabParallelLoss(torch.autograd.Function):
 
 def loss_step(loss, tokens, vocab, pytorch, logits):
     """A step's loss as torchtitan (train.py) runs it: the logits from the head, the loss on
-    their FP32 copy (FP32 logits are their own), `del pred`, backward."""
+    their FP32 copy (FP32 logits are their own), `del pred`, backward; or as torchtune does: the
+    model returns output(h).float(), which frees the 16-bit logits at once (modules/
+    transformer.py), and the recipe's _loss_step deletes the FP32 ones before backward."""
     hidden = 64
     dtype = {"bf16": torch.bfloat16, "fp32": torch.float32}[logits]
     x = saved_tensors.parameter((tokens, hidden), dtype, True)
@@ -149,6 +151,12 @@ def loss_step(loss, tokens, vocab, pytorch, logits):
     labels = torch.randint(0, vocab, (tokens,))
 
     def step():
+        if loss == "torchtune":
+            pred = (x @ head.t()).float()
+            value = saved_tensors.cross_entropy(pred, labels, pytorch)
+            del pred
+            value.backward()
+            return
         pred = x @ head.t()
         if loss == "vocab-parallel":
             value = VocabParallelLoss.apply(pred.float(), labels)
@@ -163,7 +171,8 @@ def loss_step(loss, tokens, vocab, pytorch, logits):
 # tokens × vocabulary: 16-bit logits of whole 20 MiB granules, so that rounding adds nothing
 SHAPES = [dict(tokens=2560, vocab=4096), dict(tokens=1280, vocab=16384)]
 LOSSES = [dict(loss="standard", pytorch="2.2", logits="bf16"), dict(loss="standard", pytorch="1.10", logits="bf16"),
-          dict(loss="vocab-parallel", pytorch="2.2", logits="bf16"), dict(loss="standard", pytorch="2.2", logits="fp32")]
+          dict(loss="vocab-parallel", pytorch="2.2", logits="bf16"), dict(loss="standard", pytorch="2.2", logits="fp32"),
+          dict(loss="torchtune", pytorch="2.2", logits="bf16")]
 
 
 def rows():

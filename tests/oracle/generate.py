@@ -24,6 +24,7 @@ LLAMA_SHAPES = [
     dict(hidden=96, heads=6, kv_heads=2, ffn=256, seq=24, batch=1, vocab=130),
     dict(hidden=128, heads=8, kv_heads=1, ffn=344, seq=12, batch=3, vocab=72, qkv_bias=True),
 ]
+TORCHTUNE_SHAPES = [{key: value for key, value in shape.items() if key != "qkv_bias"} for shape in LLAMA_SHAPES]
 MOE_SHAPES = [
     dict(hidden=64, heads=4, kv_heads=2, ffn=48, seq=16, batch=2, vocab=96, experts=4, top_k=2),
     dict(hidden=96, heads=6, kv_heads=6, ffn=40, seq=12, batch=2, vocab=130, experts=8, top_k=2),
@@ -101,6 +102,14 @@ def configs():
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
                    attention="sdpa", tp=2)
+    # torchtune's Llama block (its Llama and Mistral: no QKV bias), trained whole or with its LoRA
+    # (three target sets, the head among them), its RoPE cache sliced or, with packed samples,
+    # gathered at the positions
+    for shape, precision, training, packed in itertools.product(
+            TORCHTUNE_SHAPES, PRECISIONS[:2], LLAMA_TRAINING[:3] + LLAMA_TRAINING[4:5], [False, True]):
+        for recompute in RECOMPUTE if training["finetune"] == "full" else RECOMPUTE[:1]:
+            yield dict(family="torchtune", **shape, **precision, **training, recompute=recompute, dropout=0.0,
+                       attention="sdpa", packed=packed)
     # Hugging Face's Mixtral: the sparse MoE block in place of the MLP, routing balanced; full
     # training, and LoRA on attention
     for shape, precision, training, attention in itertools.product(
@@ -136,6 +145,8 @@ def configs():
     for shape, recompute in itertools.product(LLAMA_SHAPES[:1], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **PRECISIONS[0], finetune="full", recompute=recompute,
                    dropout=0.0, attention="sdpa", pytorch="2.1")
+    yield dict(family="torchtune", **TORCHTUNE_SHAPES[1], **PRECISIONS[0], finetune="full", recompute="none",
+               dropout=0.0, attention="sdpa", packed=True, pytorch="2.1")
     # PyTorch before 1.11: softmax and log_softmax keep their input as well (eager attention's
     # scores, the router's logits, the loss's FP32 logits), and mean still does
     for family, precision, p in itertools.product(["gpt2", "bert"], PRECISIONS, [0.0, 0.1]):
@@ -171,6 +182,9 @@ def configs():
     for precision in PRECISIONS:
         yield dict(family="torchtitan", **llama_aligned, **precision, finetune="full", recompute="none", dropout=0.0,
                    attention="sdpa")
+    for precision, packed in itertools.product(PRECISIONS[:2], [False, True]):
+        yield dict(family="torchtune", **llama_aligned, **precision, finetune="full", recompute="none", dropout=0.0,
+                   attention="sdpa", packed=packed)
     for family, shape in (("litgpt", llama_aligned), ("litgpt-neox", neox_aligned)):
         for precision, training in itertools.product([PRECISIONS[0], PRECISIONS[2]], LITGPT_TRAINING):
             if training["finetune"] != "qlora" or precision == PRECISIONS[0]:
@@ -199,8 +213,9 @@ def measures_loss(c):
 SAVED_TENSORS_HEADER = [
     "# What PyTorch's autograd saves for backward, counted by tests/oracle/generate.py (do not edit:",
     "# regenerate it). Unique storages in bytes, largest first, for one layer of Hugging Face",
-    "# transformers' Llama, Mixtral, GPT-2 and BERT code and torchtitan's Llama, and for what lies outside the",
-    "# layers (embeddings, final norm, head, loss); weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
+    "# transformers' Llama, Mixtral, GPT-2 and BERT code, torchtitan's and torchtune's Llama and lit-gpt's",
+    "# blocks, and for what lies outside the layers (embeddings, final norm, head, loss);",
+    "# weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
     "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
     "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
 ]

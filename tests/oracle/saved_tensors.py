@@ -642,6 +642,61 @@ def freqs_cis(c):
     return torch.polar(torch.ones_like(freqs), freqs).view(1, c["seq"], 1, d // 2)
 
 
+class TorchtuneLayer(LlamaLayer):
+    """torchtune's Llama block at 1814feb17 (models/llama3_2/_component_builders.py llama3_2):
+    modules/transformer.py TransformerSelfAttentionLayer (h = attn(sa_norm(x)) + x; h +
+    mlp(mlp_norm(h))), modules/rms_norm.py RMSNorm (x.float(), pow(2).mean, rsqrt, multiply,
+    type_as(x), times scale), modules/attention.py MultiHeadAttention (q_proj, view, RoPE, transpose;
+    k_proj and v_proj likewise, RoPE on k; K and V expanded to every head after the transpose,
+    unsqueeze(2).expand(...).flatten(1, 2); SDPA, here its flash stand-in; output.transpose(1,
+    2).contiguous().view(b, s, -1); output_proj), modules/feed_forward.py FeedForward w2(silu(w1(x))
+    * w3(x)). LoRA as modules/peft/lora.py LoRALinear: out + (alpha / rank) * lora_b(lora_a(
+    dropout(x))), which saves what PEFT's does (Lora above)."""
+
+    @staticmethod
+    def rope(x, cache, input_pos):
+        # models/llama3_1/_position_embeddings.py Llama3ScaledRoPE.forward (RotaryPositionalEmbeddings
+        # in modules/position_embeddings.py is the same): the cache sliced, or gathered at input_pos
+        seq_len = x.size(1)
+        rope_cache = cache[:seq_len] if input_pos is None else cache[input_pos]
+        xshaped = x.float().reshape(*x.shape[:-1], -1, 2)
+        rope_cache = rope_cache.view(-1, xshaped.size(1), 1, xshaped.size(3), 2)
+        x_out = torch.stack([xshaped[..., 0] * rope_cache[..., 0] - xshaped[..., 1] * rope_cache[..., 1],
+                             xshaped[..., 1] * rope_cache[..., 0] + xshaped[..., 0] * rope_cache[..., 1]], -1)
+        return x_out.flatten(3).type_as(x)
+
+    def __call__(self, ops, x, cache, input_pos):
+        c = self.c
+        b, s, _ = x.shape
+        a, g = c["heads"], c["kv_heads"]
+        d = c["hidden"] // a
+        y = torch_rms_norm(x, self.norm1, c.get("pytorch"))
+        q = self.rope(self.q(ops, y).view(b, s, a, d), cache, input_pos).transpose(1, 2)
+        k = self.rope(self.k(ops, y).view(b, s, g, d), cache, input_pos).transpose(1, 2)
+        v = self.v(ops, y).view(b, s, g, d).transpose(1, 2)
+        if a != g:
+            k = k.unsqueeze(2).expand(b, g, a // g, s, d).flatten(1, 2)
+            v = v.unsqueeze(2).expand(b, g, a // g, s, d).flatten(1, 2)
+        out = ops.sdpa(q, k, v).transpose(1, 2).contiguous().view(b, s, -1)
+        h = self.o(ops, out) + x
+        return h + self.mlp(ops, torch_rms_norm(h, self.norm2, c.get("pytorch")))
+
+
+def torchtune_rope(c):
+    """build_rope_cache: torch.stack of cos and sin, FP32 (max_seq_len, d/2, 2), once per model,
+    here for twice the sequence; with packed samples (c["packed"]) the positions restart with
+    each of two samples a row (datasets/_packed.py), else none are passed."""
+    d = c["hidden"] // c["heads"]
+    theta = 1.0 / (10000 ** (torch.arange(0, d, 2)[: d // 2].float() / d))
+    idx_theta = torch.einsum("i, j -> ij", torch.arange(2 * c["seq"]).float(), theta).float()
+    cache = torch.stack([torch.cos(idx_theta), torch.sin(idx_theta)], dim=-1)
+    if not c.get("packed"):
+        return cache, None
+    first = c["seq"] // 2
+    row = torch.cat([torch.arange(first), torch.arange(c["seq"] - first)])
+    return cache, row.expand(c["batch"], -1).contiguous()
+
+
 class QuantizedLinear(torch.autograd.Function):
     """bitsandbytes' MatMul4Bit (autograd/_functions.py): dequantizes the 4-bit weight for the
     product and saves its input whenever an input needs a gradient (`ctx.tensors = (A, B)`). The
@@ -931,7 +986,7 @@ def setup(c, params):
 
 
 LAYERS = {"llama": LlamaLayer, "mixtral": MixtralLayer, "gpt2": Gpt2Layer, "bert": BertLayer, "torchtitan": TorchtitanLayer,
-          "litgpt": LitgptLlamaLayer, "litgpt-neox": LitgptNeoxLayer}
+          "litgpt": LitgptLlamaLayer, "litgpt-neox": LitgptNeoxLayer, "torchtune": TorchtuneLayer}
 
 
 def layer_run(c):
@@ -948,6 +1003,9 @@ def layer_run(c):
     elif c["family"] == "torchtitan":
         freqs = freqs_cis(c)
         constants, run = [freqs], lambda t: layer(ops, t, freqs)
+    elif c["family"] == "torchtune":
+        cache, input_pos = torchtune_rope(c)  # the RoPE module's buffer; input_pos the batch's
+        constants, run = [cache], lambda t: layer(ops, t, cache, input_pos)
     elif c["family"] in ("litgpt", "litgpt-neox"):
         # GPT.rope_cache in the default dtype: FP32, since finetune/lora.py sets max_seq_length
         # (which rebuilds the cache) outside Fabric's BF16 init context; one per model
@@ -1048,12 +1106,13 @@ def count_outside(c, loss_backward=False):
     class_labels = torch.randint(2, (b,))
     params = [embed]
     head_lora = None
-    if family in ("llama", "mixtral", "torchtitan", "litgpt"):
+    if family in ("llama", "mixtral", "torchtitan", "litgpt", "torchtune"):
         # torchtitan's ColwiseParallel output: this GPU's slice of the vocabulary
         head_rows = -(-vocab // c.get("tp", 1)) if family == "torchtitan" else vocab
         norm, head = parameter((h,), w, tr), parameter((head_rows, h), w, tr)
         params += [norm, head]
-        if family == "llama" and "head" in c.get("lora_targets", []):  # PEFT's target "lm_head"
+        # PEFT's target "lm_head", torchtune's apply_lora_to_output
+        if family in ("llama", "torchtune") and "head" in c.get("lora_targets", []):
             head_lora = Lora(h, vocab, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
             params += head_lora.params()
     elif family == "litgpt-neox":  # ln_f a LayerNorm; phi-1.5's lm_head has a bias
@@ -1126,6 +1185,17 @@ def count_outside(c, loss_backward=False):
             x = reduce_scatter(F.embedding(ids, embed), tp) + layers[:, : s // tp]
             pred = ops.linear(all_gather(torch_rms_norm(x, norm, c.get("pytorch")), tp), head)
             cross_entropy(pred.flatten(0, 1).float(), labels.flatten(0, 1) % pred.shape[-1], c.get("pytorch"))
+        elif family == "torchtune":
+            # TransformerDecoder.forward: tok_embeddings, norm, output(h).float();
+            # full_finetune_single_device.py _loss_step: the labels shifted by torch.hstack with
+            # the ignore index, the loss over the flattened logits
+            x = F.embedding(ids, embed) + layers
+            normed = torch_rms_norm(x, norm, c.get("pytorch"))
+            logits = ops.linear(normed, head)
+            if head_lora:
+                logits = logits + head_lora(ops, normed)
+            shifted = torch.hstack((labels[..., 1:], torch.full((b, 1), -100)))
+            cross_entropy(logits.float().reshape(-1, vocab), shifted.reshape(-1), c.get("pytorch"), ignore_index=-100)
         elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed) + layers
             normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"), liger=c.get("liger", False))
