@@ -253,21 +253,17 @@ private Q_SLOTS:
             << QStringList{"--implementation", "huggingface", "--optimizer-impl", "for-loop"};
         QTest::newRow("torchtune's single-device full fine-tuning: paged 8-bit AdamW in backward")
             << "llama-3.1-8b"
-            << Edits{{"implementation", int(Implementation::TorchTitan)},
-                     {"precision", 3},
+            << Edits{{"implementation", int(Implementation::TorchTune)},
                      {"optimizer", int(Optimizer::AdamW8bit)},
                      {"paged-optimizer", 1},
                      {"optimizer-in-backward", 1}}
-            << QStringList{"--implementation",
-                           "torchtitan",
-                           "--precision",
-                           "bf16",
-                           "--optimizer",
-                           "adamw-8bit",
-                           "--paged-optimizer",
-                           "yes",
-                           "--optimizer-in-backward",
-                           "yes"};
+            << QStringList{
+                   "--implementation",        "torchtune", "--optimizer", "adamw-8bit", "--paged-optimizer", "yes",
+                   "--optimizer-in-backward", "yes"};
+        // Choosing torchtune brings its dtype, BF16, and SDPA; the box then ticks packed samples.
+        QTest::newRow("torchtune with packed samples")
+            << "llama-3.1-8b" << Edits{{"implementation", int(Implementation::TorchTune)}, {"packed", 1}}
+            << QStringList{"--implementation", "torchtune", "--packed", "yes"};
         QTest::newRow("Hugging Face with gradients kept between steps")
             << "llama-2-7b" << Edits{{"implementation", int(Implementation::HuggingFace)}, {"gradients-kept", 1}}
             << QStringList{"--implementation", "huggingface", "--gradients-kept", "yes"};
