@@ -685,7 +685,8 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 // torchtune builds its RoPE once per model with the model's max_seq_len (models/llama3_2/
 // _model_builders.py and the others: the context length, 131072 for Llama 3.1 and 3.2) and
 // registers `cache` (position_embeddings.py, build_rope_cache: torch.stack of cos and sin, FP32,
-// max_seq_len × head_dim/2 × 2), shared by every layer, on the GPU all step.
+// max_seq_len × head_dim/2 × 2; Qwen2's, models/qwen2/_positional_embeddings.py, cos and sin each
+// head_dim wide, twice that), shared by every layer, on the GPU all step.
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const
 {
@@ -694,12 +695,13 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
     if (s.implementation == Implementation::TorchTune) {
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = stated ? s.arch.rotaryPositions : s.sequence;
-        const std::int64_t pairs = s.arch.effectiveHeadDim() / 2;
-        const Bytes cache = positions * pairs * 2 * 4;
+        // Per position: cos and sin of head_dim/2 angles, or for Qwen2 of head_dim (each angle twice).
+        const std::int64_t perPosition = s.arch.qkvBias ? s.arch.effectiveHeadDim() : s.arch.effectiveHeadDim() / 2;
+        const Bytes cache = positions * perPosition * 2 * 4;
         sink.add(ItemId::RotaryTable, cache, [&] {
             return "torchtune's RoPE cache: " + formatCount(positions)
                 + (stated ? " positions (the model's max_seq_len)" : " positions (the sequence; no maximum stated)")
-                + " × " + std::to_string(pairs) + " × 2 × 4 B (FP32 cos and sin)" + equals(cache, units);
+                + " × " + std::to_string(perPosition) + " × 2 × 4 B (FP32 cos and sin)" + equals(cache, units);
         });
         return;
     }

@@ -285,6 +285,13 @@ constexpr std::string_view kTerms[] = {
                       "RoPE cache rows gathered at the packed positions (FP32), saved by the query's rotation"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "RoPE cache rows gathered at the packed positions (FP32), saved by the key's rotation"),
+    VL_TRANSLATE_NOOP("vl::formula", "Qwen2's RoPE: cos and sin cast to 16 bits, saved by the query's rotation"),
+    VL_TRANSLATE_NOOP("vl::formula", "Qwen2's RoPE: cos and sin cast to 16 bits, saved by the key's rotation"),
+    VL_TRANSLATE_NOOP(
+        "vl::formula",
+        "Qwen2's RoPE: cache rows gathered at the packed positions (FP32), saved by the query's rotation"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "Qwen2's RoPE: cache rows gathered at the packed positions (FP32), saved by the key's rotation"),
     VL_TRANSLATE_NOOP("vl::formula", "context_parallel()'s copies: the rotary table's clone, kept to restore it,"),
     VL_TRANSLATE_NOOP("vl::formula", "its shard and the shard's clone"),
     VL_TRANSLATE_NOOP("vl::formula", "the token ids' and the labels' shards (int64)"),

@@ -242,17 +242,39 @@ constexpr std::string_view kProbabilities = "attention probabilities (softmax)";
 constexpr std::string_view kRepeatedValue = "value, repeated to every head";
 constexpr std::string_view kCopiedValue = "value, copied for the batched matmul";
 
-// torchtune's RoPE (modules/position_embeddings.py RotaryPositionalEmbeddings, models/llama3_1/
-// _position_embeddings.py Llama3ScaledRoPE) reads its FP32 cache of (cos, sin) pairs: sliced to
-// the sequence, a view, or with packed samples gathered at input_pos, `self.cache[input_pos]`, a
-// new tensor for each call, which the products with x keep for backward. Called for q and for k.
+// torchtune's RoPE, called for q and for k, reads its FP32 cache sliced to the sequence (a view)
+// or, with packed samples, gathered at input_pos (`self.cache[input_pos]`, a new tensor each call).
+// Llama's and Mistral's (modules/position_embeddings.py RotaryPositionalEmbeddings, models/
+// llama3_1/_position_embeddings.py Llama3ScaledRoPE) multiply x by the cache's pairs, which the
+// products keep: the gathered rows when packed. Qwen2's (models/qwen2/_positional_embeddings.py
+// Qwen2RotaryPositionalEmbeddings) cast cos and sin, each head_dim wide, to x's dtype for x * cos
+// and rotate_half(x) * sin to keep: in 16 bits new tensors each call, one row for all sequences
+// unless packed; in FP32 the cast is the slice itself, a view of the cache or of the gathered rows.
 void torchtuneRopeRows(const Scenario &s, TensorList &out)
 {
-    if (s.implementation != Implementation::TorchTune || !s.packed)
+    if (s.implementation != Implementation::TorchTune)
         return;
-    const Bytes rows = s.sequence * s.microBatch * (s.arch.effectiveHeadDim() / 2) * 2 * 4;
-    out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the query's rotation", rows);
-    out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the key's rotation", rows);
+    const std::int64_t d = s.arch.effectiveHeadDim();
+    const std::int64_t rows = s.sequence * (s.packed ? s.microBatch : 1);
+    const int e = dtypeBytes(s).activation;
+    if (!s.arch.qkvBias) {
+        if (!s.packed)
+            return;
+        const Bytes gathered = rows * (d / 2) * 2 * 4;
+        out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the query's rotation", gathered);
+        out.add("RoPE cache rows gathered at the packed positions (FP32), saved by the key's rotation", gathered);
+        return;
+    }
+    if (e < 4) {
+        out.add("Qwen2's RoPE: cos and sin cast to 16 bits, saved by the query's rotation", 2 * rows * d * e, 2);
+        out.add("Qwen2's RoPE: cos and sin cast to 16 bits, saved by the key's rotation", 2 * rows * d * e, 2);
+    } else if (s.packed) {
+        const Bytes gathered = rows * 2 * d * 4;
+        out.add("Qwen2's RoPE: cache rows gathered at the packed positions (FP32), saved by the query's rotation",
+                gathered);
+        out.add("Qwen2's RoPE: cache rows gathered at the packed positions (FP32), saved by the key's rotation",
+                gathered);
+    }
 }
 
 // Hugging Face transformers' Llama-family decoder layer (Llama, Mistral, Qwen2): modeling_llama.py

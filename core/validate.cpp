@@ -106,13 +106,6 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     if (torchtune && s.precision != Precision::Bf16 && s.precision != Precision::Fp32)
         return Error{"precision",
                      "torchtune trains in the model's dtype, without autocast; use --precision bf16 or fp32"};
-    // Its Llama and Mistral builders share RotaryPositionalEmbeddings' cache (Llama3ScaledRoPE's is
-    // the same); Qwen2's (models/qwen2/_positional_embeddings.py) keeps cos and sin whole and casts
-    // them for every call.
-    if (torchtune && a.qkvBias)
-        return Error{"qkv-bias",
-                     "torchtune is modelled for its Llama and Mistral builders; its Qwen2 (query, key and value "
-                     "biases) computes RoPE its own way; use --implementation huggingface"};
     if (torchtune && s.fineTune == FineTune::QLoRA)
         return Error{"finetune",
                      "torchtune's QLoRA (torchao's NF4 tensors) is not modelled; use --finetune lora, or "

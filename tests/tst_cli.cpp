@@ -538,8 +538,6 @@ private Q_SLOTS:
         QTest::newRow("torchtune with tensor parallelism")
             << QStringList{"--implementation", "torchtune", "--tp", "2"} << 2
             << "--implementation: torchtune is modelled without tensor, sequence or pipeline parallelism";
-        QTest::newRow("torchtune's Qwen2") << QStringList{"--model", "qwen2.5-7b", "--implementation", "torchtune"} << 2
-                                           << "--qkv-bias: torchtune is modelled for its Llama and Mistral builders";
         QTest::newRow("torchtune for GPT-2") << QStringList{"--model", "gpt2", "--implementation", "torchtune"} << 2
                                              << "--implementation: torchtune is modelled for its Llama";
         QTest::newRow("packed neither yes nor no") << QStringList{"--implementation", "torchtune", "--packed", "often"}

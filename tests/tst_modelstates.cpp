@@ -253,27 +253,39 @@ private Q_SLOTS:
 
     // torchtune's RoPE cache (modules/position_embeddings.py build_rope_cache): cos and sin in FP32
     // for every position the builder names (llama3_2_3b, llama3_1_8b: max_seq_len 131072;
-    // llama2_7b: 4096), head_dim/2 pairs of each, on the GPU all step. With packed samples each
-    // layer gathers the cache's rows at the positions for its query and for its key: at two packs
-    // of 4096 tokens and 128-wide heads, 4 MiB each.
+    // llama2_7b: 4096), head_dim/2 pairs of each, on the GPU all step; Qwen2's
+    // (models/qwen2/_positional_embeddings.py) cos and sin each head_dim wide. With packed samples
+    // each layer gathers the cache's rows at the positions for its query and for its key: at two
+    // packs of 4096 tokens and 128-wide heads, 4 MiB each. Qwen2 casts cos and sin to BF16 for each
+    // call, one row for all sequences (1 MiB each) or, packed, a row a sequence (2 MiB each).
     void torchtuneRopeCache_data()
     {
+        QTest::addColumn<bool>("qwen2");
         QTest::addColumn<qint64>("maxPositions");
         QTest::addColumn<qint64>("sequence");
         QTest::addColumn<qint64>("cache");
-        QTest::newRow("Llama 3.1 and 3.2: 131072 positions") << qint64(131'072) << qint64(4096) << qint64(64) * kMiB;
-        QTest::newRow("Llama 2: 4096 positions") << qint64(4096) << qint64(4096) << qint64(2) * kMiB;
-        QTest::newRow("no maximum stated: the sequence's 8192") << qint64(0) << qint64(8192) << qint64(4) * kMiB;
+        QTest::addColumn<qint64>("packedMorePerLayer");
+        QTest::newRow("Llama 3.1 and 3.2: 131072 positions")
+            << false << qint64(131'072) << qint64(4096) << qint64(64) * kMiB << qint64(8) * kMiB;
+        QTest::newRow("Llama 2: 4096 positions")
+            << false << qint64(4096) << qint64(4096) << qint64(2) * kMiB << qint64(8) * kMiB;
+        QTest::newRow("no maximum stated: the sequence's 8192")
+            << false << qint64(0) << qint64(8192) << qint64(4) * kMiB << qint64(16) * kMiB;
+        QTest::newRow("Qwen2.5: 131072 positions, cos and sin each head_dim wide")
+            << true << qint64(131'072) << qint64(4096) << qint64(128) * kMiB << qint64(4) * kMiB;
     }
     void torchtuneRopeCache()
     {
+        QFETCH(bool, qwen2);
         QFETCH(qint64, maxPositions);
         QFETCH(qint64, sequence);
         QFETCH(qint64, cache);
+        QFETCH(qint64, packedMorePerLayer);
         Scenario s = llama31_8b();
         s.implementation = Implementation::TorchTune;
         s.precision = Precision::Bf16;
         s.attention = Attention::Sdpa;
+        s.arch.qkvBias = qwen2;
         s.arch.rotaryPositions = maxPositions;
         s.microBatch = 2;
         s.sequence = sequence;
@@ -283,9 +295,8 @@ private Q_SLOTS:
         s.packed = true;
         const Breakdown packed = estimate(s);
         QCOMPARE(packed.item(ItemId::RotaryTable), cache);
-        const Bytes rowsPerCall = 2 * sequence * 128 * 4; // 4 MiB at 2 × 4096 tokens
         QCOMPARE(packed.item(ItemId::LayerActivations) - unpacked.item(ItemId::LayerActivations),
-                 2 * rowsPerCall * s.arch.layers);
+                 packedMorePerLayer * s.arch.layers);
         // torchtitan's block keeps its own table, of the sequence, and gathers nothing.
         s.implementation = Implementation::TorchTitan;
         QCOMPARE(estimate(s).item(ItemId::RotaryTable), sequence * 64 * 8);

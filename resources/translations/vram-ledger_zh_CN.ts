@@ -2839,6 +2839,22 @@
         <source>RoPE cache rows gathered at the packed positions (FP32), saved by the key&apos;s rotation</source>
         <translation>按打包位置取出的 RoPE 缓存行（FP32），由 key 的旋转保存</translation>
     </message>
+    <message>
+        <source>Qwen2&apos;s RoPE: cos and sin cast to 16 bits, saved by the query&apos;s rotation</source>
+        <translation>Qwen2 的 RoPE：转换为 16 位的 cos 与 sin，由 query 的旋转保存</translation>
+    </message>
+    <message>
+        <source>Qwen2&apos;s RoPE: cos and sin cast to 16 bits, saved by the key&apos;s rotation</source>
+        <translation>Qwen2 的 RoPE：转换为 16 位的 cos 与 sin，由 key 的旋转保存</translation>
+    </message>
+    <message>
+        <source>Qwen2&apos;s RoPE: cache rows gathered at the packed positions (FP32), saved by the query&apos;s rotation</source>
+        <translation>Qwen2 的 RoPE：按打包位置取出的缓存行（FP32），由 query 的旋转保存</translation>
+    </message>
+    <message>
+        <source>Qwen2&apos;s RoPE: cache rows gathered at the packed positions (FP32), saved by the key&apos;s rotation</source>
+        <translation>Qwen2 的 RoPE：按打包位置取出的缓存行（FP32），由 key 的旋转保存</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -24,7 +24,6 @@ LLAMA_SHAPES = [
     dict(hidden=96, heads=6, kv_heads=2, ffn=256, seq=24, batch=1, vocab=130),
     dict(hidden=128, heads=8, kv_heads=1, ffn=344, seq=12, batch=3, vocab=72, qkv_bias=True),
 ]
-TORCHTUNE_SHAPES = [{key: value for key, value in shape.items() if key != "qkv_bias"} for shape in LLAMA_SHAPES]
 MOE_SHAPES = [
     dict(hidden=64, heads=4, kv_heads=2, ffn=48, seq=16, batch=2, vocab=96, experts=4, top_k=2),
     dict(hidden=96, heads=6, kv_heads=6, ffn=40, seq=12, batch=2, vocab=130, experts=8, top_k=2),
@@ -102,11 +101,11 @@ def configs():
     for shape, precision, recompute in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", recompute=recompute, dropout=0.0,
                    attention="sdpa", tp=2)
-    # torchtune's Llama block (its Llama and Mistral: no QKV bias), trained whole or with its LoRA
-    # (three target sets, the head among them), its RoPE cache sliced or, with packed samples,
-    # gathered at the positions
+    # torchtune's Llama block (with QKV biases, its Qwen2 and Qwen2's RoPE), trained whole or with
+    # its LoRA (three target sets, the head among them), its RoPE cache sliced or, with packed
+    # samples, gathered at the positions
     for shape, precision, training, packed in itertools.product(
-            TORCHTUNE_SHAPES, PRECISIONS[:2], LLAMA_TRAINING[:3] + LLAMA_TRAINING[4:5], [False, True]):
+            LLAMA_SHAPES, PRECISIONS[:2], LLAMA_TRAINING[:3] + LLAMA_TRAINING[4:5], [False, True]):
         for recompute in RECOMPUTE if training["finetune"] == "full" else RECOMPUTE[:1]:
             yield dict(family="torchtune", **shape, **precision, **training, recompute=recompute, dropout=0.0,
                        attention="sdpa", packed=packed)
@@ -145,7 +144,7 @@ def configs():
     for shape, recompute in itertools.product(LLAMA_SHAPES[:1], RECOMPUTE):
         yield dict(family="torchtitan", **shape, **PRECISIONS[0], finetune="full", recompute=recompute,
                    dropout=0.0, attention="sdpa", pytorch="2.1")
-    yield dict(family="torchtune", **TORCHTUNE_SHAPES[1], **PRECISIONS[0], finetune="full", recompute="none",
+    yield dict(family="torchtune", **LLAMA_SHAPES[1], **PRECISIONS[0], finetune="full", recompute="none",
                dropout=0.0, attention="sdpa", packed=True, pytorch="2.1")
     # PyTorch before 1.11: softmax and log_softmax keep their input as well (eager attention's
     # scores, the router's logits, the loss's FP32 logits), and mean still does

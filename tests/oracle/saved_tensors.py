@@ -643,7 +643,8 @@ def freqs_cis(c):
 
 
 class TorchtuneLayer(LlamaLayer):
-    """torchtune's Llama block at 1814feb17 (models/llama3_2/_component_builders.py llama3_2):
+    """torchtune's Llama block at 1814feb17 (models/llama3_2/_component_builders.py llama3_2; Qwen2's,
+    models/qwen2/_component_builders.py, adds q, k and v biases and its own RoPE):
     modules/transformer.py TransformerSelfAttentionLayer (h = attn(sa_norm(x)) + x; h +
     mlp(mlp_norm(h))), modules/rms_norm.py RMSNorm (x.float(), pow(2).mean, rsqrt, multiply,
     type_as(x), times scale), modules/attention.py MultiHeadAttention (q_proj, view, RoPE, transpose;
@@ -653,12 +654,21 @@ class TorchtuneLayer(LlamaLayer):
     * w3(x)). LoRA as modules/peft/lora.py LoRALinear: out + (alpha / rank) * lora_b(lora_a(
     dropout(x))), which saves what PEFT's does (Lora above)."""
 
-    @staticmethod
-    def rope(x, cache, input_pos):
-        # models/llama3_1/_position_embeddings.py Llama3ScaledRoPE.forward (RotaryPositionalEmbeddings
-        # in modules/position_embeddings.py is the same): the cache sliced, or gathered at input_pos
+    def rope(self, x, cache, input_pos):
         seq_len = x.size(1)
         rope_cache = cache[:seq_len] if input_pos is None else cache[input_pos]
+        if self.c.get("qkv_bias"):
+            # Qwen2 (its q, k and v biases): models/qwen2/_positional_embeddings.py
+            # Qwen2RotaryPositionalEmbeddings.forward, cos and sin each head_dim wide, cast to x's dtype
+            head_dim = x.size(-1)
+            rope_cache = rope_cache.view(-1, seq_len, 1, head_dim * 2)
+            cos = rope_cache[..., :head_dim].to(x.dtype)
+            sin = rope_cache[..., head_dim:].to(x.dtype)
+            x1, x2 = x[..., : head_dim // 2], x[..., head_dim // 2:]
+            rotated = torch.cat((-x2, x1), dim=-1)
+            return ((x * cos) + (rotated * sin)).type_as(x)
+        # models/llama3_1/_position_embeddings.py Llama3ScaledRoPE.forward (RotaryPositionalEmbeddings
+        # in modules/position_embeddings.py is the same): the cache sliced, or gathered at input_pos
         xshaped = x.float().reshape(*x.shape[:-1], -1, 2)
         rope_cache = rope_cache.view(-1, xshaped.size(1), 1, xshaped.size(3), 2)
         x_out = torch.stack([xshaped[..., 0] * rope_cache[..., 0] - xshaped[..., 1] * rope_cache[..., 1],
@@ -683,13 +693,18 @@ class TorchtuneLayer(LlamaLayer):
 
 
 def torchtune_rope(c):
-    """build_rope_cache: torch.stack of cos and sin, FP32 (max_seq_len, d/2, 2), once per model,
-    here for twice the sequence; with packed samples (c["packed"]) the positions restart with
-    each of two samples a row (datasets/_packed.py), else none are passed."""
+    """build_rope_cache: torch.stack of cos and sin, FP32 (max_seq_len, d/2, 2), or for Qwen2
+    torch.cat of cos and sin of the doubled angles, FP32 (max_seq_len, 2d); once per model, here
+    for twice the sequence; with packed samples (c["packed"]) the positions restart with each of
+    two samples a row (datasets/_packed.py), else none are passed."""
     d = c["hidden"] // c["heads"]
     theta = 1.0 / (10000 ** (torch.arange(0, d, 2)[: d // 2].float() / d))
     idx_theta = torch.einsum("i, j -> ij", torch.arange(2 * c["seq"]).float(), theta).float()
-    cache = torch.stack([torch.cos(idx_theta), torch.sin(idx_theta)], dim=-1)
+    if c.get("qkv_bias"):
+        freqs = torch.cat([idx_theta, idx_theta], dim=-1)
+        cache = torch.cat([freqs.cos(), freqs.sin()], dim=-1)
+    else:
+        cache = torch.stack([torch.cos(idx_theta), torch.sin(idx_theta)], dim=-1)
     if not c.get("packed"):
         return cache, None
     first = c["seq"] // 2
