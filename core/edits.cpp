@@ -223,8 +223,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.ligerPatchable();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
-    if (field == "double-quant")
-        return s.fineTune == FineTune::QLoRA;
+    if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers
+        return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
     if (field == "gpus-per-node")
         return s.offload != Offload::None;
     if (field == "allocator-percent")

@@ -511,6 +511,23 @@ Bytes nf4Bytes(std::int64_t weights, bool doubleQuant)
     return ceilDiv(weights, 2) + constants;
 }
 
+// What torchao's get_original_weight holds at once for `weights`: int64 codes of both halves 8 B,
+// their NF4 values 2 B, the scaled values 2 B and the stacked weight 2 B a weight, and the block
+// scalers dequantized to BF16, 2 B a block of 64 (see addParameters).
+Bytes torchaoDequantizeBytes(std::int64_t weights)
+{
+    return weights * (8 + 2 + 2 + 2) + 2 * ceilDiv(weights, 64);
+}
+
+// `weights` in `tensors` stored as torchao's NF4Tensor (torchao/dtypes/nf4tensor.py, to_nf4 with
+// torchtune's defaults, block 64 and scaler block 256): two 4-bit codes a byte, an int8 scaler per
+// block of 64 (double_quantize_scalers), a factor in the weight's dtype, BF16, per 256 scalers; and
+// for each tensor its scaler mean (BF16) and its 16-entry NF4 table (BF16): 34 B.
+Bytes torchaoNf4Bytes(std::int64_t weights, std::int64_t tensors)
+{
+    return ceilDiv(weights, 2) + ceilDiv(weights, 64) + 2 * ceilDiv(weights, 64 * 256) + 34 * tensors;
+}
+
 // Parameters: the weights this GPU holds, in their dtype (ZeRO paper, Rajbhandari et al. 2020:
 // 2Ψ bytes in 16 bits), sharded by ZeRO-3/FSDP, with the LoRA adapters, QLoRA's NF4 base
 // (Dettmers et al. 2023) and what a sharded engine gathers to compute.
@@ -525,14 +542,26 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // (compress_statistics) stores the absmax in 8 bits with an FP32 constant per 256 of
         // them, 0.127 bits. Lightning's BitsandbytesPrecision (lit-gpt) replaces every nn.Linear,
         // the LM head too; PEFT's QLoRA leaves the head in 16 bits.
+        // torchtune's QLoRA builders make every projection of a layer a torchao NF4Tensor
+        // (LoRALinear with quantize_base, FrozenNF4Linear for the rest) and keep the output
+        // projection in BF16 (models/llama3/_component_builders.py).
+        const bool torchao = s.implementation == Implementation::TorchTune;
         const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
         const std::int64_t quantised = matricesOnRank * layers.count() + head;
         const std::int64_t kept = stageParams - quantised;
-        weightBytes = nf4Bytes(quantised, s.doubleQuant) + kept * dt.base;
+        int matrixCount = 0;
+        layerMatrices(s.arch, matrixCount);
+        const std::int64_t tensors = matrixCount * layers.count();
+        weightBytes = (torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant))
+            + kept * dt.base;
         weightBytes = shard(weightBytes, shardParams);
         if constexpr (std::is_same_v<Sink, TextSink>)
             how = formatCount(quantised)
-                + (s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + " : " params × 4.5 bits (NF4) + ")
+                + (torchao ? " params × 4.126 bits (torchao's NF4: 4-bit codes, an int8 scaler per 64, a BF16 factor "
+                             "per 16384) + "
+                           + formatCount(tensors) + " tensors × 34 B + "
+                       : s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + "
+                                       : " params × 4.5 bits (NF4) + ")
                 + formatCount(kept) + " × " + std::to_string(dt.base) + " B";
     } else {
         // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
@@ -569,7 +598,14 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // for a moment. Lightning's BitsandbytesPrecision quantizes from FP16
         // (fabric/plugins/precision/bitsandbytes.py, _Linear4bit._quantize_weight: .to(torch.half)),
         // so under BF16 both copies exist; PEFT quantizes the weights as loaded, in the compute dtype.
+        //
+        // torchao dequantizes an NF4Tensor with plain tensor ops for each linear_nf4, forward and
+        // backward (nf4tensor.py, LinearNF4: weight.to(input.dtype) -> get_original_weight): the
+        // codes of both halves widened to int64 (8 B a weight), their NF4 values (2 B), scaled by
+        // the block scalers (2 B) and stacked into the weight (2 B), all alive at the stack with
+        // the scalers (torchaoDequantizeBytes; pinned to the profiler's allocations by tests/oracle).
         const bool lightning = s.implementation == Implementation::LitGpt;
+        const bool torchao = s.implementation == Implementation::TorchTune;
         int count = 0;
         const auto matrices = layerMatrices(s.arch, count);
         std::int64_t largest = 0;
@@ -577,12 +613,16 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             largest = std::max(largest, ceilDiv(matrices[i].in * matrices[i].out, t));
         if (lightning && lastStage) // the head is 4-bit too
             largest = std::max(largest, ceilDiv(counts.head, t));
+        b.dequantizedAtLoss = lightning && lastStage;
         const int copy = lightning ? 2 : dt.base;
         const bool cast = lightning && s.precision != Precision::MixedFp16;
-        const Bytes dequantized = largest * (copy + (cast ? dt.activation : 0));
+        const Bytes dequantized = torchao ? torchaoDequantizeBytes(largest)
+                                          : largest * (copy + (cast ? dt.activation : 0));
         sink.add(ItemId::QloraDequantized, dequantized, [&] {
             return "largest 4-bit module " + formatCount(largest) + " params × "
-                + (cast
+                + (torchao ? "(14 B + 2 B a block of 64) (torchao's dequantization: the codes as int64 8 B, their "
+                             "NF4 values 2 B, scaled 2 B, stacked 2 B, and the block scalers)"
+                       : cast
                        ? "(2 B dequantized in FP16 + " + std::to_string(dt.activation) + " B cast to the compute dtype)"
                        : std::to_string(copy) + " B dequantized")
                 + equals(dequantized, units);

@@ -101,6 +101,7 @@ struct Breakdown {
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
     Bytes gatheredOnlyInBackward = 0;      // of FSDP's gathered layers, the one prefetched ahead of backward's
+    bool dequantizedAtLoss = false;        // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
     // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients

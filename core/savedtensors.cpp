@@ -35,6 +35,14 @@ Bytes litgptLossPositionsGradient(const Scenario &s)
 
 namespace {
 
+// A 4-bit base linear keeps its input: bitsandbytes' MatMul4Bit does (autograd/_functions.py,
+// ctx.tensors = (A, B)); torchao's LinearNF4, torchtune's, saves only its NF4 weight
+// (dtypes/nf4tensor.py: ctx.save_for_backward(weight)).
+bool fourBitKeepsInput(const Scenario &s)
+{
+    return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
+}
+
 // The terms of Korthikanti et al.'s Table 2 for one layer.
 struct ActivationParts {
     Bytes inputs = 0;    // norm inputs, QKV input, MLP input, dropout masks on h: the sbh terms
@@ -109,7 +117,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const bool baseSaves = baseTrains(s) || (s.fineTune == FineTune::QLoRA && fourBitUnderQlora);
+    const bool baseSaves = baseTrains(s) || (fourBitKeepsInput(s) && fourBitUnderQlora);
     const bool castEach = dt.autocast && castPerReader;
     bool shared = false;
     for (unsigned bit : group) {
@@ -589,7 +597,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
     const std::int64_t e = dtypeBytes(s).activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
     // A linear saves its input when its weight trains, or when it is 4-bit (MatMul4Bit).
-    const bool inputsSaved = baseTrains(s) || s.fineTune == FineTune::QLoRA;
+    const bool inputsSaved = baseTrains(s) || fourBitKeepsInput(s);
     litgptNorm(s, out);
     litgptAttention(s, out, inputsSaved);
     if (a.modeling == Modeling::GptNeox) {
@@ -718,7 +726,7 @@ void litgptHeadLora(const Scenario &s, TensorList &out, std::int64_t fullChunks,
     const bool strided = s.microBatch > 1 && fullChunks > 0;
     if (s.loraDropout || dt.autocast || strided)
         chunked("LoRA A inputs of the full chunks", "LoRA A input of the last chunk", e * h);
-    else if (!baseTrains(s) && s.fineTune != FineTune::QLoRA) // else the head keeps it already
+    else if (!baseTrains(s) && !fourBitKeepsInput(s)) // else the head keeps it already
         out.add("LM-head input", e * (fullChunks * fullTokens + lastTokens) * h);
     chunked("LoRA A outputs of the full chunks (rank r), saved by LoRA B",
             "LoRA A output of the last chunk (rank r), saved by LoRA B", e * s.loraRank);
@@ -783,7 +791,7 @@ void codeHead(const Scenario &s, TensorList &out)
             out.add("LM-head input of the full chunks, copied by the matmul's reshape", e * fullChunks * fullTokens * h,
                     fullChunks);
             out.add("LM-head input of the last chunk, copied by the matmul's reshape", e * lastTokens * h);
-        } else if (trains || s.fineTune == FineTune::QLoRA) {
+        } else if (trains || fourBitKeepsInput(s)) {
             out.add("LM-head input", e * tokens * h);
         }
         if (loraOn(s, LoraHead))
@@ -931,7 +939,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         out.add("gradient of the layer's output (the residual stream)", stream);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
-    const bool keepsInput = megatron || baseTrains(s) || s.fineTune == FineTune::QLoRA || loraOn(s, LoraDown);
+    const bool keepsInput = megatron || baseTrains(s) || fourBitKeepsInput(s) || loraOn(s, LoraDown);
     // The adapter's rank-r output and, with LoRA dropout, its 1-byte mask are freed by the MLP's
     // moment (dropout's backward has run).
     const Bytes adapterFreed = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;

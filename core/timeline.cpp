@@ -43,10 +43,12 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // ZeRO-3's and FSDP's gathered parameters, QLoRA's dequantized module and the copies
     // context_parallel() holds: from the first forward gather to the end of backward; so are
     // FSDP's all-gather buffers, or all step where the reading counts the blocks cached for its
-    // copy-in stream.
+    // copy-in stream. The dequantized module exists while a 4-bit linear computes, so at the loss
+    // only where the head is one.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
         + b.item(ItemId::QloraDequantized) + b.item(ItemId::ContextParallelCopies)
         + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
+    const Bytes notAtLoss = b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized);
     const Bytes params = b.component(Component::Parameters) - gathered;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
@@ -87,7 +89,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
               embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
-    point(StepPhase::Loss, 0, params + gatheredInForward, 0,
+    point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, 0,
           afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations), freedLogits);
 
     // Backward frees each layer's activations as it produces that layer's gradients, holding its

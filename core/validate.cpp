@@ -101,15 +101,10 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      code + " is modelled for its Llama; use huggingface or megatron for "
                          + std::string(toString(a.modeling))};
     // torchtune's recipes train in the model's dtype (training.get_dtype: bf16 or fp32; its
-    // single-device recipe refuses fp16), with no autocast; its QLoRA quantizes with torchao's
-    // NF4Tensor (modules/peft/lora.py, linear_nf4), not bitsandbytes'.
+    // single-device recipe refuses fp16), with no autocast.
     if (torchtune && s.precision != Precision::Bf16 && s.precision != Precision::Fp32)
         return Error{"precision",
                      "torchtune trains in the model's dtype, without autocast; use --precision bf16 or fp32"};
-    if (torchtune && s.fineTune == FineTune::QLoRA)
-        return Error{"finetune",
-                     "torchtune's QLoRA (torchao's NF4 tensors) is not modelled; use --finetune lora, or "
-                     "--implementation huggingface for QLoRA"};
     // torchtitan's apply_tp (parallelisms/parallelize_llama.py at 9dec370) always pairs its
     // column- and row-wise linears with sequence-parallel norms.
     if (titan && s.tensorParallel > 1 && !s.sequenceParallel)

@@ -529,9 +529,6 @@ private Q_SLOTS:
         QTest::newRow("torchtune under autocast")
             << QStringList{"--implementation", "torchtune", "--precision", "mixed-bf16"} << 2
             << "--precision: torchtune trains in the model's dtype, without autocast; use --precision bf16 or fp32";
-        QTest::newRow("torchtune's QLoRA")
-            << QStringList{"--implementation", "torchtune", "--finetune", "qlora", "--lora-targets", "q,v"} << 2
-            << "--finetune: torchtune's QLoRA (torchao's NF4 tensors) is not modelled";
         QTest::newRow("torchtune with the flash-attn package")
             << QStringList{"--implementation", "torchtune", "--attention", "flash"} << 2
             << "--attention: torchtune runs attention through SDPA";

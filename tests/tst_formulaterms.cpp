@@ -49,6 +49,14 @@ void gpt2(Scenario &s)
     s.sequence = 1024;
 }
 
+// torchtune's Llama block as its recipes run it: BF16, SDPA.
+void torchtune(Scenario &s)
+{
+    s.implementation = Implementation::TorchTune;
+    s.precision = Precision::Bf16;
+    s.attention = Attention::Sdpa;
+}
+
 // PEFT's LoRA on every projection of Hugging Face's Llama under autocast: FP32 adapters.
 void peftUnderAutocast(Scenario &s)
 {
@@ -190,6 +198,26 @@ private Q_SLOTS:
             s.attention = Attention::Sdpa;
             s.recompute = Recompute::Full;
             s.activationOffload = true;
+        });
+        row("torchtune, packed samples, the model's max positions", [](Scenario &s) {
+            torchtune(s);
+            s.arch.rotaryPositions = 131'072;
+            s.packed = true;
+        });
+        row("torchtune's Qwen2 in BF16, no maximum stated", [](Scenario &s) {
+            torchtune(s);
+            s.arch.qkvBias = true;
+        });
+        row("torchtune's Qwen2 in FP32, packed samples", [](Scenario &s) {
+            torchtune(s);
+            s.arch.qkvBias = true;
+            s.precision = Precision::Fp32;
+            s.packed = true;
+        });
+        row("torchtune's QLoRA (torchao's NF4)", [](Scenario &s) {
+            torchtune(s);
+            s.fineTune = FineTune::QLoRA;
+            s.loraTargets = LoraQ | LoraV;
         });
         row("Hugging Face on PyTorch 2.1 (mean keeps x²)", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
@@ -399,8 +427,9 @@ private Q_SLOTS:
         // layer follows, DeepSpeed's configuration key. Any other word is a term missing from
         // the table.
         const QRegularExpression word(QStringLiteral("(?<![A-Za-z_])[A-Za-z][A-Za-z_]+"));
-        const QStringList names = QStringLiteral("KiB MiB GiB TiB MLP NF RMSNorm rms huggingface litgpt torchtitan "
-                                                 "megatron reduce_bucket_size")
+        const QStringList names = QStringLiteral(
+                                      "KiB MiB GiB TiB MLP NF RMSNorm rms huggingface litgpt torchtitan torchtune "
+                                      "megatron reduce_bucket_size")
                                       .split(QLatin1Char(' '));
         QStringList missing;
         for (const ExplainedItem &item : explain(s, Units::GiB)) {

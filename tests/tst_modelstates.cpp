@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <yaml-cpp/yaml.h>
+
 #include <cmath>
 
 using namespace vl;
@@ -634,6 +636,59 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::QloraDequantized), Bytes(bytes));
         s.fineTune = FineTune::LoRA;
         QVERIFY(!estimate(s).has(ItemId::QloraDequantized));
+    }
+
+    // torchtune's QLoRA keeps every projection of a layer as a torchao NF4Tensor and the output
+    // projection in BF16. Each linear dequantizes its weight with plain tensor ops: against
+    // tests/data/nf4-dequantize.yaml, what the profiler saw get_original_weight hold (written by
+    // tests/oracle/generate.py), for a model whose largest matrix, gate and up, is out × inp.
+    void torchaoDequantizationIsWhatTheProfilerHolds_data()
+    {
+        QTest::addColumn<qint64>("out");
+        QTest::addColumn<qint64>("inp");
+        QTest::addColumn<qint64>("held");
+        for (const YAML::Node &row : YAML::LoadFile(VL_TEST_DATA "/nf4-dequantize.yaml")) {
+            const std::string name = row["out"].as<std::string>() + " × " + row["inp"].as<std::string>();
+            QTest::newRow(name.c_str()) << row["out"].as<qint64>() << row["inp"].as<qint64>()
+                                        << row["held"].as<qint64>();
+        }
+    }
+    void torchaoDequantizationIsWhatTheProfilerHolds()
+    {
+        QFETCH(qint64, out);
+        QFETCH(qint64, inp);
+        QFETCH(qint64, held);
+        Scenario s;
+        s.arch.hidden = inp;
+        s.arch.ffn = out;
+        s.arch.heads = s.arch.kvHeads = 4;
+        s.arch.vocab = 1000;
+        s.implementation = Implementation::TorchTune;
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraQ | LoraV;
+        s = withImplementationDefaults(s);
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        QCOMPARE(estimate(s).item(ItemId::QloraDequantized), Bytes(held));
+    }
+
+    // torchao's NF4 storage (to_nf4 with block 64, scaler block 256): Llama-3.1-8B's 32 layers of
+    // seven projections, 6,979,321,856 weights, two 4-bit codes a byte, an int8 scaler per 64, a
+    // BF16 factor per 16384, and 34 B a tensor (its scaler mean and 16-entry table); the
+    // embeddings, head and norms, 1,050,939,392 parameters, in BF16.
+    void torchaoNf4Storage()
+    {
+        Scenario s = llama31_8b();
+        s.implementation = Implementation::TorchTune;
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraQ | LoraV;
+        s = withImplementationDefaults(s);
+        QVERIFY(!scenarioError(s));
+        const qint64 quantised = 32LL * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336);
+        QCOMPARE(quantised, qint64(6'979'321'856));
+        const qint64 kept = estimate(s).totalParams - quantised;
+        QCOMPARE(kept, qint64(1'050'939'392));
+        const Bytes nf4 = quantised / 2 + quantised / 64 + 2 * (quantised / 16384) + 34 * 32 * 7;
+        QCOMPARE(estimate(s).item(ItemId::Weights), nf4 + 2 * kept);
     }
 
     // Transformer Engine's FP8 copy and FP8 transpose of every linear weight, kept as module

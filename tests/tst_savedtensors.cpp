@@ -42,7 +42,7 @@ Scenario scenarioOf(const YAML::Node &c)
     }
     if (family == "torchtune") {
         s.implementation = Implementation::TorchTune;
-        s.packed = c["packed"].as<bool>();
+        s.packed = c["packed"] && c["packed"].as<bool>();
     }
     const bool litgpt = family == "litgpt" || family == "litgpt-neox";
     if (litgpt)

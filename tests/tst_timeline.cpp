@@ -1,6 +1,7 @@
 // The step timeline against the breakdown: its peak never exceeds the sum, its end state is
 // the model states, and the peak sits where the text book says.
 
+#include "core/edits.h"
 #include "core/timeline.h"
 
 #include <QTest>
@@ -386,6 +387,42 @@ private Q_SLOTS:
         const Bytes allocatedAtPeak = stepTimeline(b).peak() - outsideAllocated;
         QCOMPARE(b.item(ItemId::AllocatorReserve), allocatedAtPeak * percent / 100);
         QVERIFY(allocatedAtPeak < b.total - outsideAllocated); // below the sum's
+    }
+
+    // QLoRA's dequantized module exists while a 4-bit linear computes, in forward and in
+    // backward: at the loss only where the head is 4-bit (lit-gpt's, Lightning quantizes every
+    // linear); PEFT's and torchtune's heads stay 16-bit.
+    void dequantizedModuleAtTheLoss_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<bool>("atLoss");
+        QTest::newRow("lit-gpt: its 4-bit head computes the logits") << int(Implementation::LitGpt) << true;
+        QTest::newRow("Hugging Face PEFT: a 16-bit head") << int(Implementation::HuggingFace) << false;
+        QTest::newRow("torchtune: torchao's NF4 layers, a 16-bit head") << int(Implementation::TorchTune) << false;
+    }
+    void dequantizedModuleAtTheLoss()
+    {
+        QFETCH(int, implementation);
+        QFETCH(bool, atLoss);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraQ | LoraV;
+        s = withImplementationDefaults(s);
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        const Bytes dequantized = b.item(ItemId::QloraDequantized);
+        QVERIFY(dequantized > 0);
+        const StepTimeline t = stepTimeline(b);
+        const auto parameters = [&](StepPhase phase) {
+            const auto p = std::find_if(t.points.begin(), t.points.end(),
+                                        [phase](const TimelinePoint &q) { return q.phase == phase; });
+            return p->part(Component::Parameters);
+        };
+        // Forward's last layer and backward's first hold it; the loss only with a 4-bit head.
+        QCOMPARE(parameters(StepPhase::Forward), parameters(StepPhase::Backward));
+        QCOMPARE(parameters(StepPhase::Forward) - parameters(StepPhase::Loss), atLoss ? Bytes(0) : dequantized);
+        QCOMPARE(parameters(StepPhase::Start) + dequantized, parameters(StepPhase::Forward));
     }
 
     // The 16-bit logits are freed before the loss's backward, whose FP32 buffers (4 B a logit)

@@ -2855,6 +2855,22 @@
         <source>Qwen2&apos;s RoPE: cache rows gathered at the packed positions (FP32), saved by the key&apos;s rotation</source>
         <translation>Qwen2 的 RoPE：按打包位置取出的缓存行（FP32），由 key 的旋转保存</translation>
     </message>
+    <message>
+        <source>tensors</source>
+        <translation>个张量</translation>
+    </message>
+    <message>
+        <source>(torchao&apos;s NF4: 4-bit codes, an int8 scaler per 64, a BF16 factor per 16384)</source>
+        <translation>（torchao 的 NF4：4 位编码，每 64 个一个 int8 缩放值，每 16384 个一个 BF16 系数）</translation>
+    </message>
+    <message>
+        <source>a block of</source>
+        <translation>每块</translation>
+    </message>
+    <message>
+        <source>(torchao&apos;s dequantization: the codes as int64 8 B, their NF4 values 2 B, scaled 2 B, stacked 2 B, and the block scalers)</source>
+        <translation>（torchao 的反量化：编码转为 int64 8 B、其 NF4 值 2 B、缩放后 2 B、拼接后 2 B，以及各块的缩放值）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

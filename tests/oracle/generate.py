@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, and what the
-loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml, or,
-with --check, fails when a checked-in file differs from what PyTorch says now.
+"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, what the
+loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml and
+what torchao's NF4 dequantization holds to tests/data/nf4-dequantize.yaml, or, with --check, fails
+when a checked-in file differs from what PyTorch says now.
 
 Run with Debian's PyTorch: /usr/bin/python3 tests/oracle/generate.py [--check]
 """
@@ -13,9 +14,11 @@ import sys
 
 import allocator_replay
 import saved_tensors
+import torchao_nf4
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yaml"
 ALLOCATOR_DATA = DATA.with_name("allocator-replay.yaml")
+NF4_DATA = DATA.with_name("nf4-dequantize.yaml")
 
 # Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
 # counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
@@ -44,6 +47,11 @@ LLAMA_TRAINING = [
     dict(finetune="lora", lora_targets=["o", "down"], lora_rank=4, lora_dropout=False),
     dict(finetune="lora", lora_targets=["q", "v", "head"], lora_rank=8, lora_dropout=True),
     dict(finetune="lora", lora_targets=["head"], lora_rank=4, lora_dropout=False),
+]
+TORCHTUNE_QLORA = [
+    dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=False),
+    dict(finetune="qlora", lora_targets=["q", "k", "v", "o", "gate", "up", "down", "head"], lora_rank=4,
+         lora_dropout=True),
 ]
 # lit-gpt's GPT-NeoX-style blocks: phi-1.5 (one shared norm, a biased head), StableLM-alpha and,
 # without the parallel residual, RedPajama-INCITE
@@ -109,6 +117,10 @@ def configs():
         for recompute in RECOMPUTE if training["finetune"] == "full" else RECOMPUTE[:1]:
             yield dict(family="torchtune", **shape, **precision, **training, recompute=recompute, dropout=0.0,
                        attention="sdpa", packed=packed)
+    # ... and its QLoRA (torchao's NF4 base: every projection; the head stays BF16)
+    for shape, training, packed in itertools.product(LLAMA_SHAPES, TORCHTUNE_QLORA, [False, True]):
+        yield dict(family="torchtune", **shape, weights="bf16", **training, recompute="none", dropout=0.0,
+                   attention="sdpa", packed=packed)
     # Hugging Face's Mixtral: the sparse MoE block in place of the MLP, routing balanced; full
     # training, and LoRA on attention
     for shape, precision, training, attention in itertools.product(
@@ -184,6 +196,9 @@ def configs():
     for precision, packed in itertools.product(PRECISIONS[:2], [False, True]):
         yield dict(family="torchtune", **llama_aligned, **precision, finetune="full", recompute="none", dropout=0.0,
                    attention="sdpa", packed=packed)
+    for training in TORCHTUNE_QLORA:
+        yield dict(family="torchtune", **llama_aligned, weights="bf16", **training, recompute="none", dropout=0.0,
+                   attention="sdpa")
     for family, shape in (("litgpt", llama_aligned), ("litgpt-neox", neox_aligned)):
         for precision, training in itertools.product([PRECISIONS[0], PRECISIONS[2]], LITGPT_TRAINING):
             if training["finetune"] != "qlora" or precision == PRECISIONS[0]:
@@ -225,6 +240,13 @@ ALLOCATOR_HEADER = [
     "# without expandable segments. held: the pool's peak less the tensors' peak, in bytes.",
 ]
 
+NF4_HEADER = [
+    "# What torchao holds while it dequantizes one NF4 weight for its linear (torchtune's QLoRA), found by",
+    "# tests/oracle/generate.py (do not edit: regenerate it): NF4Tensor.get_original_weight op for op",
+    "# (tests/oracle/torchao_nf4.py) under the profiler. held: the most it holds at once beyond the NF4",
+    "# tensors, in bytes, for a weight of out × inp.",
+]
+
 
 def render(header, rows):
     """A data file: its header, the PyTorch that ran, one JSON row a line."""
@@ -236,7 +258,8 @@ def render(header, rows):
 def main():
     files = [(DATA, render(SAVED_TENSORS_HEADER, rows()), "what PyTorch's autograd saves"),
              (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
-              "what the loss's allocations leave in the allocator's pool")]
+              "what the loss's allocations leave in the allocator's pool"),
+             (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds")]
     for path, text, what in files:
         if "--check" in sys.argv:
             if path.read_text() != text:

@@ -385,20 +385,42 @@ class Lora:
         return ops.linear(ops.linear(x, self.a), self.b) * 2.0
 
 
-class Projection:
-    """nn.Linear, optionally wrapped by LoRA."""
+class LinearNF4(torch.autograd.Function):
+    """torchao's LinearNF4 (dtypes/nf4tensor.py), torchtune's 4-bit base linear: it saves only its
+    weight, dequantized for the product in forward and again in backward. The stand-in keeps the
+    weight in 16 bits; the NF4 weight it stands for is a parameter, and what dequantizing it
+    holds is an item of its own (torchao_nf4.py)."""
 
-    def __init__(self, in_features, out_features, dtype, trainable, bias=False, lora=None):
+    @staticmethod
+    def forward(ctx, x, weight):
+        ctx.save_for_backward(weight)
+        return F.linear(x, weight)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad @ ctx.saved_tensors[0], None
+
+
+class Projection:
+    """nn.Linear, optionally wrapped by LoRA; with `nf4`, torchtune's NF4 base (FrozenNF4Linear, or
+    LoRALinear with quantize_base)."""
+
+    def __init__(self, in_features, out_features, dtype, trainable, bias=False, lora=None, nf4=False):
         self.weight = parameter((out_features, in_features), dtype, trainable)
         self.bias = parameter((out_features,), dtype, trainable) if bias else None
         self.lora = lora
+        self.nf4 = nf4
 
     def params(self):
         own = [self.weight] + ([self.bias] if self.bias is not None else [])
         return own + (self.lora.params() if self.lora else [])
 
     def __call__(self, ops, x):
-        out = ops.linear(x, self.weight, self.bias)
+        if self.nf4:
+            out = LinearNF4.apply(x, self.weight)
+            out = out + self.bias if self.bias is not None else out
+        else:
+            out = ops.linear(x, self.weight, self.bias)
         return out + self.lora(ops, x) if self.lora else out
 
 
@@ -420,11 +442,14 @@ class LlamaLayer:
         targets = c.get("lora_targets", [])
         h, a, g, d, f = c["hidden"], c["heads"], c["kv_heads"], c["hidden"] // c["heads"], c["ffn"]
 
+        # torchtune's QLoRA builders quantize every projection of the layer (the torchtune family)
+        nf4 = c["finetune"] == "qlora" and c["family"] == "torchtune"
+
         def proj(name, i, o, bias=False):
             lora = None
             if name in targets:
                 lora = Lora(i, o, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
-            return Projection(i, o, weight, trainable, bias, lora)
+            return Projection(i, o, weight, trainable, bias, lora, nf4)
 
         self.norm1 = parameter((h,), weight, trainable)
         self.norm2 = parameter((h,), weight, trainable)
