@@ -667,6 +667,12 @@ private Q_SLOTS:
                                                       << "131072" << true;
         QTest::newRow("maximum positions, Hugging Face") << huggingface << "max-positions"
                                                          << "131072" << false;
+        // torchao always quantizes its NF4 scalers: bitsandbytes' choice is not torchtune's.
+        Scenario torchtuneQlora = torchtune;
+        torchtuneQlora.fineTune = FineTune::QLoRA;
+        torchtuneQlora.loraTargets = LoraQ | LoraV;
+        QTest::newRow("double quantization, torchtune's QLoRA") << torchtuneQlora << "double-quant"
+                                                                << "no" << false;
     }
     void fieldInEffectMatchesTheEstimate()
     {
