@@ -261,9 +261,10 @@ private Q_SLOTS:
                    "--implementation",        "torchtune", "--optimizer", "adamw-8bit", "--paged-optimizer", "yes",
                    "--optimizer-in-backward", "yes"};
         // Choosing torchtune brings its dtype, BF16, and SDPA; the box then ticks packed samples.
-        QTest::newRow("torchtune with packed samples")
-            << "llama-3.1-8b" << Edits{{"implementation", int(Implementation::TorchTune)}, {"packed", 1}}
-            << QStringList{"--implementation", "torchtune", "--packed", "yes"};
+        QTest::newRow("torchtune with packed samples and the model built for 8192 positions")
+            << "llama-3.1-8b"
+            << Edits{{"implementation", int(Implementation::TorchTune)}, {"packed", 1}, {"max-positions", 8192}}
+            << QStringList{"--implementation", "torchtune", "--packed", "yes", "--max-positions", "8192"};
         QTest::newRow("Hugging Face with gradients kept between steps")
             << "llama-2-7b" << Edits{{"implementation", int(Implementation::HuggingFace)}, {"gradients-kept", 1}}
             << QStringList{"--implementation", "huggingface", "--gradients-kept", "yes"};

@@ -199,6 +199,7 @@ void ControlPanel::build()
     m_kvHeads = fieldSpinBox("kv-heads");
     m_ffn = fieldSpinBox("ffn");
     m_vocab = fieldSpinBox("vocab");
+    m_maxPositions = fieldSpinBox("max-positions");
     row(
         af, m_heads, [] { return tr("Attention heads"); },
         [] {
@@ -218,6 +219,13 @@ void ControlPanel::build()
         [] {
             return tr("V: the embedding and LM head are V×h each, and the logits s·b·V — large vocabularies make a big "
                       "logits item.");
+        });
+    row(
+        af, m_maxPositions, [] { return tr("Max positions"); },
+        [] {
+            return tr("The positions the model is built for (config.json's max_position_embeddings). torchtune keeps "
+                      "a rotary table for every one of them in FP32, 64 MiB for Llama 3.1's 131072; 0: the "
+                      "sequence length.");
         });
 
     auto combo = [&](const std::vector<std::pair<int, std::function<QString()>>> &entries) {
@@ -866,6 +874,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_loss, s.loss);
     setCheck(m_packed, s.packed);
     m_packed->setEnabled(fieldInEffect(s, "packed"));
+    m_maxPositions->setEnabled(fieldInEffect(s, "max-positions"));
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));

@@ -89,6 +89,7 @@ private:
     QSpinBox *m_kvHeads = nullptr;
     QSpinBox *m_ffn = nullptr;
     QSpinBox *m_vocab = nullptr;
+    QSpinBox *m_maxPositions = nullptr;
     QComboBox *m_optimizer = nullptr;
     QCheckBox *m_master = nullptr;
     QComboBox *m_gradDtype = nullptr;

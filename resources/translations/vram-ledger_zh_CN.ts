@@ -1020,6 +1020,14 @@
         <source>torchtune&apos;s packed dataset: several samples share each row and positions restart with each sample. Its RoPE then gathers its cache&apos;s rows for every layer&apos;s query and key and keeps them for backward.</source>
         <translation>torchtune 的打包数据集：多个样本共用一行，位置随每个样本重新从零开始。此时它的 RoPE 会为每层的 query 和 key 按位置从缓存中取出对应行，并为反向传播保留。</translation>
     </message>
+    <message>
+        <source>Max positions</source>
+        <translation>最大位置数</translation>
+    </message>
+    <message>
+        <source>The positions the model is built for (config.json&apos;s max_position_embeddings). torchtune keeps a rotary table for every one of them in FP32, 64 MiB for Llama 3.1&apos;s 131072; 0: the sequence length.</source>
+        <translation>模型设计支持的位置数（config.json 的 max_position_embeddings）。torchtune 为其中每个位置都以 FP32 保留一张旋转位置编码表，Llama 3.1 的 131072 个位置为 64 MiB；0 表示取序列长度。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
