@@ -18,6 +18,13 @@ Q_DECLARE_METATYPE(vl::Scenario)
 
 namespace {
 
+// The first point of a phase of the step.
+const TimelinePoint &phaseStart(const StepTimeline &t, StepPhase phase)
+{
+    return *std::find_if(t.points.begin(), t.points.end(),
+                         [phase](const TimelinePoint &p) { return p.phase == phase; });
+}
+
 // torchtitan's Llama under the reading of the allocator's pool (max_memory_reserved), where the
 // logits' freed block shows.
 void torchtitanReadReserved(Scenario &s)
@@ -339,14 +346,11 @@ private Q_SLOTS:
         // one layer at a time and keeps the last into backward: at the loss one layer (the 7B's
         // 4·h² + 3·h·ffn + 2·h parameters in BF16) is gathered, in backward two, the one computed
         // and the one prefetched.
-        const auto phaseStart = [&](StepPhase phase) {
-            return std::find_if(t.points.begin(), t.points.end(),
-                                [phase](const TimelinePoint &p) { return p.phase == phase; });
-        };
         constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
         QCOMPARE(b.gatheredOnlyInBackward, layer);
-        QCOMPARE(phaseStart(StepPhase::Loss)->part(Component::Parameters), b.component(Component::Parameters) - layer);
-        QCOMPARE(phaseStart(StepPhase::Backward)->part(Component::Parameters), b.component(Component::Parameters));
+        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters),
+                 b.component(Component::Parameters) - layer);
+        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), b.component(Component::Parameters));
     }
 
     // The allocator's reserve is a share of what the step holds at its peak (what
@@ -414,11 +418,7 @@ private Q_SLOTS:
         const Bytes dequantized = b.item(ItemId::QloraDequantized);
         QVERIFY(dequantized > 0);
         const StepTimeline t = stepTimeline(b);
-        const auto parameters = [&](StepPhase phase) {
-            const auto p = std::find_if(t.points.begin(), t.points.end(),
-                                        [phase](const TimelinePoint &q) { return q.phase == phase; });
-            return p->part(Component::Parameters);
-        };
+        const auto parameters = [&](StepPhase phase) { return phaseStart(t, phase).part(Component::Parameters); };
         // Forward's last layer and backward's first hold it; the loss only with a 4-bit head.
         QCOMPARE(parameters(StepPhase::Forward), parameters(StepPhase::Backward));
         QCOMPARE(parameters(StepPhase::Forward) - parameters(StepPhase::Loss), atLoss ? Bytes(0) : dequantized);
