@@ -182,6 +182,37 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("Mixed precision: FSDP's MixedPrecisionPolicy")), qPrintable(html));
     }
 
+    // torchtune's page names its RoPE cache, how packed samples keep its rows, and its QLoRA's
+    // dequantization, from the breakdown's own items.
+    void assumptionsNameTorchtune_data()
+    {
+        QTest::addColumn<bool>("packed");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("packed samples") << true << int(FineTune::Full) << "gathers the cache's rows";
+        QTest::newRow("unpacked") << false << int(FineTune::Full) << "every layer reads a slice of the cache";
+        QTest::newRow("QLoRA") << false << int(FineTune::QLoRA) << "torchao's NF4Tensor";
+    }
+    void assumptionsNameTorchtune()
+    {
+        QFETCH(bool, packed);
+        QFETCH(int, fineTune);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.implementation = Implementation::TorchTune;
+        s.precision = Precision::Bf16;
+        s.attention = Attention::Sdpa;
+        s.arch.rotaryPositions = 4096;
+        s.packed = packed;
+        s.fineTune = FineTune(fineTune);
+        s.loraTargets = LoraQ | LoraV;
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY2(html.contains(QStringLiteral("cos and sin in FP32 for 4096 positions, 2.00 MiB")), qPrintable(html));
+        QVERIFY2(html.contains(expected), qPrintable(html));
+        QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
+    }
+
     void diagram_data()
     {
         QTest::addColumn<QString>("name");

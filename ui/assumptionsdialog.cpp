@@ -154,6 +154,23 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "of %3 GPUs.")
                         .arg(bytesText(zeroOffloadHost(b), units), bytesText(hostPerNode(s, zeroOffloadHost(b)), units))
                         .arg(s.gpusOnNode());
+    if (s.implementation == Implementation::TorchTune && b.has(ItemId::RotaryTable))
+        parallel << QObject::tr("torchtune's RoPE keeps a cache of cos and sin in FP32 for %1 positions, %2, all step. "
+                                "%3")
+                        .arg(s.arch.rotaryPositions > 0
+                                 ? QString::number(s.arch.rotaryPositions)
+                                 : QObject::tr("the sequence's %1 (no maximum stated)").arg(s.sequence))
+                        .arg(bytesText(b.item(ItemId::RotaryTable), units))
+                        .arg(s.packed ? QObject::tr("With packed samples every layer gathers the cache's rows at the "
+                                                    "positions for its query and for its key and keeps them for "
+                                                    "backward.")
+                                      : QObject::tr("Samples are not packed: every layer reads a slice of the cache."));
+    if (s.implementation == Implementation::TorchTune && s.fineTune == FineTune::QLoRA)
+        parallel << QObject::tr("torchtune's QLoRA stores every projection of a layer as torchao's NF4Tensor and "
+                                "dequantizes it with plain tensor ops for each product, forward and backward, holding "
+                                "%1 at once for the largest; under torch.compile Inductor fuses those ops, which the "
+                                "estimate does not count.")
+                        .arg(bytesText(b.item(ItemId::QloraDequantized), units));
     if (s.activationOffload)
         parallel << QObject::tr(
                         "Activation offload (torchtune's OffloadActivations): the layers' saved tensors, %1 per GPU, "

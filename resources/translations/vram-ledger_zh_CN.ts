@@ -203,6 +203,26 @@
         <source>FSDP&apos;s MixedPrecisionPolicy: the FP32 shards, which the optimizer updates, gathered in 16 bits for each layer to compute in; no separate master copy</source>
         <translation>FSDP 的 MixedPrecisionPolicy：优化器更新的是 FP32 分片，每层计算时以 16 位聚合；没有单独的主副本</translation>
     </message>
+    <message>
+        <source>torchtune&apos;s RoPE keeps a cache of cos and sin in FP32 for %1 positions, %2, all step. %3</source>
+        <translation>torchtune 的 RoPE 为 %1 个位置以 FP32 保留 cos 与 sin 的缓存，共 %2，整个训练步都在。%3</translation>
+    </message>
+    <message>
+        <source>the sequence&apos;s %1 (no maximum stated)</source>
+        <translation>序列的 %1（未给出最大位置数）</translation>
+    </message>
+    <message>
+        <source>With packed samples every layer gathers the cache&apos;s rows at the positions for its query and for its key and keeps them for backward.</source>
+        <translation>样本打包时，每层都会按位置为 query 和 key 各取出一份缓存行，并为反向传播保留。</translation>
+    </message>
+    <message>
+        <source>Samples are not packed: every layer reads a slice of the cache.</source>
+        <translation>样本未打包：每层只读取缓存的一个切片。</translation>
+    </message>
+    <message>
+        <source>torchtune&apos;s QLoRA stores every projection of a layer as torchao&apos;s NF4Tensor and dequantizes it with plain tensor ops for each product, forward and backward, holding %1 at once for the largest; under torch.compile Inductor fuses those ops, which the estimate does not count.</source>
+        <translation>torchtune 的 QLoRA 把每层的所有投影都存为 torchao 的 NF4Tensor，并在前向和反向的每次乘法前用普通张量运算反量化，最大的那个投影同时占用 %1；在 torch.compile 下 Inductor 会融合这些运算，本估算不计入这种情况。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
