@@ -1231,11 +1231,14 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // (megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication
         // .forward: ctx.save_for_backward(input, weight), this GPU's slice under sequence
         // parallelism). Megatron's theoretical memory counts them as 4·s·b·h, "inputs to output layer".
-        const Bytes head = 2 * e * sb * a.hidden / spDiv;
+        // Beside them the final norm's FP32 statistics per token, as in the layers (megatronLayer).
+        const Bytes statistics = (a.norm == NormKind::LayerNorm ? 2 : 1) * 4 * sb / spDiv;
+        const Bytes head = 2 * e * sb * a.hidden / spDiv + statistics;
         sink.add(ItemId::HeadActivations, head, [&] {
             return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × 2 × " + std::to_string(e)
                 + " B (the final norm's input and its output, saved by the output layer)"
-                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + equals(head, units);
+                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
+                + " + the final norm's statistics (FP32) " + formatBytes(statistics, units) + equals(head, units);
         });
     }
     // What of the head's and the loss's tensors backward has freed by the time it reaches the last

@@ -49,7 +49,9 @@ struct ActivationParts {
     Bytes attention = 0; // Q, K, V, output-projection input (and FlashAttention's LSE)
     Bytes scores = 0;    // the s² terms: softmax output, its dropout mask and output
     Bytes mlp = 0;       // the f-wide terms
-    Bytes total() const { return inputs + attention + scores + mlp; }
+    // Beyond the paper, which leaves them out as small: the two norms' FP32 statistics per token.
+    Bytes statistics = 0;
+    Bytes total() const { return inputs + attention + scores + mlp + statistics; }
 };
 
 // Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
@@ -77,6 +79,10 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     }
     const std::int64_t masks = s.dropout ? 2 * sb * h : 0;           // attention-out and MLP dropout masks, 1 B each
     p.inputs = (2 * e * sb * h + 2 * gemm * sb * h + masks) / spDiv; // 2 norm inputs, QKV input, MLP input
+    // Transformer Engine's norms fused into the QKV and FC1 linears (layernorm_linear.py,
+    // _LayerNormLinear.forward: ctx.save_for_backward(..., mu, rsigma)) keep each token's FP32
+    // mean and 1/σ, RMSNorm its 1/rms alone; under sequence parallelism for this GPU's tokens.
+    p.statistics = 2 * (a.norm == NormKind::LayerNorm ? 2 : 1) * 4 * sb / spDiv;
     // The out-projection's input; under FP8 a flash kernel also keeps its 16-bit output. Megatron's
     // selective recomputation checkpoints the core attention (recompute_modules core_attn): its
     // output and log-sum-exp are made again in backward, only its inputs are kept.
@@ -875,6 +881,7 @@ TensorList layerTensors(const Scenario &s)
     list.add("Q/K/V/out", p.attention);
     list.add("attention scores (a·s²·b)", p.scores);
     list.add("MLP", p.mlp);
+    list.add("norm statistics (FP32)", p.statistics);
     return list;
 }
 

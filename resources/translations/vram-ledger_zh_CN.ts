@@ -2899,6 +2899,14 @@
         <source>(torchao&apos;s dequantization: the codes as int64 8 B, their NF4 values 2 B, scaled 2 B, stacked 2 B, and the block scalers)</source>
         <translation>（torchao 的反量化：编码转为 int64 8 B、其 NF4 值 2 B、缩放后 2 B、拼接后 2 B，以及各块的缩放值）</translation>
     </message>
+    <message>
+        <source>norm statistics (FP32)</source>
+        <translation>归一化统计量（FP32）</translation>
+    </message>
+    <message>
+        <source>the final norm&apos;s statistics (FP32)</source>
+        <translation>末层归一化的统计量（FP32）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
