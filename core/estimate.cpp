@@ -1231,8 +1231,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // (megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication
         // .forward: ctx.save_for_backward(input, weight), this GPU's slice under sequence
         // parallelism). Megatron's theoretical memory counts them as 4·s·b·h, "inputs to output layer".
-        // Beside them the final norm's FP32 statistics per token, as in the layers (megatronLayer).
-        const Bytes statistics = (a.norm == NormKind::LayerNorm ? 2 : 1) * 4 * sb / spDiv;
+        // Beside them the final norm's FP32 statistics, as the layers' norms keep theirs.
+        const Bytes statistics = megatronNormStatisticsPerToken(a) * sb / spDiv;
         const Bytes head = 2 * e * sb * a.hidden / spDiv + statistics;
         sink.add(ItemId::HeadActivations, head, [&] {
             return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × 2 × " + std::to_string(e)

@@ -11,6 +11,11 @@ bool baseTrains(const Scenario &s)
     return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
 }
 
+Bytes megatronNormStatisticsPerToken(const Architecture &a)
+{
+    return (a.norm == NormKind::LayerNorm ? 2 : 1) * 4;
+}
+
 constexpr std::int64_t kLitgptHeadChunk = 128;
 
 std::int64_t litgptHeadChunks(const Scenario &s)
@@ -79,10 +84,9 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     }
     const std::int64_t masks = s.dropout ? 2 * sb * h : 0;           // attention-out and MLP dropout masks, 1 B each
     p.inputs = (2 * e * sb * h + 2 * gemm * sb * h + masks) / spDiv; // 2 norm inputs, QKV input, MLP input
-    // Transformer Engine's norms fused into the QKV and FC1 linears (layernorm_linear.py,
-    // _LayerNormLinear.forward: ctx.save_for_backward(..., mu, rsigma)) keep each token's FP32
-    // mean and 1/σ, RMSNorm its 1/rms alone; under sequence parallelism for this GPU's tokens.
-    p.statistics = 2 * (a.norm == NormKind::LayerNorm ? 2 : 1) * 4 * sb / spDiv;
+    // Transformer Engine's two norms, fused into the QKV and FC1 linears, keep their statistics;
+    // under sequence parallelism for this GPU's tokens.
+    p.statistics = 2 * megatronNormStatisticsPerToken(a) * sb / spDiv;
     // The out-projection's input; under FP8 a flash kernel also keeps its 16-bit output. Megatron's
     // selective recomputation checkpoints the core attention (recompute_modules core_attn): its
     // output and log-sum-exp are made again in backward, only its inputs are kept.

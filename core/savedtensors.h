@@ -57,6 +57,11 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);
 
+// What one of Megatron's norms keeps for backward beside its input, per token: Transformer
+// Engine's FP32 mean and 1/σ for LayerNorm, its 1/rms for RMSNorm (layernorm_linear.py,
+// _LayerNormLinear.forward: ctx.save_for_backward(..., mu, rsigma)).
+Bytes megatronNormStatisticsPerToken(const Architecture &a);
+
 // lit-gpt's finetune/lora.py runs the LM head on slices of the sequence
 // (GPT.forward(lm_head_chunk_size=128), x.split(128, dim=1)): how many.
 std::int64_t litgptHeadChunks(const Scenario &s);
