@@ -734,7 +734,7 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
         return;
     if (s.implementation == Implementation::TorchTune) {
         const bool stated = s.arch.rotaryPositions > 0;
-        const std::int64_t positions = stated ? s.arch.rotaryPositions : s.sequence;
+        const std::int64_t positions = rotaryCachePositions(s);
         // Per position: cos and sin of head_dim/2 angles, or for Qwen2 of head_dim (each angle twice).
         const std::int64_t perPosition = s.arch.qkvBias ? s.arch.effectiveHeadDim() : s.arch.effectiveHeadDim() / 2;
         const Bytes cache = positions * perPosition * 2 * 4;

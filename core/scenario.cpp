@@ -125,6 +125,11 @@ DtypeBytes dtypeBytes(const Scenario &s)
     return d;
 }
 
+std::int64_t rotaryCachePositions(const Scenario &s)
+{
+    return s.arch.rotaryPositions > 0 ? s.arch.rotaryPositions : s.sequence;
+}
+
 OptimizerState optimizerState(const Scenario &s)
 {
     // Pure BF16 keeps its moments in BF16; bitsandbytes' 32-bit optimizers, the paged ones among

@@ -243,6 +243,10 @@ struct DtypeBytes {
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 
+// The positions torchtune's RoPE caches: the model's stated maximum (architecture.max_positions),
+// else the training sequence.
+std::int64_t rotaryCachePositions(const Scenario &s);
+
 // What the optimizer keeps per trainable parameter: `states` tensors of `bytesPerState` each
 // (AdamW: m and v in FP32; pure BF16 keeps them in BF16; bitsandbytes' 8-bit Adam one byte
 // each). Adafactor's factored state is counted per matrix instead (`factored`).

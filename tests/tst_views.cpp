@@ -186,29 +186,40 @@ private Q_SLOTS:
     // dequantization, from the breakdown's own items.
     void assumptionsNameTorchtune_data()
     {
+        QTest::addColumn<qint64>("maxPositions");
         QTest::addColumn<bool>("packed");
         QTest::addColumn<int>("fineTune");
+        QTest::addColumn<QString>("cache");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("packed samples") << true << int(FineTune::Full) << "gathers the cache's rows";
-        QTest::newRow("unpacked") << false << int(FineTune::Full) << "every layer reads a slice of the cache";
-        QTest::newRow("QLoRA") << false << int(FineTune::QLoRA) << "torchao's NF4Tensor";
+        const QString stated = QStringLiteral("cos and sin in FP32 for 4096 positions, 2.00 MiB");
+        QTest::newRow("packed samples") << qint64(4096) << true << int(FineTune::Full) << stated
+                                        << "gathers the cache's rows";
+        QTest::newRow("unpacked") << qint64(4096) << false << int(FineTune::Full) << stated
+                                  << "every layer reads a slice of the cache";
+        QTest::newRow("QLoRA") << qint64(4096) << false << int(FineTune::QLoRA) << stated << "torchao's NF4Tensor";
+        QTest::newRow("no maximum stated: the sequence's 4096")
+            << qint64(0) << false << int(FineTune::Full)
+            << "cos and sin in FP32 for the sequence's 4096 (no maximum stated) positions, 2.00 MiB"
+            << "every layer reads a slice of the cache";
     }
     void assumptionsNameTorchtune()
     {
+        QFETCH(qint64, maxPositions);
         QFETCH(bool, packed);
         QFETCH(int, fineTune);
+        QFETCH(QString, cache);
         QFETCH(QString, expected);
-        Scenario s;
+        Scenario s; // 4096 tokens of 128-wide heads
         s.implementation = Implementation::TorchTune;
         s.precision = Precision::Bf16;
         s.attention = Attention::Sdpa;
-        s.arch.rotaryPositions = 4096;
+        s.arch.rotaryPositions = maxPositions;
         s.packed = packed;
         s.fineTune = FineTune(fineTune);
         s.loraTargets = LoraQ | LoraV;
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
-        QVERIFY2(html.contains(QStringLiteral("cos and sin in FP32 for 4096 positions, 2.00 MiB")), qPrintable(html));
+        QVERIFY2(html.contains(cache), qPrintable(html));
         QVERIFY2(html.contains(expected), qPrintable(html));
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
     }

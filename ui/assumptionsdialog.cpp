@@ -158,8 +158,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr("torchtune's RoPE keeps a cache of cos and sin in FP32 for %1 positions, %2, all step. "
                                 "%3")
                         .arg(s.arch.rotaryPositions > 0
-                                 ? QString::number(s.arch.rotaryPositions)
-                                 : QObject::tr("the sequence's %1 (no maximum stated)").arg(s.sequence))
+                                 ? QString::number(rotaryCachePositions(s))
+                                 : QObject::tr("the sequence's %1 (no maximum stated)").arg(rotaryCachePositions(s)))
                         .arg(bytesText(b.item(ItemId::RotaryTable), units))
                         .arg(s.packed ? QObject::tr("With packed samples every layer gathers the cache's rows at the "
                                                     "positions for its query and for its key and keeps them for "
