@@ -536,6 +536,15 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 {
     Bytes weightBytes = 0;
     std::string how;
+    // QLoRA's 4-bit format (torchtune's torchao NF4, else bitsandbytes'), and what computing the
+    // largest 4-bit module dequantizes (the item after the weights).
+    const bool torchao = s.implementation == Implementation::TorchTune;
+    const bool lightning = s.implementation == Implementation::LitGpt;
+    // bitsandbytes' copy: Lightning's from FP16, cast on to BF16; PEFT's in the base's dtype.
+    const int copyBytes = lightning ? 2 : dt.base;
+    const bool cast = lightning && s.precision != Precision::MixedFp16;
+    std::int64_t largestFourBit = 0;
+    Bytes dequantized = 0;
     if (s.fineTune == FineTune::QLoRA) {
         // NF4 (Dettmers et al. 2023; bitsandbytes functional.py quantize_4bit, blocksize 64): 4 bits
         // per weight and an FP32 absmax per block of 64, 0.5 bits; double quantization
@@ -545,12 +554,12 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // torchtune's QLoRA builders make every projection of a layer a torchao NF4Tensor
         // (LoRALinear with quantize_base, FrozenNF4Linear for the rest) and keep the output
         // projection in BF16 (models/llama3/_component_builders.py).
-        const bool torchao = s.implementation == Implementation::TorchTune;
-        const std::int64_t head = s.implementation == Implementation::LitGpt && lastStage ? ceilDiv(counts.head, t) : 0;
+        const bool fourBitHead = lightning && lastStage;
+        const std::int64_t head = fourBitHead ? ceilDiv(counts.head, t) : 0;
         const std::int64_t quantised = matricesOnRank * layers.count() + head;
         const std::int64_t kept = stageParams - quantised;
         int matrixCount = 0;
-        layerMatrices(s.arch, matrixCount);
+        const auto matrices = layerMatrices(s.arch, matrixCount);
         const std::int64_t tensors = matrixCount * layers.count();
         weightBytes = (torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant))
             + kept * dt.base;
@@ -563,6 +572,26 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                        : s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + "
                                        : " params × 4.5 bits (NF4) + ")
                 + formatCount(kept) + " × " + std::to_string(dt.base) + " B";
+
+        // bitsandbytes computes a 4-bit linear from a dequantized copy of its weight, one module at
+        // a time, in forward and again in backward (bitsandbytes/autograd/_functions.py,
+        // MatMul4Bit: F.dequantize_4bit(B, state).to(A.dtype)): the copy in the dtype the weight
+        // was quantized from and, where that is not the compute dtype, its cast, alive together
+        // for a moment. Lightning's BitsandbytesPrecision quantizes from FP16
+        // (fabric/plugins/precision/bitsandbytes.py, _Linear4bit._quantize_weight: .to(torch.half)),
+        // so under BF16 both copies exist; PEFT quantizes the weights as loaded, in the compute dtype.
+        //
+        // torchao dequantizes an NF4Tensor with plain tensor ops for each linear_nf4, forward and
+        // backward (nf4tensor.py, LinearNF4: weight.to(input.dtype) -> get_original_weight): the
+        // codes of both halves widened to int64 (8 B a weight), their NF4 values (2 B), scaled by
+        // the block scalers (2 B) and stacked into the weight (2 B), all alive at the stack with
+        // the scalers (torchaoDequantizeBytes; pinned to the profiler's allocations by tests/oracle).
+        for (int i = 0; i < matrixCount; ++i)
+            largestFourBit = std::max(largestFourBit, ceilDiv(matrices[i].in * matrices[i].out, t));
+        largestFourBit = std::max(largestFourBit, head);
+        b.dequantizedAtLoss = fourBitHead;
+        dequantized = torchao ? torchaoDequantizeBytes(largestFourBit)
+                              : largestFourBit * (copyBytes + (cast ? dt.activation : 0));
     } else {
         // What trains is in the working dtype; a frozen base in its own (LoRA adapters are their own item).
         const std::int64_t frozen = s.fineTune == FineTune::Full ? 0
@@ -590,44 +619,16 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             return text + equals(weightBytes, units);
         },
         onHost ? weightBytes : 0);
-    if (s.fineTune == FineTune::QLoRA) {
-        // bitsandbytes computes a 4-bit linear from a dequantized copy of its weight, one module at
-        // a time, in forward and again in backward (bitsandbytes/autograd/_functions.py,
-        // MatMul4Bit: F.dequantize_4bit(B, state).to(A.dtype)): the copy in the dtype the weight
-        // was quantized from and, where that is not the compute dtype, its cast, alive together
-        // for a moment. Lightning's BitsandbytesPrecision quantizes from FP16
-        // (fabric/plugins/precision/bitsandbytes.py, _Linear4bit._quantize_weight: .to(torch.half)),
-        // so under BF16 both copies exist; PEFT quantizes the weights as loaded, in the compute dtype.
-        //
-        // torchao dequantizes an NF4Tensor with plain tensor ops for each linear_nf4, forward and
-        // backward (nf4tensor.py, LinearNF4: weight.to(input.dtype) -> get_original_weight): the
-        // codes of both halves widened to int64 (8 B a weight), their NF4 values (2 B), scaled by
-        // the block scalers (2 B) and stacked into the weight (2 B), all alive at the stack with
-        // the scalers (torchaoDequantizeBytes; pinned to the profiler's allocations by tests/oracle).
-        const bool lightning = s.implementation == Implementation::LitGpt;
-        const bool torchao = s.implementation == Implementation::TorchTune;
-        int count = 0;
-        const auto matrices = layerMatrices(s.arch, count);
-        std::int64_t largest = 0;
-        for (int i = 0; i < count; ++i)
-            largest = std::max(largest, ceilDiv(matrices[i].in * matrices[i].out, t));
-        if (lightning && lastStage) // the head is 4-bit too
-            largest = std::max(largest, ceilDiv(counts.head, t));
-        b.dequantizedAtLoss = lightning && lastStage;
-        const int copy = lightning ? 2 : dt.base;
-        const bool cast = lightning && s.precision != Precision::MixedFp16;
-        const Bytes dequantized = torchao ? torchaoDequantizeBytes(largest)
-                                          : largest * (copy + (cast ? dt.activation : 0));
+    if (s.fineTune == FineTune::QLoRA)
         sink.add(ItemId::QloraDequantized, dequantized, [&] {
-            return "largest 4-bit module " + formatCount(largest) + " params × "
+            return "largest 4-bit module " + formatCount(largestFourBit) + " params × "
                 + (torchao ? "(14 B + 2 B a block of 64) (torchao's dequantization: the codes as int64 8 B, their "
                              "NF4 values 2 B, scaled 2 B, stacked 2 B, and the block scalers)"
                        : cast
                        ? "(2 B dequantized in FP16 + " + std::to_string(dt.activation) + " B cast to the compute dtype)"
-                       : std::to_string(copy) + " B dequantized")
+                       : std::to_string(copyBytes) + " B dequantized")
                 + equals(dequantized, units);
         });
-    }
     if (s.precision == Precision::Fp8) {
         // Transformer Engine computes each linear from an FP8 copy of its weight and its input
         // gradient from an FP8 transpose (transformer_engine/pytorch/module/linear.py,
