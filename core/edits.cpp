@@ -207,6 +207,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return torchCode;
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
         return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
+    if (field == "dataloader-mask") // Megatron-LM's get_batch (pretrain_gpt.py)
+        return s.megatron();
     if (field == "packed" || field == "max-positions") // what torchtune's RoPE keeps
         return s.implementation == Implementation::TorchTune;
     if (field == "optimizer-in-backward")

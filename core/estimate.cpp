@@ -36,6 +36,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::OptimizerStepBuffer, "optimizer_step_buffer"},
     {ItemId::LayerActivations, "layer_activations"},
     {ItemId::EmbeddingActivations, "embedding_activations"},
+    {ItemId::InputBatch, "input_batch"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
     {ItemId::ActivationOffloadWindow, "activation_offload_window"},
@@ -313,6 +314,8 @@ struct Stage {
     std::int64_t largestTrainableTensor() const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addInputBatch(bool embeddingSavesIds, Units units, Sink &sink) const;
     template <class Sink>
     void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
                                Breakdown &b, Sink &sink) const;
@@ -1209,14 +1212,33 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 + equals(casts, units);
         });
     }
-    if (firstStage && s.fineTune != FineTune::Freeze && !codeLevel) {
-        const Bytes embedding = (e * sb * a.hidden + (s.dropout ? sb * a.hidden : 0)) / spDiv * inFlight;
+    // Megatron's embeddings (megatron/core/models/common/embeddings/language_model_embedding.py,
+    // LanguageModelEmbedding.forward) keep for backward their inputs and the dropout's mask; their
+    // output, dropped out, is the first layer's input and is counted there. The inputs: the token
+    // ids, int64 (under TP VocabParallelEmbedding's copy shifted into its slice of the vocabulary,
+    // and the boolean mask of the ids outside it, which index_put_ saves; tensor_parallel/layers.py)
+    // and with learned positions the position ids. Megatron's theoretical memory counts the same
+    // 8·s·b + s·b·h of one micro-batch (theoretical_memory_usage.py, "input to embedding" and
+    // "dropout in embedding layer").
+    const bool megatronEmbedding = firstStage && s.fineTune != FineTune::Freeze && !codeLevel;
+    if (megatronEmbedding) {
+        const std::int64_t idBytes = 8 + (t > 1 ? 1 : 0) + (a.learnedPositions > 0 ? 8 : 0);
+        const Bytes mask = s.dropout ? sb * a.hidden / spDiv : 0;
+        const Bytes embedding = (idBytes * sb + mask) * inFlight;
         sink.add(ItemId::EmbeddingActivations, embedding, [&] {
-            return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e) + " B"
-                + (s.dropout ? " + dropout mask" : "") + (inFlight > 1 ? times(inFlight) : "")
-                + equals(embedding, units);
+            const char *ids = t > 1      ? (a.learnedPositions > 0 ? "token ids shifted to this GPU's vocabulary, the "
+                                                                     "mask of those outside it and position ids"
+                                                                   : "token ids shifted to this GPU's vocabulary and the "
+                                                                     "mask of those outside it")
+                : a.learnedPositions > 0 ? "token and position ids"
+                                         : "token ids";
+            return formatCount(sb) + " tokens × " + std::to_string(idBytes) + " B (" + ids + ")"
+                + (mask ? " + dropout mask (1 B) " + formatBytes(mask, units) : "")
+                + (inFlight > 1 ? times(inFlight) : "") + equals(embedding, units);
         });
     }
+    if (s.megatron())
+        addInputBatch(megatronEmbedding, units, sink);
     if (codeLevel) {
         const TensorList outside = outsideTensors(s);
         sink.add(ItemId::HeadActivations, outside.total, [&] {
@@ -1376,6 +1398,46 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
     });
 }
 
+// Megatron-LM's get_batch (pretrain_gpt.py; megatron/core/utils.py, get_batch_on_this_tp_rank):
+// every tensor-parallel rank of the first and the last pipeline stage holds a micro-batch's
+// tensors while it runs forward: the tokens and position ids (first stage) and the labels and
+// loss mask (last stage), int64 but the loss mask's FP32, and with the data loader's mask
+// (--create-attention-mask-in-dataloader, the default) the causal mask the dataset builds
+// (megatron/core/datasets/gpt_dataset.py, _get_ltor_masks_and_position_ids: b×1×s×s booleans).
+// They are forward_step's locals, freed when it returns, before backward - but for the ids the
+// embeddings save (the tokens without TP, learned positions' ids), counted with them. Context
+// parallelism keeps the rows of this GPU's queries (get_batch_on_this_cp_rank).
+template <class Sink>
+void Stage::addInputBatch(bool embeddingSavesIds, Units units, Sink &sink) const
+{
+    if (!firstStage && !lastStage)
+        return;
+    const std::int64_t sb = s.sequence * s.microBatch;
+    const bool tokens = firstStage && !(embeddingSavesIds && t == 1);
+    const bool positions = firstStage && !(embeddingSavesIds && s.arch.learnedPositions > 0);
+    const std::int64_t perToken = (tokens ? 8 : 0) + (positions ? 8 : 0) + (lastStage ? 8 + 4 : 0);
+    const std::int64_t keys = s.sequence * s.contextParallel;
+    const Bytes mask = s.dataloaderMask ? sb * keys : 0;
+    const Bytes batch = perToken * sb + mask;
+    if (batch == 0)
+        return;
+    sink.add(ItemId::InputBatch, batch, [&] {
+        std::string tensors;
+        const auto list = [&](bool present, const char *name) {
+            if (present)
+                tensors += (tensors.empty() ? "" : " + ") + std::string(name);
+        };
+        list(tokens, "token ids (int64) 8 B");
+        list(positions, "position ids (int64) 8 B");
+        list(lastStage, "labels (int64) 8 B + loss mask (FP32) 4 B");
+        std::string text = perToken ? formatCount(sb) + " tokens × (" + tensors + ")" : "";
+        if (mask)
+            text += (perToken ? " + " : "") + std::string("the data loader's causal mask ") + formatCount(sb) + " × "
+                + std::to_string(keys) + " booleans " + formatBytes(mask, units);
+        return text + ", held while the micro-batch runs forward" + equals(batch, units);
+    });
+}
+
 // The matrix libraries' scratch, kept from a thread's first matmul on. PyTorch hands cuBLAS a
 // workspace per (thread's handle, stream) from its caching allocator (aten/src/ATen/cuda/
 // CublasHandlePool.cpp getCurrentCUDABlasHandle, parseChosenWorkspaceSize: ":4096:2:16:8" by
@@ -1519,6 +1581,7 @@ Component componentOf(ItemId id)
     case ItemId::OptimizerStepBuffer: return Component::OptimizerStates;
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
+    case ItemId::InputBatch:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:
     case ItemId::ActivationOffloadWindow:

@@ -53,6 +53,7 @@ enum class ItemId {
     OptimizerStepBuffer, // torch.optim's intermediates, alive during the optimizer step only
     LayerActivations,
     EmbeddingActivations,
+    InputBatch, // the micro-batch's tokens, labels and masks as the training loop hands them to the model
     Logits,
     RecomputeBuffer,
     ActivationOffloadWindow,

@@ -166,6 +166,11 @@ const std::array kFields = {
               "torchtune's packed dataset: several samples to a row, positions restarting with each, so its "
               "RoPE gathers and keeps the cache's rows per call (--implementation torchtune)",
               nullptr, VL_WORD(packed, parseYesNo, "packed", kYesNo), false, VL_BOOL(packed)},
+    FieldSpec{"dataloader-mask", "training.dataloader_mask", "yes|no",
+              "Megatron-LM's data loader hands every micro-batch a b×1×s×s boolean attention mask, held on the "
+              "GPU while it runs forward (its default; no: --no-create-attention-mask-in-dataloader); with "
+              "--sharding megatron",
+              nullptr, VL_WORD(dataloaderMask, parseYesNo, "dataloader-mask", kYesNo), false, VL_BOOL(dataloaderMask)},
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},

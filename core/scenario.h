@@ -189,6 +189,10 @@ struct Scenario {
     // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a
     // row and each token's position restarts with its sample, so the model is handed input_pos.
     bool packed = false;
+    // Megatron-LM's data loader builds each sample's causal attention mask, b×1×s×s booleans,
+    // and get_batch moves it to the GPU with the tokens (--create-attention-mask-in-dataloader,
+    // its default; --no-create-attention-mask-in-dataloader turns it off).
+    bool dataloaderMask = true;
     bool dropout = false;
 
     FineTune fineTune = FineTune::Full;

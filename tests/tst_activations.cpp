@@ -517,6 +517,84 @@ private Q_SLOTS:
         QCOMPARE(qint64(b.item(ItemId::HeadActivations)), bytes);
     }
 
+    // Megatron's embeddings keep for backward the token ids, int64, and the dropout's 1-byte mask;
+    // their output is the first layer's input. Megatron's theoretical memory counts the same
+    // 8·s·b + s·b·h a micro-batch (theoretical_memory_usage.py: "input to embedding", "dropout in
+    // embedding layer"), p micro-batches on the first stage of a full pipeline. Under TP,
+    // VocabParallelEmbedding keeps its shifted copy of the ids and the boolean mask of those
+    // outside its slice (1 B a token); learned positions' ids are kept too (8 B a token).
+    void megatronEmbeddingInputs_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<bool>("learnedPositions");
+        QTest::addColumn<qint64>("bytes");
+        const qint64 sb = 2048, sbh = sb * 4096; // the article's 7B: s = 2048, b = 1, h = 4096
+        QTest::newRow("one GPU, rotary: 8·s·b + s·b·h") << 1 << false << 1 << false << 8 * sb + sbh;
+        QTest::newRow("full pipeline of 4: × 4 micro-batches") << 1 << false << 4 << false << 4 * (8 * sb + sbh);
+        QTest::newRow("TP 4: + the out-of-slice mask") << 4 << false << 1 << false << 9 * sb + sbh;
+        QTest::newRow("TP 4 + SP: the dropout's mask a quarter") << 4 << true << 1 << false << 9 * sb + sbh / 4;
+        QTest::newRow("learned positions: + their ids") << 1 << false << 1 << true << 16 * sb + sbh;
+    }
+    void megatronEmbeddingInputs()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, pp);
+        QFETCH(bool, learnedPositions);
+        QFETCH(qint64, bytes);
+        Scenario s;
+        s.sequence = 2048;
+        s.dropout = true;
+        s.precision = Precision::MixedBf16;
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.pipelineParallel = pp;
+        s.arch.learnedPositions = learnedPositions ? 2048 : 0;
+        s.arch.vocab = 8; // keep the last stage's logits small so the first stage is the heaviest
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 0);
+        QCOMPARE(qint64(b.item(ItemId::EmbeddingActivations)), bytes);
+    }
+
+    // Megatron-LM's get_batch (pretrain_gpt.py, get_batch_on_this_tp_rank) hands every
+    // tensor-parallel rank the micro-batch: token and position ids on the first stage, labels
+    // (int64) and the FP32 loss mask on the last, and with --create-attention-mask-in-dataloader,
+    // its default, the dataset's b×1×s×s boolean causal mask. Ids the embeddings keep (the tokens
+    // without TP) are counted with them. Only Megatron-LM's loop (--sharding megatron) has it.
+    void megatronInputBatch_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("mask");
+        QTest::addColumn<QString>("sharding");
+        QTest::addColumn<qint64>("bytes");
+        const qint64 b = 2, s = 2048, tokens = b * s;
+        QTest::newRow("one GPU: position ids, labels, loss mask and b·s² booleans")
+            << 1 << true << "megatron" << 20 * tokens + b * s * s;
+        QTest::newRow("TP 2: the tokens too, which the embedding copies")
+            << 2 << true << "megatron" << 28 * tokens + b * s * s;
+        QTest::newRow("--no-create-attention-mask-in-dataloader") << 1 << false << "megatron" << 20 * tokens;
+        QTest::newRow("DeepSpeed's loop: not counted") << 1 << true << "zero" << qint64(0);
+    }
+    void megatronInputBatch()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, mask);
+        QFETCH(QString, sharding);
+        QFETCH(qint64, bytes);
+        Scenario s;
+        s.sequence = 2048;
+        s.microBatch = 2;
+        s.precision = Precision::MixedBf16;
+        s.tensorParallel = tp;
+        s.sharding = *parseSharding(sharding.toStdString());
+        s.dataloaderMask = mask;
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(qint64(estimate(s).item(ItemId::InputBatch)), bytes);
+    }
+
     // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one
     // forward before each backward: (v−1)·p + 1 passes of L/(p·v) layers (Megatron-Core,
     // pipeline_parallel/schedules.py get_pp_rank_microbatches); without interleaving, one micro-batch.

@@ -386,6 +386,20 @@ private Q_SLOTS:
             s.dataParallel = 4;
             s.contextParallel = 2;
         });
+        row("Megatron-LM's loop, TP 2, learned positions: the embeddings' ids and the micro-batch", [](Scenario &s) {
+            s = gpt2Like();
+            s.precision = Precision::MixedBf16;
+            s.sharding = Sharding::Megatron;
+            s.tensorParallel = 2;
+            s.dropout = true;
+        });
+        row("Megatron-LM's loop, last of 2 stages", [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.sharding = Sharding::Megatron;
+            s.pipelineParallel = 2;
+            s.recompute = Recompute::Full;
+            s.arch.vocab = 4'000'000; // the head's stage the heaviest
+        });
         row("GPT-2, Hugging Face, autocast", [](Scenario &s) {
             s = gpt2Like();
             s.implementation = Implementation::HuggingFace;

@@ -208,6 +208,15 @@ private Q_SLOTS:
                    s.attention = Attention::Flash;
                })
             << false;
+        // Megatron-LM's forward_step frees the micro-batch it fetched when it returns.
+        QTest::newRow("Megatron-LM's loop, first of 4 stages: the micro-batch freed before backward")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.pipelineParallel = 4;
+                   s.attention = Attention::Flash;
+                   s.sharding = Sharding::Megatron;
+                   s.precision = Precision::MixedBf16;
+               })
+            << false;
         QTest::newRow("lit-gpt LoRA: the FP32 logits stay") << std::function<void(Scenario &)>([](Scenario &s) {
             s.implementation = Implementation::LitGpt;
             s.precision = Precision::Bf16;
@@ -237,6 +246,11 @@ private Q_SLOTS:
                                         [](const TimelinePoint &p) { return p.phase == StepPhase::Backward; });
         QVERIFY(first != t.points.end());
         const Bytes layers = b.item(ItemId::LayerActivations);
+        const Bytes batch = b.item(ItemId::InputBatch);
+        QCOMPARE(batch > 0, s.megatron());
+        QCOMPARE(std::prev(first)->part(Component::Activations), // the loss
+                 batch + b.item(ItemId::EmbeddingActivations) + layers + b.item(ItemId::Logits)
+                     + b.item(ItemId::HeadActivations));
         QCOMPARE(first->part(Component::Activations),
                  b.item(ItemId::EmbeddingActivations) + layers - layers / b.layersOnStage + b.backwardWorkingSet
                      + b.logitsKeptInBackward);

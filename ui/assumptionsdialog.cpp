@@ -140,6 +140,15 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.zeroStage == 1
                                  ? QObject::tr("sharded by its distributed optimizer over %1 GPUs").arg(s.shardGroup())
                                  : QObject::tr("whole on every GPU"));
+    if (s.megatron())
+        parallel << (s.dataloaderMask
+                         ? QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
+                                       "ids, labels and loss mask, and the causal mask its data loader builds, "
+                                       "s × s booleans a sample (--create-attention-mask-in-dataloader, its "
+                                       "default). All are freed before backward but the ids the embedding keeps.")
+                         : QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
+                                       "ids, labels and loss mask; no causal mask from the data loader "
+                                       "(--no-create-attention-mask-in-dataloader)."));
     if (s.zeroStage >= 1 && s.deepSpeed())
         parallel << QObject::tr(
                         "DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "

@@ -464,6 +464,7 @@ void ControlPanel::build()
                          {int(Attention::Flash), [] { return tr("FlashAttention"); }}});
     m_dropout = new QCheckBox(m_advancedBody);
     m_packed = new QCheckBox(m_advancedBody);
+    m_dataloaderMask = new QCheckBox(m_advancedBody);
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
                     {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
     row(
@@ -500,6 +501,14 @@ void ControlPanel::build()
             return tr("torchtune's packed dataset: several samples share each row and positions restart with each "
                       "sample. Its RoPE then gathers its cache's rows for every layer's query and key and keeps "
                       "them for backward.");
+        });
+    row(
+        af, m_dataloaderMask, [] { return tr("Mask from the data loader"); },
+        [] {
+            return tr("Megatron-LM's data loader builds each sample's causal attention mask, s × s booleans, and "
+                      "keeps it on the GPU while the micro-batch runs forward: 1 GiB a sample at s = 32768. Its "
+                      "default; --no-create-attention-mask-in-dataloader turns it off. Only Megatron-LM's training "
+                      "loop (sharding engine: Megatron-Core) has it.");
         });
     row(
         af, m_dropout, [] { return tr("Dropout"); },
@@ -633,6 +642,7 @@ void ControlPanel::build()
     comboEdit(m_attention, "attention", [](Scenario &s, int v) { s.attention = Attention(v); });
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
     checkEdit(m_packed, "packed", [](Scenario &s, int v) { s.packed = v; });
+    checkEdit(m_dataloaderMask, "dataloader-mask", [](Scenario &s, int v) { s.dataloaderMask = v; });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
@@ -874,6 +884,8 @@ void ControlPanel::syncFromModel()
     setComboData(m_loss, s.loss);
     setCheck(m_packed, s.packed);
     m_packed->setEnabled(fieldInEffect(s, "packed"));
+    setCheck(m_dataloaderMask, s.dataloaderMask);
+    m_dataloaderMask->setEnabled(fieldInEffect(s, "dataloader-mask"));
     m_maxPositions->setEnabled(fieldInEffect(s, "max-positions"));
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);

@@ -116,6 +116,7 @@ private:
     QComboBox *m_attention = nullptr;
     QComboBox *m_loss = nullptr;
     QCheckBox *m_packed = nullptr;
+    QCheckBox *m_dataloaderMask = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;

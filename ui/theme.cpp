@@ -80,6 +80,7 @@ QColor itemColor(ItemId id)
     case ItemId::OffloadAccumulatedGradients:
     case ItemId::PagedOptimizerStates:
     case ItemId::EmbeddingActivations:
+    case ItemId::InputBatch:
     case ItemId::GemmWorkspaces:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
@@ -133,7 +134,8 @@ QString itemName(ItemId id)
         return QCoreApplication::translate("vl::ui", "Paged optimizer states (managed memory)");
     case ItemId::OptimizerStepBuffer: return QCoreApplication::translate("vl::ui", "Optimizer step intermediates");
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
-    case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding output");
+    case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding layer");
+    case ItemId::InputBatch: return QCoreApplication::translate("vl::ui", "Input batch");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
     case ItemId::ActivationOffloadWindow: return QCoreApplication::translate("vl::ui", "Activations in transit");

@@ -223,6 +223,14 @@
         <source>torchtune&apos;s QLoRA stores every projection of a layer as torchao&apos;s NF4Tensor and dequantizes it with plain tensor ops for each product, forward and backward, holding %1 at once for the largest; under torch.compile Inductor fuses those ops, which the estimate does not count.</source>
         <translation>torchtune 的 QLoRA 把每层的所有投影都存为 torchao 的 NF4Tensor，并在前向和反向的每次乘法前用普通张量运算反量化，最大的那个投影同时占用 %1；在 torch.compile 下 Inductor 会融合这些运算，本估算不计入这种情况。</translation>
     </message>
+    <message>
+        <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask, and the causal mask its data loader builds, s × s booleans a sample (--create-attention-mask-in-dataloader, its default). All are freed before backward but the ids the embedding keeps.</source>
+        <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码，以及其数据加载器构建的因果掩码，每个样本 s × s 个布尔值（--create-attention-mask-in-dataloader，默认开启）。除嵌入层保留的 id 外，这些都在反向传播前释放。</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask; no causal mask from the data loader (--no-create-attention-mask-in-dataloader).</source>
+        <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码；数据加载器不构建因果掩码（--no-create-attention-mask-in-dataloader）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -1047,6 +1055,14 @@
     <message>
         <source>The positions the model is built for (config.json&apos;s max_position_embeddings). torchtune keeps a rotary table for every one of them in FP32, 64 MiB for Llama 3.1&apos;s 131072; 0: the sequence length.</source>
         <translation>模型设计支持的位置数（config.json 的 max_position_embeddings）。torchtune 为其中每个位置都以 FP32 保留一张旋转位置编码表，Llama 3.1 的 131072 个位置为 64 MiB；0 表示取序列长度。</translation>
+    </message>
+    <message>
+        <source>Mask from the data loader</source>
+        <translation>数据加载器的掩码</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s data loader builds each sample&apos;s causal attention mask, s × s booleans, and keeps it on the GPU while the micro-batch runs forward: 1 GiB a sample at s = 32768. Its default; --no-create-attention-mask-in-dataloader turns it off. Only Megatron-LM&apos;s training loop (sharding engine: Megatron-Core) has it.</source>
+        <translation>Megatron-LM 的数据加载器为每个样本构建因果注意力掩码（s × s 个布尔值），并在微批次前向期间保留在 GPU 上：s = 32768 时每个样本 1 GiB。这是它的默认行为；--no-create-attention-mask-in-dataloader 可关闭。只有 Megatron-LM 的训练循环（分片引擎：Megatron-Core）才有它。</translation>
     </message>
 </context>
 <context>
@@ -2907,6 +2923,50 @@
         <source>the final norm&apos;s statistics (FP32)</source>
         <translation>末层归一化的统计量（FP32）</translation>
     </message>
+    <message>
+        <source>(token ids)</source>
+        <translation>（token id）</translation>
+    </message>
+    <message>
+        <source>(token and position ids)</source>
+        <translation>（token id 与位置 id）</translation>
+    </message>
+    <message>
+        <source>(token ids shifted to this GPU&apos;s vocabulary and the mask of those outside it)</source>
+        <translation>（平移到本 GPU 词表分片的 token id，以及分片外 id 的掩码）</translation>
+    </message>
+    <message>
+        <source>(token ids shifted to this GPU&apos;s vocabulary, the mask of those outside it and position ids)</source>
+        <translation>（平移到本 GPU 词表分片的 token id、分片外 id 的掩码以及位置 id）</translation>
+    </message>
+    <message>
+        <source>token ids (int64)</source>
+        <translation>token id（int64）</translation>
+    </message>
+    <message>
+        <source>position ids (int64)</source>
+        <translation>位置 id（int64）</translation>
+    </message>
+    <message>
+        <source>labels (int64)</source>
+        <translation>标签（int64）</translation>
+    </message>
+    <message>
+        <source>loss mask (FP32)</source>
+        <translation>损失掩码（FP32）</translation>
+    </message>
+    <message>
+        <source>the data loader&apos;s causal mask</source>
+        <translation>数据加载器的因果掩码</translation>
+    </message>
+    <message>
+        <source>booleans</source>
+        <translation>个布尔值</translation>
+    </message>
+    <message>
+        <source>, held while the micro-batch runs forward</source>
+        <translation>，在微批次前向期间保留</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -2965,10 +3025,6 @@
     <message>
         <source>Layer activations</source>
         <translation>各层激活</translation>
-    </message>
-    <message>
-        <source>Embedding output</source>
-        <translation>嵌入层输出</translation>
     </message>
     <message>
         <source>Recomputation working set</source>
@@ -3189,6 +3245,14 @@
     <message>
         <source>Freed logits block</source>
         <translation>已释放的 logits 块</translation>
+    </message>
+    <message>
+        <source>Input batch</source>
+        <translation>输入批次</translation>
+    </message>
+    <message>
+        <source>Embedding layer</source>
+        <translation>嵌入层</translation>
     </message>
 </context>
 </TS>
