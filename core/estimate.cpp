@@ -37,6 +37,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::LayerActivations, "layer_activations"},
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::InputBatch, "input_batch"},
+    {ItemId::PipelineGradients, "pipeline_gradients"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
     {ItemId::ActivationOffloadWindow, "activation_offload_window"},
@@ -204,24 +205,38 @@ StageLayers stageLayers(const Scenario &s, int stage)
 // micro-batch through one of the stage's v model chunks (v = 1 without interleaving). Warm-up:
 // p − r − 1 without interleaving; 2(p − r − 1) + (v − 1)·g with it, g =
 // microbatch_group_size_per_vp_stage (default p), of m·v passes in all.
+//
+// From the second steady-state forward on, that forward runs beside the previous backward's
+// activation gradients, which the schedule's locals still hold: without interleaving
+// (forward_backward_pipelining_without_interleaving) input_tensor_grad, the gradient of the
+// stage's input that backward sent back (none on the first stage), and output_tensor_grad, the
+// one it received (none on the last); with interleaving input_tensor_grad, returned by
+// forward_backward_helper_wrapper, and the next backward's gradient, received ahead into
+// output_tensor_grads (overlap_p2p_comm, Megatron's default there) - on the last stage only once
+// its last chunk's p micro-batches, whose gradient the loss makes, are through.
 struct PipelineInFlight {
     std::int64_t passes;       // chunk forward passes whose activations are held
     std::int64_t microBatches; // distinct micro-batches among them
+    std::int64_t gradients;    // activation gradients of the previous backward held beside them
 };
 
 PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
 {
     const std::int64_t p = s.pipelineParallel, v = s.virtualStages, m = s.microBatchesPerStep();
+    const bool first = stage == 0, last = stage == p - 1;
     if (v == 1) {
         const std::int64_t held = std::min(p - stage, m);
-        return {held, held};
+        const std::int64_t steady = m - std::min(p - stage - 1, m);
+        return {held, held, steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last)};
     }
-    const std::int64_t warmUp = 2 * (p - stage - 1) + (v - 1) * p;
+    const std::int64_t warmUp = std::min(2 * (p - stage - 1) + (v - 1) * p, m * v);
     const std::int64_t passes = std::min(warmUp + 1, m * v);
     // Forward passes go in groups of p micro-batches through chunk 0, then chunk 1, …: each
     // round of p·v passes starts p new micro-batches.
     const std::int64_t rounds = passes / (p * v), started = std::min(p, passes % (p * v));
-    return {passes, std::min(m, rounds * p + started)};
+    const std::int64_t steady = m * v - warmUp;
+    const std::int64_t gradients = steady < 2 ? 0 : 1 + std::int64_t(!last || steady > p);
+    return {passes, std::min(m, rounds * p + started), gradients};
 }
 
 // The embedding on one tensor-parallel GPU: its vocabulary slice, and the learned positions
@@ -1239,6 +1254,18 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     }
     if (s.megatron())
         addInputBatch(megatronEmbedding, units, sink);
+    if (held.gradients > 0) {
+        // pipelineInFlight(): gradients of the stage's input or output, each the tensor the stages
+        // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
+        const Bytes gradients = held.gradients * (e * sb * a.hidden / spDiv);
+        sink.add(ItemId::PipelineGradients, gradients, [&] {
+            return std::to_string(held.gradients) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden)
+                + " hidden × " + std::to_string(e) + " B"
+                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
+                + " (the previous backward's activation gradients, held while the next forward runs)"
+                + equals(gradients, units);
+        });
+    }
     if (codeLevel) {
         const TensorList outside = outsideTensors(s);
         sink.add(ItemId::HeadActivations, outside.total, [&] {
@@ -1582,6 +1609,7 @@ Component componentOf(ItemId id)
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
     case ItemId::InputBatch:
+    case ItemId::PipelineGradients:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:
     case ItemId::ActivationOffloadWindow:

@@ -53,7 +53,8 @@ enum class ItemId {
     OptimizerStepBuffer, // torch.optim's intermediates, alive during the optimizer step only
     LayerActivations,
     EmbeddingActivations,
-    InputBatch, // the micro-batch's tokens, labels and masks as the training loop hands them to the model
+    InputBatch,        // the micro-batch's tokens, labels and masks as the training loop hands them to the model
+    PipelineGradients, // the previous backward's activation gradients a pipeline's next forward runs beside
     Logits,
     RecomputeBuffer,
     ActivationOffloadWindow,

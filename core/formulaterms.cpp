@@ -62,6 +62,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "the data loader's causal mask"),
     VL_TRANSLATE_NOOP("vl::formula", "booleans"),
     VL_TRANSLATE_NOOP("vl::formula", ", held while the micro-batch runs forward"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "(the previous backward's activation gradients, held while the next forward runs)"),
     VL_TRANSLATE_NOOP("vl::formula", "attention scores"),
     VL_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
     VL_TRANSLATE_NOOP("vl::formula", "chunk passes in flight"),

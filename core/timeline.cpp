@@ -82,8 +82,9 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes outbound = b.item(ItemId::ActivationOffloadWindow);
     const Bytes inbound = outbound > 0 ? b.keptPerLayer : 0;
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
-    // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward.
-    const Bytes batch = b.item(ItemId::InputBatch);
+    // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward;
+    // a pipeline's steady-state forward runs beside the previous backward's gradients.
+    const Bytes batch = b.item(ItemId::InputBatch) + b.item(ItemId::PipelineGradients);
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)

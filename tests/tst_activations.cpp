@@ -595,6 +595,51 @@ private Q_SLOTS:
         QCOMPARE(qint64(estimate(s).item(ItemId::InputBatch)), bytes);
     }
 
+    // From its second steady-state forward on, a pipeline stage runs forward beside the previous
+    // backward's activation gradients, s·b·h each, which Megatron-Core's schedule still holds
+    // (schedules.py): without interleaving the gradient it sent back (not on the first stage) and
+    // the one it received (not on the last); with interleaving the one sent back and the next
+    // backward's, received ahead - on the last stage only once its last chunk's p micro-batches,
+    // whose gradient the loss makes, are through. A stage with one steady forward holds none.
+    void pipelineGradients_data()
+    {
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<int>("tensors");
+        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1;
+        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none") << 4 << 1 << 4 << 0 << 0;
+        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1;
+        QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received") << 4 << 2 << 8 << 3 << 2;
+        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back") << 4 << 2 << 4 << 3 << 1;
+        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0;
+    }
+    void pipelineGradients()
+    {
+        QFETCH(int, pp);
+        QFETCH(int, vpp);
+        QFETCH(int, microBatches);
+        QFETCH(int, stage);
+        QFETCH(int, tensors);
+        Scenario s = gpt3();
+        s.pipelineParallel = pp;
+        s.virtualStages = vpp;
+        s.gradAccum = microBatches;
+        if (stage > 0) { // the last stage the heaviest, as in lastStageInFlight()
+            s.recompute = Recompute::Full;
+            s.arch.vocab = 4'000'000;
+            s.microBatch = 16;
+        } else {
+            s.arch.vocab = 8;
+        }
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, stage);
+        const qint64 sbh = qint64(2048) * s.microBatch * 12288;
+        QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), tensors * 2 * sbh);
+    }
+
     // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one
     // forward before each backward: (v−1)·p + 1 passes of L/(p·v) layers (Megatron-Core,
     // pipeline_parallel/schedules.py get_pp_rank_microbatches); without interleaving, one micro-batch.

@@ -238,6 +238,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(b.chunkPassesInFlight)
                         .arg(s.virtualStages)
                         .arg(s.microBatchesPerStep() * s.virtualStages);
+    if (b.has(ItemId::PipelineGradients))
+        parallel << QObject::tr(
+                        "From its second steady-state forward on, the stage runs forward beside the previous "
+                        "backward's activation gradients, which the schedule still holds: the one it sent back and "
+                        "the one it received (or, interleaved, the next backward's, received ahead): %1.")
+                        .arg(bytesText(b.item(ItemId::PipelineGradients), units));
     parallel << QObject::tr(
         "Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
         "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "

@@ -231,6 +231,10 @@
         <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask; no causal mask from the data loader (--no-create-attention-mask-in-dataloader).</source>
         <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码；数据加载器不构建因果掩码（--no-create-attention-mask-in-dataloader）。</translation>
     </message>
+    <message>
+        <source>From its second steady-state forward on, the stage runs forward beside the previous backward&apos;s activation gradients, which the schedule still holds: the one it sent back and the one it received (or, interleaved, the next backward&apos;s, received ahead): %1.</source>
+        <translation>从第二个稳态前向起，该阶段在前向时仍持有上一次反向的激活梯度（调度器尚未释放）：它发回的梯度和它收到的梯度（交错调度时则是为下一次反向提前接收的梯度）：%1。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -2967,6 +2971,10 @@
         <source>, held while the micro-batch runs forward</source>
         <translation>，在微批次前向期间保留</translation>
     </message>
+    <message>
+        <source>(the previous backward&apos;s activation gradients, held while the next forward runs)</source>
+        <translation>（上一次反向的激活梯度，在下一次前向期间仍被持有）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3253,6 +3261,10 @@
     <message>
         <source>Embedding layer</source>
         <translation>嵌入层</translation>
+    </message>
+    <message>
+        <source>Pipeline gradients in flight</source>
+        <translation>流水线中在途的梯度</translation>
     </message>
 </context>
 </TS>
