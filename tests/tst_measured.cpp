@@ -71,6 +71,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.sharding = *parseSharding(get<std::string>(row, "sharding", "zero"));
     s.dropout = get<bool>(row, "dropout", false);
     s.packed = get<bool>(row, "packed", false);
+    s.dataloaderMask = get<bool>(row, "dataloader_mask", true);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
     s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));
     const YAML::Node f = row["finetune"];
