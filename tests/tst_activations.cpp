@@ -483,62 +483,46 @@ private Q_SLOTS:
         QTest::newRow("p=4, v=8, 4 micro-batches: all forwards first") << 4 << 8 << 4 << 96.0;
     }
 
-    // Megatron's last stage keeps the final norm's input and the output layer's input, 2 × s·b·h
-    // in the activation dtype, each this GPU's slice under sequence parallelism; Megatron's
-    // theoretical memory counts the same 4·s·b·h in BF16. Beside them the final RMSNorm's FP32
-    // 1/rms, 4 B a token. A stage without the head keeps none of it.
-    void megatronHeadInputs_data()
+    // What Megatron keeps outside its layers, against Megatron's theoretical memory
+    // (theoretical_memory_usage.py), each this GPU's share (the article's 7B: s = 2048, b = 1, h = 4096).
+    // The last stage: the final norm's input and the output layer's input, 2 × s·b·h in the
+    // activation dtype, this GPU's slice under sequence parallelism (its "4·s·b·h" in BF16), beside
+    // the final RMSNorm's FP32 1/rms, 4 B a token; a stage without the head keeps none of it.
+    // The first: the embeddings' inputs and the dropout's 1-byte mask, their output being the first
+    // layer's input (its "input to embedding" 8·s·b and "dropout in embedding layer" s·b·h), p
+    // micro-batches on the first stage of a full pipeline; under TP, VocabParallelEmbedding keeps
+    // its shifted copy of the ids and the boolean mask of those outside its slice (1 B a token), and
+    // learned positions' ids are kept too (8 B a token).
+    void megatronOutsideTheLayers_data()
     {
-        QTest::addColumn<int>("tp");
-        QTest::addColumn<bool>("sp");
-        QTest::addColumn<int>("pp");
-        QTest::addColumn<qint64>("bytes");
-        const qint64 sbh = qint64(2048) * 4096; // the article's 7B: s = 2048, b = 1, h = 4096
-        const qint64 statistics = qint64(4) * 2048;
-        QTest::newRow("one GPU: 2 × s·b·h × 2 B") << 1 << false << 1 << 4 * sbh + statistics;
-        QTest::newRow("TP 4: every GPU holds them whole") << 4 << false << 1 << 4 * sbh + statistics;
-        QTest::newRow("TP 4 with sequence parallelism: a quarter") << 4 << true << 1 << sbh + statistics / 4;
-        QTest::newRow("pipeline: the first stage has no head") << 1 << false << 4 << qint64(0);
-    }
-    void megatronHeadInputs()
-    {
-        QFETCH(int, tp);
-        QFETCH(bool, sp);
-        QFETCH(int, pp);
-        QFETCH(qint64, bytes);
-        Scenario s;
-        s.sequence = 2048;
-        s.precision = Precision::MixedBf16;
-        s.tensorParallel = tp;
-        s.sequenceParallel = sp;
-        s.pipelineParallel = pp;
-        const Breakdown b = estimate(s);
-        QVERIFY(pp == 1 || b.stage == 0);
-        QCOMPARE(qint64(b.item(ItemId::HeadActivations)), bytes);
-    }
-
-    // Megatron's embeddings keep for backward the token ids, int64, and the dropout's 1-byte mask;
-    // their output is the first layer's input. Megatron's theoretical memory counts the same
-    // 8·s·b + s·b·h a micro-batch (theoretical_memory_usage.py: "input to embedding", "dropout in
-    // embedding layer"), p micro-batches on the first stage of a full pipeline. Under TP,
-    // VocabParallelEmbedding keeps its shifted copy of the ids and the boolean mask of those
-    // outside its slice (1 B a token); learned positions' ids are kept too (8 B a token).
-    void megatronEmbeddingInputs_data()
-    {
+        QTest::addColumn<int>("item");
         QTest::addColumn<int>("tp");
         QTest::addColumn<bool>("sp");
         QTest::addColumn<int>("pp");
         QTest::addColumn<bool>("learnedPositions");
         QTest::addColumn<qint64>("bytes");
-        const qint64 sb = 2048, sbh = sb * 4096; // the article's 7B: s = 2048, b = 1, h = 4096
-        QTest::newRow("one GPU, rotary: 8·s·b + s·b·h") << 1 << false << 1 << false << 8 * sb + sbh;
-        QTest::newRow("full pipeline of 4: × 4 micro-batches") << 1 << false << 4 << false << 4 * (8 * sb + sbh);
-        QTest::newRow("TP 4: + the out-of-slice mask") << 4 << false << 1 << false << 9 * sb + sbh;
-        QTest::newRow("TP 4 + SP: the dropout's mask a quarter") << 4 << true << 1 << false << 9 * sb + sbh / 4;
-        QTest::newRow("learned positions: + their ids") << 1 << false << 1 << true << 16 * sb + sbh;
+        const qint64 sb = 2048, sbh = sb * 4096, statistics = 4 * sb;
+        const int head = int(ItemId::HeadActivations), embedding = int(ItemId::EmbeddingActivations);
+        QTest::newRow("head, one GPU: 2 × s·b·h × 2 B") << head << 1 << false << 1 << false << 4 * sbh + statistics;
+        QTest::newRow("head, TP 4: every GPU holds them whole")
+            << head << 4 << false << 1 << false << 4 * sbh + statistics;
+        QTest::newRow("head, TP 4 with sequence parallelism: a quarter")
+            << head << 4 << true << 1 << false << sbh + statistics / 4;
+        QTest::newRow("head, pipeline: the first stage has none") << head << 1 << false << 4 << false << qint64(0);
+        QTest::newRow("embedding, one GPU, rotary: 8·s·b + s·b·h")
+            << embedding << 1 << false << 1 << false << 8 * sb + sbh;
+        QTest::newRow("embedding, full pipeline of 4: × 4 micro-batches")
+            << embedding << 1 << false << 4 << false << 4 * (8 * sb + sbh);
+        QTest::newRow("embedding, TP 4: + the out-of-slice mask")
+            << embedding << 4 << false << 1 << false << 9 * sb + sbh;
+        QTest::newRow("embedding, TP 4 + SP: the dropout's mask a quarter")
+            << embedding << 4 << true << 1 << false << 9 * sb + sbh / 4;
+        QTest::newRow("embedding, learned positions: + their ids")
+            << embedding << 1 << false << 1 << true << 16 * sb + sbh;
     }
-    void megatronEmbeddingInputs()
+    void megatronOutsideTheLayers()
     {
+        QFETCH(int, item);
         QFETCH(int, tp);
         QFETCH(bool, sp);
         QFETCH(int, pp);
@@ -556,7 +540,7 @@ private Q_SLOTS:
         QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         QCOMPARE(b.stage, 0);
-        QCOMPARE(qint64(b.item(ItemId::EmbeddingActivations)), bytes);
+        QCOMPARE(qint64(b.item(ItemId(item))), bytes);
     }
 
     // Megatron-LM's get_batch (pretrain_gpt.py, get_batch_on_this_tp_rank) hands every
