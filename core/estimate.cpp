@@ -38,6 +38,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::InputBatch, "input_batch"},
     {ItemId::PipelineGradients, "pipeline_gradients"},
+    {ItemId::PipelineInputsKept, "pipeline_inputs_kept"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
     {ItemId::ActivationOffloadWindow, "activation_offload_window"},
@@ -1254,6 +1255,23 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     }
     if (s.megatron())
         addInputBatch(megatronEmbedding, units, sink);
+    // Megatron-Core's forward_step hands each model chunk its pipeline input through
+    // set_input_tensor (transformer_block.py: self.input_tensor), and backward_step retains that
+    // input's gradient (retain_grad): every chunk that receives one keeps its last micro-batch's
+    // input and gradient until its next forward, through the optimizer step to the next step's
+    // first forward of that chunk - the whole stage but for the first stage's first chunk.
+    const std::int64_t receiving = p > 1 ? v - (firstStage ? 1 : 0) : 0;
+    if (receiving > 0) {
+        const Bytes inputsKept = receiving * 2 * (e * sb * a.hidden / spDiv);
+        sink.add(ItemId::PipelineInputsKept, inputsKept, [&] {
+            return std::to_string(receiving) + (receiving > 1 ? " model chunks" : " model chunk") + " × 2 × "
+                + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e) + " B"
+                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
+                + " (the last micro-batch's pipeline input and its gradient, kept by each chunk until its next "
+                  "forward: between steps, not at the peak)"
+                + equals(inputsKept, units);
+        });
+    }
     if (held.gradients > 0) {
         // pipelineInFlight(): gradients of the stage's input or output, each the tensor the stages
         // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
@@ -1610,6 +1628,7 @@ Component componentOf(ItemId id)
     case ItemId::EmbeddingActivations:
     case ItemId::InputBatch:
     case ItemId::PipelineGradients:
+    case ItemId::PipelineInputsKept:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:
     case ItemId::ActivationOffloadWindow:

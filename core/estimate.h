@@ -53,8 +53,9 @@ enum class ItemId {
     OptimizerStepBuffer, // torch.optim's intermediates, alive during the optimizer step only
     LayerActivations,
     EmbeddingActivations,
-    InputBatch,        // the micro-batch's tokens, labels and masks as the training loop hands them to the model
-    PipelineGradients, // the previous backward's activation gradients a pipeline's next forward runs beside
+    InputBatch,         // the micro-batch's tokens, labels and masks as the training loop hands them to the model
+    PipelineGradients,  // the previous backward's activation gradients a pipeline's next forward runs beside
+    PipelineInputsKept, // each model chunk's last pipeline input and its gradient, kept between steps
     Logits,
     RecomputeBuffer,
     ActivationOffloadWindow,

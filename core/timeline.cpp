@@ -75,7 +75,10 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         visit(p);
     };
 
-    point(StepPhase::Start, 0, params, 0, 0);
+    // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
+    // and again from the last backward through the optimizer step.
+    const Bytes kept = b.item(ItemId::PipelineInputsKept);
+    point(StepPhase::Start, 0, params, 0, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
     // (with checkpointing the last five layers' inputs, until backward starts), and in backward
     // the one layer's tensors brought back.
@@ -112,7 +115,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
               afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
-    point(StepPhase::OptimizerStep, 0, params, gradients, 0);
+    point(StepPhase::OptimizerStep, 0, params, gradients, kept);
 }
 
 } // namespace

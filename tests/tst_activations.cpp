@@ -579,33 +579,38 @@ private Q_SLOTS:
         QCOMPARE(qint64(estimate(s).item(ItemId::InputBatch)), bytes);
     }
 
-    // From its second steady-state forward on, a pipeline stage runs forward beside the previous
-    // backward's activation gradients, s·b·h each, which Megatron-Core's schedule still holds
-    // (schedules.py): without interleaving the gradient it sent back (not on the first stage) and
-    // the one it received (not on the last); with interleaving the one sent back and the next
-    // backward's, received ahead - on the last stage only once its last chunk's p micro-batches,
-    // whose gradient the loss makes, are through. A stage with one steady forward holds none.
-    void pipelineGradients_data()
+    // What Megatron-Core's schedule (schedules.py) holds beside a stage's activations, s·b·h each:
+    // - from its second steady-state forward on, the previous backward's activation gradients:
+    //   without interleaving the one it sent back (not on the first stage) and the one it received
+    //   (not on the last); with interleaving the one sent back and the next backward's, received
+    //   ahead - on the last stage only once its last chunk's p micro-batches, whose gradient the
+    //   loss makes, are through. A stage with one steady forward holds none.
+    // - between steps, each model chunk's last pipeline input and its gradient (set_input_tensor,
+    //   retain_grad): every chunk of the stage but the first stage's first.
+    void pipelineSchedule_data()
     {
         QTest::addColumn<int>("pp");
         QTest::addColumn<int>("vpp");
         QTest::addColumn<int>("microBatches");
         QTest::addColumn<int>("stage");
-        QTest::addColumn<int>("tensors");
-        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1;
-        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none") << 4 << 1 << 4 << 0 << 0;
-        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1;
-        QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received") << 4 << 2 << 8 << 3 << 2;
-        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back") << 4 << 2 << 4 << 3 << 1;
-        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0;
+        QTest::addColumn<int>("gradients");
+        QTest::addColumn<int>("chunksKeeping");
+        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1 << 0;
+        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none") << 4 << 1 << 4 << 0 << 0 << 0;
+        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1 << 1;
+        QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received") << 4 << 2 << 8 << 3 << 2 << 2;
+        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back") << 4 << 2 << 4 << 3 << 1 << 2;
+        QTest::newRow("interleaved, first stage: its second chunk keeps its input") << 4 << 2 << 8 << 0 << 2 << 1;
+        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0 << 0;
     }
-    void pipelineGradients()
+    void pipelineSchedule()
     {
         QFETCH(int, pp);
         QFETCH(int, vpp);
         QFETCH(int, microBatches);
         QFETCH(int, stage);
-        QFETCH(int, tensors);
+        QFETCH(int, gradients);
+        QFETCH(int, chunksKeeping);
         Scenario s = gpt3();
         s.pipelineParallel = pp;
         s.virtualStages = vpp;
@@ -620,8 +625,9 @@ private Q_SLOTS:
         QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         QCOMPARE(b.stage, stage);
-        const qint64 sbh = qint64(2048) * s.microBatch * 12288;
-        QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), tensors * 2 * sbh);
+        const qint64 tensor = qint64(2048) * s.microBatch * 12288 * 2;
+        QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), gradients * tensor);
+        QCOMPARE(qint64(b.item(ItemId::PipelineInputsKept)), chunksKeeping * 2 * tensor);
     }
 
     // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one

@@ -260,6 +260,39 @@ private Q_SLOTS:
         QVERIFY(t.peak() <= b.total);
     }
 
+    // Each pipeline chunk keeps its last micro-batch's input and that input's gradient from its last
+    // backward until its next forward (Megatron-Core's set_input_tensor and retain_grad): at the
+    // step's start and through the optimizer step, not beside forward's activations.
+    void pipelineInputsKeptBetweenSteps_data()
+    {
+        QTest::addColumn<int>("vpp");
+        QTest::newRow("1F1B, last stage: one chunk") << 1;
+        QTest::newRow("interleaved, last stage: two chunks") << 2;
+    }
+    void pipelineInputsKeptBetweenSteps()
+    {
+        QFETCH(int, vpp);
+        Scenario s;
+        s.pipelineParallel = 4;
+        s.virtualStages = vpp;
+        s.gradAccum = 8;
+        s.recompute = Recompute::Full;
+        s.arch.vocab = 4'000'000; // the last stage the heaviest
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 3);
+        const Bytes kept = b.item(ItemId::PipelineInputsKept);
+        QVERIFY(kept > 0);
+        const StepTimeline t = stepTimeline(b);
+        QCOMPARE(t.points.front().part(Component::Activations), kept);
+        QCOMPARE(t.points.back().part(Component::Activations), kept);
+        for (const TimelinePoint &p : t.points)
+            if (p.phase == StepPhase::Loss)
+                QCOMPARE(p.part(Component::Activations),
+                         b.component(Component::Activations) - kept - b.item(ItemId::BackwardWorkingSet)
+                             - b.item(ItemId::RecomputeBuffer));
+    }
+
     // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward
     // stash, five layers' inputs, instead of every layer's; in backward one layer's input at a time
     // comes back beside the layer being recomputed.

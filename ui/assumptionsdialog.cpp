@@ -244,6 +244,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "backward's activation gradients, which the schedule still holds: the one it sent back and "
                         "the one it received (or, interleaved, the next backward's, received ahead): %1.")
                         .arg(bytesText(b.item(ItemId::PipelineGradients), units));
+    if (b.has(ItemId::PipelineInputsKept))
+        parallel << QObject::tr(
+                        "Between steps each of the stage's model chunks keeps its last micro-batch's pipeline input "
+                        "and that input's gradient until its next forward (Megatron-Core's set_input_tensor): %1, "
+                        "in the step timeline before the step and during the optimizer step, never at the peak.")
+                        .arg(bytesText(b.item(ItemId::PipelineInputsKept), units));
     parallel << QObject::tr(
         "Gathered parameters and gradient buckets are runtime buffers: drawn with the parameters and "
         "gradients, alive only while the step computes, and not model states (the ZeRO paper's residual "

@@ -82,6 +82,7 @@ QColor itemColor(ItemId id)
     case ItemId::EmbeddingActivations:
     case ItemId::InputBatch:
     case ItemId::PipelineGradients:
+    case ItemId::PipelineInputsKept:
     case ItemId::GemmWorkspaces:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
@@ -138,6 +139,7 @@ QString itemName(ItemId id)
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding layer");
     case ItemId::InputBatch: return QCoreApplication::translate("vl::ui", "Input batch");
     case ItemId::PipelineGradients: return QCoreApplication::translate("vl::ui", "Pipeline gradients in flight");
+    case ItemId::PipelineInputsKept: return QCoreApplication::translate("vl::ui", "Pipeline inputs kept between steps");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
     case ItemId::ActivationOffloadWindow: return QCoreApplication::translate("vl::ui", "Activations in transit");

@@ -235,6 +235,10 @@
         <source>From its second steady-state forward on, the stage runs forward beside the previous backward&apos;s activation gradients, which the schedule still holds: the one it sent back and the one it received (or, interleaved, the next backward&apos;s, received ahead): %1.</source>
         <translation>从第二个稳态前向起，该阶段在前向时仍持有上一次反向的激活梯度（调度器尚未释放）：它发回的梯度和它收到的梯度（交错调度时则是为下一次反向提前接收的梯度）：%1。</translation>
     </message>
+    <message>
+        <source>Between steps each of the stage&apos;s model chunks keeps its last micro-batch&apos;s pipeline input and that input&apos;s gradient until its next forward (Megatron-Core&apos;s set_input_tensor): %1, in the step timeline before the step and during the optimizer step, never at the peak.</source>
+        <translation>两步之间，该阶段的每个模型分块都保留其最后一个微批次的流水线输入及该输入的梯度，直到它下一次前向（Megatron-Core 的 set_input_tensor）：%1。在训练步时间线中位于步骤开始前和优化器更新期间，从不在峰值处。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -2975,6 +2979,18 @@
         <source>(the previous backward&apos;s activation gradients, held while the next forward runs)</source>
         <translation>（上一次反向的激活梯度，在下一次前向期间仍被持有）</translation>
     </message>
+    <message>
+        <source>model chunks</source>
+        <translation>个模型分块</translation>
+    </message>
+    <message>
+        <source>model chunk</source>
+        <translation>个模型分块</translation>
+    </message>
+    <message>
+        <source>(the last micro-batch&apos;s pipeline input and its gradient, kept by each chunk until its next forward: between steps, not at the peak)</source>
+        <translation>（最后一个微批次的流水线输入及其梯度，由每个分块保留到它下一次前向：在两步之间，不在峰值处）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3265,6 +3281,10 @@
     <message>
         <source>Pipeline gradients in flight</source>
         <translation>流水线中在途的梯度</translation>
+    </message>
+    <message>
+        <source>Pipeline inputs kept between steps</source>
+        <translation>两步之间保留的流水线输入</translation>
     </message>
 </context>
 </TS>
