@@ -41,6 +41,8 @@ Scenario scenarioOf(const YAML::Node &row)
     a.vocab = m["vocab"].as<std::int64_t>();
     a.fixedParams = get<std::int64_t>(m, "params", 0);
     a.learnedPositions = get<std::int64_t>(m, "positions", 0);
+    a.experts = get<std::int64_t>(m, "experts", 1);
+    a.expertsPerToken = get<std::int64_t>(m, "experts_per_token", 1);
     a.rotaryPositions = get<std::int64_t>(m, "max_positions", 0);
     a.normsPerLayer = get<std::int64_t>(m, "norms_per_layer", 2);
     a.linearBias = get<bool>(m, "linear_bias", false);
@@ -64,6 +66,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.tensorParallel = get<std::int64_t>(row, "tp", 1);
     s.pipelineParallel = get<std::int64_t>(row, "pp", 1);
     s.contextParallel = get<std::int64_t>(row, "cp", 1);
+    s.expertParallel = get<std::int64_t>(row, "ep", 1);
     s.sequenceParallel = get<bool>(row, "sp", false);
     s.virtualStages = get<std::int64_t>(row, "vpp", 1);
     s.gradAccum = get<std::int64_t>(row, "grad_accum", 0);
