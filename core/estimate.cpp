@@ -46,6 +46,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::HeadActivations, "head_activations"},
     {ItemId::BackwardWorkingSet, "backward_working_set"},
     {ItemId::GemmWorkspaces, "gemm_workspaces"},
+    {ItemId::GatherBuffer, "gather_buffer"},
     {ItemId::CudaContext, "cuda_context"},
     {ItemId::FreedLogitsBlock, "freed_logits_block"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
@@ -337,6 +338,8 @@ struct Stage {
                                Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addGemmWorkspaces(Units units, Sink &sink) const;
+    template <class Sink>
+    void addGatherBuffer(Units units, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -1510,6 +1513,35 @@ void Stage::addGemmWorkspaces(Units units, Sink &sink) const
     });
 }
 
+// Megatron-Core gathers into one buffer it keeps (utils.py GlobalMemoryBuffer, parallel_state
+// get_global_memory_buffer, "mpu":
+// allocated at its largest request and reused): the output layer's input under sequence
+// parallelism (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication, which
+// saves its own slice and gathers again in backward), and the MoE allgather dispatcher's tokens
+// of the TP × EP group (moe/token_dispatcher.py, use_global_buffer=True), neither saved by autograd.
+template <class Sink>
+void Stage::addGatherBuffer(Units units, Sink &sink) const
+{
+    if (s.implementation != Implementation::Megatron)
+        return;
+    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
+    const std::int64_t local = s.sequence * s.microBatch / spDiv; // this GPU's tokens
+    const std::int64_t head = lastStage && s.sequenceParallel && t > 1 ? local * t : 0;
+    const std::int64_t group = t * s.expertParallel;
+    const std::int64_t dispatch = s.arch.experts > 1 && group > 1 ? local * group : 0;
+    const std::int64_t tokens = std::max(head, dispatch);
+    if (tokens == 0)
+        return;
+    const Bytes buffer = tokens * s.arch.hidden * dt.activation;
+    sink.add(ItemId::GatherBuffer, buffer, [&] {
+        return formatCount(tokens) + " tokens × " + std::to_string(s.arch.hidden) + " hidden × "
+            + std::to_string(dt.activation) + " B ("
+            + (dispatch >= head ? "the MoE dispatcher's tokens gathered over TP × EP"
+                                : "the output layer's input gathered over TP")
+            + ", Megatron's all-gather buffer, kept)" + equals(buffer, units);
+    });
+}
+
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
 // buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated
@@ -1576,6 +1608,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addOptimizerStates(units, sink);
     g.addActivations(units, b, sink);
     g.addGemmWorkspaces(units, sink);
+    g.addGatherBuffer(units, sink);
     tally(b);
     if (g.s.overhead.reserveCounted()) {
         g.addOverhead(units, b, sink);
@@ -1636,6 +1669,7 @@ Component componentOf(ItemId id)
     case ItemId::HeadActivations:
     case ItemId::BackwardWorkingSet: return Component::Activations;
     case ItemId::GemmWorkspaces:
+    case ItemId::GatherBuffer:
     case ItemId::CudaContext:
     case ItemId::FreedLogitsBlock:
     case ItemId::AllocatorReserve:

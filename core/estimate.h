@@ -63,6 +63,7 @@ enum class ItemId {
     HeadActivations,
     BackwardWorkingSet, // beyond the loss's tensors, which are freed before a layer's backward runs
     GemmWorkspaces,     // cuBLAS's (and Transformer Engine's) scratch, allocated through PyTorch's allocator
+    GatherBuffer,       // Megatron-Core's all-gather buffer, kept at its largest use
     CudaContext,
     FreedLogitsBlock, // the 16-bit logits' block, cached by the allocator and too small for the loss's backward
     AllocatorReserve,

@@ -56,7 +56,8 @@ struct ActivationParts {
     Bytes mlp = 0;       // the f-wide terms
     // Beyond the paper, which leaves them out as small: the two norms' FP32 statistics per token.
     Bytes statistics = 0;
-    Bytes total() const { return inputs + attention + scores + mlp + statistics; }
+    Bytes routing = 0; // MoE: the experts' permuted input rows and the permutation's indices
+    Bytes total() const { return inputs + attention + scores + mlp + statistics + routing; }
 };
 
 // Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
@@ -102,7 +103,22 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     }
     // FC1's output(s) for the activation's backward, and the activation's output, FC2's input.
     const std::int64_t fc1Outputs = a.mlp == MlpKind::Gated ? 2 : 1;
-    p.mlp = (fc1Outputs * e + gemm) * sb * a.ffn * std::min(a.expertsPerToken, a.experts) / t;
+    const std::int64_t k = std::min(a.expertsPerToken, a.experts);
+    p.mlp = (fc1Outputs * e + gemm) * sb * a.ffn * k / t;
+    if (a.experts > 1) {
+        // Megatron-Core's MoE layer with its default allgather dispatcher (moe/token_dispatcher.py,
+        // MoEAllGatherTokenDispatcher; experts split over the TP GPUs, --expert-tensor-parallel-size
+        // defaulting to TP): each GPU gathers its TP × EP group's tokens and permutes the rows routed
+        // to its local experts (moe/moe_utils.py, permute: index_select, whose backward keeps the
+        // int64 indices), s·b·k rows with balanced routing; the experts' fc1 saves those rows. A
+        // non-gated activation is then weighted by the routing probabilities and cast back
+        // (transformer/mlp.py, MLP.forward with per_token_scale), which keeps its output as well;
+        // the fused weighted SwiGLU keeps only its input, as the dense count has it.
+        const std::int64_t rows = sb * k;
+        p.routing = rows * (e * h + 8);
+        if (a.mlp != MlpKind::Gated)
+            p.mlp += e * rows * a.ffn / t;
+    }
     return p;
 }
 
@@ -886,6 +902,7 @@ TensorList layerTensors(const Scenario &s)
     list.add("attention scores (a·s²·b)", p.scores);
     list.add("MLP", p.mlp);
     list.add("norm statistics (FP32)", p.statistics);
+    list.add("MoE permuted rows and indices", p.routing);
     return list;
 }
 

@@ -1,6 +1,7 @@
 // Activations against Korthikanti et al. 2022 (Table 2) and the article's script.
 
 #include "core/estimate.h"
+#include "core/savedtensors.h"
 
 #include <QTest>
 
@@ -628,6 +629,89 @@ private Q_SLOTS:
         const qint64 tensor = qint64(2048) * s.microBatch * 12288 * 2;
         QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), gradients * tensor);
         QCOMPARE(qint64(b.item(ItemId::PipelineInputsKept)), chunksKeeping * 2 * tensor);
+    }
+
+    // Megatron-Core's MoE layer with its default allgather dispatcher: each GPU keeps the s·b·k
+    // rows routed to its local experts (balanced routing), permuted by index_select, whose int64
+    // indices its backward keeps; its experts split f over the TP GPUs. A non-gated activation is
+    // weighted by the routing probabilities and cast back (mlp.py, per_token_scale), keeping its
+    // output beside its input and the cast; the fused weighted SwiGLU keeps only its input.
+    // The article's 7B shapes with 8 experts, s = 2048, b = 1, BF16.
+    void megatronMoeLayer_data()
+    {
+        QTest::addColumn<bool>("gated");
+        QTest::addColumn<int>("topK");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("mlpTensors"); // of s·b·k·f/t, 2 B each
+        QTest::newRow("GELU, top-1: fc1 output, GELU output, the weighted cast") << false << 1 << 1 << 1 << 3;
+        QTest::newRow("GELU, top-2 over EP 4") << false << 2 << 1 << 4 << 3;
+        QTest::newRow("GELU, TP 2 with SP: f split") << false << 1 << 2 << 2 << 3;
+        QTest::newRow("SwiGLU, top-2: gate and up outputs, the weighted product") << true << 2 << 1 << 2 << 3;
+    }
+    void megatronMoeLayer()
+    {
+        QFETCH(bool, gated);
+        QFETCH(int, topK);
+        QFETCH(int, tp);
+        QFETCH(int, ep);
+        QFETCH(int, mlpTensors);
+        Scenario s;
+        s.sequence = 2048;
+        s.precision = Precision::MixedBf16;
+        s.arch.mlp = gated ? MlpKind::Gated : MlpKind::Gelu;
+        s.arch.experts = 8;
+        s.arch.expertsPerToken = topK;
+        s.tensorParallel = tp;
+        s.sequenceParallel = tp > 1;
+        s.expertParallel = ep;
+        s.dataParallel = ep;
+        QVERIFY(!scenarioError(s));
+        const TensorList layer = layerTensors(s);
+        const auto part = [&](std::string_view name) {
+            for (int i = 0; i < layer.count; ++i)
+                if (layer.items[std::size_t(i)].name == name)
+                    return layer.items[std::size_t(i)].bytes;
+            return Bytes(0);
+        };
+        const qint64 rows = qint64(2048) * topK;
+        QCOMPARE(qint64(part("MoE permuted rows and indices")), rows * (2 * 4096 + 8));
+        QCOMPARE(qint64(part("MLP")), qint64(mlpTensors) * 2 * rows * s.arch.ffn / tp);
+    }
+
+    // Megatron-Core's all-gather buffer (GlobalMemoryBuffer "mpu"), kept at its largest use: the
+    // output layer's input gathered over TP under sequence parallelism on the last stage, and the
+    // MoE dispatcher's tokens gathered over TP × EP. s = 2048, b = 1, h = 4096, BF16.
+    void megatronGatherBuffer_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<bool>("sp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("experts");
+        QTest::addColumn<qint64>("tokens");
+        QTest::newRow("TP 4 with SP: the output layer's input, s·b tokens") << 4 << true << 1 << 1 << qint64(2048);
+        QTest::newRow("TP 4 without SP: none") << 4 << false << 1 << 1 << qint64(0);
+        QTest::newRow("one GPU: none") << 1 << false << 1 << 1 << qint64(0);
+        QTest::newRow("MoE over EP 4: s·b·4 tokens") << 1 << false << 4 << 8 << qint64(4 * 2048);
+        QTest::newRow("MoE, TP 2 with SP over EP 2: s·b·2 tokens") << 2 << true << 2 << 8 << qint64(2 * 2048);
+    }
+    void megatronGatherBuffer()
+    {
+        QFETCH(int, tp);
+        QFETCH(bool, sp);
+        QFETCH(int, ep);
+        QFETCH(int, experts);
+        QFETCH(qint64, tokens);
+        Scenario s;
+        s.sequence = 2048;
+        s.precision = Precision::MixedBf16;
+        s.tensorParallel = tp;
+        s.sequenceParallel = sp;
+        s.arch.experts = experts;
+        s.expertParallel = ep;
+        s.dataParallel = ep;
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(qint64(estimate(s).item(ItemId::GatherBuffer)), tokens * 4096 * 2);
     }
 
     // The last stage of an interleaved pipeline warms up (v−1)·p chunk passes, then runs one

@@ -393,6 +393,20 @@ private Q_SLOTS:
             s.tensorParallel = 2;
             s.dropout = true;
         });
+        row("Megatron MoE, TP 2 with SP over EP 2: the routed rows and the all-gather buffer", [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.tensorParallel = 2;
+            s.sequenceParallel = true;
+            s.expertParallel = 2;
+            s.dataParallel = 2;
+        });
+        row("Megatron, TP 4 with SP: the output layer's gathered input", [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.tensorParallel = 4;
+            s.sequenceParallel = true;
+        });
         row("Megatron-LM's loop, last of 2 stages", [](Scenario &s) {
             s.precision = Precision::MixedBf16;
             s.sharding = Sharding::Megatron;

@@ -84,6 +84,7 @@ QColor itemColor(ItemId id)
     case ItemId::PipelineGradients:
     case ItemId::PipelineInputsKept:
     case ItemId::GemmWorkspaces:
+    case ItemId::GatherBuffer:
     case ItemId::CommBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
     case ItemId::BackwardWorkingSet:
@@ -147,6 +148,7 @@ QString itemName(ItemId id)
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");
     case ItemId::BackwardWorkingSet: return QCoreApplication::translate("vl::ui", "Backward working set");
     case ItemId::GemmWorkspaces: return QCoreApplication::translate("vl::ui", "cuBLAS workspaces");
+    case ItemId::GatherBuffer: return QCoreApplication::translate("vl::ui", "All-gather buffer");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
     case ItemId::FreedLogitsBlock: return QCoreApplication::translate("vl::ui", "Freed logits block");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");

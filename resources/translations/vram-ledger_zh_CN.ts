@@ -2991,6 +2991,18 @@
         <source>(the last micro-batch&apos;s pipeline input and its gradient, kept by each chunk until its next forward: between steps, not at the peak)</source>
         <translation>（最后一个微批次的流水线输入及其梯度，由每个分块保留到它下一次前向：在两步之间，不在峰值处）</translation>
     </message>
+    <message>
+        <source>MoE permuted rows and indices</source>
+        <translation>MoE 重排后的行及其索引</translation>
+    </message>
+    <message>
+        <source>(the MoE dispatcher&apos;s tokens gathered over TP × EP, Megatron&apos;s all-gather buffer, kept)</source>
+        <translation>（MoE 分发器在 TP × EP 上收集的 token，Megatron 的 all-gather 缓冲区，常驻）</translation>
+    </message>
+    <message>
+        <source>(the output layer&apos;s input gathered over TP, Megatron&apos;s all-gather buffer, kept)</source>
+        <translation>（输出层在 TP 上收集的输入，Megatron 的 all-gather 缓冲区，常驻）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3285,6 +3297,10 @@
     <message>
         <source>Pipeline inputs kept between steps</source>
         <translation>两步之间保留的流水线输入</translation>
+    </message>
+    <message>
+        <source>All-gather buffer</source>
+        <translation>All-gather 缓冲区</translation>
     </message>
 </context>
 </TS>
