@@ -1515,10 +1515,10 @@ void Stage::addGemmWorkspaces(Units units, Sink &sink) const
 
 // Megatron-Core gathers into one buffer it keeps (utils.py GlobalMemoryBuffer, which parallel_state
 // get_global_memory_buffer holds, "mpu": allocated at its largest request and reused): the output
-// layer's input under sequence
-// parallelism (tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication, which
-// saves its own slice and gathers again in backward), and the MoE allgather dispatcher's tokens
-// of the TP × EP group (moe/token_dispatcher.py, use_global_buffer=True), neither saved by autograd.
+// layer's input under sequence parallelism (tensor_parallel/layers.py,
+// LinearWithGradAccumulationAndAsyncCommunication, which saves its own slice and gathers again in
+// backward), and the MoE allgather dispatcher's tokens of the TP × EP group
+// (moe/token_dispatcher.py, use_global_buffer=True), neither saved by autograd.
 template <class Sink>
 void Stage::addGatherBuffer(Units units, Sink &sink) const
 {
