@@ -209,6 +209,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
     if (field == "dataloader-mask") // Megatron-LM's get_batch (pretrain_gpt.py)
         return s.megatron();
+    if (field == "moe-grouped-gemm")
+        return s.arch.experts > 1 && s.implementation == Implementation::Megatron;
     if (field == "packed" || field == "max-positions") // what torchtune's RoPE keeps
         return s.implementation == Implementation::TorchTune;
     if (field == "optimizer-in-backward")

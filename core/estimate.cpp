@@ -1497,7 +1497,8 @@ void Stage::addInputBatch(bool embeddingSavesIds, Units units, Sink &sink) const
 // cuBLAS's own since (pytorch/pytorch#145130, unified by default).
 // Transformer Engine, which computes Megatron's layers, keeps one workspace of its own
 // (transformer_engine/pytorch/cpp_extensions/gemm.py get_cublas_workspace: 32 MiB + 1 KiB from
-// compute capability 9, 4 MiB before).
+// compute capability 9, 4 MiB before), and for grouped GEMMs one for each of its compute streams
+// (module/base.py get_multi_stream_cublas_workspace: get_num_cublas_streams(), 4).
 template <class Sink>
 void Stage::addGemmWorkspaces(Units units, Sink &sink) const
 {
@@ -1505,11 +1506,16 @@ void Stage::addGemmWorkspaces(Units units, Sink &sink) const
     const Bytes cublas = hopperOrLater ? 32 * kMiB : 8 * kMiB + 128 * kKiB;
     const bool transformerEngine = s.implementation == Implementation::Megatron;
     const Bytes engine = !transformerEngine ? 0 : hopperOrLater ? 32 * kMiB + kKiB : 4 * kMiB;
-    const Bytes total = 2 * cublas + engine;
+    const std::int64_t groupedStreams = transformerEngine && s.groupedGemm && s.arch.experts > 1 ? 4 : 0;
+    const Bytes total = 2 * cublas + engine * (1 + groupedStreams);
     sink.add(ItemId::GemmWorkspaces, total, [&] {
         return "cuBLAS workspaces for 2 threads (forward's, autograd's backward) × " + formatBytes(cublas, units)
             + " (compute capability " + std::to_string(s.overhead.computeCapability) + ")"
-            + (engine ? " + Transformer Engine's workspace " + formatBytes(engine, units) : "") + equals(total, units);
+            + (engine ? " + Transformer Engine's workspace " + formatBytes(engine, units) : "")
+            + (groupedStreams ? " + its grouped GEMM's stream workspaces " + std::to_string(groupedStreams) + " × "
+                       + formatBytes(engine, units)
+                              : "")
+            + equals(total, units);
     });
 }
 

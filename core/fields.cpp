@@ -226,6 +226,10 @@ const std::array kFields = {
               "Expert-parallel GPUs (MoE): each holds experts/ep of every layer's experts; taken from the "
               "data-parallel GPUs",
               VL_INT(expertParallel)},
+    FieldSpec{"moe-grouped-gemm", "parallel.moe_grouped_gemm", "yes|no",
+              "Megatron's MoE experts through Transformer Engine's grouped GEMM (--moe-grouped-gemm): its 4 cuBLAS "
+              "streams keep a workspace each",
+              nullptr, VL_WORD(groupedGemm, parseYesNo, "moe-grouped-gemm", kYesNo), false, VL_BOOL(groupedGemm)},
     FieldSpec{"cp", "parallel.cp", "N", "Context-parallel GPUs: each splits the sequence, attention runs as a ring",
               VL_INT(contextParallel)},
     FieldSpec{"vpp", "parallel.vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},

@@ -51,6 +51,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "per layer, the linears' inputs in FP8:"),
     VL_TRANSLATE_NOOP("vl::formula", "inputs & norms"),
     VL_TRANSLATE_NOOP("vl::formula", "MoE permuted rows and indices"),
+    VL_TRANSLATE_NOOP("vl::formula", "+ its grouped GEMM's stream workspaces"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "(the MoE dispatcher's tokens gathered over TP × EP, Megatron's all-gather buffer, kept)"),
     VL_TRANSLATE_NOOP("vl::formula", "(the output layer's input gathered over TP, Megatron's all-gather buffer, kept)"),

@@ -193,6 +193,9 @@ struct Scenario {
     // and get_batch moves it to the GPU with the tokens (--create-attention-mask-in-dataloader,
     // its default; --no-create-attention-mask-in-dataloader turns it off).
     bool dataloaderMask = true;
+    // Megatron's MoE experts as Transformer Engine's grouped GEMM (--moe-grouped-gemm, TEGroupedMLP),
+    // which spreads the experts' matmuls over TE's own cuBLAS streams, each with its workspace.
+    bool groupedGemm = false;
     bool dropout = false;
 
     FineTune fineTune = FineTune::Full;

@@ -155,6 +155,15 @@ private Q_SLOTS:
             << QStringList{"--gpu", "h100-sxm", "--compute-capability", "8"} << "items.gemm_workspaces" << ampere;
         QTest::newRow("--gpu 80GB, a bare size, leaves the example's")
             << QStringList{"--gpu", "80GB"} << "items.gemm_workspaces" << ampere;
+        // Transformer Engine's grouped GEMM keeps a workspace for each of its 4 compute streams
+        // (module/base.py get_multi_stream_cublas_workspace).
+        QTest::newRow("--moe-grouped-gemm yes: 4 more of Transformer Engine's workspaces")
+            << QStringList{"--compute-capability", "9", "--experts",          "8",
+                           "--experts-per-token",  "2", "--moe-grouped-gemm", "yes"}
+            << "items.gemm_workspaces" << hopper + 4 * (qint64(32) * 1024 * 1024 + 1024);
+        QTest::newRow("--moe-grouped-gemm yes on a dense model: nothing grouped")
+            << QStringList{"--compute-capability", "9", "--moe-grouped-gemm", "yes"} << "items.gemm_workspaces"
+            << hopper;
         QTest::newRow("GEMM workspaces outside Megatron: cuBLAS's alone")
             << QStringList{"--implementation", "huggingface", "--modeling", "llama"} << "items.gemm_workspaces"
             << 2 * (qint64(8) * 1024 * 1024 + 128 * 1024);

@@ -67,6 +67,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.pipelineParallel = get<std::int64_t>(row, "pp", 1);
     s.contextParallel = get<std::int64_t>(row, "cp", 1);
     s.expertParallel = get<std::int64_t>(row, "ep", 1);
+    s.groupedGemm = get<bool>(row, "moe_grouped_gemm", false);
     s.sequenceParallel = get<bool>(row, "sp", false);
     s.virtualStages = get<std::int64_t>(row, "vpp", 1);
     s.gradAccum = get<std::int64_t>(row, "grad_accum", 0);

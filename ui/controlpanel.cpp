@@ -321,6 +321,7 @@ void ControlPanel::build()
     m_pp = fieldSpinBox("pp");
     m_cp = fieldSpinBox("cp");
     m_ep = fieldSpinBox("ep");
+    m_groupedGemm = new QCheckBox(m_advancedBody);
     m_vocabPadding = fieldSpinBox("vocab-divisible-by");
     m_gradAccum = fieldSpinBox("grad-accum"); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
@@ -385,6 +386,13 @@ void ControlPanel::build()
         [] {
             return tr("Mixture of experts: each GPU holds 1/e of every layer's experts. The e GPUs come out of the "
                       "data-parallel ones, so an expert's optimizer states are sharded over e times fewer GPUs.");
+        });
+    row(
+        af, m_groupedGemm, [] { return tr("Grouped GEMM (MoE)"); },
+        [] {
+            return tr("Megatron's --moe-grouped-gemm: Transformer Engine computes all of a GPU's experts in one "
+                      "grouped matmul spread over its 4 cuBLAS streams, each with a workspace of its own (32 MiB on "
+                      "Hopper).");
         });
     row(
         af, m_vocabPadding, [] { return tr("Vocabulary padded to"); },
@@ -643,6 +651,7 @@ void ControlPanel::build()
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
     checkEdit(m_packed, "packed", [](Scenario &s, int v) { s.packed = v; });
     checkEdit(m_dataloaderMask, "dataloader-mask", [](Scenario &s, int v) { s.dataloaderMask = v; });
+    checkEdit(m_groupedGemm, "moe-grouped-gemm", [](Scenario &s, int v) { s.groupedGemm = v; });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
@@ -873,6 +882,8 @@ void ControlPanel::syncFromModel()
     setCheck(m_noSync, s.fsdpNoSync);
     m_noSync->setEnabled(fieldInEffect(s, "no-sync"));
     m_ep->setEnabled(fieldInEffect(s, "ep"));
+    setCheck(m_groupedGemm, s.groupedGemm);
+    m_groupedGemm->setEnabled(fieldInEffect(s, "moe-grouped-gemm"));
     setCheck(m_sp, s.sequenceParallel);
     m_sp->setEnabled(fieldInEffect(s, "sp"));
     setComboData(m_offload, s.offload);

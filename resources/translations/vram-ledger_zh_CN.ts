@@ -1072,6 +1072,14 @@
         <source>Megatron-LM&apos;s data loader builds each sample&apos;s causal attention mask, s × s booleans, and keeps it on the GPU while the micro-batch runs forward: 1 GiB a sample at s = 32768. Its default; --no-create-attention-mask-in-dataloader turns it off. Only Megatron-LM&apos;s training loop (sharding engine: Megatron-Core) has it.</source>
         <translation>Megatron-LM 的数据加载器为每个样本构建因果注意力掩码（s × s 个布尔值），并在微批次前向期间保留在 GPU 上：s = 32768 时每个样本 1 GiB。这是它的默认行为；--no-create-attention-mask-in-dataloader 可关闭。只有 Megatron-LM 的训练循环（分片引擎：Megatron-Core）才有它。</translation>
     </message>
+    <message>
+        <source>Grouped GEMM (MoE)</source>
+        <translation>分组 GEMM（MoE）</translation>
+    </message>
+    <message>
+        <source>Megatron&apos;s --moe-grouped-gemm: Transformer Engine computes all of a GPU&apos;s experts in one grouped matmul spread over its 4 cuBLAS streams, each with a workspace of its own (32 MiB on Hopper).</source>
+        <translation>Megatron 的 --moe-grouped-gemm：Transformer Engine 用一次分组矩阵乘法计算本 GPU 的全部专家，分布在它的 4 个 cuBLAS 流上，每个流有自己的工作区（Hopper 上 32 MiB）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3002,6 +3010,10 @@
     <message>
         <source>(the output layer&apos;s input gathered over TP, Megatron&apos;s all-gather buffer, kept)</source>
         <translation>（输出层在 TP 上收集的输入，Megatron 的 all-gather 缓冲区，常驻）</translation>
+    </message>
+    <message>
+        <source>+ its grouped GEMM&apos;s stream workspaces</source>
+        <translation>+ 其分组 GEMM 各计算流的工作区</translation>
     </message>
 </context>
 <context>
