@@ -1263,9 +1263,12 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     // input's gradient (retain_grad): every chunk that receives one keeps its last micro-batch's
     // input and gradient until its next forward, through the optimizer step to the next step's
     // first forward of that chunk - the whole stage but for the first stage's first chunk.
+    // The tensor the stages exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel
+    // GPU's slice under SP), and so each pipeline input and gradient.
+    const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
     const std::int64_t receiving = p > 1 ? v - (firstStage ? 1 : 0) : 0;
     if (receiving > 0) {
-        const Bytes inputsKept = receiving * 2 * (e * sb * a.hidden / spDiv);
+        const Bytes inputsKept = receiving * 2 * pipelineTensor;
         sink.add(ItemId::PipelineInputsKept, inputsKept, [&] {
             return std::to_string(receiving) + (receiving > 1 ? " model chunks" : " model chunk") + " × 2 × "
                 + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e) + " B"
@@ -1275,10 +1278,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                 + equals(inputsKept, units);
         });
     }
-    if (held.gradients > 0) {
-        // pipelineInFlight(): gradients of the stage's input or output, each the tensor the stages
-        // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
-        const Bytes gradients = held.gradients * (e * sb * a.hidden / spDiv);
+    if (held.gradients > 0) { // pipelineInFlight(): gradients of the stage's input or output
+        const Bytes gradients = held.gradients * pipelineTensor;
         sink.add(ItemId::PipelineGradients, gradients, [&] {
             return std::to_string(held.gradients) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden)
                 + " hidden × " + std::to_string(e) + " B"
