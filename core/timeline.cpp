@@ -87,16 +87,17 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
     // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward;
     // a pipeline's steady-state forward runs beside the previous backward's gradients.
-    const Bytes batch = b.item(ItemId::InputBatch) + b.item(ItemId::PipelineGradients);
+    const Bytes forwardOnly = b.item(ItemId::InputBatch) + b.item(ItemId::PipelineGradients);
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gatheredInForward, 0,
-              batch + embedding + outbound + share(layerActivations, layer));
+              forwardOnly + embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
     point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, 0,
-          batch + afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations), freedLogits);
+          forwardOnly + afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations),
+          freedLogits);
 
     // Backward frees each layer's activations as it produces that layer's gradients, holding its
     // working set meanwhile (the loss's tensors are gone by then, but for logits the training loop
