@@ -750,11 +750,28 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 // registers `cache` (position_embeddings.py, build_rope_cache: torch.stack of cos and sin, FP32,
 // max_seq_len × head_dim/2 × 2; Qwen2's, models/qwen2/_positional_embeddings.py, cos and sin each
 // head_dim wide, twice that), shared by every layer, on the GPU all step.
+//
+// lit-gpt (lit_gpt/model.py at 8641822, GPT.max_seq_length's setter, build_rope_cache) registers
+// cos and sin of max_seq_length × rope_n_elem; finetune/lora.py sets max_seq_length to the longest
+// sample, outside Fabric's init_module, so in the default dtype, FP32. For its Llama block
+// rope_n_elem is the head's width; GPT-NeoX blocks rotate a fraction of it (rotary_percentage),
+// which the architecture does not carry, so theirs is not counted.
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const
 {
     if (s.arch.learnedPositions > 0)
         return;
+    if (s.implementation == Implementation::LitGpt) {
+        if (s.arch.modeling == Modeling::GptNeox)
+            return;
+        const std::int64_t d = s.arch.effectiveHeadDim();
+        const Bytes cache = s.sequence * d * 2 * 4;
+        sink.add(ItemId::RotaryTable, cache, [&] {
+            return "lit-gpt's RoPE cache: " + formatCount(s.sequence) + " positions (the longest sample) × "
+                + std::to_string(d) + " × 2 × 4 B (FP32 cos and sin)" + equals(cache, units);
+        });
+        return;
+    }
     if (s.implementation == Implementation::TorchTune) {
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = rotaryCachePositions(s);

@@ -51,6 +51,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "per layer, the linears' inputs in FP8:"),
     VL_TRANSLATE_NOOP("vl::formula", "inputs & norms"),
     VL_TRANSLATE_NOOP("vl::formula", "MoE permuted rows and indices"),
+    VL_TRANSLATE_NOOP("vl::formula", "lit-gpt's RoPE cache:"),
+    VL_TRANSLATE_NOOP("vl::formula", "positions (the longest sample)"),
     VL_TRANSLATE_NOOP("vl::formula", "+ its grouped GEMM's stream workspaces"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "(the MoE dispatcher's tokens gathered over TP × EP, Megatron's all-gather buffer, kept)"),

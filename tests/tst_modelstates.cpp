@@ -253,6 +253,41 @@ private Q_SLOTS:
         QVERIFY(!estimate(s).has(ItemId::RotaryTable));
     }
 
+    // lit-gpt's RoPE cache (lit_gpt/model.py at 8641822, build_rope_cache): cos and sin of the
+    // longest sample's positions × the head's width, FP32 (set outside Fabric's init_module); its
+    // GPT-NeoX blocks rotate a fraction of the head the tool does not carry: none counted.
+    void litgptRopeCache_data()
+    {
+        QTest::addColumn<bool>("neox");
+        QTest::addColumn<qint64>("sequence");
+        QTest::addColumn<qint64>("cache");
+        QTest::newRow("Llama 2, Alpaca's longest sample: 1304 × 128 × 2 × 4 B")
+            << false << qint64(1304) << qint64(1304) * 128 * 2 * 4;
+        QTest::newRow("Llama 2 at 4096 positions") << false << qint64(4096) << qint64(4) * kMiB;
+        QTest::newRow("GPT-NeoX (phi-1.5, StableLM-alpha): not counted") << true << qint64(1304) << qint64(0);
+    }
+    void litgptRopeCache()
+    {
+        QFETCH(bool, neox);
+        QFETCH(qint64, sequence);
+        QFETCH(qint64, cache);
+        Scenario s; // the article's 7B: Llama-2-7B's shapes, 128-wide heads
+        s.implementation = Implementation::LitGpt;
+        s.precision = Precision::Bf16;
+        s.attention = Attention::Flash;
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraQ | LoraV; // finetune/lora.py's defaults
+        s.sequence = sequence;
+        if (neox) {
+            s.arch.modeling = Modeling::GptNeox;
+            s.arch.norm = NormKind::LayerNorm;
+            s.arch.mlp = MlpKind::Gelu;
+            s.arch.kvHeads = s.arch.heads;
+        }
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        QCOMPARE(qint64(estimate(s).item(ItemId::RotaryTable)), cache);
+    }
+
     // torchtune's RoPE cache (modules/position_embeddings.py build_rope_cache): cos and sin in FP32
     // for every position the builder names (llama3_2_3b, llama3_1_8b: max_seq_len 131072;
     // llama2_7b: 4096), head_dim/2 pairs of each, on the GPU all step; Qwen2's

@@ -3015,6 +3015,14 @@
         <source>+ its grouped GEMM&apos;s stream workspaces</source>
         <translation>+ 其分组 GEMM 各计算流的工作区</translation>
     </message>
+    <message>
+        <source>lit-gpt&apos;s RoPE cache:</source>
+        <translation>lit-gpt 的 RoPE 缓存：</translation>
+    </message>
+    <message>
+        <source>positions (the longest sample)</source>
+        <translation>个位置（最长的样本）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
