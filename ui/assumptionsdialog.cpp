@@ -140,7 +140,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.zeroStage == 1
                                  ? QObject::tr("sharded by its distributed optimizer over %1 GPUs").arg(s.shardGroup())
                                  : QObject::tr("whole on every GPU"));
-    if (s.megatron())
+    if (b.has(ItemId::InputBatch)) // the first and last pipeline stages fetch it
         parallel << (s.dataloaderMask
                          ? QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
                                        "ids, labels and loss mask, and the causal mask its data loader builds, "
