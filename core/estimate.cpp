@@ -216,20 +216,27 @@ StageLayers stageLayers(const Scenario &s, int stage)
 // forward_backward_helper_wrapper, and the next backward's gradient, received ahead into
 // output_tensor_grads (overlap_p2p_comm, Megatron's default there) - on the last stage only once
 // its last chunk's p micro-batches, whose gradient the loss makes, are through.
+//
+// Between steps, forward_step has handed each model chunk its pipeline input (set_input_tensor,
+// transformer_block.py: self.input_tensor) and backward_step retained that input's gradient
+// (retain_grad): every chunk that receives one keeps its last micro-batch's input and gradient
+// until its next forward - the whole stage but the first stage's first chunk.
 struct PipelineInFlight {
-    std::int64_t passes;       // chunk forward passes whose activations are held
-    std::int64_t microBatches; // distinct micro-batches among them
-    std::int64_t gradients;    // activation gradients of the previous backward held beside them
+    std::int64_t passes;        // chunk forward passes whose activations are held
+    std::int64_t microBatches;  // distinct micro-batches among them
+    std::int64_t gradients;     // activation gradients of the previous backward held beside them
+    std::int64_t chunksKeeping; // model chunks keeping an input and its gradient between steps
 };
 
 PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
 {
     const std::int64_t p = s.pipelineParallel, v = s.virtualStages, m = s.microBatchesPerStep();
     const bool first = stage == 0, last = stage == p - 1;
+    const std::int64_t chunksKeeping = p > 1 ? v - (first ? 1 : 0) : 0;
     if (v == 1) {
         const std::int64_t held = std::min(p - stage, m);
         const std::int64_t steady = m - std::min(p - stage - 1, m);
-        return {held, held, steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last)};
+        return {held, held, steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last), chunksKeeping};
     }
     const std::int64_t warmUp = std::min(2 * (p - stage - 1) + (v - 1) * p, m * v);
     const std::int64_t passes = std::min(warmUp + 1, m * v);
@@ -238,7 +245,7 @@ PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
     const std::int64_t rounds = passes / (p * v), started = std::min(p, passes % (p * v));
     const std::int64_t steady = m * v - warmUp;
     const std::int64_t gradients = steady < 2 ? 0 : 1 + std::int64_t(!last || steady > p);
-    return {passes, std::min(m, rounds * p + started), gradients};
+    return {passes, std::min(m, rounds * p + started), gradients, chunksKeeping};
 }
 
 // The embedding on one tensor-parallel GPU: its vocabulary slice, and the learned positions
@@ -1275,34 +1282,27 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     }
     if (s.megatron())
         addInputBatch(megatronEmbedding, units, sink);
-    // Megatron-Core's forward_step hands each model chunk its pipeline input through
-    // set_input_tensor (transformer_block.py: self.input_tensor), and backward_step retains that
-    // input's gradient (retain_grad): every chunk that receives one keeps its last micro-batch's
-    // input and gradient until its next forward, through the optimizer step to the next step's
-    // first forward of that chunk - the whole stage but for the first stage's first chunk.
-    // The tensor the stages exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel
-    // GPU's slice under SP), and so each pipeline input and gradient.
+    // pipelineInFlight(): the inputs and gradients the schedule holds, each the tensor the stages
+    // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
     const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
-    const std::int64_t receiving = p > 1 ? v - (firstStage ? 1 : 0) : 0;
-    if (receiving > 0) {
-        const Bytes inputsKept = receiving * 2 * pipelineTensor;
+    const auto pipelineTensors = [&](std::int64_t count, Bytes bytes, std::string_view what) {
+        return std::to_string(count) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × "
+            + std::to_string(e) + " B" + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
+            + std::string(what) + equals(bytes, units);
+    };
+    if (held.chunksKeeping > 0) {
+        const Bytes inputsKept = 2 * held.chunksKeeping * pipelineTensor;
         sink.add(ItemId::PipelineInputsKept, inputsKept, [&] {
-            return std::to_string(receiving) + (receiving > 1 ? " model chunks" : " model chunk") + " × 2 × "
-                + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × " + std::to_string(e) + " B"
-                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
-                + " (the last micro-batch's pipeline input and its gradient, kept by each chunk until its next "
-                  "forward: between steps, not at the peak)"
-                + equals(inputsKept, units);
+            return pipelineTensors(2 * held.chunksKeeping, inputsKept,
+                                   " (each model chunk's last pipeline input and its gradient, kept until its next "
+                                   "forward: between steps, not at the peak)");
         });
     }
-    if (held.gradients > 0) { // pipelineInFlight(): gradients of the stage's input or output
+    if (held.gradients > 0) {
         const Bytes gradients = held.gradients * pipelineTensor;
         sink.add(ItemId::PipelineGradients, gradients, [&] {
-            return std::to_string(held.gradients) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden)
-                + " hidden × " + std::to_string(e) + " B"
-                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
-                + " (the previous backward's activation gradients, held while the next forward runs)"
-                + equals(gradients, units);
+            return pipelineTensors(held.gradients, gradients,
+                                   " (the previous backward's activation gradients, held while the next forward runs)");
         });
     }
     if (codeLevel) {

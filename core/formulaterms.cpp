@@ -71,11 +71,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", ", held while the micro-batch runs forward"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "(the previous backward's activation gradients, held while the next forward runs)"),
-    VL_TRANSLATE_NOOP("vl::formula", "model chunks"),
-    VL_TRANSLATE_NOOP("vl::formula", "model chunk"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "(the last micro-batch's pipeline input and its gradient, kept by each chunk until its "
-                      "next forward: between steps, not at the peak)"),
+                      "(each model chunk's last pipeline input and its gradient, kept until its next "
+                      "forward: between steps, not at the peak)"),
     VL_TRANSLATE_NOOP("vl::formula", "attention scores"),
     VL_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
     VL_TRANSLATE_NOOP("vl::formula", "chunk passes in flight"),

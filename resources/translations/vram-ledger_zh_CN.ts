@@ -2988,18 +2988,6 @@
         <translation>（上一次反向的激活梯度，在下一次前向期间仍被持有）</translation>
     </message>
     <message>
-        <source>model chunks</source>
-        <translation>个模型分块</translation>
-    </message>
-    <message>
-        <source>model chunk</source>
-        <translation>个模型分块</translation>
-    </message>
-    <message>
-        <source>(the last micro-batch&apos;s pipeline input and its gradient, kept by each chunk until its next forward: between steps, not at the peak)</source>
-        <translation>（最后一个微批次的流水线输入及其梯度，由每个分块保留到它下一次前向：在两步之间，不在峰值处）</translation>
-    </message>
-    <message>
         <source>MoE permuted rows and indices</source>
         <translation>MoE 重排后的行及其索引</translation>
     </message>
@@ -3022,6 +3010,10 @@
     <message>
         <source>positions (the longest sample)</source>
         <translation>个位置（最长的样本）</translation>
+    </message>
+    <message>
+        <source>(each model chunk&apos;s last pipeline input and its gradient, kept until its next forward: between steps, not at the peak)</source>
+        <translation>（每个模型分块最后一个微批次的流水线输入及其梯度，保留到它下一次前向：在两步之间，不在峰值处）</translation>
     </message>
 </context>
 <context>
