@@ -40,6 +40,15 @@ Scenario gpt3()
     return s;
 }
 
+// Layers that keep only their input, and logits that make a pipeline's last stage the heaviest
+// at its peak (the loss's tensors outweigh the vocabulary's share of the optimizer step).
+void makeLastStageHeaviest(Scenario &s)
+{
+    s.recompute = Recompute::Full;
+    s.arch.vocab = 4'000'000;
+    s.microBatch = 16;
+}
+
 } // namespace
 
 class TestActivations : public QObject {
@@ -616,13 +625,10 @@ private Q_SLOTS:
         s.pipelineParallel = pp;
         s.virtualStages = vpp;
         s.gradAccum = microBatches;
-        if (stage > 0) { // the last stage the heaviest, as in lastStageInFlight()
-            s.recompute = Recompute::Full;
-            s.arch.vocab = 4'000'000;
-            s.microBatch = 16;
-        } else {
-            s.arch.vocab = 8;
-        }
+        if (stage > 0)
+            makeLastStageHeaviest(s);
+        else
+            s.arch.vocab = 8; // the first stage the heaviest
         QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
         QCOMPARE(b.stage, stage);
@@ -733,11 +739,7 @@ private Q_SLOTS:
         s.pipelineParallel = 4;
         s.virtualStages = vpp;
         s.gradAccum = 8;
-        // Layers that keep only their input, and logits that make the last stage the heaviest at
-        // its peak (the loss's tensors outweigh the vocabulary's share of the optimizer step).
-        s.recompute = Recompute::Full;
-        s.arch.vocab = 4'000'000;
-        s.microBatch = 16;
+        makeLastStageHeaviest(s);
         const Breakdown b = estimate(s);
         QCOMPARE(b.stage, 3);
         QCOMPARE(double(b.item(ItemId::LayerActivations)), double(b.keptPerLayer) * layersWorth);
