@@ -207,7 +207,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return torchCode;
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
         return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
-    if (field == "dataloader-mask") // Megatron-LM's get_batch (pretrain_gpt.py)
+    if (field == "dataloader-mask" || field == "rerun-keeps-batches") // Megatron-LM's get_batch (pretrain_gpt.py)
         return s.megatron();
     if (field == "moe-grouped-gemm")
         return s.arch.experts > 1 && s.implementation == Implementation::Megatron;

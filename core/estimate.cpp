@@ -37,6 +37,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::LayerActivations, "layer_activations"},
     {ItemId::EmbeddingActivations, "embedding_activations"},
     {ItemId::InputBatch, "input_batch"},
+    {ItemId::BatchesKept, "batches_kept"},
     {ItemId::PipelineGradients, "pipeline_gradients"},
     {ItemId::PipelineInputsKept, "pipeline_inputs_kept"},
     {ItemId::Logits, "logits"},
@@ -339,7 +340,7 @@ struct Stage {
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
-    void addInputBatch(bool embeddingSavesIds, Units units, Sink &sink) const;
+    void addInputBatch(bool embeddingSavesIds, Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
                                Breakdown &b, Sink &sink) const;
@@ -1281,7 +1282,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         });
     }
     if (s.megatron())
-        addInputBatch(megatronEmbedding, units, sink);
+        addInputBatch(megatronEmbedding, units, b, sink);
     // pipelineInFlight(): the inputs and gradients the schedule holds, each the tensor the stages
     // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
     const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
@@ -1470,38 +1471,64 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 // loss mask (last stage), int64 but the loss mask's FP32, and with the data loader's mask
 // (--create-attention-mask-in-dataloader, the default) the causal mask the dataset builds
 // (megatron/core/datasets/gpt_dataset.py, _get_ltor_masks_and_position_ids: b×1×s×s booleans).
-// They are forward_step's locals, freed when it returns, before backward - but for the ids the
-// embeddings save (the tokens without TP, learned positions' ids), counted with them. Context
-// parallelism keeps the rows of this GPU's queries (get_batch_on_this_cp_rank).
+// Context parallelism keeps the rows of this GPU's queries (get_batch_on_this_cp_rank).
+// forward_step frees them when it returns, before backward - unless the rerun state machine
+// keeps them (megatron/core/rerun_state_machine.py, RerunDataIterator.__next__ saves each batch
+// the data iterator yields, advance() drops them as the next step begins): get_batch writes the
+// GPU copies, and the CP slices, into that dict on tensor-parallel rank 0, which reads the data
+// loader (the others receive fresh buffers). The ids the embeddings save (the tokens without TP,
+// learned positions' ids) are counted with them.
 template <class Sink>
-void Stage::addInputBatch(bool embeddingSavesIds, Units units, Sink &sink) const
+void Stage::addInputBatch(bool embeddingSavesIds, Units units, Breakdown &b, Sink &sink) const
 {
     if (!firstStage && !lastStage)
         return;
     const std::int64_t sb = s.sequence * s.microBatch;
+    const std::int64_t keys = s.sequence * s.contextParallel;
+    const Bytes mask = s.dataloaderMask ? sb * keys : 0;
+    const std::int64_t wholePerToken = (firstStage ? 8 + 8 : 0) + (lastStage ? 8 + 4 : 0);
+    const Bytes whole = wholePerToken * sb + mask;
     const bool tokens = firstStage && !(embeddingSavesIds && t == 1);
     const bool positions = firstStage && !(embeddingSavesIds && s.arch.learnedPositions > 0);
     const std::int64_t perToken = (tokens ? 8 : 0) + (positions ? 8 : 0) + (lastStage ? 8 + 4 : 0);
-    const std::int64_t keys = s.sequence * s.contextParallel;
-    const Bytes mask = s.dataloaderMask ? sb * keys : 0;
     const Bytes batch = perToken * sb + mask;
-    if (batch == 0)
-        return;
-    sink.add(ItemId::InputBatch, batch, [&] {
+    const auto tensorsOf = [&](bool withTokens, bool withPositions) {
         std::string tensors;
         const auto list = [&](bool present, const char *name) {
             if (present)
                 tensors += (tensors.empty() ? "" : " + ") + std::string(name);
         };
-        list(tokens, "token ids (int64) 8 B");
-        list(positions, "position ids (int64) 8 B");
+        list(withTokens, "token ids (int64) 8 B");
+        list(withPositions, "position ids (int64) 8 B");
         list(lastStage, "labels (int64) 8 B + loss mask (FP32) 4 B");
-        std::string text = perToken ? formatCount(sb) + " tokens × (" + tensors + ")" : "";
+        std::string text = tensors.empty() ? "" : formatCount(sb) + " tokens × (" + tensors + ")";
         if (mask)
-            text += (perToken ? " + " : "") + std::string("the data loader's causal mask ") + formatCount(sb) + " × "
-                + std::to_string(keys) + " booleans " + formatBytes(mask, units);
-        return text + ", held while the micro-batch runs forward" + equals(batch, units);
-    });
+            text += (tensors.empty() ? "" : " + ") + std::string("the data loader's causal mask ") + formatCount(sb)
+                + " × " + std::to_string(keys) + " booleans " + formatBytes(mask, units);
+        return text;
+    };
+    const bool kept = s.rerunKeepsBatches;
+    const std::string_view rank = t > 1 ? " on tensor-parallel rank 0, which reads the data loader" : "";
+    if (batch > 0)
+        sink.add(ItemId::InputBatch, batch, [&] {
+            return tensorsOf(tokens, positions)
+                + (kept ? ", kept until the next step begins (Megatron-LM's rerun state machine)" + std::string(rank)
+                        : std::string(", held while the micro-batch runs forward"))
+                + equals(batch, units);
+        });
+    if (!kept)
+        return;
+    b.batchKeptAllStep = true;
+    b.batchIdsInEmbedding = whole - batch;
+    const std::int64_t others = s.microBatchesPerStep() - 1;
+    if (others > 0)
+        sink.add(ItemId::BatchesKept, others * whole, [&] {
+            return std::to_string(others) + " earlier micro-batches of the step × (" + tensorsOf(firstStage, firstStage)
+                + ") " + formatBytes(whole, units)
+                + ", kept by Megatron-LM's rerun state machine (--rerun-mode validate_results) until the next step "
+                  "begins"
+                + std::string(rank) + equals(others * whole, units);
+        });
 }
 
 // The matrix libraries' scratch, kept from a thread's first matmul on. PyTorch hands cuBLAS a
@@ -1684,6 +1711,7 @@ Component componentOf(ItemId id)
     case ItemId::LayerActivations:
     case ItemId::EmbeddingActivations:
     case ItemId::InputBatch:
+    case ItemId::BatchesKept:
     case ItemId::PipelineGradients:
     case ItemId::PipelineInputsKept:
     case ItemId::Logits:

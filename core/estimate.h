@@ -54,6 +54,7 @@ enum class ItemId {
     LayerActivations,
     EmbeddingActivations,
     InputBatch,         // the micro-batch's tokens, labels and masks as the training loop hands them to the model
+    BatchesKept,        // the step's other micro-batches, which Megatron-LM's rerun state machine keeps
     PipelineGradients,  // the previous backward's activation gradients a pipeline's next forward runs beside
     PipelineInputsKept, // each model chunk's last pipeline input and its gradient, kept between steps
     Logits,
@@ -105,6 +106,8 @@ struct Breakdown {
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
     Bytes gatheredOnlyInBackward = 0;      // of FSDP's gathered layers, the one prefetched ahead of backward's
+    bool batchKeptAllStep = false;         // the micro-batch's tensors stay until the next step (Megatron's rerun)
+    Bytes batchIdsInEmbedding = 0;         // of them, the ids the embedding item counts while it keeps them
     bool dequantizedAtLoss = false;        // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)

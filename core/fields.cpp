@@ -171,6 +171,12 @@ const std::array kFields = {
               "GPU while it runs forward (its default; no: --no-create-attention-mask-in-dataloader); with "
               "--sharding megatron",
               nullptr, VL_WORD(dataloaderMask, parseYesNo, "dataloader-mask", kYesNo), false, VL_BOOL(dataloaderMask)},
+    FieldSpec{"rerun-keeps-batches", "training.rerun_keeps_batches", "yes|no",
+              "Megatron-LM's rerun state machine keeps every micro-batch of the step on the GPU until the next "
+              "step begins (its default --rerun-mode validate_results, since Megatron-LM of 2026-05-21; no: "
+              "--rerun-mode disabled or an older Megatron-LM); with --sharding megatron",
+              nullptr, VL_WORD(rerunKeepsBatches, parseYesNo, "rerun-keeps-batches", kYesNo), false,
+              VL_BOOL(rerunKeepsBatches)},
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},

@@ -193,6 +193,11 @@ struct Scenario {
     // and get_batch moves it to the GPU with the tokens (--create-attention-mask-in-dataloader,
     // its default; --no-create-attention-mask-in-dataloader turns it off).
     bool dataloaderMask = true;
+    // Megatron-LM's rerun state machine (--rerun-mode validate_results, its default, or
+    // report_stats) keeps every micro-batch a step fetched, to replay the step; since get_batch
+    // writes the GPU copies into the dict it kept (Megatron-LM #4103, 2026-05-21) they stay on
+    // the GPU until the next step begins. false: --rerun-mode disabled, or an older Megatron-LM.
+    bool rerunKeepsBatches = true;
     // Megatron's MoE experts as Transformer Engine's grouped GEMM (--moe-grouped-gemm, TEGroupedMLP),
     // which spreads the experts' matmuls over TE's own cuBLAS streams, each with its workspace.
     bool groupedGemm = false;

@@ -75,9 +75,15 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         visit(p);
     };
 
+    // Megatron-LM's rerun state machine keeps every micro-batch the step fetched until the next
+    // step begins; the timeline draws the last one, so the others are all there. Between steps the
+    // ids the embedding saved stay with the batch.
+    const Bytes batch = b.item(ItemId::InputBatch);
+    const Bytes batchesKept = b.item(ItemId::BatchesKept) + (b.batchKeptAllStep ? batch : 0);
+    const Bytes batchesBetweenSteps = batchesKept + (b.batchKeptAllStep ? b.batchIdsInEmbedding : 0);
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
-    const Bytes kept = b.item(ItemId::PipelineInputsKept);
+    const Bytes kept = b.item(ItemId::PipelineInputsKept) + batchesBetweenSteps;
     point(StepPhase::Start, 0, params, 0, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
     // (with checkpointing the last five layers' inputs, until backward starts), and in backward
@@ -85,18 +91,20 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes outbound = b.item(ItemId::ActivationOffloadWindow);
     const Bytes inbound = outbound > 0 ? b.keptPerLayer : 0;
     const Bytes embedding = b.item(ItemId::EmbeddingActivations);
-    // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward;
-    // a pipeline's steady-state forward runs beside the previous backward's gradients.
-    const Bytes forwardOnly = b.item(ItemId::InputBatch) + b.item(ItemId::PipelineGradients);
+    // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward
+    // (unless they are kept); a pipeline's steady-state forward runs beside the previous backward's
+    // gradients.
+    const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : batch) + b.item(ItemId::PipelineGradients);
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gatheredInForward, 0,
-              forwardOnly + embedding + outbound + share(layerActivations, layer));
+              batchesKept + forwardOnly + embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
     point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, 0,
-          forwardOnly + afterForward + outbound + b.item(ItemId::Logits) + b.item(ItemId::HeadActivations),
+          batchesKept + forwardOnly + afterForward + outbound + b.item(ItemId::Logits)
+              + b.item(ItemId::HeadActivations),
           freedLogits);
 
     // Backward frees each layer's activations as it produces that layer's gradients, holding its
@@ -114,7 +122,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         if (atAnEnd && done != 1 && done != layers)
             continue;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              afterForward - share(layerActivations, done) + recompute + backwardHolds);
+              batchesKept + afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, kept);
 }

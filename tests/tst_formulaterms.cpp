@@ -407,6 +407,12 @@ private Q_SLOTS:
             s.tensorParallel = 4;
             s.sequenceParallel = true;
         });
+        row("Megatron-LM's loop without the rerun state machine: the micro-batch in forward only", [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.sharding = Sharding::Megatron;
+            s.gradAccum = 4;
+            s.rerunKeepsBatches = false;
+        });
         row("Megatron-LM's loop, last of 2 stages", [](Scenario &s) {
             s.precision = Precision::MixedBf16;
             s.sharding = Sharding::Megatron;

@@ -76,6 +76,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.dropout = get<bool>(row, "dropout", false);
     s.packed = get<bool>(row, "packed", false);
     s.dataloaderMask = get<bool>(row, "dataloader_mask", true);
+    s.rerunKeepsBatches = get<bool>(row, "rerun_keeps_batches", true);
     s.implementation = *parseImplementation(row["implementation"].as<std::string>());
     s.ampStyle = *parseAmpStyle(get<std::string>(row, "amp_style", "master-copy"));
     const YAML::Node f = row["finetune"];

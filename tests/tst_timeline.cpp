@@ -208,8 +208,9 @@ private Q_SLOTS:
                    s.attention = Attention::Flash;
                })
             << false;
-        // Megatron-LM's forward_step frees the micro-batch it fetched when it returns; the gradient
-        // the stage received for the previous backward is held while the next forward runs.
+        // Without the rerun state machine, Megatron-LM's forward_step frees the micro-batch it
+        // fetched when it returns; the gradient the stage received for the previous backward is
+        // held while the next forward runs.
         QTest::newRow("Megatron-LM's loop, first of 4 stages: the micro-batch and the last gradient in forward only")
             << std::function<void(Scenario &)>([](Scenario &s) {
                    s.pipelineParallel = 4;
@@ -217,6 +218,7 @@ private Q_SLOTS:
                    s.attention = Attention::Flash;
                    s.sharding = Sharding::Megatron;
                    s.precision = Precision::MixedBf16;
+                   s.rerunKeepsBatches = false;
                })
             << false;
         QTest::newRow("lit-gpt LoRA: the FP32 logits stay") << std::function<void(Scenario &)>([](Scenario &s) {
@@ -258,6 +260,94 @@ private Q_SLOTS:
                  b.item(ItemId::EmbeddingActivations) + layers - layers / b.layersOnStage + b.backwardWorkingSet
                      + b.logitsKeptInBackward);
         QVERIFY(t.peak() <= b.total);
+    }
+
+    // Megatron-LM's rerun state machine keeps every micro-batch the step fetched (RerunDataIterator
+    // saves the dict get_batch fills with the GPU copies) until the next step begins: the timeline,
+    // which draws the step's last micro-batch, holds all of them at every point, and between steps
+    // with the ids the embedding saved. `whole`: one micro-batch's tensors on the stage, from
+    // get_batch's keys: token and position ids (int64) on the first stage, labels (int64) and the
+    // FP32 loss mask on the last, and the data loader's b×1×s×s boolean mask.
+    void rerunKeepsEveryBatch_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<qint64>("whole");
+        QTest::newRow("one stage, 4 micro-batches of 2 × 2048 tokens: every key and the mask")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.microBatch = 2;
+                   s.sequence = 2048;
+                   s.gradAccum = 4;
+               })
+            << 0 << qint64(2 * 2048 * (8 + 8 + 8 + 4) + 2LL * 2048 * 2048);
+        QTest::newRow("first of 2 stages, TP 2, 8 micro-batches: the ids and the mask")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.pipelineParallel = 2;
+                   s.tensorParallel = 2;
+                   s.gradAccum = 8;
+                   s.arch.vocab = 1000; // the first stage, two micro-batches in flight, the heaviest
+               })
+            << 0 << qint64(4096 * (8 + 8) + 4096LL * 4096);
+        // megatron-7b-pp4-vpp8-distopt: its last stage held 257.3 MiB more between steps than its
+        // model states, workspaces and kept pipeline inputs (golden mem-allocated-bytes at 6e091e1b68).
+        QTest::newRow("7B, last of 4 interleaved stages, 4 micro-batches: labels, loss mask and the mask")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.arch.hidden = 4096;
+                   s.arch.heads = 32;
+                   s.arch.kvHeads = 8;
+                   s.arch.ffn = 16384;
+                   s.arch.vocab = 131073;
+                   s.arch.learnedPositions = 8192;
+                   s.arch.mlp = MlpKind::Gelu;
+                   s.arch.norm = NormKind::LayerNorm;
+                   s.arch.linearBias = true;
+                   s.microBatch = 1;
+                   s.sequence = 8192;
+                   s.dropout = true;
+                   s.gradAccum = 4;
+                   s.vocabDivisibleBy = 128;
+                   s.zeroStage = 1;
+                   s.dataParallel = 2;
+                   s.pipelineParallel = 4;
+                   s.virtualStages = 8;
+               })
+            << 3 << qint64(8192 * (8 + 4) + 8192LL * 8192);
+    }
+    void rerunKeepsEveryBatch()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(int, stage);
+        QFETCH(qint64, whole);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.attention = Attention::Flash;
+        s.sharding = Sharding::Megatron;
+        edit(s);
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, stage);
+        const std::int64_t m = s.microBatchesPerStep();
+        QCOMPARE(qint64(b.item(ItemId::BatchesKept)), (m - 1) * whole);
+        QCOMPARE(qint64(b.item(ItemId::InputBatch) + b.batchIdsInEmbedding), whole);
+        const Bytes inputsKept = b.item(ItemId::PipelineInputsKept);
+        const Bytes held = b.item(ItemId::BatchesKept) + b.item(ItemId::InputBatch);
+        const StepTimeline t = stepTimeline(b);
+        QCOMPARE(qint64(t.points.front().part(Component::Activations)), inputsKept + m * whole);
+        QCOMPARE(qint64(t.points.back().part(Component::Activations)), inputsKept + m * whole);
+        for (const TimelinePoint &p : t.points)
+            QVERIFY(p.part(Component::Activations) >= held);
+
+        // Without it the micro-batch lives in forward only, and nothing of it between steps.
+        s.rerunKeepsBatches = false;
+        const Breakdown freed = estimate(s);
+        QVERIFY(!freed.has(ItemId::BatchesKept));
+        QCOMPARE(freed.batchIdsInEmbedding, 0);
+        const StepTimeline freedTimeline = stepTimeline(freed);
+        QCOMPARE(freedTimeline.points.front().part(Component::Activations), inputsKept);
+        // In forward the peak gains the other micro-batches; in backward this one's tensors too.
+        const Bytes gained = stepPeak(b) - stepPeak(freed);
+        QVERIFY(gained >= b.item(ItemId::BatchesKept));
+        QVERIFY(gained <= held);
     }
 
     // Each pipeline chunk keeps its last micro-batch's input and that input's gradient from its last

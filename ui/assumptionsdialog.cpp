@@ -140,15 +140,27 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.zeroStage == 1
                                  ? QObject::tr("sharded by its distributed optimizer over %1 GPUs").arg(s.shardGroup())
                                  : QObject::tr("whole on every GPU"));
-    if (b.has(ItemId::InputBatch)) // the first and last pipeline stages fetch it
+    if (b.has(ItemId::InputBatch) || b.batchKeptAllStep) { // the first and last pipeline stages fetch it
         parallel << (s.dataloaderMask
                          ? QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
                                        "ids, labels and loss mask, and the causal mask its data loader builds, "
                                        "s × s booleans a sample (--create-attention-mask-in-dataloader, its "
-                                       "default). All are freed before backward but the ids the embedding keeps.")
+                                       "default).")
                          : QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
                                        "ids, labels and loss mask; no causal mask from the data loader "
                                        "(--no-create-attention-mask-in-dataloader)."));
+        parallel << (b.batchKeptAllStep
+                         ? QObject::tr("Its rerun state machine (--rerun-mode validate_results, the default) keeps "
+                                       "every micro-batch the step fetched, to replay the step, on the GPU that "
+                                       "reads the data loader (tensor-parallel rank 0) until the next step begins: "
+                                       "%1 micro-batches, %2 by the step's end.")
+                               .arg(s.microBatchesPerStep())
+                               .arg(bytesText(b.item(ItemId::BatchesKept) + b.item(ItemId::InputBatch)
+                                                  + b.batchIdsInEmbedding,
+                                              units))
+                         : QObject::tr("Each is freed when its forward returns, but for the ids the embedding keeps "
+                                       "(--rerun-mode disabled, or Megatron-LM before May 2026)."));
+    }
     if (s.zeroStage >= 1 && s.deepSpeed())
         parallel << QObject::tr(
                         "DeepSpeed ZeRO-%1: its optimizer allocates a contiguous gradient bucket of %2 elements "

@@ -473,6 +473,7 @@ void ControlPanel::build()
     m_dropout = new QCheckBox(m_advancedBody);
     m_packed = new QCheckBox(m_advancedBody);
     m_dataloaderMask = new QCheckBox(m_advancedBody);
+    m_rerunKeepsBatches = new QCheckBox(m_advancedBody);
     m_loss = combo({{int(Loss::Standard), [] { return tr("Whole logits"); }},
                     {int(Loss::Chunked), [] { return tr("In %1 chunks").arg(kLossChunks); }}});
     row(
@@ -517,6 +518,16 @@ void ControlPanel::build()
                       "keeps it on the GPU while the micro-batch runs forward: 1 GiB a sample at s = 32768. Its "
                       "default; --no-create-attention-mask-in-dataloader turns it off. Only Megatron-LM's training "
                       "loop (sharding engine: Megatron-Core) has it.");
+        });
+    row(
+        af, m_rerunKeepsBatches, [] { return tr("Rerun check keeps the batches"); },
+        [] {
+            return tr("Megatron-LM's rerun state machine keeps every micro-batch of a step so that it can replay the "
+                      "step if a result looks wrong; since May 2026 these are the GPU copies, masks included, kept "
+                      "until the next step begins on the GPU that reads the data loader. Its default "
+                      "(--rerun-mode validate_results); --rerun-mode disabled, or an older Megatron-LM, frees each "
+                      "micro-batch after its forward. Only Megatron-LM's training loop (sharding engine: "
+                      "Megatron-Core) has it.");
         });
     row(
         af, m_dropout, [] { return tr("Dropout"); },
@@ -651,6 +662,7 @@ void ControlPanel::build()
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
     checkEdit(m_packed, "packed", [](Scenario &s, int v) { s.packed = v; });
     checkEdit(m_dataloaderMask, "dataloader-mask", [](Scenario &s, int v) { s.dataloaderMask = v; });
+    checkEdit(m_rerunKeepsBatches, "rerun-keeps-batches", [](Scenario &s, int v) { s.rerunKeepsBatches = v; });
     checkEdit(m_groupedGemm, "moe-grouped-gemm", [](Scenario &s, int v) { s.groupedGemm = v; });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
@@ -897,6 +909,8 @@ void ControlPanel::syncFromModel()
     m_packed->setEnabled(fieldInEffect(s, "packed"));
     setCheck(m_dataloaderMask, s.dataloaderMask);
     m_dataloaderMask->setEnabled(fieldInEffect(s, "dataloader-mask"));
+    setCheck(m_rerunKeepsBatches, s.rerunKeepsBatches);
+    m_rerunKeepsBatches->setEnabled(fieldInEffect(s, "rerun-keeps-batches"));
     m_maxPositions->setEnabled(fieldInEffect(s, "max-positions"));
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);

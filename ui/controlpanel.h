@@ -117,6 +117,7 @@ private:
     QComboBox *m_loss = nullptr;
     QCheckBox *m_packed = nullptr;
     QCheckBox *m_dataloaderMask = nullptr;
+    QCheckBox *m_rerunKeepsBatches = nullptr;
     QCheckBox *m_groupedGemm = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;

@@ -81,6 +81,7 @@ QColor itemColor(ItemId id)
     case ItemId::PagedOptimizerStates:
     case ItemId::EmbeddingActivations:
     case ItemId::InputBatch:
+    case ItemId::BatchesKept:
     case ItemId::PipelineGradients:
     case ItemId::PipelineInputsKept:
     case ItemId::GemmWorkspaces:
@@ -139,6 +140,7 @@ QString itemName(ItemId id)
     case ItemId::LayerActivations: return QCoreApplication::translate("vl::ui", "Layer activations");
     case ItemId::EmbeddingActivations: return QCoreApplication::translate("vl::ui", "Embedding layer");
     case ItemId::InputBatch: return QCoreApplication::translate("vl::ui", "Input batch");
+    case ItemId::BatchesKept: return QCoreApplication::translate("vl::ui", "Batches kept for a rerun");
     case ItemId::PipelineGradients: return QCoreApplication::translate("vl::ui", "Pipeline gradients in flight");
     case ItemId::PipelineInputsKept: return QCoreApplication::translate("vl::ui", "Pipeline inputs kept between steps");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");

@@ -224,10 +224,6 @@
         <translation>torchtune 的 QLoRA 把每层的所有投影都存为 torchao 的 NF4Tensor，并在前向和反向的每次乘法前用普通张量运算反量化，最大的那个投影同时占用 %1；在 torch.compile 下 Inductor 会融合这些运算，本估算不计入这种情况。</translation>
     </message>
     <message>
-        <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask, and the causal mask its data loader builds, s × s booleans a sample (--create-attention-mask-in-dataloader, its default). All are freed before backward but the ids the embedding keeps.</source>
-        <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码，以及其数据加载器构建的因果掩码，每个样本 s × s 个布尔值（--create-attention-mask-in-dataloader，默认开启）。除嵌入层保留的 id 外，这些都在反向传播前释放。</translation>
-    </message>
-    <message>
         <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask; no causal mask from the data loader (--no-create-attention-mask-in-dataloader).</source>
         <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码；数据加载器不构建因果掩码（--no-create-attention-mask-in-dataloader）。</translation>
     </message>
@@ -238,6 +234,18 @@
     <message>
         <source>Between steps each of the stage&apos;s model chunks keeps its last micro-batch&apos;s pipeline input and that input&apos;s gradient until its next forward (Megatron-Core&apos;s set_input_tensor): %1, in the step timeline before the step and during the optimizer step, never at the peak.</source>
         <translation>两步之间，该阶段的每个模型分块都保留其最后一个微批次的流水线输入及该输入的梯度，直到它下一次前向（Megatron-Core 的 set_input_tensor）：%1。在训练步时间线中位于步骤开始前和优化器更新期间，从不在峰值处。</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s loop fetches each micro-batch as it runs forward: its token ids, labels and loss mask, and the causal mask its data loader builds, s × s booleans a sample (--create-attention-mask-in-dataloader, its default).</source>
+        <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码，以及数据加载器构建的因果掩码，每个样本 s × s 个布尔值（--create-attention-mask-in-dataloader，默认开启）。</translation>
+    </message>
+    <message>
+        <source>Its rerun state machine (--rerun-mode validate_results, the default) keeps every micro-batch the step fetched, to replay the step, on the GPU that reads the data loader (tensor-parallel rank 0) until the next step begins: %1 micro-batches, %2 by the step&apos;s end.</source>
+        <translation>它的重跑状态机（--rerun-mode validate_results，默认）为了能重放这一步，会把本步取出的每个微批次都留在读取数据加载器的 GPU（张量并行 rank 0）上，直到下一步开始：%1 个微批次，到本步结束时共 %2。</translation>
+    </message>
+    <message>
+        <source>Each is freed when its forward returns, but for the ids the embedding keeps (--rerun-mode disabled, or Megatron-LM before May 2026).</source>
+        <translation>每个微批次在其前向返回时释放，只有嵌入层保存的 id 除外（--rerun-mode disabled，或 2026 年 5 月之前的 Megatron-LM）。</translation>
     </message>
 </context>
 <context>
@@ -1079,6 +1087,14 @@
     <message>
         <source>Megatron&apos;s --moe-grouped-gemm: Transformer Engine computes all of a GPU&apos;s experts in one grouped matmul spread over its 4 cuBLAS streams, each with a workspace of its own (32 MiB on Hopper).</source>
         <translation>Megatron 的 --moe-grouped-gemm：Transformer Engine 用一次分组矩阵乘法计算本 GPU 的全部专家，分布在它的 4 个 cuBLAS 流上，每个流有自己的工作区（Hopper 上 32 MiB）。</translation>
+    </message>
+    <message>
+        <source>Rerun check keeps the batches</source>
+        <translation>重跑检查保留批次</translation>
+    </message>
+    <message>
+        <source>Megatron-LM&apos;s rerun state machine keeps every micro-batch of a step so that it can replay the step if a result looks wrong; since May 2026 these are the GPU copies, masks included, kept until the next step begins on the GPU that reads the data loader. Its default (--rerun-mode validate_results); --rerun-mode disabled, or an older Megatron-LM, frees each micro-batch after its forward. Only Megatron-LM&apos;s training loop (sharding engine: Megatron-Core) has it.</source>
+        <translation>Megatron-LM 的重跑状态机会保留一步中的每个微批次，以便结果异常时重放这一步；自 2026 年 5 月起保留的是 GPU 上的副本（包括掩码），在读取数据加载器的 GPU 上一直留到下一步开始。这是它的默认行为（--rerun-mode validate_results）；--rerun-mode disabled 或较旧的 Megatron-LM 会在每个微批次前向之后释放它。只有 Megatron-LM 的训练循环（分片引擎：Megatron-Core）才有它。</translation>
     </message>
 </context>
 <context>
@@ -3015,6 +3031,22 @@
         <source>(each model chunk&apos;s last pipeline input and its gradient, kept until its next forward: between steps, not at the peak)</source>
         <translation>（每个模型分块最后一个微批次的流水线输入及其梯度，保留到它下一次前向：在两步之间，不在峰值处）</translation>
     </message>
+    <message>
+        <source>, kept until the next step begins (Megatron-LM&apos;s rerun state machine)</source>
+        <translation>，保留到下一步开始（Megatron-LM 的重跑状态机）</translation>
+    </message>
+    <message>
+        <source>on tensor-parallel rank 0, which reads the data loader</source>
+        <translation>在读取数据加载器的张量并行 rank 0 上</translation>
+    </message>
+    <message>
+        <source>earlier micro-batches of the step</source>
+        <translation>个本步先前的微批次</translation>
+    </message>
+    <message>
+        <source>, kept by Megatron-LM&apos;s rerun state machine (--rerun-mode validate_results) until the next step begins</source>
+        <translation>，由 Megatron-LM 的重跑状态机（--rerun-mode validate_results）保留到下一步开始</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3313,6 +3345,10 @@
     <message>
         <source>All-gather buffer</source>
         <translation>All-gather 缓冲区</translation>
+    </message>
+    <message>
+        <source>Batches kept for a rerun</source>
+        <translation>为重跑保留的批次</translation>
     </message>
 </context>
 </TS>
