@@ -82,6 +82,34 @@ std::optional<Enum> parseName(const NameTable<Enum, N> &table, std::string_view 
     return std::nullopt;
 }
 
+// A table's names joined by '|', built at compile time: what an error message lists as allowed,
+// never out of step with what parseName accepts.
+template <const auto &Table>
+constexpr std::size_t joinedLength()
+{
+    std::size_t length = Table.size() - 1;
+    for (const auto &entry : Table)
+        length += entry.second.size();
+    return length;
+}
+template <const auto &Table>
+constexpr auto kJoinedNames = [] {
+    std::array<char, joinedLength<Table>()> out{};
+    std::size_t at = 0;
+    for (const auto &entry : Table) {
+        if (at > 0)
+            out[at++] = '|';
+        for (char c : entry.second)
+            out[at++] = c;
+    }
+    return out;
+}();
+template <const auto &Table>
+std::string_view joinedNames()
+{
+    return {kJoinedNames<Table>.data(), kJoinedNames<Table>.size()};
+}
+
 int bytesOf(GradDtype dtype, int weightBytes)
 {
     switch (dtype) {
@@ -401,59 +429,59 @@ std::optional<unsigned> parseLoraTargets(std::string_view text)
 
 std::string_view allowedPrecisions()
 {
-    return "fp32|mixed-fp16|mixed-bf16|bf16|fp8";
+    return joinedNames<kPrecisions>();
 }
 std::string_view allowedGradDtypes()
 {
-    return "auto|fp32|bf16|fp16";
+    return joinedNames<kGradDtypes>();
 }
 std::string_view allowedBaseDtypes()
 {
-    return "auto|fp32|bf16|fp16";
+    return joinedNames<kBaseDtypes>();
 }
 std::string_view allowedOptimizers()
 {
-    return "adamw|adamw-8bit|sgd|sgd-momentum|lion|adafactor";
+    return joinedNames<kOptimizers>();
 }
 std::string_view allowedOffloads()
 {
-    return "none|optimizer|optimizer-params";
+    return joinedNames<kOffloads>();
 }
 std::string_view allowedRecomputes()
 {
-    return "none|selective|full";
+    return joinedNames<kRecomputes>();
 }
 std::string_view allowedFineTunes()
 {
-    return "full|freeze|lora|qlora";
+    return joinedNames<kFineTunes>();
 }
 std::string_view allowedImplementations()
 {
-    return "megatron|huggingface|torchtitan|litgpt|torchtune";
+    return joinedNames<kImplementations>();
 }
 std::string_view allowedAttentions()
 {
-    return "eager|sdpa|flash";
+    return joinedNames<kAttentions>();
 }
 std::string_view allowedLosses()
 {
-    return "standard|chunked";
+    return joinedNames<kLosses>();
 }
 std::string_view allowedOptimizerImpls()
 {
-    return "auto|for-loop|foreach|fused";
+    return joinedNames<kOptimizerImpls>();
 }
 std::string_view allowedAmpStyles()
 {
-    return "master-copy|autocast";
+    return joinedNames<kAmpStyles>();
 }
 std::string_view allowedMeasures()
 {
-    return "allocated|reserved|nvidia-smi";
+    return joinedNames<kMeasures>();
 }
 std::string_view allowedModuleLoadings()
 {
-    return "lazy|eager";
+    return joinedNames<kModuleLoadings>();
 }
 std::string_view allowedPyTorchReleases()
 {
@@ -461,7 +489,7 @@ std::string_view allowedPyTorchReleases()
 }
 std::string_view allowedShardings()
 {
-    return "zero|fsdp|megatron";
+    return joinedNames<kShardings>();
 }
 
 } // namespace vl
