@@ -1523,8 +1523,8 @@ void Stage::addInputBatch(bool embeddingSavesIds, Units units, Breakdown &b, Sin
     const std::int64_t others = s.microBatchesPerStep() - 1;
     if (others > 0)
         sink.add(ItemId::BatchesKept, others * whole, [&] {
-            return std::to_string(others) + " earlier micro-batches of the step × (" + tensorsOf(firstStage, firstStage)
-                + ") " + formatBytes(whole, units)
+            return "the step's earlier micro-batches: " + std::to_string(others) + " × ("
+                + tensorsOf(firstStage, firstStage) + ") " + formatBytes(whole, units)
                 + ", kept by Megatron-LM's rerun state machine (--rerun-mode validate_results) until the next step "
                   "begins"
                 + std::string(rank) + equals(others * whole, units);

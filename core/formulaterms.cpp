@@ -71,7 +71,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", ", held while the micro-batch runs forward"),
     VL_TRANSLATE_NOOP("vl::formula", ", kept until the next step begins (Megatron-LM's rerun state machine)"),
     VL_TRANSLATE_NOOP("vl::formula", "on tensor-parallel rank 0, which reads the data loader"),
-    VL_TRANSLATE_NOOP("vl::formula", "earlier micro-batches of the step"),
+    VL_TRANSLATE_NOOP("vl::formula", "the step's earlier micro-batches:"),
     VL_TRANSLATE_NOOP("vl::formula",
                       ", kept by Megatron-LM's rerun state machine (--rerun-mode validate_results) until the next "
                       "step begins"),

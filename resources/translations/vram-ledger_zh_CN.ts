@@ -3040,12 +3040,12 @@
         <translation>在读取数据加载器的张量并行 rank 0 上</translation>
     </message>
     <message>
-        <source>earlier micro-batches of the step</source>
-        <translation>个本步先前的微批次</translation>
-    </message>
-    <message>
         <source>, kept by Megatron-LM&apos;s rerun state machine (--rerun-mode validate_results) until the next step begins</source>
         <translation>，由 Megatron-LM 的重跑状态机（--rerun-mode validate_results）保留到下一步开始</translation>
+    </message>
+    <message>
+        <source>the step&apos;s earlier micro-batches:</source>
+        <translation>本步先前的微批次：</translation>
     </message>
 </context>
 <context>
