@@ -156,6 +156,35 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("all 16 when")), qPrintable(html));
     }
 
+    // Megatron-LM's page says whether its rerun state machine keeps the step's micro-batches, how
+    // many, and their bytes at the step's end (4 of 4096 tokens: ids, labels, loss mask and the
+    // 4096 × 4096 mask each).
+    void assumptionsSayWhatMegatronKeeps_data()
+    {
+        QTest::addColumn<bool>("kept");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("kept (--rerun-mode validate_results)")
+            << true << QStringLiteral("4 micro-batches, 64.4 MiB by the step's end");
+        QTest::newRow("freed (--rerun-mode disabled)")
+            << false << QStringLiteral("Each is freed when its forward returns, but for the ids the embedding keeps");
+    }
+    void assumptionsSayWhatMegatronKeeps()
+    {
+        QFETCH(bool, kept);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.sharding = Sharding::Megatron;
+        s.precision = Precision::MixedBf16;
+        s.attention = Attention::Flash;
+        s.sequence = 4096;
+        s.gradAccum = 4;
+        s.rerunKeepsBatches = kept;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY2(html.contains(expected), qPrintable(html));
+        QVERIFY2(html.contains(QStringLiteral("the causal mask its data loader builds")), qPrintable(html));
+    }
+
     // Under FSDP with several micro-batches a step, the page says what no_sync would add and
     // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
     void assumptionsNameFsdpNoSync_data()
