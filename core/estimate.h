@@ -119,6 +119,12 @@ struct Breakdown {
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }
     Bytes component(Component c) const { return componentBytes[static_cast<int>(c)]; }
+    // Megatron-LM's micro-batches its rerun state machine holds once the step has fetched them
+    // all, the ids the embedding saved included: the step's end, and what stays until the next.
+    Bytes batchesKeptAtStepEnd() const
+    {
+        return batchKeptAllStep ? item(ItemId::BatchesKept) + item(ItemId::InputBatch) + batchIdsInEmbedding : 0;
+    }
     // Parameters, gradients and optimizer states as the ZeRO paper counts them: without the
     // runtime's buffers.
     Bytes modelStates() const

@@ -80,10 +80,9 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // ids the embedding saved stay with the batch.
     const Bytes batch = b.item(ItemId::InputBatch);
     const Bytes batchesKept = b.item(ItemId::BatchesKept) + (b.batchKeptAllStep ? batch : 0);
-    const Bytes batchesBetweenSteps = batchesKept + (b.batchKeptAllStep ? b.batchIdsInEmbedding : 0);
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
-    const Bytes kept = b.item(ItemId::PipelineInputsKept) + batchesBetweenSteps;
+    const Bytes kept = b.item(ItemId::PipelineInputsKept) + b.batchesKeptAtStepEnd();
     point(StepPhase::Start, 0, params, 0, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
     // (with checkpointing the last five layers' inputs, until backward starts), and in backward

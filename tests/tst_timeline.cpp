@@ -329,6 +329,7 @@ private Q_SLOTS:
         const std::int64_t m = s.microBatchesPerStep();
         QCOMPARE(qint64(b.item(ItemId::BatchesKept)), (m - 1) * whole);
         QCOMPARE(qint64(b.item(ItemId::InputBatch) + b.batchIdsInEmbedding), whole);
+        QCOMPARE(qint64(b.batchesKeptAtStepEnd()), m * whole);
         const Bytes inputsKept = b.item(ItemId::PipelineInputsKept);
         const Bytes held = b.item(ItemId::BatchesKept) + b.item(ItemId::InputBatch);
         const StepTimeline t = stepTimeline(b);

@@ -155,9 +155,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                                        "reads the data loader (tensor-parallel rank 0) until the next step begins: "
                                        "%1 micro-batches, %2 by the step's end.")
                                .arg(s.microBatchesPerStep())
-                               .arg(bytesText(b.item(ItemId::BatchesKept) + b.item(ItemId::InputBatch)
-                                                  + b.batchIdsInEmbedding,
-                                              units))
+                               .arg(bytesText(b.batchesKeptAtStepEnd(), units))
                          : QObject::tr("Each is freed when its forward returns, but for the ids the embedding keeps "
                                        "(--rerun-mode disabled, or Megatron-LM before May 2026)."));
     }
