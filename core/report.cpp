@@ -152,7 +152,7 @@ std::string reportJson(const Report &r)
     out << "  \"per_gpu\": {";
     for (Component c : kComponents)
         out << jsonString(idString(c)) << ": " << b.component(c) << ", ";
-    out << "\"total\": " << b.total << ", \"peak\": " << r.peak
+    out << "\"total\": " << b.total << ", \"peak\": " << r.peak << ", \"between_steps\": " << r.betweenSteps
         << ", \"measure\": " << jsonString(toString(r.scenario.overhead.measure)) << "},\n";
     out << "  \"items\": [\n";
     for (std::size_t i = 0; i < r.items.size(); ++i) {
@@ -216,7 +216,9 @@ Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu, 
     Report r;
     r.scenario = s;
     r.breakdown = estimate(s);
-    r.peak = stepTimeline(r.breakdown).peak();
+    const StepTimeline timeline = stepTimeline(r.breakdown);
+    r.peak = timeline.peak();
+    r.betweenSteps = timeline.beforeTheStep();
     r.fitRule = fitRule;
     r.items = explain(s, units);
     r.gpu = std::move(gpu);
@@ -258,6 +260,7 @@ std::string renderReport(const Report &r, Format format)
             totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
     totals.push_back({"Total", formatBytes(b.total, r.units)});
     totals.push_back({"Step peak", formatBytes(r.peak, r.units)});
+    totals.push_back({"Between steps", formatBytes(r.betweenSteps, r.units)});
     if (b.host > 0) {
         const std::int64_t gpus = r.scenario.gpusOnNode();
         totals.push_back({"CPU memory (offloaded or paged)", formatBytes(b.host, r.units)});

@@ -33,6 +33,7 @@ struct Report {
     std::optional<SolveAnswer> solve;
     Units units = Units::GiB;
     Bytes peak = 0;                    // the step timeline's peak, beside the sum (breakdown.total)
+    Bytes betweenSteps = 0;            // what the timeline holds before the step, kept from the last
     FitRule fitRule = kDefaultFitRule; // which of the two the verdict compares with the GPU
     Bytes required() const { return requiredBy(fitRule, breakdown.total, peak); }
 };

@@ -28,6 +28,8 @@ struct StepTimeline {
     std::vector<TimelinePoint> points;
     std::size_t peakIndex = 0;
     Bytes peak() const { return points.empty() ? 0 : points[peakIndex].inUse; }
+    // What stays allocated from one step to the next (Megatron-LM logs it as mem-allocated-bytes).
+    Bytes beforeTheStep() const { return points.empty() ? 0 : points.front().inUse; }
 };
 
 StepTimeline stepTimeline(const Scenario &s);

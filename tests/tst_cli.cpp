@@ -261,6 +261,43 @@ private Q_SLOTS:
                  gpu[QStringLiteral("capacity_bytes")].toInteger() - required);
     }
 
+    // The report says what stays allocated between steps, the step timeline's point before the
+    // step: Megatron-LM logs it as mem-allocated-bytes. On a Megatron run it is the model states,
+    // the workspaces (its main gradients live in a buffer) and what the loop keeps from one step to
+    // the next; in the default, PyTorch's own loop, the gradients are freed after the step.
+    void betweenSteps_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("kept");
+        const QStringList states{"weights", "master_weights", "optimizer_moments", "gemm_workspaces"};
+        QTest::newRow("the article's example: weights, master copy, moments and the workspaces")
+            << QStringList{} << states;
+        QTest::newRow("Megatron-LM, 7B interleaved, last stage: kept pipeline inputs and micro-batches")
+            << QStringList{QStringLiteral("--scenario"),
+                           QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/megatron-7b-interleaved-pp4.vramledger.yaml")}
+            << states + QStringList{"gradients", "pipeline_inputs_kept", "batches_kept", "input_batch"};
+        QTest::newRow("the same without the rerun state machine: the pipeline inputs")
+            << QStringList{QStringLiteral("--scenario"),
+                           QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/megatron-7b-interleaved-pp4.vramledger.yaml"),
+                           QStringLiteral("--rerun-keeps-batches"), QStringLiteral("no")}
+            << states + QStringList{"gradients", "pipeline_inputs_kept"};
+    }
+    void betweenSteps()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, kept);
+        const QJsonObject o = json(args + QStringList{QStringLiteral("--measure"), QStringLiteral("allocated")});
+        qint64 sum = 0;
+        for (const QJsonValue &item : o[QStringLiteral("items")].toArray())
+            if (kept.contains(item[QStringLiteral("id")].toString()))
+                sum += item[QStringLiteral("bytes")].toInteger();
+        const QJsonObject perGpu = o[QStringLiteral("per_gpu")].toObject();
+        QCOMPARE(perGpu[QStringLiteral("between_steps")].toInteger(), sum);
+        QVERIFY(sum < perGpu[QStringLiteral("peak")].toInteger());
+        const Run table = cli(args);
+        QVERIFY2(table.out.contains("Between steps"), table.out.constData());
+    }
+
     // Scenarios at the edge of the ranges: every item non-negative, the total their sum, the peak
     // no more than the total — or a clear refusal (exit 2), never a wrapped number.
     void hugeScenariosNeverWrap_data()

@@ -190,7 +190,7 @@ private Q_SLOTS:
         QFETCH(qint64, measured);
         const auto b = validatedEstimate(scenario);
         QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
-        const Bytes estimated = stepTimeline(*b).points.front().inUse;
+        const Bytes estimated = stepTimeline(*b).beforeTheStep();
         betweenSteps().push_back({QTest::currentDataTag(), measured, estimated});
         const double error = double(estimated) / double(measured) - 1.0;
         QVERIFY2(std::abs(error) <= kBetweenStepsBand,
