@@ -316,6 +316,7 @@ struct Stage {
     DtypeBytes dt;
     ParameterCounts counts;
     std::int64_t t = 1, p = 1, n = 1; // tensor-parallel GPUs, pipeline stages, GPUs sharding the states
+    std::int64_t spDiv = 1;           // how the residual stream splits: over the TP GPUs under sequence parallelism
     int stage = 0;
     bool firstStage = true, lastStage = true;
     StageLayers layers;
@@ -471,6 +472,7 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
     const ParameterCounts &counts = g.counts;
     g.t = s.tensorParallel;
     g.p = s.pipelineParallel;
+    g.spDiv = s.sequenceParallel ? g.t : 1;
     g.n = s.shardGroup();
     const std::int64_t t = g.t;
     g.stage = stage;
@@ -1130,7 +1132,6 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const Architecture &a = s.arch;
     const std::int64_t e = dt.activation;
     const std::int64_t sb = s.sequence * s.microBatch;
-    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
     const PipelineInFlight held = pipelineInFlight(s, stage);
     const std::int64_t inFlight = held.microBatches;
     b.microBatchesInFlight = held.microBatches;
@@ -1575,7 +1576,6 @@ void Stage::addGatherBuffer(Units units, Sink &sink) const
 {
     if (s.implementation != Implementation::Megatron)
         return;
-    const std::int64_t spDiv = s.sequenceParallel ? t : 1;
     const std::int64_t local = s.sequence * s.microBatch / spDiv; // this GPU's tokens
     const std::int64_t head = lastStage && s.sequenceParallel && t > 1 ? local * t : 0;
     const std::int64_t group = t * s.expertParallel;
