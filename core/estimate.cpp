@@ -325,6 +325,12 @@ struct Stage {
     std::int64_t expertsHere = 0, trainableExperts = 0;
     bool shardOptimizer = false, shardGradients = false, shardParams = false;
 
+    // " ÷ 4 (sequence parallel)" after a residual-stream tensor's formula, or nothing.
+    std::string sequenceParallelSplit() const
+    {
+        return spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "";
+    }
+
     // Each component of the ledger, as this stage holds it.
     template <class Sink>
     void addParameters(Units units, Breakdown &b, Sink &sink) const;
@@ -1162,8 +1168,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             std::string text;
             if (s.recompute == Recompute::Full) {
                 text = "each layer keeps only its input: s·b·h × "
-                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B"
-                    + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "") + " = "
+                    + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B" + sequenceParallelSplit() + " = "
                     + formatBytes(kept.total, units) + "/layer";
             } else {
                 text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
@@ -1289,8 +1294,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
     const auto pipelineTensors = [&](std::int64_t count, Bytes bytes, std::string_view what) {
         return std::to_string(count) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × "
-            + std::to_string(e) + " B" + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
-            + std::string(what) + equals(bytes, units);
+            + std::to_string(e) + " B" + sequenceParallelSplit() + std::string(what) + equals(bytes, units);
     };
     if (held.chunksKeeping > 0) {
         const Bytes inputsKept = 2 * held.chunksKeeping * pipelineTensor;
@@ -1327,8 +1331,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes head = 2 * e * sb * a.hidden / spDiv + statistics;
         sink.add(ItemId::HeadActivations, head, [&] {
             return formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × 2 × " + std::to_string(e)
-                + " B (the final norm's input and its output, saved by the output layer)"
-                + (spDiv > 1 ? " ÷ " + std::to_string(spDiv) + " (sequence parallel)" : "")
+                + " B (the final norm's input and its output, saved by the output layer)" + sequenceParallelSplit()
                 + " + the final norm's statistics (FP32) " + formatBytes(statistics, units) + equals(head, units);
         });
     }
