@@ -210,7 +210,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "dataloader-mask" || field == "rerun-keeps-batches") // Megatron-LM's get_batch (pretrain_gpt.py)
         return s.megatron();
     if (field == "moe-grouped-gemm")
-        return s.arch.experts > 1 && s.implementation == Implementation::Megatron;
+        return s.megatronExperts();
     if (field == "packed" || field == "max-positions") // what torchtune's RoPE keeps
         return s.implementation == Implementation::TorchTune;
     if (field == "optimizer-in-backward")

@@ -1555,7 +1555,7 @@ void Stage::addGemmWorkspaces(Units units, Sink &sink) const
     const Bytes cublas = hopperOrLater ? 32 * kMiB : 8 * kMiB + 128 * kKiB;
     const bool transformerEngine = s.implementation == Implementation::Megatron;
     const Bytes engine = !transformerEngine ? 0 : hopperOrLater ? 32 * kMiB + kKiB : 4 * kMiB;
-    const std::int64_t groupedStreams = transformerEngine && s.groupedGemm && s.arch.experts > 1 ? 4 : 0;
+    const std::int64_t groupedStreams = s.groupedGemm && s.megatronExperts() ? 4 : 0;
     const Bytes total = 2 * cublas + engine * (1 + groupedStreams);
     sink.add(ItemId::GemmWorkspaces, total, [&] {
         return "cuBLAS workspaces for 2 threads (forward's, autograd's backward) × " + formatBytes(cublas, units)

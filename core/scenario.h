@@ -230,6 +230,8 @@ struct Scenario {
     {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1;
     }
+    // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
+    bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
