@@ -120,10 +120,15 @@ struct Breakdown {
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }
     Bytes component(Component c) const { return componentBytes[static_cast<int>(c)]; }
     // Megatron-LM's micro-batches its rerun state machine holds once the step has fetched them
-    // all, the ids the embedding saved included: the step's end, and what stays until the next.
+    // all: while the step computes (the ids the embedding saved are counted with it), and at the
+    // step's end, those ids included, which stays until the next step begins.
+    Bytes batchesKeptThroughStep() const
+    {
+        return batchKeptAllStep ? item(ItemId::BatchesKept) + item(ItemId::InputBatch) : 0;
+    }
     Bytes batchesKeptAtStepEnd() const
     {
-        return batchKeptAllStep ? item(ItemId::BatchesKept) + item(ItemId::InputBatch) + batchIdsInEmbedding : 0;
+        return batchesKeptThroughStep() + (batchKeptAllStep ? batchIdsInEmbedding : 0);
     }
     // Parameters, gradients and optimizer states as the ZeRO paper counts them: without the
     // runtime's buffers.

@@ -76,10 +76,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     };
 
     // Megatron-LM's rerun state machine keeps every micro-batch the step fetched until the next
-    // step begins; the timeline draws the last one, so the others are all there. Between steps the
-    // ids the embedding saved stay with the batch.
-    const Bytes batch = b.item(ItemId::InputBatch);
-    const Bytes batchesKept = b.item(ItemId::BatchesKept) + (b.batchKeptAllStep ? batch : 0);
+    // step begins; the timeline draws the last one, so the others are all there.
+    const Bytes batchesKept = b.batchesKeptThroughStep();
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
     const Bytes kept = b.item(ItemId::PipelineInputsKept) + b.batchesKeptAtStepEnd();
@@ -93,7 +91,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward
     // (unless they are kept); a pipeline's steady-state forward runs beside the previous backward's
     // gradients.
-    const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : batch) + b.item(ItemId::PipelineGradients);
+    const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : b.item(ItemId::InputBatch)) + b.item(ItemId::PipelineGradients);
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
