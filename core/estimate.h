@@ -107,7 +107,7 @@ struct Breakdown {
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
     Bytes gatheredOnlyInBackward = 0;      // of FSDP's gathered layers, the one prefetched ahead of backward's
     bool batchKeptAllStep = false;         // the micro-batch's tensors stay until the next step (Megatron's rerun)
-    Bytes batchIdsInEmbedding = 0;         // of them, the ids the embedding item counts while it keeps them
+    Bytes batchIdsInEmbedding = 0;         // of a kept batch, the ids the embedding item counts while it keeps them
     bool dequantizedAtLoss = false;        // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
     bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
@@ -126,10 +126,7 @@ struct Breakdown {
     {
         return batchKeptAllStep ? item(ItemId::BatchesKept) + item(ItemId::InputBatch) : 0;
     }
-    Bytes batchesKeptAtStepEnd() const
-    {
-        return batchesKeptThroughStep() + (batchKeptAllStep ? batchIdsInEmbedding : 0);
-    }
+    Bytes batchesKeptAtStepEnd() const { return batchesKeptThroughStep() + batchIdsInEmbedding; }
     // Parameters, gradients and optimizer states as the ZeRO paper counts them: without the
     // runtime's buffers.
     Bytes modelStates() const
