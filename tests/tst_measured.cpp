@@ -178,11 +178,14 @@ private Q_SLOTS:
         QTest::addColumn<Scenario>("scenario");
         QTest::addColumn<qint64>("measured");
         const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/measured-runs.yaml");
+        int logged = 0;
         for (const auto &row : rows)
-            if (row["measured_between_steps_bytes"])
+            if (row["measured_between_steps_bytes"]) {
                 QTest::newRow(row["id"].as<std::string>().c_str())
                     << scenarioOf(row) << row["measured_between_steps_bytes"].as<qint64>();
-        QVERIFY(QTest::currentDataTag() == nullptr);
+                ++logged;
+            }
+        QVERIFY(logged >= 16); // every Megatron row quotes its golden mem-allocated-bytes
     }
     void beforeTheStep()
     {
