@@ -1,7 +1,9 @@
 // The main window end to end: each of the five named sliders drives the chart through core,
 // and the verdict flips when a capacity line is crossed.
 
+#include "core/edits.h"
 #include "core/estimate.h"
+#include "core/fields.h"
 #include "core/solve.h"
 #include "core/timeline.h"
 #include "hubfixture.h"
@@ -380,6 +382,56 @@ private Q_SLOTS:
         for (int c = 0; c < kComponentCount; ++c)
             QCOMPARE(qint64(perGpu[QString::fromUtf8(idString(Component(c)).data())].toDouble()),
                      qint64(gui.component(Component(c))));
+    }
+
+    // Every control named after a field is greyed out exactly where core says the field is not in
+    // effect (fieldInEffect): the rule is core's, the panel only shows it.
+    void controlsFollowWhatIsInEffect_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<QString>("greyed"); // one control the scenario must grey out
+        QTest::addColumn<QString>("live");   // and one it must leave editable
+        QTest::newRow("the article's example: Megatron-LM's options greyed")
+            << std::function<void(Scenario &)>([](Scenario &) {}) << "rerun-keeps-batches"
+            << "dropout";
+        QTest::newRow("Megatron-LM's loop: its batch options live, FSDP's greyed")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.sharding = Sharding::Megatron;
+                   s.precision = Precision::MixedBf16;
+               })
+            << "no-sync"
+            << "rerun-keeps-batches";
+        QTest::newRow("Megatron MoE: the grouped GEMM live, LoRA's rank greyed")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.sharding = Sharding::Megatron;
+                   s.precision = Precision::MixedBf16;
+                   s.arch.experts = 8;
+                   s.arch.expertsPerToken = 2;
+               })
+            << "lora-rank"
+            << "moe-grouped-gemm";
+    }
+    void controlsFollowWhatIsInEffect()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(QString, greyed);
+        QFETCH(QString, live);
+        Scenario s = m_model->scenario();
+        edit(s);
+        QVERIFY(!scenarioError(s));
+        m_model->setScenario(s);
+        ControlPanel *controls = m_window->controls();
+        int checked = 0;
+        for (QWidget *control : controls->findChildren<QWidget *>()) {
+            const std::string name = control->objectName().toStdString();
+            if (name.empty() || !findField(name))
+                continue;
+            QVERIFY2(control->isEnabled() == fieldInEffect(m_model->scenario(), name), name.c_str());
+            ++checked;
+        }
+        QVERIFY(checked >= 40);
+        QVERIFY(!controls->findChild<QWidget *>(greyed)->isEnabled());
+        QVERIFY(controls->findChild<QWidget *>(live)->isEnabled());
     }
 
     void batchSliderMovesInPowersOfTwo()

@@ -633,6 +633,7 @@ void ControlPanel::build()
     // Each choice edits its field by name, so that the rules that follow an edit are core's.
     auto comboEdit = [this](QComboBox *box, const char *field, void (*change)(Scenario &, int)) {
         box->setObjectName(QLatin1String(field));
+        m_fieldControls.emplace_back(box, field);
         connect(box, &QComboBox::activated, this, [this, box, field, change](int i) {
             const int value = box->itemData(i).toInt();
             edit(field, [change, value](Scenario &s) { change(s, value); });
@@ -640,6 +641,7 @@ void ControlPanel::build()
     };
     auto checkEdit = [this](QCheckBox *box, const char *field, void (*change)(Scenario &, int)) {
         box->setObjectName(QLatin1String(field));
+        m_fieldControls.emplace_back(box, field);
         connect(box, &QCheckBox::toggled, this,
                 [this, field, change](bool on) { edit(field, [change, on](Scenario &s) { change(s, on); }); });
     };
@@ -670,6 +672,7 @@ void ControlPanel::build()
     for (int i = 0; i < m_loraTargets.size(); ++i) {
         const auto &[bit, name] = loraTargetNames()[std::size_t(i)];
         m_loraTargets[i]->setObjectName(QStringLiteral("lora-target-") + QLatin1String(name.data(), name.size()));
+        m_fieldControls.emplace_back(m_loraTargets[i], "lora-targets");
         connect(m_loraTargets[i], &QCheckBox::toggled, this, [this, bit](bool on) {
             edit("lora-targets",
                  [bit, on](Scenario &s) { s.loraTargets = on ? s.loraTargets | bit : s.loraTargets & ~bit; });
@@ -797,6 +800,7 @@ QSpinBox *ControlPanel::fieldSpinBox(std::string_view field)
     box->setKeyboardTracking(false);
     box->setAccelerated(true);
     m_fieldSpins.emplace_back(box, findField(field)); // its range is core's, set in syncFromModel()
+    m_fieldControls.emplace_back(box, field);
     connect(box, &QSpinBox::valueChanged, this, [this, field](int v) { editInteger(field, v); });
     return box;
 }
@@ -876,68 +880,41 @@ void ControlPanel::syncFromModel()
     };
     setComboData(m_optimizer, s.optimizer);
     setCheck(m_master, s.masterWeights);
-    m_master->setEnabled(fieldInEffect(s, "master-weights"));
     setComboData(m_implementation, s.implementation);
     setCheck(m_liger, s.liger);
-    m_liger->setEnabled(fieldInEffect(s, "liger"));
     setComboData(m_pytorch, s.pytorch);
-    m_pytorch->setEnabled(fieldInEffect(s, "pytorch"));
     setComboData(m_ampStyle, s.ampStyle);
-    m_ampStyle->setEnabled(fieldInEffect(s, "amp-style"));
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));
     setComboData(m_sharding, s.sharding);
-    m_sharding->setEnabled(fieldInEffect(s, "sharding"));
-    m_replicas->setEnabled(fieldInEffect(s, "replicate"));
     setCheck(m_reshard, s.reshardAfterForward);
-    m_reshard->setEnabled(fieldInEffect(s, "reshard-after-forward"));
     setCheck(m_noSync, s.fsdpNoSync);
-    m_noSync->setEnabled(fieldInEffect(s, "no-sync"));
-    m_ep->setEnabled(fieldInEffect(s, "ep"));
     setCheck(m_groupedGemm, s.groupedGemm);
-    m_groupedGemm->setEnabled(fieldInEffect(s, "moe-grouped-gemm"));
     setCheck(m_sp, s.sequenceParallel);
-    m_sp->setEnabled(fieldInEffect(s, "sp"));
     setComboData(m_offload, s.offload);
-    m_gpusPerNode->setEnabled(fieldInEffect(s, "gpus-per-node"));
     setComboData(m_recompute, s.recompute);
     setCheck(m_activationOffload, s.activationOffload);
-    m_activationOffload->setEnabled(fieldInEffect(s, "activation-offload"));
     setComboData(m_attention, s.attention);
     setComboData(m_loss, s.loss);
     setCheck(m_packed, s.packed);
-    m_packed->setEnabled(fieldInEffect(s, "packed"));
     setCheck(m_dataloaderMask, s.dataloaderMask);
-    m_dataloaderMask->setEnabled(fieldInEffect(s, "dataloader-mask"));
     setCheck(m_rerunKeepsBatches, s.rerunKeepsBatches);
-    m_rerunKeepsBatches->setEnabled(fieldInEffect(s, "rerun-keeps-batches"));
-    m_maxPositions->setEnabled(fieldInEffect(s, "max-positions"));
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
-    m_loraRank->setEnabled(fieldInEffect(s, "lora-rank"));
     setCheck(m_loraDropout, s.loraDropout);
-    for (int i = 0; i < m_loraTargets.size(); ++i) {
+    for (int i = 0; i < m_loraTargets.size(); ++i)
         setCheck(m_loraTargets[i], (s.loraTargets & loraTargetNames()[std::size_t(i)].first) != 0);
-        m_loraTargets[i]->setEnabled(fieldInEffect(s, "lora-targets"));
-    }
-    m_loraDropout->setEnabled(fieldInEffect(s, "lora-dropout"));
     setCheck(m_doubleQuant, s.doubleQuant);
-    m_doubleQuant->setEnabled(fieldInEffect(s, "double-quant"));
     setComboData(m_optimizerImpl, s.optimizerImpl);
-    m_optimizerImpl->setEnabled(fieldInEffect(s, "optimizer-impl"));
     setCheck(m_pagedOptimizer, s.pagedOptimizer);
-    m_pagedOptimizer->setEnabled(fieldInEffect(s, "paged-optimizer"));
     setCheck(m_optimizerInBackward, s.optimizerInBackward);
-    m_optimizerInBackward->setEnabled(fieldInEffect(s, "optimizer-in-backward"));
     setCheck(m_gradientsKept, s.gradientsKept);
-    m_gradientsKept->setEnabled(fieldInEffect(s, "gradients-kept"));
     setComboData(m_baseDtype, s.baseDtype);
-    m_baseDtype->setEnabled(fieldInEffect(s, "base-dtype"));
     setComboData(m_measure, s.overhead.measure);
-    m_allocator->setEnabled(fieldInEffect(s, "allocator-percent"));
     setComboData(m_cudaLoading, s.overhead.moduleLoading);
     setComboData(m_computeCapability, int(s.overhead.computeCapability));
-    m_cudaLoading->setEnabled(fieldInEffect(s, "cuda-loading"));
+    for (const auto &[control, field] : m_fieldControls)
+        control->setEnabled(fieldInEffect(s, field));
 
     syncGpuList();
     m_shownRevision = m_model.catalogRevision();

@@ -136,6 +136,8 @@ private:
     QCheckBox *m_noSync = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
+    // Every control that edits a field, enabled where core says the field is in effect (fieldInEffect).
+    std::vector<std::pair<QWidget *, std::string_view>> m_fieldControls;
 
     // Every user-visible text is set by one of these, run again on a language change.
     std::vector<std::function<void()>> m_texts;
