@@ -1,5 +1,7 @@
 #include "core/estimate.h"
 
+#include "core/allocator.h"
+
 #include "core/savedtensors.h"
 #include "core/timeline.h"
 
@@ -49,6 +51,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::GemmWorkspaces, "gemm_workspaces"},
     {ItemId::GatherBuffer, "gather_buffer"},
     {ItemId::CudaContext, "cuda_context"},
+    {ItemId::WeightBlockTails, "weight_block_tails"},
     {ItemId::FreedLogitsBlock, "freed_logits_block"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
@@ -355,6 +358,11 @@ struct Stage {
     void addGemmWorkspaces(Units units, Sink &sink) const;
     template <class Sink>
     void addGatherBuffer(Units units, Sink &sink) const;
+    // The weights' tensors in the order the code creates them on the GPU, where it does so one
+    // at a time with nothing freed in between; empty elsewhere.
+    std::vector<Bytes> weightsInCreationOrder() const;
+    template <class Sink>
+    void addWeightBlockTails(Units units, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -819,6 +827,93 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
         return "context_parallel()'s copies: the rotary table's clone, kept to restore it, " + formatBytes(table, units)
             + " + its shard and the shard's clone 2 × " + formatBytes(shard, units)
             + " + the token ids' and the labels' shards (int64) 2 × " + formatBytes(ids, units) + equals(copies, units);
+    });
+}
+
+// lit-gpt creates its model on the GPU one tensor at a time, on one device before anything is
+// freed (finetune/lora.py and full.py at 8641822: `with fabric.init_module(empty_init=(devices >
+// 1))`, in the default dtype the precision sets; lit_gpt/lora.py, GPT.__init__): the LM head, the
+// embedding, then each block's norm_1, attn (the fused q/k/v linear, then LoRA's A and B), proj,
+// norm_2 and MLP (LLaMAMLP's fc_1, fc_2, proj; GptNeoxMLP's fc, proj), then ln_f; nn.Linear makes
+// its weight, then its bias. On more than one device FSDP materialises a model made on the meta
+// device, and under QLoRA bitsandbytes quantizes each linear as it is made, freeing its 16-bit
+// weight: other orders, not listed. The LM head's bias (phi-1.5's) is not in the architecture.
+std::vector<Bytes> Stage::weightsInCreationOrder() const
+{
+    const Architecture &a = s.arch;
+    if (s.implementation != Implementation::LitGpt || s.gpuCount() > 1 || s.fineTune == FineTune::QLoRA
+        || a.experts > 1)
+        return {};
+    const int bytes = s.fineTune == FineTune::Full ? dt.weight : dt.base;
+    const std::int64_t r = s.loraRank, d = a.effectiveHeadDim();
+    const bool lora = s.fineTune == FineTune::LoRA;
+    std::vector<Bytes> tensors;
+    const auto linear = [&](std::int64_t in, std::int64_t out, bool bias, bool adapted) {
+        tensors.push_back(in * out * bytes);
+        if (bias)
+            tensors.push_back(out * bytes);
+        if (lora && adapted) {
+            tensors.push_back(r * in * dt.weight);
+            tensors.push_back(out * r * dt.weight);
+        }
+    };
+    const auto norm = [&] {
+        tensors.push_back(a.hidden * bytes);
+        if (a.norm == NormKind::LayerNorm)
+            tensors.push_back(a.hidden * bytes);
+    };
+    linear(a.hidden, a.vocab, false, s.loraTargets & LoraHead);
+    tensors.push_back(a.vocab * a.hidden * bytes);
+    // LoRAQKVLinear: one lora_A of r rows per adapted projection, one lora_B as tall as they are.
+    const unsigned qkv[] = {LoraQ, LoraK, LoraV};
+    const std::int64_t widths[] = {a.heads * d, a.kvHeads * d, a.kvHeads * d};
+    std::int64_t adaptedRows = 0, adaptedWidth = 0;
+    for (int i = 0; i < 3; ++i)
+        if (s.loraTargets & qkv[i]) {
+            adaptedRows += r;
+            adaptedWidth += widths[i];
+        }
+    for (std::int64_t layer = 0; layer < a.layers; ++layer) {
+        norm();
+        tensors.push_back(a.hidden * (a.heads + 2 * a.kvHeads) * d * bytes);
+        if (a.linearBias)
+            tensors.push_back((a.heads + 2 * a.kvHeads) * d * bytes);
+        if (lora && adaptedRows > 0) {
+            tensors.push_back(adaptedRows * a.hidden * dt.weight);
+            tensors.push_back(adaptedWidth * r * dt.weight);
+        }
+        linear(a.heads * d, a.hidden, a.linearBias, s.loraTargets & LoraO);
+        if (a.normsPerLayer > 1)
+            norm();
+        if (a.mlp == MlpKind::Gated)
+            linear(a.hidden, a.ffn, a.linearBias, s.loraTargets & LoraGate);
+        linear(a.hidden, a.ffn, a.linearBias, s.loraTargets & LoraUp);
+        linear(a.ffn, a.hidden, a.linearBias, s.loraTargets & LoraDown);
+    }
+    norm();
+    return tensors;
+}
+
+// torch.cuda.max_memory_allocated counts each tensor's block, which PyTorch's caching allocator
+// may make larger than the tensor (blocksAllocated, core/allocator.h): a weight of 10 MiB or more
+// created while nothing is free gets a segment of its own rounded up to 2 MiB, and a remainder of
+// at most 1 MiB stays in its block. Llama-2-13B's 120 MLP matrices, 135 MiB each, hold 136 MiB.
+template <class Sink>
+void Stage::addWeightBlockTails(Units units, Sink &sink) const
+{
+    const std::vector<Bytes> tensors = weightsInCreationOrder();
+    if (tensors.empty())
+        return;
+    Bytes requested = 0;
+    for (Bytes tensor : tensors)
+        requested += tensor;
+    const Bytes tails = blocksAllocated(tensors) - requested;
+    sink.add(ItemId::WeightBlockTails, tails, [&] {
+        return "the caching allocator's blocks for lit-gpt's " + std::to_string(tensors.size())
+            + " weight tensors, made one after another on the GPU, less the tensors " + formatBytes(requested, units)
+            + " (a weight of 10 MiB or more gets a segment rounded up to 2 MiB and keeps a remainder of at most "
+              "1 MiB; smaller ones are rounded up to 512 B)"
+            + equals(tails, units);
     });
 }
 
@@ -1663,6 +1758,7 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addActivations(units, b, sink);
     g.addGemmWorkspaces(units, sink);
     g.addGatherBuffer(units, sink);
+    g.addWeightBlockTails(units, sink);
     tally(b);
     if (g.s.overhead.reserveCounted()) {
         g.addOverhead(units, b, sink);
@@ -1726,6 +1822,7 @@ Component componentOf(ItemId id)
     case ItemId::GemmWorkspaces:
     case ItemId::GatherBuffer:
     case ItemId::CudaContext:
+    case ItemId::WeightBlockTails:
     case ItemId::FreedLogitsBlock:
     case ItemId::AllocatorReserve:
     case ItemId::CommBuffers: return Component::Overhead;

@@ -66,6 +66,7 @@ enum class ItemId {
     GemmWorkspaces,     // cuBLAS's (and Transformer Engine's) scratch, allocated through PyTorch's allocator
     GatherBuffer,       // Megatron-Core's all-gather buffer, kept at its largest use
     CudaContext,
+    WeightBlockTails, // what the allocator's blocks for the weights hold beyond them (lit-gpt)
     FreedLogitsBlock, // the 16-bit logits' block, cached by the allocator and too small for the loss's backward
     AllocatorReserve,
     CommBuffers,

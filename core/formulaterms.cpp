@@ -52,6 +52,11 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "inputs & norms"),
     VL_TRANSLATE_NOOP("vl::formula", "MoE permuted rows and indices"),
     VL_TRANSLATE_NOOP("vl::formula", "lit-gpt's RoPE cache:"),
+    VL_TRANSLATE_NOOP("vl::formula", "the caching allocator's blocks for lit-gpt's"),
+    VL_TRANSLATE_NOOP("vl::formula", "weight tensors, made one after another on the GPU, less the tensors"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "(a weight of 10 MiB or more gets a segment rounded up to 2 MiB and keeps a "
+                      "remainder of at most 1 MiB; smaller ones are rounded up to 512 B)"),
     VL_TRANSLATE_NOOP("vl::formula", "positions (the longest sample)"),
     VL_TRANSLATE_NOOP("vl::formula", "+ its grouped GEMM's stream workspaces"),
     VL_TRANSLATE_NOOP("vl::formula",

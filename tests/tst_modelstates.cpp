@@ -14,6 +14,8 @@
 
 using namespace vl;
 
+Q_DECLARE_METATYPE(vl::Scenario)
+
 namespace {
 
 Scenario withParams(std::int64_t params)
@@ -286,6 +288,64 @@ private Q_SLOTS:
         }
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         QCOMPARE(qint64(estimate(s).item(ItemId::RotaryTable)), cache);
+    }
+
+    // lit-gpt makes its weights on the GPU one after another (finetune/lora.py at 8641822:
+    // fabric.init_module on one device). A weight of 10 MiB or more gets a segment of its own
+    // rounded up to 2 MiB, and a remainder of at most 1 MiB is not split off its block: Llama-2-13B's
+    // MLP matrices, 5120 × 13824 × 2 B = 135 MiB, each hold 136 MiB; its q/k/v (150 MiB), output
+    // projection (50 MiB), embedding and head (312.5 MiB: 1.5 MiB left, split off) hold none, nor
+    // do any of Llama-2-7B's, whose weights are whole multiples of 2 MiB.
+    void litgptWeightBlockTails_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("tails");
+        QTest::addColumn<bool>("listed");
+        Scenario llama13b;
+        llama13b.arch.hidden = 5120;
+        llama13b.arch.layers = 40;
+        llama13b.arch.heads = llama13b.arch.kvHeads = 40;
+        llama13b.arch.ffn = 13824;
+        llama13b.implementation = Implementation::LitGpt;
+        llama13b.precision = Precision::Bf16;
+        llama13b.attention = Attention::Flash;
+        llama13b.fineTune = FineTune::LoRA;
+        llama13b.loraTargets = LoraQ | LoraV;
+        llama13b.overhead.measure = Measure::Allocated; // lit-gpt's table: max_memory_allocated
+        const Bytes mlpMatrix = 5120 * 13824 * 2, segment = (mlpMatrix + 2 * kMiB - 1) / (2 * kMiB) * 2 * kMiB;
+        QTest::newRow("Llama-2-13B LoRA: 3 MLP matrices × 40 layers keep 1 MiB each")
+            << llama13b << qint64(3 * 40 * (segment - mlpMatrix)) << true;
+        Scenario full = llama13b;
+        full.fineTune = FineTune::Full;
+        QTest::newRow("Llama-2-13B fully fine-tuned: the same weights, the same tails")
+            << full << qint64(3 * 40 * (segment - mlpMatrix)) << true;
+        Scenario llama7b = llama13b;
+        llama7b.arch = Architecture{}; // Llama-2-7B's shapes
+        QTest::newRow("Llama-2-7B: every weight a multiple of 2 MiB") << llama7b << qint64(0) << true;
+        Scenario qlora = llama13b;
+        qlora.fineTune = FineTune::QLoRA;
+        QTest::newRow("QLoRA quantizes each linear as it is made: not this order") << qlora << qint64(0) << false;
+        Scenario fsdp = llama13b;
+        fsdp.dataParallel = 2;
+        fsdp.zeroStage = 3;
+        fsdp.sharding = Sharding::Fsdp;
+        QTest::newRow("on two GPUs FSDP materialises the model instead") << fsdp << qint64(0) << false;
+        Scenario huggingface = llama13b;
+        huggingface.implementation = Implementation::HuggingFace;
+        QTest::newRow("Hugging Face: its loading order is not listed") << huggingface << qint64(0) << false;
+    }
+    void litgptWeightBlockTails()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, tails);
+        QFETCH(bool, listed);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        const Breakdown b = estimate(scenario);
+        QCOMPARE(b.has(ItemId::WeightBlockTails), listed);
+        QCOMPARE(qint64(b.item(ItemId::WeightBlockTails)), tails);
+        // Held with the weights, all step: the overhead beside the GEMM workspaces between steps.
+        const StepTimeline t = stepTimeline(b);
+        QCOMPARE(t.points.front().part(Component::Overhead) - b.item(ItemId::GemmWorkspaces), Bytes(tails));
     }
 
     // torchtune's RoPE cache (modules/position_embeddings.py build_rope_cache): cos and sin in FP32

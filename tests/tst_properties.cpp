@@ -264,10 +264,11 @@ private Q_SLOTS:
               ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve,
               ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
+            // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
               ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet, ItemId::FreedLogitsBlock,
-              ItemId::AllocatorReserve}},
+              ItemId::WeightBlockTails, ItemId::AllocatorReserve}},
             {Lever::SmallerBatch, {ItemId::AllocatorReserve}},
         };
         int costly = 0;

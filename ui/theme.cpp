@@ -152,6 +152,7 @@ QString itemName(ItemId id)
     case ItemId::GemmWorkspaces: return QCoreApplication::translate("vl::ui", "cuBLAS workspaces");
     case ItemId::GatherBuffer: return QCoreApplication::translate("vl::ui", "All-gather buffer");
     case ItemId::CudaContext: return QCoreApplication::translate("vl::ui", "CUDA context");
+    case ItemId::WeightBlockTails: return QCoreApplication::translate("vl::ui", "Weights' block tails");
     case ItemId::FreedLogitsBlock: return QCoreApplication::translate("vl::ui", "Freed logits block");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");

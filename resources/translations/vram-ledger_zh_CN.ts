@@ -3047,6 +3047,18 @@
         <source>the step&apos;s earlier micro-batches:</source>
         <translation>本步先前的微批次：</translation>
     </message>
+    <message>
+        <source>the caching allocator&apos;s blocks for lit-gpt&apos;s</source>
+        <translation>缓存分配器为 lit-gpt 的</translation>
+    </message>
+    <message>
+        <source>weight tensors, made one after another on the GPU, less the tensors</source>
+        <translation>个权重张量（在 GPU 上逐个创建）分配的块，减去张量本身</translation>
+    </message>
+    <message>
+        <source>(a weight of 10 MiB or more gets a segment rounded up to 2 MiB and keeps a remainder of at most 1 MiB; smaller ones are rounded up to 512 B)</source>
+        <translation>（10 MiB 及以上的权重独占一个向上取整到 2 MiB 的段，不超过 1 MiB 的余量留在块内；更小的向上取整到 512 B）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3349,6 +3361,10 @@
     <message>
         <source>Batches kept for a rerun</source>
         <translation>为重跑保留的批次</translation>
+    </message>
+    <message>
+        <source>Weights&apos; block tails</source>
+        <translation>权重块尾部余量</translation>
     </message>
 </context>
 </TS>
