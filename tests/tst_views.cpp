@@ -185,6 +185,40 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("the causal mask its data loader builds")), qPrintable(html));
     }
 
+    // Where the allocator's blocks hold more than lit-gpt's weights, the page says so and by how
+    // much; where they hold nothing more (Llama-2-7B's weights are whole multiples of 2 MiB), nothing.
+    void assumptionsSayWhatTheWeightsBlocksHold_data()
+    {
+        QTest::addColumn<qint64>("hidden");
+        QTest::addColumn<qint64>("ffn");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("Llama-2-13B: 120 MLP matrices keep 1 MiB each")
+            << qint64(5120) << qint64(13824) << QStringLiteral("hold 120 MiB more than the weights");
+        QTest::newRow("Llama-2-7B: none") << qint64(4096) << qint64(11008) << QString();
+    }
+    void assumptionsSayWhatTheWeightsBlocksHold()
+    {
+        QFETCH(qint64, hidden);
+        QFETCH(qint64, ffn);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.arch.hidden = hidden;
+        s.arch.ffn = ffn;
+        s.arch.heads = s.arch.kvHeads = hidden / 128;
+        s.arch.layers = hidden == 5120 ? 40 : 32;
+        s.implementation = Implementation::LitGpt;
+        s.precision = Precision::Bf16;
+        s.attention = Attention::Flash;
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraQ | LoraV;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        const bool said = html.contains(QStringLiteral("lit-gpt makes its weights on the GPU one after another"));
+        QCOMPARE(said, !expected.isEmpty());
+        if (said)
+            QVERIFY2(html.contains(expected), qPrintable(html));
+    }
+
     // Under FSDP with several micro-batches a step, the page says what no_sync would add and
     // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
     void assumptionsNameFsdpNoSync_data()

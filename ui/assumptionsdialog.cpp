@@ -122,6 +122,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "reserved memory shows it. When the GPU runs short the allocator frees such unused blocks "
                         "and tries again, so it does not by itself run a job out of memory.")
                         .arg(bytesText(b.item(ItemId::FreedLogitsBlock), units));
+    if (b.item(ItemId::WeightBlockTails) > 0)
+        parallel << QObject::tr(
+                        "lit-gpt makes its weights on the GPU one after another. PyTorch's caching allocator gives "
+                        "each weight of 10 MiB or more a segment rounded up to 2 MiB and leaves a remainder of at most "
+                        "1 MiB in its block, so the weights' blocks hold %1 more than the weights, which "
+                        "max_memory_allocated counts.")
+                        .arg(bytesText(b.item(ItemId::WeightBlockTails), units));
     if (fieldInEffect(s, "no-sync"))
         parallel << (s.fsdpNoSync
                          ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "

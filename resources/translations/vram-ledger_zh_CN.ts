@@ -247,6 +247,10 @@
         <source>Each is freed when its forward returns, but for the ids the embedding keeps (--rerun-mode disabled, or Megatron-LM before May 2026).</source>
         <translation>每个微批次在其前向返回时释放，只有嵌入层保存的 id 除外（--rerun-mode disabled，或 2026 年 5 月之前的 Megatron-LM）。</translation>
     </message>
+    <message>
+        <source>lit-gpt makes its weights on the GPU one after another. PyTorch&apos;s caching allocator gives each weight of 10 MiB or more a segment rounded up to 2 MiB and leaves a remainder of at most 1 MiB in its block, so the weights&apos; blocks hold %1 more than the weights, which max_memory_allocated counts.</source>
+        <translation>lit-gpt 在 GPU 上逐个创建权重。PyTorch 的缓存分配器给每个 10 MiB 及以上的权重分配一个向上取整到 2 MiB 的段，不超过 1 MiB 的余量留在块内，因此权重所占的块比权重本身多出 %1，max_memory_allocated 会计入这部分。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
