@@ -191,21 +191,23 @@ private Q_SLOTS:
     {
         QTest::addColumn<qint64>("hidden");
         QTest::addColumn<qint64>("ffn");
+        QTest::addColumn<qint64>("layers");
         QTest::addColumn<QString>("expected");
         QTest::newRow("Llama-2-13B: 120 MLP matrices keep 1 MiB each")
-            << qint64(5120) << qint64(13824) << QStringLiteral("hold 120 MiB more than the weights");
-        QTest::newRow("Llama-2-7B: none") << qint64(4096) << qint64(11008) << QString();
+            << qint64(5120) << qint64(13824) << qint64(40) << QStringLiteral("hold 120 MiB more than the weights");
+        QTest::newRow("Llama-2-7B: none") << qint64(4096) << qint64(11008) << qint64(32) << QString();
     }
     void assumptionsSayWhatTheWeightsBlocksHold()
     {
         QFETCH(qint64, hidden);
         QFETCH(qint64, ffn);
+        QFETCH(qint64, layers);
         QFETCH(QString, expected);
         Scenario s;
         s.arch.hidden = hidden;
         s.arch.ffn = ffn;
-        s.arch.heads = s.arch.kvHeads = hidden / 128;
-        s.arch.layers = hidden == 5120 ? 40 : 32;
+        s.arch.layers = layers;
+        s.arch.heads = s.arch.kvHeads = hidden / 128; // 128-wide heads
         s.implementation = Implementation::LitGpt;
         s.precision = Precision::Bf16;
         s.attention = Attention::Flash;
