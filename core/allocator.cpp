@@ -1,7 +1,6 @@
 #include "core/allocator.h"
 
 #include <algorithm>
-#include <vector>
 
 namespace vl {
 
@@ -9,7 +8,7 @@ namespace {
 
 // c10/cuda/CUDACachingAllocator.cpp's constants.
 constexpr Bytes kMinBlockSize = 512;      // every request is rounded up to a multiple of it
-constexpr Bytes kSmallSize = kMiB;        // the largest small-pool request, and the most a block may keep unsplit
+constexpr Bytes kSmallSize = kMiB;        // the largest small-pool request, and the most a block keeps unsplit
 constexpr Bytes kLargeBuffer = 20 * kMiB; // the segment of a large request below kMinLargeAlloc
 constexpr Bytes kMinLargeAlloc = 10 * kMiB;
 constexpr Bytes kRoundLarge = 2 * kMiB; // larger requests get a segment of their own, rounded to it
@@ -19,35 +18,43 @@ Bytes roundedUp(Bytes bytes, Bytes multiple)
     return (bytes + multiple - 1) / multiple * multiple;
 }
 
+Bytes roundSize(Bytes request)
+{
+    return std::max(kMinBlockSize, roundedUp(request, kMinBlockSize));
+}
+
 } // namespace
 
-Bytes blocksAllocated(std::span<const Bytes> requests)
+void CachingAllocatorReplay::expect(Bytes request)
 {
-    std::vector<Bytes> freeBlocks; // the large pool's free blocks; only their sizes matter here
-    Bytes total = 0;
-    for (Bytes request : requests) {
-        const Bytes size = std::max(kMinBlockSize, roundedUp(request, kMinBlockSize));
-        if (size <= kSmallSize) {
-            total += size;
-            continue;
-        }
-        // The smallest free block that holds the request, else a new segment.
-        auto fits = freeBlocks.end();
-        for (auto it = freeBlocks.begin(); it != freeBlocks.end(); ++it)
-            if (*it >= size && (fits == freeBlocks.end() || *it < *fits))
-                fits = it;
-        Bytes block = size < kMinLargeAlloc ? kLargeBuffer : roundedUp(size, kRoundLarge);
-        if (fits != freeBlocks.end()) {
-            block = *fits;
-            freeBlocks.erase(fits);
-        }
-        if (block - size > kSmallSize) {
-            freeBlocks.push_back(block - size);
-            block = size;
-        }
-        total += block;
+    const Bytes size = roundSize(request);
+    if (size > kSmallSize)
+        m_smallestLarge = m_smallestLarge == 0 ? size : std::min(m_smallestLarge, size);
+}
+
+void CachingAllocatorReplay::allocate(Bytes request)
+{
+    const Bytes size = roundSize(request);
+    if (size <= kSmallSize) {
+        m_blocks += size;
+        return;
     }
-    return total;
+    // The smallest free block that holds the request, else a new segment.
+    auto fits = m_free.end();
+    for (auto it = m_free.begin(); it != m_free.end(); ++it)
+        if (*it >= size && (fits == m_free.end() || *it < *fits))
+            fits = it;
+    Bytes block = size < kMinLargeAlloc ? kLargeBuffer : roundedUp(size, kRoundLarge);
+    if (fits != m_free.end()) {
+        block = *fits;
+        m_free.erase(fits);
+    }
+    if (block - size > kSmallSize) {
+        if (block - size >= m_smallestLarge) // else no request to come fits in it
+            m_free.push_back(block - size);
+        block = size;
+    }
+    m_blocks += block;
 }
 
 } // namespace vl

@@ -358,9 +358,11 @@ struct Stage {
     void addGemmWorkspaces(Units units, Sink &sink) const;
     template <class Sink>
     void addGatherBuffer(Units units, Sink &sink) const;
-    // The weights' tensors in the order the code creates them on the GPU, where it does so one
-    // at a time with nothing freed in between; empty elsewhere.
-    std::vector<Bytes> weightsInCreationOrder() const;
+    // Whether the code creates the weights on the GPU one tensor at a time with nothing freed in
+    // between, and if so each tensor's bytes, in that order.
+    bool weightsMadeOneByOne() const;
+    template <class Visit>
+    void forEachWeightInCreationOrder(Visit &&visit) const;
     template <class Sink>
     void addWeightBlockTails(Units units, Sink &sink) const;
     template <class Sink>
@@ -838,32 +840,35 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
 // its weight, then its bias. On more than one device FSDP materialises a model made on the meta
 // device, and under QLoRA bitsandbytes quantizes each linear as it is made, freeing its 16-bit
 // weight: other orders, not listed. The LM head's bias (phi-1.5's) is not in the architecture.
-std::vector<Bytes> Stage::weightsInCreationOrder() const
+bool Stage::weightsMadeOneByOne() const
+{
+    return s.implementation == Implementation::LitGpt && s.gpuCount() == 1 && s.fineTune != FineTune::QLoRA
+        && s.arch.experts == 1;
+}
+
+template <class Visit>
+void Stage::forEachWeightInCreationOrder(Visit &&visit) const
 {
     const Architecture &a = s.arch;
-    if (s.implementation != Implementation::LitGpt || s.gpuCount() > 1 || s.fineTune == FineTune::QLoRA
-        || a.experts > 1)
-        return {};
     const int bytes = s.fineTune == FineTune::Full ? dt.weight : dt.base;
     const std::int64_t r = s.loraRank, d = a.effectiveHeadDim();
     const bool lora = s.fineTune == FineTune::LoRA;
-    std::vector<Bytes> tensors;
     const auto linear = [&](std::int64_t in, std::int64_t out, bool bias, bool adapted) {
-        tensors.push_back(in * out * bytes);
+        visit(in * out * bytes);
         if (bias)
-            tensors.push_back(out * bytes);
+            visit(out * bytes);
         if (lora && adapted) {
-            tensors.push_back(r * in * dt.weight);
-            tensors.push_back(out * r * dt.weight);
+            visit(r * in * dt.weight);
+            visit(out * r * dt.weight);
         }
     };
     const auto norm = [&] {
-        tensors.push_back(a.hidden * bytes);
+        visit(a.hidden * bytes);
         if (a.norm == NormKind::LayerNorm)
-            tensors.push_back(a.hidden * bytes);
+            visit(a.hidden * bytes);
     };
     linear(a.hidden, a.vocab, false, s.loraTargets & LoraHead);
-    tensors.push_back(a.vocab * a.hidden * bytes);
+    visit(a.vocab * a.hidden * bytes);
     // LoRAQKVLinear: one lora_A of r rows per adapted projection, one lora_B as tall as they are.
     const unsigned qkv[] = {LoraQ, LoraK, LoraV};
     const std::int64_t widths[] = {a.heads * d, a.kvHeads * d, a.kvHeads * d};
@@ -875,12 +880,12 @@ std::vector<Bytes> Stage::weightsInCreationOrder() const
         }
     for (std::int64_t layer = 0; layer < a.layers; ++layer) {
         norm();
-        tensors.push_back(a.hidden * (a.heads + 2 * a.kvHeads) * d * bytes);
+        visit(a.hidden * (a.heads + 2 * a.kvHeads) * d * bytes);
         if (a.linearBias)
-            tensors.push_back((a.heads + 2 * a.kvHeads) * d * bytes);
+            visit((a.heads + 2 * a.kvHeads) * d * bytes);
         if (lora && adaptedRows > 0) {
-            tensors.push_back(adaptedRows * a.hidden * dt.weight);
-            tensors.push_back(adaptedWidth * r * dt.weight);
+            visit(adaptedRows * a.hidden * dt.weight);
+            visit(adaptedWidth * r * dt.weight);
         }
         linear(a.heads * d, a.hidden, a.linearBias, s.loraTargets & LoraO);
         if (a.normsPerLayer > 1)
@@ -891,25 +896,29 @@ std::vector<Bytes> Stage::weightsInCreationOrder() const
         linear(a.ffn, a.hidden, a.linearBias, s.loraTargets & LoraDown);
     }
     norm();
-    return tensors;
 }
 
 // torch.cuda.max_memory_allocated counts each tensor's block, which PyTorch's caching allocator
-// may make larger than the tensor (blocksAllocated, core/allocator.h): a weight of 10 MiB or more
+// may make larger than the tensor (CachingAllocatorReplay, core/allocator.h): a weight of 10 MiB or more
 // created while nothing is free gets a segment of its own rounded up to 2 MiB, and a remainder of
 // at most 1 MiB stays in its block. Llama-2-13B's 120 MLP matrices, 135 MiB each, hold 136 MiB.
 template <class Sink>
 void Stage::addWeightBlockTails(Units units, Sink &sink) const
 {
-    const std::vector<Bytes> tensors = weightsInCreationOrder();
-    if (tensors.empty())
+    if (!weightsMadeOneByOne())
         return;
+    CachingAllocatorReplay allocator;
     Bytes requested = 0;
-    for (Bytes tensor : tensors)
+    std::int64_t tensors = 0;
+    forEachWeightInCreationOrder([&](Bytes tensor) {
+        allocator.expect(tensor);
         requested += tensor;
-    const Bytes tails = blocksAllocated(tensors) - requested;
+        ++tensors;
+    });
+    forEachWeightInCreationOrder([&](Bytes tensor) { allocator.allocate(tensor); });
+    const Bytes tails = allocator.blocks() - requested;
     sink.add(ItemId::WeightBlockTails, tails, [&] {
-        return "the caching allocator's blocks for lit-gpt's " + std::to_string(tensors.size())
+        return "the caching allocator's blocks for lit-gpt's " + std::to_string(tensors)
             + " weight tensors, made one after another on the GPU, less the tensors " + formatBytes(requested, units)
             + " (a weight of 10 MiB or more gets a segment rounded up to 2 MiB and keeps a remainder of at most "
               "1 MiB; smaller ones are rounded up to 512 B)"

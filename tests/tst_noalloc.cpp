@@ -43,6 +43,7 @@ private Q_SLOTS:
         QTest::newRow("QLoRA with Adafactor, tensor + sequence parallel") << 2;
         QTest::newRow("Hugging Face's Mixtral, paged 8-bit AdamW in backward") << 3;
         QTest::newRow("torchtitan, TP 4 and FSDP, op-level checkpointing, foreach AdamW") << 4;
+        QTest::newRow("lit-gpt LoRA on Llama-2-13B's shapes: the allocator replayed over its weights") << 5;
     }
     void numericPathAllocatesNothing()
     {
@@ -79,6 +80,16 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.recompute = Recompute::Selective;
             s.optimizerImpl = OptimizerImpl::Foreach;
+        } else if (variant == 5) {
+            s.arch.hidden = 5120;
+            s.arch.layers = 40;
+            s.arch.heads = s.arch.kvHeads = 40;
+            s.arch.ffn = 13824;
+            s.implementation = Implementation::LitGpt;
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraV;
         }
         QVERIFY(!scenarioError(s));
         const long before = g_allocations.load();
