@@ -1,6 +1,7 @@
 #include "core/allocator.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace vl {
 
@@ -23,7 +24,19 @@ Bytes roundSize(Bytes request)
     return std::max(kMinBlockSize, roundedUp(request, kMinBlockSize));
 }
 
+// Each record's free list in the replay's own buffer.
+template <class Record, std::size_t... I>
+std::array<Record, sizeof...(I)> records(std::pmr::memory_resource *resource, std::index_sequence<I...>)
+{
+    return {{((void)I, Record{std::pmr::vector<Bytes>(resource)})...}};
+}
+
 } // namespace
+
+CachingAllocatorReplay::CachingAllocatorReplay()
+    : m_history(records<AfterRun>(&m_resource, std::make_index_sequence<kPeriods>()))
+{
+}
 
 void CachingAllocatorReplay::expect(Bytes request)
 {
@@ -40,18 +53,16 @@ void CachingAllocatorReplay::allocate(Bytes request)
         return;
     }
     // The smallest free block that holds the request, else a new segment.
-    auto fits = m_free.end();
-    for (auto it = m_free.begin(); it != m_free.end(); ++it)
-        if (*it >= size && (fits == m_free.end() || *it < *fits))
-            fits = it;
+    const auto fits = std::lower_bound(m_free.begin(), m_free.end(), size);
     Bytes block = size < kMinLargeAlloc ? kLargeBuffer : roundedUp(size, kRoundLarge);
     if (fits != m_free.end()) {
         block = *fits;
         m_free.erase(fits);
     }
     if (block - size > kSmallSize) {
-        if (block - size >= m_smallestLarge) // else no request to come fits in it
-            m_free.push_back(block - size);
+        const Bytes rest = block - size;
+        if (rest >= m_smallestLarge) // else no request to come fits in it
+            m_free.insert(std::upper_bound(m_free.begin(), m_free.end(), rest), rest);
         block = size;
     }
     m_blocks += block;

@@ -4,8 +4,10 @@
 
 #include "core/units.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory_resource>
 #include <vector>
 
@@ -23,20 +25,55 @@ namespace vl {
 // short and lives in the replay's own buffer (the estimate's numeric path allocates nothing).
 class CachingAllocatorReplay {
 public:
-    CachingAllocatorReplay() = default;
+    CachingAllocatorReplay();
     CachingAllocatorReplay(const CachingAllocatorReplay &) = delete;
     CachingAllocatorReplay &operator=(const CachingAllocatorReplay &) = delete;
 
     void expect(Bytes request);
     void allocate(Bytes request);
+    // `times` runs of the same requests, which `run(allocate)` makes: once a run leaves the free
+    // blocks as a run up to kPeriods before it did, the runs repeat from there and the rest are
+    // counted, not replayed (a model's layers, alike, cost a few runs whatever their number).
+    template <class Run>
+    void allocateRepeated(std::int64_t times, Run &&run);
     Bytes blocks() const { return m_blocks; } // all the blocks handed out so far
 
 private:
-    std::array<std::byte, 2048> m_arena;
+    static constexpr std::int64_t kPeriods = 4;
+    struct AfterRun {
+        std::pmr::vector<Bytes> free;
+        Bytes blocks = 0;
+    };
+    std::array<std::byte, 4096> m_arena;
     std::pmr::monotonic_buffer_resource m_resource{m_arena.data(), m_arena.size()};
-    std::pmr::vector<Bytes> m_free{&m_resource}; // the large pool's free blocks, by size
+    std::pmr::vector<Bytes> m_free{&m_resource}; // the large pool's free blocks, smallest first
+    std::array<AfterRun, kPeriods> m_history;    // after each of the last kPeriods runs
     Bytes m_smallestLarge = 0;                   // the smallest large request expected; 0: none
     Bytes m_blocks = 0;
 };
+
+template <class Run>
+void CachingAllocatorReplay::allocateRepeated(std::int64_t times, Run &&run)
+{
+    const auto allocateOne = [this](Bytes request) { allocate(request); };
+    for (std::int64_t done = 1; done <= times; ++done) {
+        run(allocateOne);
+        // Runs done − period + 1 … done left the pool as they found it: each later period of
+        // runs hands out what those did.
+        for (std::int64_t period = 1; period <= std::min(done - 1, kPeriods); ++period) {
+            const AfterRun &then = m_history[std::size_t((done - period) % kPeriods)];
+            if (then.free != m_free)
+                continue;
+            const std::int64_t left = times - done;
+            m_blocks += left / period * (m_blocks - then.blocks);
+            for (std::int64_t rest = left % period; rest > 0; --rest)
+                run(allocateOne);
+            return;
+        }
+        AfterRun &now = m_history[std::size_t(done % kPeriods)];
+        now.free.assign(m_free.begin(), m_free.end());
+        now.blocks = m_blocks;
+    }
+}
 
 } // namespace vl

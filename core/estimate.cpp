@@ -359,10 +359,17 @@ struct Stage {
     template <class Sink>
     void addGatherBuffer(Units units, Sink &sink) const;
     // Whether the code creates the weights on the GPU one tensor at a time with nothing freed in
-    // between, and if so each tensor's bytes, in that order.
+    // between, and if so each tensor's bytes, in that order: those before the layers, each
+    // layer's (alike), those after.
     bool weightsMadeOneByOne() const;
+    // A weight's bytes as the model is made: the working dtype where everything trains, else the base's.
+    int madeWeightBytes() const { return s.fineTune == FineTune::Full ? dt.weight : dt.base; }
     template <class Visit>
-    void forEachWeightInCreationOrder(Visit &&visit) const;
+    void weightsBeforeLayers(Visit &&visit) const;
+    template <class Visit>
+    void layerWeights(Visit &&visit) const;
+    template <class Visit>
+    void weightsAfterLayers(Visit &&visit) const;
     template <class Sink>
     void addWeightBlockTails(Units units, Sink &sink) const;
     template <class Sink>
@@ -846,30 +853,51 @@ bool Stage::weightsMadeOneByOne() const
         && s.arch.experts == 1;
 }
 
+// The weight of a norm: lit-gpt's RMSNorm has a weight, its LayerNorm a bias as well.
 template <class Visit>
-void Stage::forEachWeightInCreationOrder(Visit &&visit) const
+void litgptNorm(const Architecture &a, int bytes, Visit &&visit)
+{
+    visit(a.hidden * bytes);
+    if (a.norm == NormKind::LayerNorm)
+        visit(a.hidden * bytes);
+}
+
+template <class Visit>
+void Stage::weightsBeforeLayers(Visit &&visit) const
+{
+    // The LM head, a LoRALinear: its linear, then lora_A and lora_B where the head is adapted.
+    const int bytes = madeWeightBytes();
+    visit(s.arch.vocab * s.arch.hidden * bytes);
+    if (s.fineTune == FineTune::LoRA && (s.loraTargets & LoraHead)) {
+        visit(s.loraRank * s.arch.hidden * dt.weight);
+        visit(s.arch.vocab * s.loraRank * dt.weight);
+    }
+    visit(s.arch.vocab * s.arch.hidden * bytes); // the embedding
+}
+
+template <class Visit>
+void Stage::layerWeights(Visit &&visit) const
 {
     const Architecture &a = s.arch;
-    const int bytes = s.fineTune == FineTune::Full ? dt.weight : dt.base;
+    const int bytes = madeWeightBytes();
     const std::int64_t r = s.loraRank, d = a.effectiveHeadDim();
     const bool lora = s.fineTune == FineTune::LoRA;
-    const auto linear = [&](std::int64_t in, std::int64_t out, bool bias, bool adapted) {
+    const auto linear = [&](std::int64_t in, std::int64_t out, bool adapted) {
         visit(in * out * bytes);
-        if (bias)
+        if (a.linearBias)
             visit(out * bytes);
         if (lora && adapted) {
             visit(r * in * dt.weight);
             visit(out * r * dt.weight);
         }
     };
-    const auto norm = [&] {
-        visit(a.hidden * bytes);
-        if (a.norm == NormKind::LayerNorm)
-            visit(a.hidden * bytes);
-    };
-    linear(a.hidden, a.vocab, false, s.loraTargets & LoraHead);
-    visit(a.vocab * a.hidden * bytes);
-    // LoRAQKVLinear: one lora_A of r rows per adapted projection, one lora_B as tall as they are.
+    litgptNorm(a, bytes, visit);
+    // LoRAQKVLinear: the fused q/k/v linear, then one lora_A of r rows per adapted projection and
+    // one lora_B as tall as they are.
+    const std::int64_t qkvWidth = (a.heads + 2 * a.kvHeads) * d;
+    visit(a.hidden * qkvWidth * bytes);
+    if (a.linearBias)
+        visit(qkvWidth * bytes);
     const unsigned qkv[] = {LoraQ, LoraK, LoraV};
     const std::int64_t widths[] = {a.heads * d, a.kvHeads * d, a.kvHeads * d};
     std::int64_t adaptedRows = 0, adaptedWidth = 0;
@@ -878,24 +906,23 @@ void Stage::forEachWeightInCreationOrder(Visit &&visit) const
             adaptedRows += r;
             adaptedWidth += widths[i];
         }
-    for (std::int64_t layer = 0; layer < a.layers; ++layer) {
-        norm();
-        visit(a.hidden * (a.heads + 2 * a.kvHeads) * d * bytes);
-        if (a.linearBias)
-            visit((a.heads + 2 * a.kvHeads) * d * bytes);
-        if (lora && adaptedRows > 0) {
-            visit(adaptedRows * a.hidden * dt.weight);
-            visit(adaptedWidth * r * dt.weight);
-        }
-        linear(a.heads * d, a.hidden, a.linearBias, s.loraTargets & LoraO);
-        if (a.normsPerLayer > 1)
-            norm();
-        if (a.mlp == MlpKind::Gated)
-            linear(a.hidden, a.ffn, a.linearBias, s.loraTargets & LoraGate);
-        linear(a.hidden, a.ffn, a.linearBias, s.loraTargets & LoraUp);
-        linear(a.ffn, a.hidden, a.linearBias, s.loraTargets & LoraDown);
+    if (lora && adaptedRows > 0) {
+        visit(adaptedRows * a.hidden * dt.weight);
+        visit(adaptedWidth * r * dt.weight);
     }
-    norm();
+    linear(a.heads * d, a.hidden, s.loraTargets & LoraO);
+    if (a.normsPerLayer > 1)
+        litgptNorm(a, bytes, visit);
+    if (a.mlp == MlpKind::Gated)
+        linear(a.hidden, a.ffn, s.loraTargets & LoraGate);
+    linear(a.hidden, a.ffn, s.loraTargets & LoraUp);
+    linear(a.ffn, a.hidden, s.loraTargets & LoraDown);
+}
+
+template <class Visit>
+void Stage::weightsAfterLayers(Visit &&visit) const
+{
+    litgptNorm(s.arch, madeWeightBytes(), visit); // ln_f
 }
 
 // torch.cuda.max_memory_allocated counts each tensor's block, which PyTorch's caching allocator
@@ -908,14 +935,24 @@ void Stage::addWeightBlockTails(Units units, Sink &sink) const
     if (!weightsMadeOneByOne())
         return;
     CachingAllocatorReplay allocator;
-    Bytes requested = 0;
-    std::int64_t tensors = 0;
-    forEachWeightInCreationOrder([&](Bytes tensor) {
-        allocator.expect(tensor);
-        requested += tensor;
-        ++tensors;
-    });
-    forEachWeightInCreationOrder([&](Bytes tensor) { allocator.allocate(tensor); });
+    Bytes outside = 0, perLayer = 0;
+    std::int64_t tensorsOutside = 0, tensorsPerLayer = 0;
+    const auto expect = [&](Bytes &bytes, std::int64_t &tensors) {
+        return [&](Bytes tensor) {
+            allocator.expect(tensor);
+            bytes += tensor;
+            ++tensors;
+        };
+    };
+    weightsBeforeLayers(expect(outside, tensorsOutside));
+    layerWeights(expect(perLayer, tensorsPerLayer));
+    weightsAfterLayers(expect(outside, tensorsOutside));
+    const auto allocate = [&](Bytes tensor) { allocator.allocate(tensor); };
+    weightsBeforeLayers(allocate);
+    allocator.allocateRepeated(s.arch.layers, [&](auto &&allocateInRun) { layerWeights(allocateInRun); });
+    weightsAfterLayers(allocate);
+    const std::int64_t tensors = tensorsOutside + s.arch.layers * tensorsPerLayer;
+    const Bytes requested = outside + s.arch.layers * perLayer;
     const Bytes tails = allocator.blocks() - requested;
     sink.add(ItemId::WeightBlockTails, tails, [&] {
         return "the caching allocator's blocks for lit-gpt's " + std::to_string(tensors)

@@ -51,6 +51,41 @@ private Q_SLOTS:
             replay.allocate(request);
         QCOMPARE(qint64(replay.blocks()), blocks);
     }
+
+    // A model's layers are the same requests again and again: once the free blocks repeat, the
+    // replay counts the rest instead of replaying them, and must reach what replaying would.
+    void allocateRepeated_data()
+    {
+        QTest::addColumn<std::vector<Bytes>>("run");
+        QTest::addColumn<qint64>("times");
+        QTest::addColumn<qint64>("blocks");
+        QTest::newRow("every run alike from the first: 135 MiB keeps 136 MiB")
+            << std::vector<Bytes>{135 * kMiB} << qint64(40) << qint64(40 * 136 * kMiB);
+        QTest::newRow("a period of two runs: 9.5 MiB split off a segment, then its 10.5 MiB rest whole")
+            << std::vector<Bytes>{19 * kMiB / 2} << qint64(5) << qint64(99 * kMiB / 2);
+        QTest::newRow("the same over 1001 runs, counted from the period")
+            << std::vector<Bytes>{19 * kMiB / 2} << qint64(1001) << qint64(500 * 20 * kMiB + 19 * kMiB / 2);
+        QTest::newRow("a period of five, longer than the replay looks back: replayed in full")
+            // 3.875 MiB four times from a 20 MiB segment, the fifth takes the 4.5 MiB left whole.
+            << std::vector<Bytes>{31 * kMiB / 8} << qint64(12) << qint64(2 * 20 * kMiB + 2 * 31 * kMiB / 8);
+        QTest::newRow("a run of several requests, small ones among them")
+            // 12.5 MiB (1.5 MiB split off), 1.25 MiB (takes those 1.5 MiB whole), 100 B (512 B).
+            << std::vector<Bytes>{25 * kMiB / 2, 5 * kMiB / 4, 100} << qint64(3) << qint64(3 * (14 * kMiB + 512));
+    }
+    void allocateRepeated()
+    {
+        QFETCH(std::vector<Bytes>, run);
+        QFETCH(qint64, times);
+        QFETCH(qint64, blocks);
+        CachingAllocatorReplay replay;
+        for (Bytes request : run)
+            replay.expect(request);
+        replay.allocateRepeated(times, [&](auto &&allocate) {
+            for (Bytes request : run)
+                allocate(request);
+        });
+        QCOMPARE(qint64(replay.blocks()), blocks);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAllocator)
