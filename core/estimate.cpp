@@ -1,7 +1,6 @@
 #include "core/estimate.h"
 
 #include "core/allocator.h"
-
 #include "core/savedtensors.h"
 #include "core/timeline.h"
 
@@ -362,7 +361,7 @@ struct Stage {
     // between, and if so each tensor's bytes, in that order: those before the layers, each
     // layer's (alike), those after.
     bool weightsMadeOneByOne() const;
-    // A weight's bytes as the model is made: the working dtype where everything trains, else the base's.
+    // A weight's bytes as the model is made: the working dtype when all of it trains, else the frozen base's.
     int madeWeightBytes() const { return s.fineTune == FineTune::Full ? dt.weight : dt.base; }
     template <class Visit>
     void weightsBeforeLayers(Visit &&visit) const;
@@ -846,11 +845,12 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
 // norm_2 and MLP (LLaMAMLP's fc_1, fc_2, proj; GptNeoxMLP's fc, proj), then ln_f; nn.Linear makes
 // its weight, then its bias. On more than one device FSDP materialises a model made on the meta
 // device, and under QLoRA bitsandbytes quantizes each linear as it is made, freeing its 16-bit
-// weight: other orders, not listed. The LM head's bias (phi-1.5's) is not in the architecture.
+// weight: other orders, not listed; nor are freezing layers or experts, which lit-gpt's scripts
+// do not do. The LM head's bias (phi-1.5's) is not in the architecture.
 bool Stage::weightsMadeOneByOne() const
 {
-    return s.implementation == Implementation::LitGpt && s.gpuCount() == 1 && s.fineTune != FineTune::QLoRA
-        && s.arch.experts == 1;
+    return s.implementation == Implementation::LitGpt && s.gpuCount() == 1
+        && (s.fineTune == FineTune::Full || s.fineTune == FineTune::LoRA) && s.arch.experts == 1;
 }
 
 // The weight of a norm: lit-gpt's RMSNorm has a weight, its LayerNorm a bias as well.
