@@ -5,6 +5,7 @@
 #include "core/estimate.h"
 #include "core/fields.h"
 #include "core/timeline.h"
+#include "litgptscenario.h"
 
 #include <QTest>
 
@@ -301,16 +302,7 @@ private Q_SLOTS:
         QTest::addColumn<Scenario>("scenario");
         QTest::addColumn<qint64>("tails");
         QTest::addColumn<bool>("listed");
-        Scenario llama13b;
-        llama13b.arch.hidden = 5120;
-        llama13b.arch.layers = 40;
-        llama13b.arch.heads = llama13b.arch.kvHeads = 40;
-        llama13b.arch.ffn = 13824;
-        llama13b.implementation = Implementation::LitGpt;
-        llama13b.precision = Precision::Bf16;
-        llama13b.attention = Attention::Flash;
-        llama13b.fineTune = FineTune::LoRA;
-        llama13b.loraTargets = LoraQ | LoraV;
+        Scenario llama13b = litgptLlama2_13bLora();
         llama13b.overhead.measure = Measure::Allocated; // lit-gpt's table: max_memory_allocated
         const Bytes mlpMatrix = 5120 * 13824 * 2, segment = (mlpMatrix + 2 * kMiB - 1) / (2 * kMiB) * 2 * kMiB;
         QTest::newRow("Llama-2-13B LoRA: 3 MLP matrices × 40 layers keep 1 MiB each")

@@ -3,6 +3,7 @@
 
 #include "core/estimate.h"
 #include "core/solve.h"
+#include "litgptscenario.h"
 
 #include <QTest>
 
@@ -81,15 +82,7 @@ private Q_SLOTS:
             s.recompute = Recompute::Selective;
             s.optimizerImpl = OptimizerImpl::Foreach;
         } else if (variant == 5) {
-            s.arch.hidden = 5120;
-            s.arch.layers = 40;
-            s.arch.heads = s.arch.kvHeads = 40;
-            s.arch.ffn = 13824;
-            s.implementation = Implementation::LitGpt;
-            s.precision = Precision::Bf16;
-            s.attention = Attention::Flash;
-            s.fineTune = FineTune::LoRA;
-            s.loraTargets = LoraQ | LoraV;
+            s = litgptLlama2_13bLora();
         }
         QVERIFY(!scenarioError(s));
         const long before = g_allocations.load();

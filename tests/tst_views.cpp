@@ -3,6 +3,7 @@
 
 #include "core/analysis.h"
 #include "core/fields.h"
+#include "litgptscenario.h"
 #include "ui/assumptionsdialog.h"
 #include "ui/ledgermodel.h"
 #include "ui/memorychart.h"
@@ -26,6 +27,8 @@
 #include <cmath>
 
 using namespace vl;
+
+Q_DECLARE_METATYPE(vl::Scenario)
 
 namespace {
 
@@ -189,32 +192,20 @@ private Q_SLOTS:
     // much; where they hold nothing more (Llama-2-7B's weights are whole multiples of 2 MiB), nothing.
     void assumptionsSayWhatTheWeightsBlocksHold_data()
     {
-        QTest::addColumn<qint64>("hidden");
-        QTest::addColumn<qint64>("ffn");
-        QTest::addColumn<qint64>("layers");
+        QTest::addColumn<Scenario>("scenario");
         QTest::addColumn<QString>("expected");
         QTest::newRow("Llama-2-13B: 120 MLP matrices keep 1 MiB each")
-            << qint64(5120) << qint64(13824) << qint64(40) << QStringLiteral("hold 120 MiB more than the weights");
-        QTest::newRow("Llama-2-7B: none") << qint64(4096) << qint64(11008) << qint64(32) << QString();
+            << litgptLlama2_13bLora() << QStringLiteral("hold 120 MiB more than the weights");
+        Scenario llama7b = litgptLlama2_13bLora();
+        llama7b.arch = Architecture{}; // Llama-2-7B's shapes
+        QTest::newRow("Llama-2-7B: none") << llama7b << QString();
     }
     void assumptionsSayWhatTheWeightsBlocksHold()
     {
-        QFETCH(qint64, hidden);
-        QFETCH(qint64, ffn);
-        QFETCH(qint64, layers);
+        QFETCH(Scenario, scenario);
         QFETCH(QString, expected);
-        Scenario s;
-        s.arch.hidden = hidden;
-        s.arch.ffn = ffn;
-        s.arch.layers = layers;
-        s.arch.heads = s.arch.kvHeads = hidden / 128; // 128-wide heads
-        s.implementation = Implementation::LitGpt;
-        s.precision = Precision::Bf16;
-        s.attention = Attention::Flash;
-        s.fineTune = FineTune::LoRA;
-        s.loraTargets = LoraQ | LoraV;
-        QVERIFY(!scenarioError(s));
-        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY(!scenarioError(scenario));
+        const QString html = assumptionsHtml(scenario, estimate(scenario), Units::GiB);
         const bool said = html.contains(QStringLiteral("lit-gpt makes its weights on the GPU one after another"));
         QCOMPARE(said, !expected.isEmpty());
         if (said)
