@@ -90,6 +90,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.loraRank = get<std::int64_t>(f, "rank", s.loraRank);
     if (f["targets"])
         s.loraTargets = *parseLoraTargets(f["targets"].as<std::string>());
+    s.doubleQuant = get<bool>(f, "double_quant", s.doubleQuant);
     s.loraDropout = get<bool>(row, "lora_dropout", false);
     // The estimate predicts the reading the source took; what it does not state keeps the defaults
     // a user gets (the allocator reserve's percentage among them).
@@ -118,6 +119,18 @@ struct Outcome {
 std::vector<Outcome> &outcomes()
 {
     static std::vector<Outcome> all;
+    return all;
+}
+
+// A run that ran out of memory: what the verdict promised by default, and the GPU's capacity.
+struct OutOfMemory {
+    std::string id;
+    double promised, capacity;
+};
+
+std::vector<OutOfMemory> &outOfMemory()
+{
+    static std::vector<OutOfMemory> all;
     return all;
 }
 
@@ -150,7 +163,7 @@ private Q_SLOTS:
         const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/measured-runs.yaml");
         QVERIFY(rows.IsSequence() && rows.size() >= 26);
         for (const auto &row : rows) {
-            if (!get<bool>(row, "expressible", true))
+            if (!get<bool>(row, "expressible", true) || !row["measured_gib"])
                 continue;
             QTest::newRow(row["id"].as<std::string>().c_str())
                 << scenarioOf(row) << row["measured_gib"].as<double>()
@@ -221,6 +234,32 @@ private Q_SLOTS:
                                 .arg(measuredGiB, 0, 'f', 2)));
     }
 
+    // A run that ran out of memory on its GPU: the verdict must not say it fits.
+    void outOfMemoryIsNoFit_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<double>("capacityGiB");
+        int runs = 0;
+        for (const auto &row : YAML::LoadFile(VL_TEST_DATA "/measured-runs.yaml"))
+            if (get<bool>(row, "out_of_memory", false)) {
+                QTest::newRow(row["id"].as<std::string>().c_str())
+                    << scenarioOf(row) << row["capacity_gib"].as<double>();
+                ++runs;
+            }
+        QVERIFY(runs >= 3); // lit-gpt's table: Llama-2-7B at 4 sequences, Llama-2-13B at 2 and 4
+    }
+    void outOfMemoryIsNoFit()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(double, capacityGiB);
+        const Bytes promised = promisedByDefault(scenario);
+        outOfMemory().push_back({QTest::currentDataTag(), double(promised) / double(kGiB), capacityGiB});
+        QVERIFY2(double(promised) > capacityGiB * double(kGiB),
+                 qPrintable(QStringLiteral("by default %1 GiB, which fits %2 GiB")
+                                .arg(double(promised) / double(kGiB), 0, 'f', 2)
+                                .arg(capacityGiB, 0, 'f', 1)));
+    }
+
     // Where the source also logs what stays allocated between steps (Megatron-LM's mem-allocated-bytes),
     // the step timeline's point before the step predicts it: the model states, the workspaces and what
     // the loop keeps from one step to the next (the pipeline chunks' inputs, the rerun state
@@ -277,7 +316,7 @@ private Q_SLOTS:
         std::sort(errors.begin(), errors.end());
         const double median = errors.size() % 2 ? errors[errors.size() / 2]
                                                 : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
-        table += QStringLiteral("\nmedian |error| %1 %, worst %2 % over %3 runs\n")
+        table += QStringLiteral("\nmedian |error| %1 %, worst %2 % over %3 runs.\n")
                      .arg(100 * median, 0, 'f', 1)
                      .arg(100 * errors.back(), 0, 'f', 1)
                      .arg(errors.size());
@@ -289,11 +328,16 @@ private Q_SLOTS:
         for (const Outcome &o : outcomes())
             lowest = std::min(lowest, o.error());
         table += QStringLiteral("%1 of %2 runs read low at their own reading, the furthest by %3 %; %4 at the "
-                                "default reading (what nvidia-smi shows), which the verdict uses\n")
+                                "default reading (what nvidia-smi shows), which the verdict uses.\n")
                      .arg(low)
                      .arg(errors.size())
                      .arg(-100 * lowest, 0, 'f', 1)
                      .arg(promisedLow);
+        for (const OutOfMemory &o : outOfMemory())
+            table += QStringLiteral("%1 ran out of memory on %2 GiB; by default the estimate asks for %3 GiB.\n")
+                         .arg(QString::fromStdString(o.id))
+                         .arg(o.capacity, 0, 'f', 0)
+                         .arg(o.promised, 0, 'f', 2);
         qInfo().noquote() << table;
         QString between = QStringLiteral("| run | measured between steps | before the step | difference |\n"
                                          "|---|---|---|---|\n");
