@@ -880,43 +880,43 @@ void Stage::layerWeights(Visit &&visit) const
 {
     const Architecture &a = s.arch;
     const int bytes = madeWeightBytes();
-    const std::int64_t r = s.loraRank, d = a.effectiveHeadDim();
     const bool lora = s.fineTune == FineTune::LoRA;
+    int count = 0;
+    const auto matrices = layerMatrices(a, count); // q, k, v, o, then the MLP's, in lit-gpt's order
+    // A linear over `in` × `out`, its bias, then lora_A (r × in) and lora_B (out × r) where adapted.
     const auto linear = [&](std::int64_t in, std::int64_t out, bool adapted) {
         visit(in * out * bytes);
         if (a.linearBias)
             visit(out * bytes);
         if (lora && adapted) {
-            visit(r * in * dt.weight);
-            visit(out * r * dt.weight);
+            visit(s.loraRank * in * dt.weight);
+            visit(out * s.loraRank * dt.weight);
         }
     };
     litgptNorm(a, bytes, visit);
-    // LoRAQKVLinear: the fused q/k/v linear, then one lora_A of r rows per adapted projection and
-    // one lora_B as tall as they are.
-    const std::int64_t qkvWidth = (a.heads + 2 * a.kvHeads) * d;
+    // LoRAQKVLinear fuses q, k and v into one linear with one lora_A of r rows per adapted
+    // projection and one lora_B as tall as they are; 512 B rounding aside, the same bytes.
+    std::int64_t qkvWidth = 0, adaptedWidth = 0, adaptedRanks = 0;
+    for (int i = 0; i < 3; ++i) {
+        qkvWidth += matrices[i].out;
+        if (matrices[i].loraBit & s.loraTargets) {
+            adaptedWidth += matrices[i].out;
+            ++adaptedRanks;
+        }
+    }
     visit(a.hidden * qkvWidth * bytes);
     if (a.linearBias)
         visit(qkvWidth * bytes);
-    const unsigned qkv[] = {LoraQ, LoraK, LoraV};
-    const std::int64_t widths[] = {a.heads * d, a.kvHeads * d, a.kvHeads * d};
-    std::int64_t adaptedRows = 0, adaptedWidth = 0;
-    for (int i = 0; i < 3; ++i)
-        if (s.loraTargets & qkv[i]) {
-            adaptedRows += r;
-            adaptedWidth += widths[i];
-        }
-    if (lora && adaptedRows > 0) {
-        visit(adaptedRows * a.hidden * dt.weight);
-        visit(adaptedWidth * r * dt.weight);
+    if (lora && adaptedRanks > 0) {
+        visit(adaptedRanks * s.loraRank * a.hidden * dt.weight);
+        visit(adaptedWidth * s.loraRank * dt.weight);
     }
-    linear(a.heads * d, a.hidden, s.loraTargets & LoraO);
+    const Matrix &o = matrices[3];
+    linear(o.in, o.out, o.loraBit & s.loraTargets);
     if (a.normsPerLayer > 1)
         litgptNorm(a, bytes, visit);
-    if (a.mlp == MlpKind::Gated)
-        linear(a.hidden, a.ffn, s.loraTargets & LoraGate);
-    linear(a.hidden, a.ffn, s.loraTargets & LoraUp);
-    linear(a.ffn, a.hidden, s.loraTargets & LoraDown);
+    for (int i = 4; i < count; ++i)
+        linear(matrices[i].in, matrices[i].out, matrices[i].loraBit & s.loraTargets);
 }
 
 template <class Visit>
