@@ -1,7 +1,6 @@
 #include "core/allocator.h"
 
 #include <algorithm>
-#include <utility>
 
 namespace vl {
 
@@ -24,19 +23,7 @@ Bytes roundSize(Bytes request)
     return std::max(kMinBlockSize, roundedUp(request, kMinBlockSize));
 }
 
-// Each record's free list in the replay's own buffer.
-template <class Record, std::size_t... I>
-std::array<Record, sizeof...(I)> records(std::pmr::memory_resource *resource, std::index_sequence<I...>)
-{
-    return {{((void)I, Record{std::pmr::vector<Bytes>(resource)})...}};
-}
-
 } // namespace
-
-CachingAllocatorReplay::CachingAllocatorReplay()
-    : m_history(records<AfterRun>(&m_resource, std::make_index_sequence<kPeriods>()))
-{
-}
 
 void CachingAllocatorReplay::expect(Bytes request)
 {

@@ -25,7 +25,7 @@ namespace vl {
 // short and lives in the replay's own buffer (the estimate's numeric path allocates nothing).
 class CachingAllocatorReplay {
 public:
-    CachingAllocatorReplay();
+    CachingAllocatorReplay() = default;
     CachingAllocatorReplay(const CachingAllocatorReplay &) = delete;
     CachingAllocatorReplay &operator=(const CachingAllocatorReplay &) = delete;
 
@@ -40,14 +40,21 @@ public:
 
 private:
     static constexpr std::int64_t kPeriods = 4;
+    // The pool after a run: its free blocks, unless more than a few (then no period is looked for).
     struct AfterRun {
-        std::pmr::vector<Bytes> free;
+        std::array<Bytes, 16> free{};
+        std::size_t count = 0;
+        bool recorded = false;
         Bytes blocks = 0;
+        bool holds(const std::pmr::vector<Bytes> &now) const
+        {
+            return recorded && std::equal(free.begin(), free.begin() + count, now.begin(), now.end());
+        }
     };
-    std::array<std::byte, 4096> m_arena;
+    std::array<std::byte, 2048> m_arena;
     std::pmr::monotonic_buffer_resource m_resource{m_arena.data(), m_arena.size()};
     std::pmr::vector<Bytes> m_free{&m_resource}; // the large pool's free blocks, smallest first
-    std::array<AfterRun, kPeriods> m_history;    // after each of the last kPeriods runs
+    std::array<AfterRun, kPeriods> m_history{};  // after each of the last kPeriods runs
     Bytes m_smallestLarge = 0;                   // the smallest large request expected; 0: none
     Bytes m_blocks = 0;
 };
@@ -62,7 +69,7 @@ void CachingAllocatorReplay::allocateRepeated(std::int64_t times, Run &&run)
         // runs hands out what those did.
         for (std::int64_t period = 1; period <= std::min(done - 1, kPeriods); ++period) {
             const AfterRun &then = m_history[std::size_t((done - period) % kPeriods)];
-            if (then.free != m_free)
+            if (!then.holds(m_free))
                 continue;
             const std::int64_t left = times - done;
             m_blocks += left / period * (m_blocks - then.blocks);
@@ -71,7 +78,9 @@ void CachingAllocatorReplay::allocateRepeated(std::int64_t times, Run &&run)
             return;
         }
         AfterRun &now = m_history[std::size_t(done % kPeriods)];
-        now.free.assign(m_free.begin(), m_free.end());
+        now.recorded = m_free.size() <= now.free.size();
+        now.count = std::min(m_free.size(), now.free.size());
+        std::copy_n(m_free.begin(), now.count, now.free.begin());
         now.blocks = m_blocks;
     }
 }

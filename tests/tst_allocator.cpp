@@ -68,6 +68,10 @@ private Q_SLOTS:
         QTest::newRow("a period of five, longer than the replay looks back: replayed in full")
             // 3.875 MiB four times from a 20 MiB segment, the fifth takes the 4.5 MiB left whole.
             << std::vector<Bytes>{31 * kMiB / 8} << qint64(12) << qint64(2 * 20 * kMiB + 2 * 31 * kMiB / 8);
+        QTest::newRow("free blocks that pile up past what the replay records: replayed in full")
+            // Each run leaves two 1.5 MiB blocks from its 12.5 MiB tensors; its 1.25 MiB one takes one whole.
+            << std::vector<Bytes>{25 * kMiB / 2, 25 * kMiB / 2, 5 * kMiB / 4} << qint64(20)
+            << qint64(20 * 53 * kMiB / 2);
         QTest::newRow("a run of several requests, small ones among them")
             // 12.5 MiB (1.5 MiB split off), 1.25 MiB (takes those 1.5 MiB whole), 100 B (512 B).
             << std::vector<Bytes>{25 * kMiB / 2, 5 * kMiB / 4, 100} << qint64(3) << qint64(3 * (14 * kMiB + 512));
