@@ -109,43 +109,37 @@ Bytes promisedByDefault(Scenario s)
     return requiredBytes(estimate(s), kDefaultFitRule);
 }
 
+// What each test found, kept for the table cleanupTestCase() prints.
+template <class Record>
+std::vector<Record> &recorded()
+{
+    static std::vector<Record> all;
+    return all;
+}
+
 struct Outcome {
     std::string id;
     double measured, estimated, sum;
     std::string kind, gap;
-    double atDefaultReading; // the estimate at the verdict's default reading (what nvidia-smi shows)
     double error() const { return estimated / measured - 1.0; }
 };
 
-std::vector<Outcome> &outcomes()
-{
-    static std::vector<Outcome> all;
-    return all;
-}
-
-// A run that ran out of memory: what the verdict promised by default, and the GPU's capacity.
+// What the verdict promises by default against what was measured, or against the capacity of the
+// GPU a run did not fit.
+struct Promised {
+    std::string id;
+    double promised, measured;
+};
 struct OutOfMemory {
     std::string id;
     double promised, capacity;
 };
-
-std::vector<OutOfMemory> &outOfMemory()
-{
-    static std::vector<OutOfMemory> all;
-    return all;
-}
 
 // Between steps: what the step timeline holds before the step, against the source's reading there.
 struct BetweenSteps {
     std::string id;
     Bytes measured, estimated;
 };
-
-std::vector<BetweenSteps> &betweenSteps()
-{
-    static std::vector<BetweenSteps> all;
-    return all;
-}
 
 } // namespace
 
@@ -185,9 +179,8 @@ private Q_SLOTS:
         QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
         QCOMPARE(b->stage, stage); // the pipeline stage whose GPU was read
         const double estimated = double(requiredBytes(*b, kDefaultFitRule)) / double(kGiB);
-        const double atDefaultReading = double(promisedByDefault(scenario)) / double(kGiB);
-        outcomes().push_back({QTest::currentDataTag(), measuredGiB, estimated, double(b->total) / double(kGiB),
-                              kind.toStdString(), knownGap.toStdString(), atDefaultReading});
+        recorded<Outcome>().push_back({QTest::currentDataTag(), measuredGiB, estimated, double(b->total) / double(kGiB),
+                                       kind.toStdString(), knownGap.toStdString()});
         const double error = estimated / measuredGiB - 1.0;
         if (!knownGap.isEmpty())
             QEXPECT_FAIL("", qPrintable(knownGap), Continue);
@@ -239,6 +232,7 @@ private Q_SLOTS:
         QFETCH(QString, promisedLow);
         QVERIFY(Overhead{}.measure == Measure::NvidiaSmi);
         const Bytes promised = promisedByDefault(scenario);
+        recorded<Promised>().push_back({QTest::currentDataTag(), double(promised) / double(kGiB), measuredGiB});
         if (!promisedLow.isEmpty())
             QEXPECT_FAIL("", qPrintable(promisedLow), Continue);
         QVERIFY2(double(promised) >= measuredGiB * double(kGiB),
@@ -266,7 +260,7 @@ private Q_SLOTS:
         QFETCH(Scenario, scenario);
         QFETCH(double, capacityGiB);
         const Bytes promised = promisedByDefault(scenario);
-        outOfMemory().push_back({QTest::currentDataTag(), double(promised) / double(kGiB), capacityGiB});
+        recorded<OutOfMemory>().push_back({QTest::currentDataTag(), double(promised) / double(kGiB), capacityGiB});
         QVERIFY2(double(promised) > capacityGiB * double(kGiB),
                  qPrintable(QStringLiteral("by default %1 GiB, which fits %2 GiB")
                                 .arg(double(promised) / double(kGiB), 0, 'f', 2)
@@ -298,7 +292,7 @@ private Q_SLOTS:
         const auto b = validatedEstimate(scenario);
         QVERIFY2(b.ok(), b.ok() ? "" : b.error().describe().c_str());
         const Bytes estimated = stepTimeline(*b).beforeTheStep();
-        betweenSteps().push_back({QTest::currentDataTag(), measured, estimated});
+        recorded<BetweenSteps>().push_back({QTest::currentDataTag(), measured, estimated});
         const double error = double(estimated) / double(measured) - 1.0;
         QVERIFY2(std::abs(error) <= kBetweenStepsBand,
                  qPrintable(QStringLiteral("estimate %1 B, measured %2 B: %3 %")
@@ -313,7 +307,7 @@ private Q_SLOTS:
         std::vector<double> errors;
         QString table = QStringLiteral("\n| run | measured | estimate (peak) | error | sum of all parts |\n"
                                        "|---|---|---|---|---|\n");
-        for (const Outcome &o : outcomes()) {
+        for (const Outcome &o : recorded<Outcome>()) {
             errors.push_back(std::abs(o.error()));
             table += QStringLiteral("| %1 | %2 GiB (%3) | %4 GiB | %5 %%6 | %7 GiB |\n")
                          .arg(QString::fromStdString(o.id))
@@ -333,12 +327,12 @@ private Q_SLOTS:
                      .arg(100 * median, 0, 'f', 1)
                      .arg(100 * errors.back(), 0, 'f', 1)
                      .arg(errors.size());
-        const auto low = std::count_if(outcomes().begin(), outcomes().end(),
+        const auto low = std::count_if(recorded<Outcome>().begin(), recorded<Outcome>().end(),
                                        [](const Outcome &o) { return o.error() < 0; });
-        const auto promisedLow = std::count_if(outcomes().begin(), outcomes().end(),
-                                               [](const Outcome &o) { return o.atDefaultReading < o.measured; });
+        const auto promisedLow = std::count_if(recorded<Promised>().begin(), recorded<Promised>().end(),
+                                               [](const Promised &o) { return o.promised < o.measured; });
         double lowest = 0;
-        for (const Outcome &o : outcomes())
+        for (const Outcome &o : recorded<Outcome>())
             lowest = std::min(lowest, o.error());
         table += QStringLiteral("%1 of %2 runs read low at their own reading, the furthest by %3 %; %4 at the "
                                 "default reading (what nvidia-smi shows), which the verdict uses.\n")
@@ -346,7 +340,7 @@ private Q_SLOTS:
                      .arg(errors.size())
                      .arg(-100 * lowest, 0, 'f', 1)
                      .arg(promisedLow);
-        for (const OutOfMemory &o : outOfMemory())
+        for (const OutOfMemory &o : recorded<OutOfMemory>())
             table += QStringLiteral("%1 ran out of memory on %2 GiB; by default the estimate asks for %3 GiB.\n")
                          .arg(QString::fromStdString(o.id))
                          .arg(o.capacity, 0, 'f', 0)
@@ -354,7 +348,7 @@ private Q_SLOTS:
         qInfo().noquote() << table;
         QString between = QStringLiteral("| run | measured between steps | before the step | difference |\n"
                                          "|---|---|---|---|\n");
-        for (const BetweenSteps &o : betweenSteps())
+        for (const BetweenSteps &o : recorded<BetweenSteps>())
             between += QStringLiteral("| %1 | %2 MiB | %3 MiB | %4 MiB |\n")
                            .arg(QString::fromStdString(o.id))
                            .arg(double(o.measured) / double(kMiB), 0, 'f', 1)
