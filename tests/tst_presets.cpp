@@ -2,7 +2,10 @@
 // reported (file, line, field) without stopping anything else from loading.
 
 #include "core/presets.h"
+#include "core/scenariofile.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -280,6 +283,32 @@ private Q_SLOTS:
         QCOMPARE(gpu.capacity, 80 * kGB);
         QVERIFY(!gpu.verified);
         QCOMPARE(QString::fromStdString(gpu.label), QStringLiteral("74.5 GiB"));
+    }
+
+    // An example that names a model preset opens as that preset: its architecture is the
+    // preset's, field for field, or the model box would call it "Custom".
+    void examplesOpenAsTheirPreset_data()
+    {
+        QTest::addColumn<QString>("file");
+        const QDir examples(QStringLiteral(VL_EXAMPLES));
+        const QStringList files = examples.entryList({QStringLiteral("*.vramledger.yaml")}, QDir::Files);
+        QVERIFY(files.size() >= 3);
+        for (const QString &name : files)
+            QTest::newRow(qPrintable(name)) << examples.filePath(name);
+    }
+    void examplesOpenAsTheirPreset()
+    {
+        QFETCH(QString, file);
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const auto doc = parseScenarioDocument(in.readAll().toStdString(), file.toStdString());
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        if (doc->modelId.empty())
+            return; // a custom model, said as such
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const ModelPreset *preset = catalog.findModel(doc->modelId);
+        QVERIFY2(preset, doc->modelId.c_str());
+        QCOMPARE(doc->scenario.arch, preset->arch);
     }
 
     void missingFolderIsNoError()
