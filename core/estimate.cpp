@@ -1,6 +1,7 @@
 #include "core/estimate.h"
 
 #include "core/allocator.h"
+#include "core/pipeline.h"
 #include "core/savedtensors.h"
 #include "core/timeline.h"
 
@@ -40,6 +41,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::InputBatch, "input_batch"},
     {ItemId::BatchesKept, "batches_kept"},
     {ItemId::PipelineGradients, "pipeline_gradients"},
+    {ItemId::PipelineInputsHeld, "pipeline_inputs_held"},
     {ItemId::PipelineInputsKept, "pipeline_inputs_kept"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
@@ -201,54 +203,6 @@ StageLayers stageLayers(const Scenario &s, int stage)
     const std::int64_t perStage = ceilDiv(s.arch.layers, s.pipelineParallel);
     const std::int64_t first = std::min(s.arch.layers, stage * perStage);
     return {first, std::min(s.arch.layers, first + perStage)};
-}
-
-// What a pipeline stage holds at once, as Megatron-Core schedules it
-// (megatron/core/pipeline_parallel/schedules.py, get_pp_rank_microbatches): stage r runs its
-// warm-up forwards, then one forward before each backward, so it holds warm-up + 1 forward
-// passes' activations — every one of them when the warm-up covers them all. A pass is one
-// micro-batch through one of the stage's v model chunks (v = 1 without interleaving). Warm-up:
-// p − r − 1 without interleaving; 2(p − r − 1) + (v − 1)·g with it, g =
-// microbatch_group_size_per_vp_stage (default p), of m·v passes in all.
-//
-// From the second steady-state forward on, that forward runs beside the previous backward's
-// activation gradients, which the schedule's locals still hold: without interleaving
-// (forward_backward_pipelining_without_interleaving) input_tensor_grad, the gradient of the
-// stage's input that backward sent back (none on the first stage), and output_tensor_grad, the
-// one it received (none on the last); with interleaving input_tensor_grad, returned by
-// forward_backward_helper_wrapper, and the next backward's gradient, received ahead into
-// output_tensor_grads (overlap_p2p_comm, Megatron's default there) - on the last stage only once
-// its last chunk's p micro-batches, whose gradient the loss makes, are through.
-//
-// Between steps, forward_step has handed each model chunk its pipeline input (set_input_tensor,
-// transformer_block.py: self.input_tensor) and backward_step retained that input's gradient
-// (retain_grad): every chunk that receives one keeps its last micro-batch's input and gradient
-// until its next forward - the whole stage but the first stage's first chunk.
-struct PipelineInFlight {
-    std::int64_t passes;        // chunk forward passes whose activations are held
-    std::int64_t microBatches;  // distinct micro-batches among them
-    std::int64_t gradients;     // activation gradients of the previous backward held beside them
-    std::int64_t chunksKeeping; // model chunks keeping an input and its gradient between steps
-};
-
-PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
-{
-    const std::int64_t p = s.pipelineParallel, v = s.virtualStages, m = s.microBatchesPerStep();
-    const bool first = stage == 0, last = stage == p - 1;
-    const std::int64_t chunksKeeping = p > 1 ? v - (first ? 1 : 0) : 0;
-    if (v == 1) {
-        const std::int64_t held = std::min(p - stage, m);
-        const std::int64_t steady = m - std::min(p - stage - 1, m);
-        return {held, held, steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last), chunksKeeping};
-    }
-    const std::int64_t warmUp = std::min(2 * (p - stage - 1) + (v - 1) * p, m * v);
-    const std::int64_t passes = std::min(warmUp + 1, m * v);
-    // Forward passes go in groups of p micro-batches through chunk 0, then chunk 1, …: each
-    // round of p·v passes starts p new micro-batches.
-    const std::int64_t rounds = passes / (p * v), started = std::min(p, passes % (p * v));
-    const std::int64_t steady = m * v - warmUp;
-    const std::int64_t gradients = steady < 2 ? 0 : 1 + std::int64_t(!last || steady > p);
-    return {passes, std::min(m, rounds * p + started), gradients, chunksKeeping};
 }
 
 // The embedding on one tensor-parallel GPU: its vocabulary slice, and the learned positions
@@ -1283,6 +1237,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const std::int64_t inFlight = held.microBatches;
     b.microBatchesInFlight = held.microBatches;
     b.chunkPassesInFlight = held.passes;
+    b.pipelineInputsHeld = held.inputsHeld;
     // A frozen layer below every trainable one needs nothing saved for backward.
     const std::int64_t savingLayers = s.fineTune == FineTune::Freeze ? trainableLayersHere : layers.count();
 
@@ -1450,6 +1405,16 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         sink.add(ItemId::PipelineGradients, gradients, [&] {
             return pipelineTensors(held.gradients, gradients,
                                    " (the previous backward's activation gradients, held while the next forward runs)");
+        });
+    }
+    if (held.inputsHeld > 0) {
+        const Bytes inputs = held.inputsHeld * pipelineTensor;
+        sink.add(ItemId::PipelineInputsHeld, inputs, [&] {
+            return pipelineTensors(held.inputsHeld, inputs,
+                                   " (pipeline inputs whose backward has run and the gradients left on them, still "
+                                   "referenced beside a steady-state forward: the input the schedule received last in "
+                                   "warm-up, until it returns, and each model chunk's latest input, until its next "
+                                   "forward; the most at once)");
         });
     }
     if (codeLevel) {
@@ -1858,6 +1823,7 @@ Component componentOf(ItemId id)
     case ItemId::InputBatch:
     case ItemId::BatchesKept:
     case ItemId::PipelineGradients:
+    case ItemId::PipelineInputsHeld:
     case ItemId::PipelineInputsKept:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:

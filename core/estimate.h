@@ -56,6 +56,7 @@ enum class ItemId {
     InputBatch,         // the micro-batch's tokens, labels and masks as the training loop hands them to the model
     BatchesKept,        // the step's other micro-batches, which Megatron-LM's rerun state machine keeps
     PipelineGradients,  // the previous backward's activation gradients a pipeline's next forward runs beside
+    PipelineInputsHeld, // interleaved: pipeline inputs and their gradients still referenced after their backward
     PipelineInputsKept, // each model chunk's last pipeline input and its gradient, kept between steps
     Logits,
     RecomputeBuffer,
@@ -101,6 +102,7 @@ struct Breakdown {
     std::int64_t layersOnStage = 0;
     std::int64_t microBatchesInFlight = 1; // micro-batches whose activations the stage holds at once
     std::int64_t chunkPassesInFlight = 1;  // with interleaving: their passes through the stage's model chunks
+    std::int64_t pipelineInputsHeld = 0;   // with interleaving: inputs and gradients held after their backward
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors

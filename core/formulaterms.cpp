@@ -85,6 +85,10 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "(each model chunk's last pipeline input and its gradient, kept until its next "
                       "forward: between steps, not at the peak)"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "(pipeline inputs whose backward has run and the gradients left on them, still referenced "
+                      "beside a steady-state forward: the input the schedule received last in warm-up, until it "
+                      "returns, and each model chunk's latest input, until its next forward; the most at once)"),
     VL_TRANSLATE_NOOP("vl::formula", "attention scores"),
     VL_TRANSLATE_NOOP("vl::formula", "micro-batches in flight"),
     VL_TRANSLATE_NOOP("vl::formula", "chunk passes in flight"),

@@ -76,8 +76,10 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     };
 
     // Megatron-LM's rerun state machine keeps every micro-batch the step fetched until the next
-    // step begins; the timeline draws the last one, so the others are all there.
-    const Bytes batchesKept = b.batchesKeptThroughStep();
+    // step begins; the timeline draws the last one, so the others are all there. So are the
+    // pipeline inputs an interleaved schedule holds after their backward, from the steady state on
+    // until the schedule returns, before the optimizer step.
+    const Bytes batchesKept = b.batchesKeptThroughStep() + b.item(ItemId::PipelineInputsHeld);
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
     const Bytes kept = b.item(ItemId::PipelineInputsKept) + b.batchesKeptAtStepEnd();

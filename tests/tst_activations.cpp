@@ -605,13 +605,17 @@ private Q_SLOTS:
         QTest::addColumn<int>("stage");
         QTest::addColumn<int>("gradients");
         QTest::addColumn<int>("chunksKeeping");
-        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1 << 0;
-        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none") << 4 << 1 << 4 << 0 << 0 << 0;
-        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1 << 1;
-        QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received") << 4 << 2 << 8 << 3 << 2 << 2;
-        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back") << 4 << 2 << 4 << 3 << 1 << 2;
-        QTest::newRow("interleaved, first stage: its second chunk keeps its input") << 4 << 2 << 8 << 0 << 2 << 1;
-        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0 << 0;
+        QTest::addColumn<int>("heldAfterBackward"); // tst_pipeline works these out
+        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1 << 0 << 0;
+        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none")
+            << 4 << 1 << 4 << 0 << 0 << 0 << 0;
+        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1 << 1 << 0;
+        QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received")
+            << 4 << 2 << 8 << 3 << 2 << 2 << 4;
+        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back")
+            << 4 << 2 << 4 << 3 << 1 << 2 << 2;
+        QTest::newRow("interleaved, first stage: its second chunk keeps its input") << 4 << 2 << 8 << 0 << 2 << 1 << 0;
+        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0 << 0 << 0;
     }
     void pipelineSchedule()
     {
@@ -621,6 +625,7 @@ private Q_SLOTS:
         QFETCH(int, stage);
         QFETCH(int, gradients);
         QFETCH(int, chunksKeeping);
+        QFETCH(int, heldAfterBackward);
         Scenario s = gpt3();
         s.pipelineParallel = pp;
         s.virtualStages = vpp;
@@ -635,6 +640,8 @@ private Q_SLOTS:
         const qint64 tensor = qint64(2048) * s.microBatch * 12288 * 2;
         QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), gradients * tensor);
         QCOMPARE(qint64(b.item(ItemId::PipelineInputsKept)), chunksKeeping * 2 * tensor);
+        QCOMPARE(qint64(b.item(ItemId::PipelineInputsHeld)), heldAfterBackward * tensor);
+        QCOMPARE(qint64(b.pipelineInputsHeld), qint64(heldAfterBackward));
     }
 
     // Megatron-Core's MoE layer with its default allgather dispatcher: each GPU keeps the s·b·k

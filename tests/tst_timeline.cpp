@@ -384,6 +384,44 @@ private Q_SLOTS:
                              - b.item(ItemId::RecomputeBuffer));
     }
 
+    // Interleaved, the pipeline inputs held after their backward (the schedule's input_tensor from
+    // the end of warm-up, each chunk's set_input_tensor) are there from the steady state until the
+    // schedule returns: at every point of forward, the loss and backward, not before the step nor in
+    // the optimizer step. Four micro-batches: forward 4's input and its gradient; eight: chunk 1's
+    // last input and gradient beside them (tst_pipeline).
+    void pipelineInputsHeldThroughTheSchedule_data()
+    {
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<int>("held");
+        QTest::newRow("4 micro-batches: 2 tensors") << 4 << 2;
+        QTest::newRow("8 micro-batches: 4 tensors") << 8 << 4;
+    }
+    void pipelineInputsHeldThroughTheSchedule()
+    {
+        QFETCH(int, microBatches);
+        QFETCH(int, held);
+        Scenario s;
+        s.pipelineParallel = 4;
+        s.virtualStages = 2;
+        s.gradAccum = microBatches;
+        s.arch.vocab = 4'000'000; // the last stage the heaviest
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 3);
+        const Bytes tensor = Bytes(2) * s.sequence * s.microBatch * s.arch.hidden;
+        QCOMPARE(b.item(ItemId::PipelineInputsHeld), held * tensor);
+        Breakdown without = b; // the same step but for the inputs held
+        without.itemBytes[std::size_t(ItemId::PipelineInputsHeld)] = 0;
+        const StepTimeline t = stepTimeline(b), others = stepTimeline(without);
+        QCOMPARE(t.points.size(), others.points.size());
+        for (std::size_t i = 0; i < t.points.size(); ++i) {
+            const StepPhase phase = t.points[i].phase;
+            const bool inSchedule = phase != StepPhase::Start && phase != StepPhase::OptimizerStep;
+            QCOMPARE(t.points[i].part(Component::Activations) - others.points[i].part(Component::Activations),
+                     inSchedule ? held * tensor : 0);
+        }
+    }
+
     // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward
     // stash, five layers' inputs, instead of every layer's; in backward one layer's input at a time
     // comes back beside the layer being recomputed.

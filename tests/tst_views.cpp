@@ -188,6 +188,36 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("the causal mask its data loader builds")), qPrintable(html));
     }
 
+    // An interleaved stage holds pipeline inputs after their backward: the page says how many at
+    // once and their bytes; without interleaving it says nothing of them.
+    void assumptionsSayWhatTheScheduleHolds_data()
+    {
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("interleaved, last of 4 stages, 4 micro-batches: 2 × 4096 tokens × 4096 × 2 B")
+            << 2 << QStringLiteral("At most 2 such tensors beside one steady-state forward: 64.0 MiB");
+        QTest::newRow("1F1B") << 1 << QString();
+    }
+    void assumptionsSayWhatTheScheduleHolds()
+    {
+        QFETCH(int, vpp);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.sharding = Sharding::Megatron;
+        s.pipelineParallel = 4;
+        s.virtualStages = vpp;
+        s.gradAccum = 4;
+        s.arch.vocab = 4'000'000; // the last stage the heaviest
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 3);
+        const QString html = assumptionsHtml(s, b, Units::GiB);
+        const bool said = html.contains(QStringLiteral("a pipeline input stays referenced after its backward"));
+        QCOMPARE(said, !expected.isEmpty());
+        if (said)
+            QVERIFY2(html.contains(expected), qPrintable(html));
+    }
+
     // Where the allocator's blocks hold more than lit-gpt's weights, the page says so and by how
     // much; where they hold nothing more (Llama-2-7B's weights are whole multiples of 2 MiB), nothing.
     void assumptionsSayWhatTheWeightsBlocksHold_data()

@@ -261,6 +261,14 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "backward's activation gradients, which the schedule still holds: the one it sent back and "
                         "the one it received (or, interleaved, the next backward's, received ahead): %1.")
                         .arg(bytesText(b.item(ItemId::PipelineGradients), units));
+    if (b.has(ItemId::PipelineInputsHeld))
+        parallel << QObject::tr(
+                        "Interleaved, a pipeline input stays referenced after its backward, with the gradient left "
+                        "on it: the one the schedule received last in warm-up until the schedule returns, and each "
+                        "model chunk's latest until that chunk's next forward (set_input_tensor). At most %1 such "
+                        "tensors beside one steady-state forward: %2.")
+                        .arg(b.pipelineInputsHeld)
+                        .arg(bytesText(b.item(ItemId::PipelineInputsHeld), units));
     if (b.has(ItemId::PipelineInputsKept))
         parallel << QObject::tr(
                         "Between steps each of the stage's model chunks keeps its last micro-batch's pipeline input "

@@ -251,6 +251,10 @@
         <source>lit-gpt makes its weights on the GPU one after another. PyTorch&apos;s caching allocator gives each weight of 10 MiB or more a segment rounded up to 2 MiB and leaves a remainder of at most 1 MiB in its block, so the weights&apos; blocks hold %1 more than the weights, which max_memory_allocated counts.</source>
         <translation>lit-gpt 在 GPU 上逐个创建权重。PyTorch 的缓存分配器给每个 10 MiB 及以上的权重分配一个向上取整到 2 MiB 的段，不超过 1 MiB 的余量留在块内，因此权重所占的块比权重本身多出 %1，max_memory_allocated 会计入这部分。</translation>
     </message>
+    <message>
+        <source>Interleaved, a pipeline input stays referenced after its backward, with the gradient left on it: the one the schedule received last in warm-up until the schedule returns, and each model chunk&apos;s latest until that chunk&apos;s next forward (set_input_tensor). At most %1 such tensors beside one steady-state forward: %2.</source>
+        <translation>交错调度下，流水线输入在其反向传播之后仍被引用，连同留在它上面的梯度：调度在预热末尾最后接收的那个输入，直到调度返回；以及每个模型分块最新的输入，直到该分块下一次前向（set_input_tensor）。一次稳态前向旁边最多有 %1 个这样的张量：%2。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -3063,6 +3067,10 @@
         <source>(a weight of 10 MiB or more gets a segment rounded up to 2 MiB and keeps a remainder of at most 1 MiB; smaller ones are rounded up to 512 B)</source>
         <translation>（10 MiB 及以上的权重独占一个向上取整到 2 MiB 的段，不超过 1 MiB 的余量留在块内；更小的向上取整到 512 B）</translation>
     </message>
+    <message>
+        <source>(pipeline inputs whose backward has run and the gradients left on them, still referenced beside a steady-state forward: the input the schedule received last in warm-up, until it returns, and each model chunk&apos;s latest input, until its next forward; the most at once)</source>
+        <translation>（反向已完成的流水线输入及留在其上的梯度，在稳态前向旁边仍被引用：调度在预热末尾最后接收的输入，直到调度返回；以及每个模型分块最新的输入，直到它下一次前向；取同时存在的最多数量）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3369,6 +3377,10 @@
     <message>
         <source>Weights&apos; block tails</source>
         <translation>权重块尾部余量</translation>
+    </message>
+    <message>
+        <source>Pipeline inputs held after their backward</source>
+        <translation>反向之后仍被持有的流水线输入</translation>
     </message>
 </context>
 </TS>
