@@ -58,11 +58,6 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::CommBuffers, "comm_buffers"},
 }};
 
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
 // One weight matrix of a transformer layer: its shape, how many copies (MoE experts), and
 // which LoRA target it is. LoRA counts, Adafactor's factored state and QLoRA's quantised
 // base all walk this one list.

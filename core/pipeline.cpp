@@ -1,15 +1,12 @@
 #include "core/pipeline.h"
 
+#include "core/units.h"
+
 #include <algorithm>
 
 namespace vl {
 
 namespace {
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
-{
-    return (a + b - 1) / b;
-}
 
 // Interleaved, pipeline inputs whose pass has run backward stay referenced, each with the
 // gradient autograd left on it (a received input is a leaf; backward_step reads its .grad):

@@ -20,7 +20,7 @@ constexpr std::int64_t kLitgptHeadChunk = 128;
 
 std::int64_t litgptHeadChunks(const Scenario &s)
 {
-    return (s.sequence + kLitgptHeadChunk - 1) / kLitgptHeadChunk;
+    return ceilDiv(s.sequence, kLitgptHeadChunk);
 }
 
 std::int64_t litgptLastChunkLength(const Scenario &s)
@@ -718,7 +718,7 @@ void causalLmLoss(const Scenario &s, TensorList &out)
     const std::int64_t tokens = s.sequence * s.microBatch;
     // torchtitan's loss_parallel (train.py, the output's Shard(-1) logits): each GPU keeps the
     // log-softmax of its slice of the vocabulary.
-    const Bytes perToken = 4 * ((s.arch.vocab + titanTp(s) - 1) / titanTp(s));
+    const Bytes perToken = 4 * ceilDiv(s.arch.vocab, titanTp(s));
     out.add("log-softmax over the vocabulary (FP32), saved by the loss", perToken * tokens);
     // Before 1.11 log_softmax keeps its input as well: the FP32 logits (the logits item leaves out
     // the FP32 copy it would otherwise count while the loss runs).

@@ -15,6 +15,12 @@ inline constexpr Bytes kMiB = 1024 * kKiB;
 inline constexpr Bytes kGiB = 1024 * kMiB;
 inline constexpr Bytes kGB = 1'000'000'000;
 
+// a ÷ b rounded up, for positive counts: the shards, chunks or blocks that hold a.
+inline constexpr std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
 enum class Units { GiB, GB };
 
 std::string_view unitSymbol(Units units);
