@@ -15,7 +15,7 @@ constexpr Bytes kRoundLarge = 2 * kMiB; // larger requests get a segment of thei
 
 Bytes roundedUp(Bytes bytes, Bytes multiple)
 {
-    return (bytes + multiple - 1) / multiple * multiple;
+    return ceilDiv(bytes, multiple) * multiple;
 }
 
 Bytes roundSize(Bytes request)
