@@ -75,11 +75,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         visit(p);
     };
 
-    // Megatron-LM's rerun state machine keeps every micro-batch the step fetched until the next
-    // step begins; the timeline draws the last one, so the others are all there. So are the
-    // pipeline inputs an interleaved schedule holds after their backward, from the steady state on
-    // until the schedule returns, before the optimizer step.
-    const Bytes batchesKept = b.batchesKeptThroughStep() + b.item(ItemId::PipelineInputsHeld);
+    // There at every point of forward, the loss and backward: the micro-batches Megatron-LM's
+    // rerun state machine keeps until the next step begins (the timeline draws the last one, so
+    // the others are all there), and the pipeline inputs an interleaved schedule holds after their
+    // backward, from the steady state on until the schedule returns, before the optimizer step.
+    const Bytes throughSchedule = b.batchesKeptThroughStep() + b.item(ItemId::PipelineInputsHeld);
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
     const Bytes kept = b.item(ItemId::PipelineInputsKept) + b.batchesKeptAtStepEnd();
@@ -98,11 +98,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gatheredInForward, 0,
-              batchesKept + forwardOnly + embedding + outbound + share(layerActivations, layer));
+              throughSchedule + forwardOnly + embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
     point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, 0,
-          batchesKept + forwardOnly + afterForward + outbound + b.item(ItemId::Logits)
+          throughSchedule + forwardOnly + afterForward + outbound + b.item(ItemId::Logits)
               + b.item(ItemId::HeadActivations),
           freedLogits);
 
@@ -121,7 +121,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         if (atAnEnd && done != 1 && done != layers)
             continue;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              batchesKept + afterForward - share(layerActivations, done) + recompute + backwardHolds);
+              throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds);
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, kept);
 }
