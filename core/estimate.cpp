@@ -41,6 +41,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::InputBatch, "input_batch"},
     {ItemId::BatchesKept, "batches_kept"},
     {ItemId::PipelineGradients, "pipeline_gradients"},
+    {ItemId::PipelineOutputAndNextInput, "pipeline_output_and_next_input"},
     {ItemId::PipelineInputsHeld, "pipeline_inputs_held"},
     {ItemId::PipelineInputsKept, "pipeline_inputs_kept"},
     {ItemId::Logits, "logits"},
@@ -1395,11 +1396,24 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                                    "forward: between steps, not at the peak)");
         });
     }
+    b.pipelineBesideForward = held.besideForward * pipelineTensor;
+    b.pipelineBesideBackward = held.besideBackward * pipelineTensor;
+    b.pipelineBesideLaterBackward = held.besideLaterBackward * pipelineTensor;
     if (held.gradients > 0) {
         const Bytes gradients = held.gradients * pipelineTensor;
         sink.add(ItemId::PipelineGradients, gradients, [&] {
             return pipelineTensors(held.gradients, gradients,
-                                   " (the previous backward's activation gradients, held while the next forward runs)");
+                                   " (activation gradients the schedule holds: the previous backward's, beside the "
+                                   "next forward and the next backward, and the one a backward started from, until "
+                                   "it returns; the most at once)");
+        });
+    }
+    if (held.outputsAhead > 0) {
+        const Bytes ahead = held.outputsAhead * pipelineTensor;
+        sink.add(ItemId::PipelineOutputAndNextInput, ahead, [&] {
+            return pipelineTensors(held.outputsAhead, ahead,
+                                   " (beside a steady-state backward: the output of the forward before it, sent but "
+                                   "not freed until the next forward, and the next forward's input, received ahead)");
         });
     }
     if (held.inputsHeld > 0) {
@@ -1818,6 +1832,7 @@ Component componentOf(ItemId id)
     case ItemId::InputBatch:
     case ItemId::BatchesKept:
     case ItemId::PipelineGradients:
+    case ItemId::PipelineOutputAndNextInput:
     case ItemId::PipelineInputsHeld:
     case ItemId::PipelineInputsKept:
     case ItemId::Logits:

@@ -53,9 +53,10 @@ enum class ItemId {
     OptimizerStepBuffer, // torch.optim's intermediates, alive during the optimizer step only
     LayerActivations,
     EmbeddingActivations,
-    InputBatch,         // the micro-batch's tokens, labels and masks as the training loop hands them to the model
-    BatchesKept,        // the step's other micro-batches, which Megatron-LM's rerun state machine keeps
-    PipelineGradients,  // the previous backward's activation gradients a pipeline's next forward runs beside
+    InputBatch,        // the micro-batch's tokens, labels and masks as the training loop hands them to the model
+    BatchesKept,       // the step's other micro-batches, which Megatron-LM's rerun state machine keeps
+    PipelineGradients, // activation gradients a pipeline's schedule holds beside a forward or a backward
+    PipelineOutputAndNextInput, // interleaved: a forward's output, not yet freed, and the next input, beside a backward
     PipelineInputsHeld, // interleaved: pipeline inputs and their gradients still referenced after their backward
     PipelineInputsKept, // each model chunk's last pipeline input and its gradient, kept between steps
     Logits,
@@ -117,6 +118,11 @@ struct Breakdown {
     // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients
     // and the all-gather buffers on its own streams: their blocks stay reserved all step.
     bool streamPoolsReserved = false;
+    // The s·b·h tensors a pipeline's schedule holds beside a steady-state forward, beside a
+    // backward at the stage's last layer, and past it (core/pipeline.h).
+    Bytes pipelineBesideForward = 0;
+    Bytes pipelineBesideBackward = 0;
+    Bytes pipelineBesideLaterBackward = 0;
 
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }

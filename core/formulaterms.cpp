@@ -81,7 +81,12 @@ constexpr std::string_view kTerms[] = {
                       ", kept by Megatron-LM's rerun state machine (--rerun-mode validate_results) until the next "
                       "step begins"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "(the previous backward's activation gradients, held while the next forward runs)"),
+                      "(activation gradients the schedule holds: the previous backward's, beside the next forward "
+                      "and the next backward, and the one a backward started from, until it returns; the most at "
+                      "once)"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "(beside a steady-state backward: the output of the forward before it, sent but not freed "
+                      "until the next forward, and the next forward's input, received ahead)"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "(each model chunk's last pipeline input and its gradient, kept until its next "
                       "forward: between steps, not at the peak)"),

@@ -3,6 +3,7 @@
 #include "core/units.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace vl {
 
@@ -63,6 +64,55 @@ std::int64_t inputsHeldAfterBackward(std::int64_t p, std::int64_t v, std::int64_
     return most;
 }
 
+// What an interleaved stage holds beside its backwards (pipeline.h), the most at once: steady
+// iteration k runs forward W + k, then backward k; the cooldown runs the backwards left alone.
+// Backward k takes chunk v − 1 − (k mod pv) div p, forward i chunk (i mod pv) div p.
+struct BesideBackward {
+    std::int64_t gradients = 0;   // the previous backward's input gradient and the one backward started from
+    std::int64_t ahead = 0;       // the forward's output and the next forward's input
+    std::int64_t atLastLayer = 0; // all but the gradient backward started from
+    std::int64_t later = 0;       // all
+};
+
+BesideBackward interleavedBesideBackward(std::int64_t p, std::int64_t v, std::int64_t m, int stage, std::int64_t warmUp)
+{
+    const std::int64_t group = p * v, total = m * v, steady = total - warmUp;
+    const bool first = stage == 0, last = stage == p - 1;
+    const auto forwardChunk = [&](std::int64_t i) { return i % group / p; };
+    const auto backwardChunk = [&](std::int64_t k) { return v - 1 - k % group / p; };
+    BesideBackward most;
+    const auto visit = [&](std::int64_t k) {
+        const std::int64_t previous = k >= 1 && !(first && backwardChunk(k - 1) == 0);
+        const std::int64_t own = !(last && backwardChunk(k) == v - 1);
+        const std::int64_t output = k < steady && !(last && forwardChunk(warmUp + k) == v - 1);
+        const std::int64_t input = k < steady - 1 && !(first && forwardChunk(warmUp + k + 1) == 0);
+        most.gradients = std::max(most.gradients, previous + own);
+        most.ahead = std::max(most.ahead, output + input);
+        most.atLastLayer = std::max(most.atLastLayer, previous + output + input);
+        most.later = std::max(most.later, previous + own + output + input);
+    };
+    // Each term changes only where k, or the forward beside it, crosses a chunk's boundary (mod
+    // p·v): between the ends of the steady state and of the cooldown the terms repeat each
+    // period, so the first k past `from` at each boundary visits every combination.
+    const auto visitFrom = [&](std::int64_t from, std::int64_t to, std::initializer_list<std::int64_t> boundaries) {
+        if (from > to)
+            return;
+        visit(from);
+        for (const std::int64_t r : boundaries) {
+            const std::int64_t k = from + 1 + ((r - from - 1) % group + group) % group;
+            if (k <= to)
+                visit(k);
+        }
+    };
+    const std::int64_t lastChunk = (v - 1) * p;
+    if (steady > 0) {
+        visit(steady - 1);
+        visitFrom(0, steady - 2, {0, 1, p, lastChunk + 1, lastChunk - warmUp, -warmUp, -warmUp - 1, p - warmUp - 1});
+    }
+    visitFrom(steady, total - 1, {0, 1, p, lastChunk + 1});
+    return most;
+}
+
 } // namespace
 
 PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
@@ -73,7 +123,17 @@ PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
     if (v == 1) {
         const std::int64_t held = std::min(p - stage, m);
         const std::int64_t steady = m - std::min(p - stage - 1, m);
-        return {held, held, steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last), chunksKeeping, 0};
+        const std::int64_t besideForward = steady < 2 ? 0 : std::int64_t(!first) + std::int64_t(!last);
+        const std::int64_t previous = m >= 2 && !first, own = !last;
+        return {.passes = held,
+                .microBatches = held,
+                .gradients = std::max(besideForward, previous + own),
+                .outputsAhead = 0,
+                .chunksKeeping = chunksKeeping,
+                .inputsHeld = 0,
+                .besideForward = besideForward,
+                .besideBackward = previous,
+                .besideLaterBackward = previous + own};
     }
     const std::int64_t warmUp = std::min(2 * (p - stage - 1) + (v - 1) * p, m * v);
     const std::int64_t passes = std::min(warmUp + 1, m * v);
@@ -81,9 +141,17 @@ PipelineInFlight pipelineInFlight(const Scenario &s, int stage)
     // round of p·v passes starts p new micro-batches.
     const std::int64_t rounds = passes / (p * v), started = std::min(p, passes % (p * v));
     const std::int64_t steady = m * v - warmUp;
-    const std::int64_t gradients = steady < 2 ? 0 : 1 + std::int64_t(!last || steady > p);
-    return {passes, std::min(m, rounds * p + started), gradients, chunksKeeping,
-            inputsHeldAfterBackward(p, v, m, stage, warmUp)};
+    const std::int64_t besideForward = steady < 2 ? 0 : 1 + std::int64_t(!last || steady > p);
+    const BesideBackward backward = interleavedBesideBackward(p, v, m, stage, warmUp);
+    return {.passes = passes,
+            .microBatches = std::min(m, rounds * p + started),
+            .gradients = std::max(besideForward, backward.gradients),
+            .outputsAhead = backward.ahead,
+            .chunksKeeping = chunksKeeping,
+            .inputsHeld = inputsHeldAfterBackward(p, v, m, stage, warmUp),
+            .besideForward = besideForward,
+            .besideBackward = backward.atLastLayer,
+            .besideLaterBackward = backward.later};
 }
 
 } // namespace vl

@@ -93,7 +93,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // Megatron's forward_step holds the micro-batch's tensors until it returns, before backward
     // (unless they are kept); a pipeline's steady-state forward runs beside the previous backward's
     // gradients.
-    const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : b.item(ItemId::InputBatch)) + b.item(ItemId::PipelineGradients);
+    const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : b.item(ItemId::InputBatch)) + b.pipelineBesideForward;
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
@@ -112,16 +112,23 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // first.
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward;
+    // A pipeline's schedule holds tensors beside backward; the gradient backward started from is,
+    // at the stage's last layer, the working set's gradient of the layer's output, one more past it.
+    const auto besideBackward = [&](std::int64_t done) {
+        return done == 1 ? b.pipelineBesideBackward : b.pipelineBesideLaterBackward;
+    };
     // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
-    // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1.
+    // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1, or d = 2
+    // past the pipeline's step up there.
     const Bytes trade = gradients - layerActivations;
     const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
-        if (atAnEnd && done != 1 && done != layers)
+        if (atAnEnd && done > 2 && done != layers)
             continue;
         point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
-              throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds);
+              throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds
+                  + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients, kept);
 }

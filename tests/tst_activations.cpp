@@ -589,12 +589,15 @@ private Q_SLOTS:
         QCOMPARE(qint64(estimate(s).item(ItemId::InputBatch)), bytes);
     }
 
-    // What Megatron-Core's schedule (schedules.py) holds beside a stage's activations, s·b·h each:
-    // - from its second steady-state forward on, the previous backward's activation gradients:
-    //   without interleaving the one it sent back (not on the first stage) and the one it received
-    //   (not on the last); with interleaving the one sent back and the next backward's, received
-    //   ahead - on the last stage only once its last chunk's p micro-batches, whose gradient the
-    //   loss makes, are through. A stage with one steady forward holds none.
+    // What Megatron-Core's schedule (schedules.py) holds beside a stage's activations, s·b·h each
+    // (tst_pipeline replays the schedule for these counts):
+    // - activation gradients, the most at once: from the second steady-state forward on, the
+    //   previous backward's - without interleaving the one it sent back (not on the first stage)
+    //   and the one it received (not on the last); with interleaving the one sent back and the next
+    //   backward's, received ahead - and beside a backward the previous one sent back and the one
+    //   it started from (none where the loss starts it), until it returns.
+    // - interleaved, beside a steady-state backward: the last forward's output, not yet freed, and
+    //   the next forward's input, received ahead.
     // - between steps, each model chunk's last pipeline input and its gradient (set_input_tensor,
     //   retain_grad): every chunk of the stage but the first stage's first.
     void pipelineSchedule_data()
@@ -604,18 +607,22 @@ private Q_SLOTS:
         QTest::addColumn<int>("microBatches");
         QTest::addColumn<int>("stage");
         QTest::addColumn<int>("gradients");
+        QTest::addColumn<int>("outputAndNextInput");
         QTest::addColumn<int>("chunksKeeping");
-        QTest::addColumn<int>("heldAfterBackward"); // tst_pipeline works these out
-        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received") << 4 << 1 << 8 << 0 << 1 << 0 << 0;
-        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, none")
-            << 4 << 1 << 4 << 0 << 0 << 0 << 0;
-        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1 << 1 << 0;
+        QTest::addColumn<int>("heldAfterBackward");
+        QTest::newRow("1F1B, first stage, 8 micro-batches: the gradient received")
+            << 4 << 1 << 8 << 0 << 1 << 0 << 0 << 0;
+        QTest::newRow("1F1B, first stage, 4 micro-batches: one steady forward, the gradient a backward started from")
+            << 4 << 1 << 4 << 0 << 1 << 0 << 0 << 0;
+        QTest::newRow("1F1B, last stage: the gradient sent back") << 4 << 1 << 8 << 3 << 1 << 0 << 1 << 0;
         QTest::newRow("interleaved, last stage, 8 micro-batches: sent back and received")
-            << 4 << 2 << 8 << 3 << 2 << 2 << 4;
-        QTest::newRow("interleaved, last stage, 4 micro-batches: only the one sent back")
-            << 4 << 2 << 4 << 3 << 1 << 2 << 2;
-        QTest::newRow("interleaved, first stage: its second chunk keeps its input") << 4 << 2 << 8 << 0 << 2 << 1 << 0;
-        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0 << 0 << 0;
+            << 4 << 2 << 8 << 3 << 2 << 2 << 2 << 4;
+        QTest::newRow(
+            "interleaved, last stage, 4 micro-batches: sent back, and the one chunk 0's backward started from")
+            << 4 << 2 << 4 << 3 << 2 << 1 << 2 << 2;
+        QTest::newRow("interleaved, first stage: its second chunk keeps its input")
+            << 4 << 2 << 8 << 0 << 2 << 2 << 1 << 0;
+        QTest::newRow("no pipeline: none") << 1 << 1 << 8 << 0 << 0 << 0 << 0 << 0;
     }
     void pipelineSchedule()
     {
@@ -624,6 +631,7 @@ private Q_SLOTS:
         QFETCH(int, microBatches);
         QFETCH(int, stage);
         QFETCH(int, gradients);
+        QFETCH(int, outputAndNextInput);
         QFETCH(int, chunksKeeping);
         QFETCH(int, heldAfterBackward);
         Scenario s = gpt3();
@@ -639,6 +647,7 @@ private Q_SLOTS:
         QCOMPARE(b.stage, stage);
         const qint64 tensor = qint64(2048) * s.microBatch * 12288 * 2;
         QCOMPARE(qint64(b.item(ItemId::PipelineGradients)), gradients * tensor);
+        QCOMPARE(qint64(b.item(ItemId::PipelineOutputAndNextInput)), outputAndNextInput * tensor);
         QCOMPARE(qint64(b.item(ItemId::PipelineInputsKept)), chunksKeeping * 2 * tensor);
         QCOMPARE(qint64(b.item(ItemId::PipelineInputsHeld)), heldAfterBackward * tensor);
         QCOMPARE(qint64(b.pipelineInputsHeld), qint64(heldAfterBackward));

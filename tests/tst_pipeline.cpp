@@ -1,7 +1,8 @@
 // Megatron-Core's pipeline schedules as core/pipeline.h counts them. The pipeline inputs an
-// interleaved stage holds after their backward are checked against a step-by-step replay of
-// forward_backward_pipelining_with_interleaving (schedules.py at 6e091e1b68, overlap_p2p_comm):
-// the replay follows each tensor by identity, the core's count is closed-form.
+// interleaved stage holds after their backward, and what a stage holds beside its backwards, are
+// checked against step-by-step replays of forward_backward_pipelining_with_interleaving
+// (schedules.py at 6e091e1b68, overlap_p2p_comm) and forward_backward_pipelining_without_
+// interleaving: the replays follow the schedule's variables, the core's counts are closed-form.
 
 #include "core/pipeline.h"
 
@@ -16,7 +17,7 @@ using namespace vl;
 
 namespace {
 
-Scenario interleaved(int p, int v, int microBatches)
+Scenario pipelined(int p, int v, int microBatches)
 {
     Scenario s;
     s.arch.layers = 2 * p * v;
@@ -72,6 +73,89 @@ std::int64_t replayInputsHeld(int p, int v, int m, int stage)
     return most;
 }
 
+// What the schedule's variables hold beside each backward, the most at once: the previous
+// backward's input_tensor_grad, the gradient this backward started from (its root), and
+// interleaved the forward's output, full until the next pp_pre_forward deallocates it, and the
+// input pp_post_forward received ahead.
+struct Beside {
+    std::int64_t gradients = 0, ahead = 0, atLastLayer = 0, later = 0;
+    void record(int previous, int root, int output, int received)
+    {
+        gradients = std::max<std::int64_t>(gradients, previous + root);
+        ahead = std::max<std::int64_t>(ahead, output + received);
+        atLastLayer = std::max<std::int64_t>(atLastLayer, previous + output + received);
+        later = std::max<std::int64_t>(later, previous + root + output + received);
+    }
+};
+
+// forward_backward_pipelining_without_interleaving: warm-up forwards; steady iterations of
+// forward, send_forward_recv_backward (a new gradient, none on the last stage; the output
+// deallocated once sent), backward, send_backward_recv_forward; cooldown iterations of
+// recv_backward and backward.
+Beside replayBesideBackward1F1B(int p, int m, int stage)
+{
+    const bool first = stage == 0, last = stage == p - 1;
+    const int warmUp = std::min(p - stage - 1, m);
+    bool inputTensorGrad = false, outputTensorGrad = false; // the locals hold a tensor
+    Beside most;
+    const auto backward = [&] {
+        most.record(inputTensorGrad, outputTensorGrad, 0, 0);
+        inputTensorGrad = !first; // backward_step returns the input's .grad; the first stage has no input
+    };
+    for (int i = warmUp; i < m; ++i) {
+        outputTensorGrad = !last;
+        backward();
+    }
+    for (int i = 0; i < warmUp; ++i) {
+        outputTensorGrad = !last;
+        backward();
+    }
+    return most;
+}
+
+// forward_backward_pipelining_with_interleaving, overlap_p2p_comm: steady iteration k runs
+// pp_pre_forward (deallocating the last output), forward W + k, pp_post_forward (sending it and
+// receiving ahead where recv_tensor_from_previous_stage says so), then backward k; the cooldown
+// runs the backwards left after the last output's deallocation.
+Beside replayBesideBackwardInterleaved(int p, int v, int m, int stage)
+{
+    const bool first = stage == 0, last = stage == p - 1;
+    const int total = m * v;
+    const int warmUp = std::min(2 * (p - stage - 1) + (v - 1) * p, total);
+    const auto chunkOf = [&](int virtualId, bool forward) {
+        const int chunk = virtualId % (p * v) / p;
+        return forward ? chunk : v - 1 - chunk;
+    };
+    // schedules.py recv_tensor_from_previous_stage(forward_k, forward=True).
+    const auto receivesAhead = [&](int forwardK) {
+        if (!first)
+            return true;
+        if (forwardK < p - 1)
+            return false;
+        return chunkOf(forwardK - (p - 1), true) != v - 1;
+    };
+    bool inputTensorGrad = false, outputFull = false, receivedAhead = false;
+    Beside most;
+    const auto backward = [&](int k) {
+        const bool root = !(last && chunkOf(k, false) == v - 1);
+        most.record(inputTensorGrad, root, outputFull, receivedAhead);
+        inputTensorGrad = !(first && chunkOf(k, false) == 0);
+    };
+    const int steady = total - warmUp;
+    for (int k = 0; k < steady; ++k) {
+        const int forwardK = warmUp + k;
+        // pp_pre_forward deallocated the last forward's output; the input received ahead is this
+        // forward's. The new output stays full through backward k.
+        outputFull = !(last && chunkOf(forwardK, true) == v - 1);
+        receivedAhead = k != steady - 1 && receivesAhead(forwardK);
+        backward(k);
+    }
+    outputFull = receivedAhead = false;
+    for (int k = steady; k < total; ++k)
+        backward(k);
+    return most;
+}
+
 } // namespace
 
 class TestPipeline : public QObject {
@@ -105,7 +189,7 @@ private Q_SLOTS:
         QFETCH(int, microBatches);
         QFETCH(int, stage);
         QFETCH(qint64, held);
-        QCOMPARE(qint64(pipelineInFlight(interleaved(pp, vpp, microBatches), stage).inputsHeld), held);
+        QCOMPARE(qint64(pipelineInFlight(pipelined(pp, vpp, microBatches), stage).inputsHeld), held);
     }
 
     void inputsHeldMatchTheReplay_data()
@@ -127,8 +211,78 @@ private Q_SLOTS:
         QFETCH(int, vpp);
         QFETCH(int, microBatches);
         QFETCH(int, stage);
-        QCOMPARE(qint64(pipelineInFlight(interleaved(pp, vpp, microBatches), stage).inputsHeld),
+        QCOMPARE(qint64(pipelineInFlight(pipelined(pp, vpp, microBatches), stage).inputsHeld),
                  qint64(replayInputsHeld(pp, vpp, microBatches, stage)));
+    }
+
+    // Beside its backwards a stage holds the previous backward's input gradient (not after the
+    // first stage's first chunk), the gradient a backward started from (not where the loss starts
+    // it), and interleaved the last forward's output and the next forward's input.
+    void besideBackwardByHand_data()
+    {
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<int>("stage");
+        QTest::addColumn<qint64>("atLastLayer");
+        QTest::addColumn<qint64>("later");
+        QTest::addColumn<qint64>("ahead");
+        QTest::newRow("1F1B, last stage: the gradient sent back")
+            << 4 << 1 << 8 << 3 << qint64(1) << qint64(1) << qint64(0);
+        QTest::newRow("1F1B, middle stage: sent back, and received past the last layer")
+            << 4 << 1 << 8 << 1 << qint64(1) << qint64(2) << qint64(0);
+        QTest::newRow("1F1B, first stage, one micro-batch: the one received past the last layer")
+            << 2 << 1 << 1 << 0 << qint64(0) << qint64(1) << qint64(0);
+        QTest::newRow("1F1B, last stage, one micro-batch: none")
+            << 2 << 1 << 1 << 1 << qint64(0) << qint64(0) << qint64(0);
+        QTest::newRow("7B run: sent back and forward 29's input beside backward 1; chunk 6's root later")
+            << 4 << 8 << 4 << 3 << qint64(2) << qint64(2) << qint64(1);
+        QTest::newRow("interleaved middle stage: all four tensors")
+            << 4 << 2 << 8 << 1 << qint64(3) << qint64(4) << qint64(2);
+    }
+    void besideBackwardByHand()
+    {
+        QFETCH(int, pp);
+        QFETCH(int, vpp);
+        QFETCH(int, microBatches);
+        QFETCH(int, stage);
+        QFETCH(qint64, atLastLayer);
+        QFETCH(qint64, later);
+        QFETCH(qint64, ahead);
+        const PipelineInFlight held = pipelineInFlight(pipelined(pp, vpp, microBatches), stage);
+        QCOMPARE(qint64(held.besideBackward), atLastLayer);
+        QCOMPARE(qint64(held.besideLaterBackward), later);
+        QCOMPARE(qint64(held.outputsAhead), ahead);
+    }
+
+    void besideBackwardMatchesTheReplay_data()
+    {
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<int>("stage");
+        for (int p : {2, 3, 4, 8})
+            for (int v : {1, 2, 3, 5, 8})
+                for (int groups : {1, 2, 3, 6})
+                    for (int stage = 0; stage < p; ++stage)
+                        QTest::addRow("pp %d, vpp %d, %d micro-batches, stage %d", p, v, groups * p, stage)
+                            << p << v << groups * p << stage;
+        QTest::newRow("1F1B, fewer micro-batches than stages") << 4 << 1 << 2 << 1;
+    }
+    void besideBackwardMatchesTheReplay()
+    {
+        QFETCH(int, pp);
+        QFETCH(int, vpp);
+        QFETCH(int, microBatches);
+        QFETCH(int, stage);
+        const PipelineInFlight held = pipelineInFlight(pipelined(pp, vpp, microBatches), stage);
+        const Beside replay = vpp == 1 ? replayBesideBackward1F1B(pp, microBatches, stage)
+                                       : replayBesideBackwardInterleaved(pp, vpp, microBatches, stage);
+        QCOMPARE(qint64(held.besideBackward), qint64(replay.atLastLayer));
+        QCOMPARE(qint64(held.besideLaterBackward), qint64(replay.later));
+        QCOMPARE(qint64(held.outputsAhead), qint64(replay.ahead));
+        // The item counts the most gradients at once, beside a forward or a backward.
+        QCOMPARE(qint64(held.gradients), std::max(qint64(held.besideForward), qint64(replay.gradients)));
     }
 };
 

@@ -210,7 +210,8 @@ private Q_SLOTS:
             << false;
         // Without the rerun state machine, Megatron-LM's forward_step frees the micro-batch it
         // fetched when it returns; the gradient the stage received for the previous backward is
-        // held while the next forward runs.
+        // held while the next forward runs. Backward starts from the one received next, the working
+        // set's gradient of the last layer's output.
         QTest::newRow("Megatron-LM's loop, first of 4 stages: the micro-batch and the last gradient in forward only")
             << std::function<void(Scenario &)>([](Scenario &s) {
                    s.pipelineParallel = 4;
@@ -250,9 +251,10 @@ private Q_SLOTS:
                                         [](const TimelinePoint &p) { return p.phase == StepPhase::Backward; });
         QVERIFY(first != t.points.end());
         const Bytes layers = b.item(ItemId::LayerActivations);
-        const Bytes batch = b.item(ItemId::InputBatch) + b.item(ItemId::PipelineGradients);
+        const Bytes batch = b.item(ItemId::InputBatch) + b.pipelineBesideForward;
         QCOMPARE(b.item(ItemId::InputBatch) > 0, s.megatron());
-        QCOMPARE(b.item(ItemId::PipelineGradients) > 0, s.megatron());
+        QCOMPARE(b.pipelineBesideForward > 0, s.megatron());
+        QCOMPARE(b.pipelineBesideBackward, 0);                   // the first stage sends no gradient back
         QCOMPARE(std::prev(first)->part(Component::Activations), // the loss
                  batch + b.item(ItemId::EmbeddingActivations) + layers + b.item(ItemId::Logits)
                      + b.item(ItemId::HeadActivations));
@@ -353,7 +355,8 @@ private Q_SLOTS:
 
     // Each pipeline chunk keeps its last micro-batch's input and that input's gradient from its last
     // backward until its next forward (Megatron-Core's set_input_tensor and retain_grad): at the
-    // step's start and through the optimizer step, not beside forward's activations.
+    // step's start and through the optimizer step, not beside forward's activations. The loss holds
+    // every other activation item but backward's.
     void pipelineInputsKeptBetweenSteps_data()
     {
         QTest::addColumn<int>("vpp");
@@ -381,7 +384,51 @@ private Q_SLOTS:
             if (p.phase == StepPhase::Loss)
                 QCOMPARE(p.part(Component::Activations),
                          b.component(Component::Activations) - kept - b.item(ItemId::BackwardWorkingSet)
-                             - b.item(ItemId::RecomputeBuffer));
+                             - b.item(ItemId::RecomputeBuffer) - b.item(ItemId::PipelineOutputAndNextInput));
+    }
+
+    // Beside a backward the schedule holds the previous backward's input gradient and, interleaved,
+    // the last forward's output and the next forward's input; past the stage's last layer also the
+    // gradient backward started from, which at that layer is the working set's (tst_pipeline
+    // replays the counts). The first of 4 stages, which sends no gradient back: 1F1B none, then the
+    // gradient received; interleaved 3 (from backward 1 on: chunk 1's gradient sent back, forward
+    // 11's output and forward 12's input), then 4.
+    void pipelineTensorsBesideBackward_data()
+    {
+        QTest::addColumn<int>("vpp");
+        QTest::addColumn<int>("atLastLayer");
+        QTest::addColumn<int>("later");
+        QTest::newRow("1F1B, first of 4 stages") << 1 << 0 << 1;
+        QTest::newRow("interleaved, first of 4 stages") << 2 << 3 << 4;
+    }
+    void pipelineTensorsBesideBackward()
+    {
+        QFETCH(int, vpp);
+        QFETCH(int, atLastLayer);
+        QFETCH(int, later);
+        Scenario s;
+        s.pipelineParallel = 4;
+        s.virtualStages = vpp;
+        s.gradAccum = 8;
+        s.arch.vocab = 8; // the first stage the heaviest
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.stage, 0);
+        const Bytes tensor = Bytes(2) * s.sequence * s.microBatch * s.arch.hidden;
+        QCOMPARE(b.pipelineBesideBackward, atLastLayer * tensor);
+        QCOMPARE(b.pipelineBesideLaterBackward, later * tensor);
+        Breakdown without = b; // the same step but for what the schedule holds beside backward
+        without.pipelineBesideBackward = without.pipelineBesideLaterBackward = 0;
+        const StepTimeline t = stepTimeline(b), others = stepTimeline(without);
+        QCOMPARE(t.points.size(), others.points.size());
+        for (std::size_t i = 0; i < t.points.size(); ++i) {
+            const TimelinePoint &p = t.points[i];
+            const Bytes expected = p.phase != StepPhase::Backward ? 0
+                : p.layer == b.layersOnStage                      ? atLastLayer * tensor
+                                                                  : later * tensor;
+            QCOMPARE(p.part(Component::Activations) - others.points[i].part(Component::Activations), expected);
+        }
+        QVERIFY(t.peak() <= b.total);
     }
 
     // Interleaved, the pipeline inputs held after their backward (the schedule's input_tensor from

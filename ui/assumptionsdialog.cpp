@@ -257,10 +257,17 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.microBatchesPerStep() * s.virtualStages);
     if (b.has(ItemId::PipelineGradients))
         parallel << QObject::tr(
-                        "From its second steady-state forward on, the stage runs forward beside the previous "
-                        "backward's activation gradients, which the schedule still holds: the one it sent back and "
-                        "the one it received (or, interleaved, the next backward's, received ahead): %1.")
+                        "The schedule holds activation gradients beside the stage's passes: from its second "
+                        "steady-state forward on, the previous backward's, the one it sent back and the one it "
+                        "received (or, interleaved, the next backward's, received ahead); beside a backward, the "
+                        "previous backward's sent back and the one this backward started from, until it returns. "
+                        "The most at once: %1.")
                         .arg(bytesText(b.item(ItemId::PipelineGradients), units));
+    if (b.has(ItemId::PipelineOutputAndNextInput))
+        parallel << QObject::tr(
+                        "Interleaved, a steady-state backward runs beside the output of the forward before it, sent "
+                        "but not freed until the next forward, and the next forward's input, received ahead: %1.")
+                        .arg(bytesText(b.item(ItemId::PipelineOutputAndNextInput), units));
     if (b.has(ItemId::PipelineInputsHeld))
         parallel << QObject::tr(
                         "Interleaved, a pipeline input stays referenced after its backward, with the gradient left "

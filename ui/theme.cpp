@@ -83,6 +83,7 @@ QColor itemColor(ItemId id)
     case ItemId::InputBatch:
     case ItemId::BatchesKept:
     case ItemId::PipelineGradients:
+    case ItemId::PipelineOutputAndNextInput:
     case ItemId::PipelineInputsHeld:
     case ItemId::PipelineInputsKept:
     case ItemId::GemmWorkspaces:
@@ -143,6 +144,8 @@ QString itemName(ItemId id)
     case ItemId::InputBatch: return QCoreApplication::translate("vl::ui", "Input batch");
     case ItemId::BatchesKept: return QCoreApplication::translate("vl::ui", "Batches kept for a rerun");
     case ItemId::PipelineGradients: return QCoreApplication::translate("vl::ui", "Pipeline gradients in flight");
+    case ItemId::PipelineOutputAndNextInput:
+        return QCoreApplication::translate("vl::ui", "Pipeline output and next input beside backward");
     case ItemId::PipelineInputsHeld:
         return QCoreApplication::translate("vl::ui", "Pipeline inputs held after their backward");
     case ItemId::PipelineInputsKept: return QCoreApplication::translate("vl::ui", "Pipeline inputs kept between steps");

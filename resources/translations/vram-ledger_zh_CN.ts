@@ -228,10 +228,6 @@
         <translation>Megatron-LM 的训练循环在每个微批次前向时取出它：token id、标签和损失掩码；数据加载器不构建因果掩码（--no-create-attention-mask-in-dataloader）。</translation>
     </message>
     <message>
-        <source>From its second steady-state forward on, the stage runs forward beside the previous backward&apos;s activation gradients, which the schedule still holds: the one it sent back and the one it received (or, interleaved, the next backward&apos;s, received ahead): %1.</source>
-        <translation>从第二个稳态前向起，该阶段在前向时仍持有上一次反向的激活梯度（调度器尚未释放）：它发回的梯度和它收到的梯度（交错调度时则是为下一次反向提前接收的梯度）：%1。</translation>
-    </message>
-    <message>
         <source>Between steps each of the stage&apos;s model chunks keeps its last micro-batch&apos;s pipeline input and that input&apos;s gradient until its next forward (Megatron-Core&apos;s set_input_tensor): %1, in the step timeline before the step and during the optimizer step, never at the peak.</source>
         <translation>两步之间，该阶段的每个模型分块都保留其最后一个微批次的流水线输入及该输入的梯度，直到它下一次前向（Megatron-Core 的 set_input_tensor）：%1。在训练步时间线中位于步骤开始前和优化器更新期间，从不在峰值处。</translation>
     </message>
@@ -254,6 +250,14 @@
     <message>
         <source>Interleaved, a pipeline input stays referenced after its backward, with the gradient left on it: the one the schedule received last in warm-up until the schedule returns, and each model chunk&apos;s latest until that chunk&apos;s next forward (set_input_tensor). At most %1 such tensors beside one steady-state forward: %2.</source>
         <translation>交错调度下，流水线输入在其反向传播之后仍被引用，连同留在它上面的梯度：调度在预热末尾最后接收的那个输入，直到调度返回；以及每个模型分块最新的输入，直到该分块下一次前向（set_input_tensor）。一次稳态前向旁边最多有 %1 个这样的张量：%2。</translation>
+    </message>
+    <message>
+        <source>The schedule holds activation gradients beside the stage&apos;s passes: from its second steady-state forward on, the previous backward&apos;s, the one it sent back and the one it received (or, interleaved, the next backward&apos;s, received ahead); beside a backward, the previous backward&apos;s sent back and the one this backward started from, until it returns. The most at once: %1.</source>
+        <translation>调度器在该阶段的各次计算旁持有激活梯度：从第二个稳态前向起，持有上一次反向的梯度，即它发回的梯度和它收到的梯度（交错调度时则是为下一次反向提前接收的梯度）；在反向期间，持有上一次反向发回的梯度和本次反向起始的梯度，直到本次反向返回。同时最多：%1。</translation>
+    </message>
+    <message>
+        <source>Interleaved, a steady-state backward runs beside the output of the forward before it, sent but not freed until the next forward, and the next forward&apos;s input, received ahead: %1.</source>
+        <translation>交错调度时，稳态反向运行时旁边还有它之前那次前向的输出（已发出，但要到下一次前向才释放）和提前接收的下一次前向的输入：%1。</translation>
     </message>
 </context>
 <context>
@@ -3008,10 +3012,6 @@
         <translation>，在微批次前向期间保留</translation>
     </message>
     <message>
-        <source>(the previous backward&apos;s activation gradients, held while the next forward runs)</source>
-        <translation>（上一次反向的激活梯度，在下一次前向期间仍被持有）</translation>
-    </message>
-    <message>
         <source>MoE permuted rows and indices</source>
         <translation>MoE 重排后的行及其索引</translation>
     </message>
@@ -3070,6 +3070,14 @@
     <message>
         <source>(pipeline inputs whose backward has run and the gradients left on them, still referenced beside a steady-state forward: the input the schedule received last in warm-up, until it returns, and each model chunk&apos;s latest input, until its next forward; the most at once)</source>
         <translation>（反向已完成的流水线输入及留在其上的梯度，在稳态前向旁边仍被引用：调度在预热末尾最后接收的输入，直到调度返回；以及每个模型分块最新的输入，直到它下一次前向；取同时存在的最多数量）</translation>
+    </message>
+    <message>
+        <source>(activation gradients the schedule holds: the previous backward&apos;s, beside the next forward and the next backward, and the one a backward started from, until it returns; the most at once)</source>
+        <translation>（调度器持有的激活梯度：上一次反向的梯度，在下一次前向和下一次反向期间仍被持有；以及反向起始的梯度，直到该反向返回；取同时最多）</translation>
+    </message>
+    <message>
+        <source>(beside a steady-state backward: the output of the forward before it, sent but not freed until the next forward, and the next forward&apos;s input, received ahead)</source>
+        <translation>（在稳态反向旁：它之前那次前向的输出，已发出但要到下一次前向才释放；以及提前接收的下一次前向的输入）</translation>
     </message>
 </context>
 <context>
@@ -3381,6 +3389,10 @@
     <message>
         <source>Pipeline inputs held after their backward</source>
         <translation>反向之后仍被持有的流水线输入</translation>
+    </message>
+    <message>
+        <source>Pipeline output and next input beside backward</source>
+        <translation>反向期间的流水线输出与下一输入</translation>
     </message>
 </context>
 </TS>
