@@ -189,6 +189,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.fsdp();
     if (field == "no-sync")
         return s.fsdp() && s.microBatchesPerStep() > 1;
+    if (field == "ddp-bucket-view")
+        return s.pytorchDdp();
     if (field == "parallel-residual")
         return s.arch.modeling == Modeling::GptNeox;
     if (field == "ep") // Megatron's expert parallelism; Hugging Face runs every expert on each GPU

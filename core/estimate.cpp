@@ -26,6 +26,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::FsdpAccumulatedGradients, "fsdp_accumulated_gradients"},
+    {ItemId::DdpGradientBuckets, "ddp_gradient_buckets"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
     {ItemId::OffloadGradientBuffer, "offload_gradient_buffer"},
     {ItemId::OffloadParamBuffer, "offload_param_buffer"},
@@ -962,6 +963,23 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
             return text + ": none on the GPU (ZeRO-Offload reduces into the FP32 gradients in CPU memory)";
         },
         gradientsOnHost ? gradBytes : 0);
+    // PyTorch's DistributedDataParallel builds its Reducer with flat all-reduce buckets that hold
+    // every trainable parameter's gradient in the parameter's dtype, allocated when the model is
+    // wrapped (torch/csrc/distributed/c10d/reducer.cpp, Reducer::initialize_buckets:
+    // bucket.gradients = at::empty(...)); backward copies each gradient in and the reduced ones
+    // are copied back. With gradient_as_bucket_view the gradients are views of the buckets: no
+    // copy, but allocated all step ("the saved memory size will be equal to the total gradients
+    // size", DistributedDataParallel's documentation).
+    if (s.pytorchDdp() && s.ddpBucketView)
+        b.gradientsPersist = true;
+    if (s.pytorchDdp() && !s.ddpBucketView) {
+        const Bytes buckets = trainable * dt.gradient;
+        sink.add(ItemId::DdpGradientBuckets, buckets, [&] {
+            return formatCount(trainable) + " trainable params × " + std::to_string(dt.gradient)
+                + " B (DDP's all-reduce buckets, each gradient copied in; not gradient_as_bucket_view)"
+                + equals(buckets, units);
+        });
+    }
     if (shardOptimizer && s.deepSpeed() && s.reduceBucket > 0) {
         // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
         // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
@@ -1818,6 +1836,7 @@ Component componentOf(ItemId id)
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
     case ItemId::FsdpAccumulatedGradients:
+    case ItemId::DdpGradientBuckets:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
     case ItemId::OffloadFp32Gradients:
@@ -1877,7 +1896,8 @@ bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpAllGatherBuffers
         || id == ItemId::QloraDequantized || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients
-        || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer || id == ItemId::ContextParallelCopies;
+        || id == ItemId::DdpGradientBuckets || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer
+        || id == ItemId::ContextParallelCopies;
 }
 
 std::string_view idString(ItemId id)

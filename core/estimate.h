@@ -39,6 +39,7 @@ enum class ItemId {
     Gradients,
     FsdpGradientBuffers,
     FsdpAccumulatedGradients,
+    DdpGradientBuckets, // PyTorch DDP's all-reduce buckets, as large as the gradients they copy
     ZeroReduceBucket,
     OffloadGradientBuffer,
     // DeepSpeed ZeRO-Offload's buffers in CPU memory: no GPU bytes, counted in Breakdown::host.

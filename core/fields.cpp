@@ -224,6 +224,11 @@ const std::array kFields = {
               "gradients of all it trains until the last micro-batch (no: each micro-batch reduce-scatters, "
               "torchtitan's way)",
               nullptr, VL_WORD(fsdpNoSync, parseYesNo, "no-sync", kYesNo), false, VL_BOOL(fsdpNoSync)},
+    FieldSpec{"ddp-bucket-view", "parallel.ddp_bucket_view", "yes|no",
+              "Without sharding (--zero 0, PyTorch DDP): the gradients are views into DDP's all-reduce buckets "
+              "(gradient_as_bucket_view; yes) or tensors of their own that DDP copies into buckets as large "
+              "(no, PyTorch's default)",
+              nullptr, VL_WORD(ddpBucketView, parseYesNo, "ddp-bucket-view", kYesNo), false, VL_BOOL(ddpBucketView)},
     FieldSpec{"dp", "parallel.dp", "N", "Data-parallel GPUs (ZeRO shards over these, with the context-parallel ones)",
               VL_INT(dataParallel)},
     FieldSpec{"tp", "parallel.tp", "N", "Tensor-parallel size", VL_INT(tensorParallel)},

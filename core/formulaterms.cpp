@@ -88,6 +88,8 @@ constexpr std::string_view kTerms[] = {
                       "(beside a steady-state backward: the output of the forward before it, sent but not freed "
                       "until the next forward, and the next forward's input, received ahead)"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "(DDP's all-reduce buckets, each gradient copied in; not gradient_as_bucket_view)"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "(each model chunk's last pipeline input and its gradient, kept until its next "
                       "forward: between steps, not at the peak)"),
     VL_TRANSLATE_NOOP("vl::formula",

@@ -161,6 +161,9 @@ struct Scenario {
     // set_requires_gradient_sync(False), Lightning Fabric's no_backward_sync): each unit keeps its
     // unsharded gradient, summed over the step's micro-batches, until the last one reduces them.
     bool fsdpNoSync = false;
+    // PyTorch DDP's gradient_as_bucket_view: each gradient a view into DDP's all-reduce buckets
+    // instead of a tensor of its own copied into them (false, PyTorch's default).
+    bool ddpBucketView = false;
     std::int64_t dataParallel = 1;
     std::int64_t tensorParallel = 1;
     std::int64_t pipelineParallel = 1;
@@ -234,6 +237,9 @@ struct Scenario {
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
+    // Data parallelism without sharding outside Megatron-Core: PyTorch's DistributedDataParallel
+    // (Hugging Face's Trainer and Accelerate, Lightning, torchtitan's replicate).
+    bool pytorchDdp() const { return zeroStage == 0 && dataParallel > 1 && !megatron(); }
     std::int64_t microBatchesPerStep() const { return gradAccum > 0 ? gradAccum : pipelineParallel; }
     // The GPUs that share one copy of the sharded states: the data-parallel ones (or an HSDP
     // group) times the context-parallel ones, which hold the same weights (Megatron's distributed

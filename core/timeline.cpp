@@ -35,7 +35,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // Megatron's main gradients live in a buffer kept all step; elsewhere backward produces them.
     // So do FSDP's sharded gradients where the reading counts the blocks cached for its
     // reduce-scatter stream.
-    const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer)
+    const Bytes persistent = bucketAllStep + b.item(ItemId::OffloadGradientBuffer) + b.item(ItemId::DdpGradientBuckets)
         + (b.gradientsPersist || b.streamPoolsReserved ? b.item(ItemId::Gradients) : 0);
     // FSDP's gradients accumulated without sync over the step's micro-batches (the timeline draws
     // the last one): there from its start until its backward reduces them, before the step.

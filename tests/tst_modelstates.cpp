@@ -12,9 +12,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <functional>
 
 using namespace vl;
 
+Q_DECLARE_METATYPE(std::function<void(vl::Scenario &)>)
 Q_DECLARE_METATYPE(vl::Scenario)
 
 namespace {
@@ -538,7 +540,8 @@ private Q_SLOTS:
 
     // DeepSpeed's ZeRO optimizers allocate a contiguous gradient bucket: reduce_bucket_size
     // elements (5e8 by default) in the working weights' dtype, every backward at stages 1 and 2,
-    // once at stage 3. FSDP has buffers of its own; without ZeRO there is no DeepSpeed optimizer.
+    // once at stage 3. FSDP has buffers of its own; without ZeRO there is no DeepSpeed optimizer
+    // (PyTorch DDP's buckets instead, ddpGradientBuckets).
     void deepspeedReduceBucket_data()
     {
         QTest::addColumn<int>("stage");
@@ -567,7 +570,54 @@ private Q_SLOTS:
         const Breakdown b = estimate(s);
         QCOMPARE(b.item(ItemId::ZeroReduceBucket), bucket);
         QCOMPARE(b.has(ItemId::ZeroReduceBucket), bucket > 0);
-        QCOMPARE(b.runtimeBuffers(), bucket + b.item(ItemId::Zero3GatheredParams));
+        QCOMPARE(b.runtimeBuffers(), bucket + b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::DdpGradientBuckets));
+    }
+
+    // Without sharding, data parallelism outside Megatron-Core is PyTorch's DistributedDataParallel:
+    // its Reducer's buckets hold every trainable parameter's gradient in the parameter's dtype, a
+    // second copy, from the moment the model is wrapped (reducer.cpp, initialize_buckets). With
+    // gradient_as_bucket_view the gradients are the buckets' views: no copy, allocated all step.
+    // 7e9 parameters on 8 GPUs.
+    void ddpGradientBuckets_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<qint64>("buckets");
+        QTest::addColumn<bool>("gradientsAllStep");
+        const auto row = [](const char *name, qint64 buckets, bool allStep, std::function<void(Scenario &)> edit) {
+            QTest::newRow(name) << edit << buckets << allStep;
+        };
+        row("FP32: 4 B a gradient", 28'000'000'000, false, [](Scenario &s) { s.precision = Precision::Fp32; });
+        row("autocast, Hugging Face's Trainer: FP32 gradients", 28'000'000'000, false, [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.implementation = Implementation::HuggingFace;
+        });
+        row("mixed BF16 with an FP32 master copy: 2 B", 14'000'000'000, false, [](Scenario &) {});
+        row("gradient_as_bucket_view: no copy, the gradients kept all step", 0, true,
+            [](Scenario &s) { s.ddpBucketView = true; });
+        row("one GPU: no DDP", 0, false, [](Scenario &s) { s.dataParallel = 1; });
+        row("ZeRO-1: DeepSpeed's optimizer, not DDP", 0, false, [](Scenario &s) { s.zeroStage = 1; });
+        row("Megatron-Core's own DDP: its FP32 buffer, kept all step", 0, true,
+            [](Scenario &s) { s.sharding = Sharding::Megatron; });
+    }
+    void ddpGradientBuckets()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(qint64, buckets);
+        QFETCH(bool, gradientsAllStep);
+        Scenario s = withParams(7'000'000'000);
+        s.dataParallel = 8;
+        edit(s);
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QCOMPARE(qint64(b.item(ItemId::DdpGradientBuckets)), buckets);
+        QCOMPARE(b.gradientsPersist, gradientsAllStep);
+        QVERIFY(isRuntimeBuffer(ItemId::DdpGradientBuckets));
+        // Allocated when the model is wrapped: before the step and through the optimizer step.
+        const StepTimeline t = stepTimeline(b);
+        const Bytes allStep = buckets + (gradientsAllStep ? b.item(ItemId::Gradients) : 0);
+        QCOMPARE(t.points.front().part(Component::Gradients), allStep);
+        QCOMPARE(t.points.back().part(Component::Gradients), b.item(ItemId::Gradients) + buckets);
     }
 
     // Bytes per parameter in each regime (memory-model.md's table).

@@ -242,6 +242,16 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "shows them; when it runs short the driver pages them out to CPU memory instead of failing, "
                         "so the verdict does not count them. PyTorch's allocator never sees them.")
                         .arg(bytesText(b.hostItem(ItemId::PagedOptimizerStates), units));
+    if (b.has(ItemId::DdpGradientBuckets))
+        parallel << QObject::tr("Without sharding the data-parallel GPUs run PyTorch's DistributedDataParallel, whose "
+                                "all-reduce buckets hold a copy of every gradient from the moment the model is wrapped "
+                                "(gradient_as_bucket_view off, PyTorch's default): %1, all step.")
+                        .arg(bytesText(b.item(ItemId::DdpGradientBuckets), units));
+    else if (s.pytorchDdp())
+        parallel << QObject::tr(
+            "Without sharding the data-parallel GPUs run PyTorch's DistributedDataParallel with "
+            "gradient_as_bucket_view: the gradients are views into its all-reduce buckets, allocated for the "
+            "whole step.");
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "

@@ -316,6 +316,7 @@ void ControlPanel::build()
     m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
     m_noSync = new QCheckBox(m_advancedBody);
+    m_ddpBucketView = new QCheckBox(m_advancedBody);
     m_dp = fieldSpinBox("dp");
     m_tp = fieldSpinBox("tp");
     m_pp = fieldSpinBox("pp");
@@ -365,6 +366,15 @@ void ControlPanel::build()
                       "one (no_sync; Lightning Fabric's no_backward_sync does this). Each GPU then keeps the "
                       "unsharded gradients of everything it trains for the whole step. Off: every micro-batch "
                       "reduce-scatters, as torchtitan does.");
+        });
+    row(
+        af, m_ddpBucketView, [] { return tr("Gradients as bucket views"); },
+        [] {
+            return tr("Without sharding, PyTorch's DistributedDataParallel averages the gradients in flat buckets. "
+                      "Off (PyTorch's default, and Hugging Face's and Lightning's): every gradient is copied into "
+                      "them, so the buckets hold a second copy of all gradients from the start. On "
+                      "(gradient_as_bucket_view=True): the gradients live in the buckets themselves, for the whole "
+                      "step.");
         });
     row(
         af, m_dp, [] { return tr("Data-parallel GPUs"); },
@@ -652,6 +662,7 @@ void ControlPanel::build()
     comboEdit(m_sharding, "sharding", [](Scenario &s, int v) { s.sharding = Sharding(v); });
     checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
     checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
+    checkEdit(m_ddpBucketView, "ddp-bucket-view", [](Scenario &s, int v) { s.ddpBucketView = v; });
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
@@ -889,6 +900,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_sharding, s.sharding);
     setCheck(m_reshard, s.reshardAfterForward);
     setCheck(m_noSync, s.fsdpNoSync);
+    setCheck(m_ddpBucketView, s.ddpBucketView);
     setCheck(m_groupedGemm, s.groupedGemm);
     setCheck(m_sp, s.sequenceParallel);
     setComboData(m_offload, s.offload);

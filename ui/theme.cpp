@@ -72,6 +72,7 @@ QColor itemColor(ItemId id)
     case ItemId::ContextParallelCopies:
     case ItemId::FsdpGradientBuffers:
     case ItemId::FsdpAccumulatedGradients:
+    case ItemId::DdpGradientBuckets:
     case ItemId::ZeroReduceBucket:
     case ItemId::OffloadGradientBuffer:
     case ItemId::OffloadParamBuffer:
@@ -125,6 +126,7 @@ QString itemName(ItemId id)
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::FsdpAccumulatedGradients:
         return QCoreApplication::translate("vl::ui", "FSDP gradients accumulated without sync");
+    case ItemId::DdpGradientBuckets: return QCoreApplication::translate("vl::ui", "DDP gradient buckets");
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
     case ItemId::OffloadGradientBuffer:
         return QCoreApplication::translate("vl::ui", "DeepSpeed offload gradient buffer");

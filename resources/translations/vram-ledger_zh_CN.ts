@@ -259,6 +259,14 @@
         <source>Interleaved, a steady-state backward runs beside the output of the forward before it, sent but not freed until the next forward, and the next forward&apos;s input, received ahead: %1.</source>
         <translation>交错调度时，稳态反向运行时旁边还有它之前那次前向的输出（已发出，但要到下一次前向才释放）和提前接收的下一次前向的输入：%1。</translation>
     </message>
+    <message>
+        <source>Without sharding the data-parallel GPUs run PyTorch&apos;s DistributedDataParallel, whose all-reduce buckets hold a copy of every gradient from the moment the model is wrapped (gradient_as_bucket_view off, PyTorch&apos;s default): %1, all step.</source>
+        <translation>不分片时，数据并行的 GPU 运行 PyTorch 的 DistributedDataParallel，它的 all-reduce 桶从模型被包装起就保存每个梯度的一份副本（gradient_as_bucket_view 关闭，PyTorch 的默认）：%1，贯穿整个训练步。</translation>
+    </message>
+    <message>
+        <source>Without sharding the data-parallel GPUs run PyTorch&apos;s DistributedDataParallel with gradient_as_bucket_view: the gradients are views into its all-reduce buckets, allocated for the whole step.</source>
+        <translation>不分片时，数据并行的 GPU 运行开启 gradient_as_bucket_view 的 PyTorch DistributedDataParallel：梯度是其 all-reduce 桶的视图，整个训练步都已分配。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -1107,6 +1115,14 @@
     <message>
         <source>Megatron-LM&apos;s rerun state machine keeps every micro-batch of a step so that it can replay the step if a result looks wrong; since May 2026 these are the GPU copies, masks included, kept until the next step begins on the GPU that reads the data loader. Its default (--rerun-mode validate_results); --rerun-mode disabled, or an older Megatron-LM, frees each micro-batch after its forward. Only Megatron-LM&apos;s training loop (sharding engine: Megatron-Core) has it.</source>
         <translation>Megatron-LM 的重跑状态机会保留一步中的每个微批次，以便结果异常时重放这一步；自 2026 年 5 月起保留的是 GPU 上的副本（包括掩码），在读取数据加载器的 GPU 上一直留到下一步开始。这是它的默认行为（--rerun-mode validate_results）；--rerun-mode disabled 或较旧的 Megatron-LM 会在每个微批次前向之后释放它。只有 Megatron-LM 的训练循环（分片引擎：Megatron-Core）才有它。</translation>
+    </message>
+    <message>
+        <source>Gradients as bucket views</source>
+        <translation>梯度作为桶视图</translation>
+    </message>
+    <message>
+        <source>Without sharding, PyTorch&apos;s DistributedDataParallel averages the gradients in flat buckets. Off (PyTorch&apos;s default, and Hugging Face&apos;s and Lightning&apos;s): every gradient is copied into them, so the buckets hold a second copy of all gradients from the start. On (gradient_as_bucket_view=True): the gradients live in the buckets themselves, for the whole step.</source>
+        <translation>不分片时，PyTorch 的 DistributedDataParallel 在扁平的桶中对梯度求平均。关闭（PyTorch 的默认，Hugging Face 和 Lightning 也是如此）：每个梯度都被复制进桶，所以桶从一开始就保存着全部梯度的第二份副本。开启（gradient_as_bucket_view=True）：梯度就存放在桶里，贯穿整个训练步。</translation>
     </message>
 </context>
 <context>
@@ -3079,6 +3095,10 @@
         <source>(beside a steady-state backward: the output of the forward before it, sent but not freed until the next forward, and the next forward&apos;s input, received ahead)</source>
         <translation>（在稳态反向旁：它之前那次前向的输出，已发出但要到下一次前向才释放；以及提前接收的下一次前向的输入）</translation>
     </message>
+    <message>
+        <source>(DDP&apos;s all-reduce buckets, each gradient copied in; not gradient_as_bucket_view)</source>
+        <translation>（DDP 的 all-reduce 桶，每个梯度被复制进来；未开启 gradient_as_bucket_view）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3393,6 +3413,10 @@
     <message>
         <source>Pipeline output and next input beside backward</source>
         <translation>反向期间的流水线输出与下一输入</translation>
+    </message>
+    <message>
+        <source>DDP gradient buckets</source>
+        <translation>DDP 梯度桶</translation>
     </message>
 </context>
 </TS>
