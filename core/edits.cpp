@@ -199,6 +199,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.zeroStage == 3 && s.deepSpeed() && s.shardGroup() > 1;
     if (field == "reduce-bucket")
         return s.zeroStage >= 1 && s.deepSpeed();
+    if (field == "overlap-comm") // stage 3 allocates one bucket whatever it says
+        return (s.zeroStage == 1 || s.zeroStage == 2) && s.deepSpeed() && s.reduceBucket > 0;
     if (field == "sp")
         return s.tensorParallel > 1;
     if (field == "lora-rank" || field == "lora-dropout" || field == "lora-targets")

@@ -984,14 +984,17 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
         // DeepSpeed's ZeRO optimizers, with contiguous_gradients (on by default): at stages 1
         // and 2 every backward allocates an ipg_buffer of reduce_bucket_size elements in the
         // 16-bit dtype (deepspeed/runtime/zero/stage_1_and_2.py, DeepSpeedZeroOptimizer.backward;
-        // a second one with overlap_comm, off by default below stage 3: config.py); at stage 3
+        // with overlap_comm, off by default below stage 3 (zero/config.py), a second one: "Use
+        // double buffers to avoid data access conflict when overlap_comm is enabled"); at stage 3
         // the optimizer allocates one such __ipg_bucket_flat_buffer when it is built
         // (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__).
-        const Bytes bucket = s.reduceBucket * dt.weight;
+        const int buffers = s.overlapComm && !shardParams ? 2 : 1;
+        const Bytes bucket = buffers * s.reduceBucket * dt.weight;
         b.bucketPersists = shardParams;
         sink.add(ItemId::ZeroReduceBucket, bucket, [&] {
-            return "reduce_bucket_size " + formatCount(s.reduceBucket) + " elements × " + std::to_string(dt.weight)
-                + " B (DeepSpeed's contiguous gradient bucket)" + equals(bucket, units);
+            return (buffers > 1 ? "2 × " : "") + ("reduce_bucket_size " + formatCount(s.reduceBucket)) + " elements × "
+                + std::to_string(dt.weight) + " B (DeepSpeed's contiguous gradient bucket"
+                + (buffers > 1 ? "s, one reduced while the other fills: overlap_comm)" : ")") + equals(bucket, units);
         });
     }
     if (deepSpeedOffload() && s.zeroStage <= 2 && baseTrains(s)) {

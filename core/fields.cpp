@@ -208,6 +208,10 @@ const std::array kFields = {
               "DeepSpeed's reduce_bucket_size at --zero 1, 2 or 3: the elements of its contiguous "
               "gradient bucket (default 5e8, DeepSpeed's; 0: none)",
               VL_INT(reduceBucket)},
+    FieldSpec{"overlap-comm", "parallel.overlap_comm", "yes|no",
+              "DeepSpeed's overlap_comm at --zero 1 or 2: two gradient buckets, one reduced while the other "
+              "fills (no: DeepSpeed's default below stage 3; Hugging Face's sample configurations say yes)",
+              nullptr, VL_WORD(overlapComm, parseYesNo, "overlap-comm", kYesNo), false, VL_BOOL(overlapComm)},
     FieldSpec{"replicate", "parallel.replicate", "N",
               "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
               "group of dp/N and replicates across groups",

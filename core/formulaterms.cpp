@@ -90,6 +90,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "(DDP's all-reduce buckets, each gradient copied in; not gradient_as_bucket_view)"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "(DeepSpeed's contiguous gradient buckets, one reduced while the other fills: overlap_comm)"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "(each model chunk's last pipeline input and its gradient, kept until its next "
                       "forward: between steps, not at the peak)"),
     VL_TRANSLATE_NOOP("vl::formula",

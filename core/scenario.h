@@ -145,6 +145,9 @@ struct Scenario {
     // DeepSpeed's reduce_bucket_size (elements): the contiguous gradient bucket its ZeRO optimizer
     // allocates (deepspeed/runtime/zero/config.py default 5e8).
     std::int64_t reduceBucket = 500'000'000;
+    // DeepSpeed's overlap_comm at ZeRO-1/2: a second gradient bucket, so that one is reduced while
+    // the other fills (off by default below stage 3, DeepSpeed's zero/config.py).
+    bool overlapComm = false;
     // DeepSpeed ZeRO-3's parameter coordinator (deepspeed/runtime/zero/config.py defaults): how many
     // parameters it prefetches ahead, how near a module's next use must be for it to stay gathered,
     // and how many may be gathered at once before prefetching stops.

@@ -124,6 +124,12 @@ private Q_SLOTS:
             s.zeroStage = 2;
             s.dataParallel = 8;
         });
+        row("ZeRO-2 with overlap_comm's two buckets", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+            s.overlapComm = true;
+        });
+        row("PyTorch DDP over 8 GPUs", [](Scenario &s) { s.dataParallel = 8; });
         row("ZeRO-2 offloading the optimizer, 4 micro-batches a step", [](Scenario &s) {
             s.zeroStage = 2;
             s.dataParallel = 8;

@@ -539,34 +539,44 @@ private Q_SLOTS:
     }
 
     // DeepSpeed's ZeRO optimizers allocate a contiguous gradient bucket: reduce_bucket_size
-    // elements (5e8 by default) in the working weights' dtype, every backward at stages 1 and 2,
-    // once at stage 3. FSDP has buffers of its own; without ZeRO there is no DeepSpeed optimizer
-    // (PyTorch DDP's buckets instead, ddpGradientBuckets).
+    // elements (5e8 by default) in the working weights' dtype, every backward at stages 1 and 2
+    // (two with overlap_comm), once at stage 3. FSDP has buffers of its own; without ZeRO there is no DeepSpeed
+    // optimizer (PyTorch DDP's buckets instead, ddpGradientBuckets).
     void deepspeedReduceBucket_data()
     {
         QTest::addColumn<int>("stage");
         QTest::addColumn<QString>("precision");
         QTest::addColumn<qint64>("elements");
+        QTest::addColumn<bool>("overlapComm");
         QTest::addColumn<qint64>("bucket");
         QTest::newRow("ZeRO-1, mixed precision: 5e8 × 2 B")
-            << 1 << "mixed-bf16" << qint64(500'000'000) << qint64(1'000'000'000);
-        QTest::newRow("ZeRO-2, FP32: 5e8 × 4 B") << 2 << "fp32" << qint64(500'000'000) << qint64(2'000'000'000);
-        QTest::newRow("ZeRO-2, a bucket of 2e8") << 2 << "mixed-bf16" << qint64(200'000'000) << qint64(400'000'000);
-        QTest::newRow("ZeRO-2, no bucket") << 2 << "mixed-bf16" << qint64(0) << qint64(0);
-        QTest::newRow("no ZeRO") << 0 << "mixed-bf16" << qint64(500'000'000) << qint64(0);
-        QTest::newRow("ZeRO-3: its flat bucket") << 3 << "mixed-bf16" << qint64(500'000'000) << qint64(1'000'000'000);
+            << 1 << "mixed-bf16" << qint64(500'000'000) << false << qint64(1'000'000'000);
+        QTest::newRow("ZeRO-2, FP32: 5e8 × 4 B")
+            << 2 << "fp32" << qint64(500'000'000) << false << qint64(2'000'000'000);
+        QTest::newRow("ZeRO-2, a bucket of 2e8")
+            << 2 << "mixed-bf16" << qint64(200'000'000) << false << qint64(400'000'000);
+        QTest::newRow("ZeRO-2, overlap_comm: two buckets")
+            << 2 << "mixed-bf16" << qint64(500'000'000) << true << qint64(2'000'000'000);
+        QTest::newRow("ZeRO-2, no bucket") << 2 << "mixed-bf16" << qint64(0) << true << qint64(0);
+        QTest::newRow("no ZeRO") << 0 << "mixed-bf16" << qint64(500'000'000) << false << qint64(0);
+        QTest::newRow("ZeRO-3: its flat bucket")
+            << 3 << "mixed-bf16" << qint64(500'000'000) << false << qint64(1'000'000'000);
+        QTest::newRow("ZeRO-3 with overlap_comm: still one")
+            << 3 << "mixed-bf16" << qint64(500'000'000) << true << qint64(1'000'000'000);
     }
     void deepspeedReduceBucket()
     {
         QFETCH(int, stage);
         QFETCH(QString, precision);
         QFETCH(qint64, elements);
+        QFETCH(bool, overlapComm);
         QFETCH(qint64, bucket);
         Scenario s = withParams(7'000'000'000);
         s.zeroStage = stage;
         s.dataParallel = 8;
         s.precision = *parsePrecision(precision.toStdString());
         s.reduceBucket = elements;
+        s.overlapComm = overlapComm;
         const Breakdown b = estimate(s);
         QCOMPARE(b.item(ItemId::ZeroReduceBucket), bucket);
         QCOMPARE(b.has(ItemId::ZeroReduceBucket), bucket > 0);

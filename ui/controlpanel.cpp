@@ -317,6 +317,7 @@ void ControlPanel::build()
     m_reshard = new QCheckBox(m_advancedBody);
     m_noSync = new QCheckBox(m_advancedBody);
     m_ddpBucketView = new QCheckBox(m_advancedBody);
+    m_overlapComm = new QCheckBox(m_advancedBody);
     m_dp = fieldSpinBox("dp");
     m_tp = fieldSpinBox("tp");
     m_pp = fieldSpinBox("pp");
@@ -375,6 +376,14 @@ void ControlPanel::build()
                       "them, so the buckets hold a second copy of all gradients from the start. On "
                       "(gradient_as_bucket_view=True): the gradients live in the buckets themselves, for the whole "
                       "step.");
+        });
+    row(
+        af, m_overlapComm, [] { return tr("Overlap communication"); },
+        [] {
+            return tr("DeepSpeed's overlap_comm at ZeRO stage 1 or 2: backward fills one gradient bucket while the "
+                      "other is being reduced, so it allocates two (reduce_bucket_size elements each, 1 GB in 16 "
+                      "bits by default). Off is DeepSpeed's default below stage 3; Hugging Face's sample "
+                      "configurations turn it on.");
         });
     row(
         af, m_dp, [] { return tr("Data-parallel GPUs"); },
@@ -663,6 +672,7 @@ void ControlPanel::build()
     checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
     checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
     checkEdit(m_ddpBucketView, "ddp-bucket-view", [](Scenario &s, int v) { s.ddpBucketView = v; });
+    checkEdit(m_overlapComm, "overlap-comm", [](Scenario &s, int v) { s.overlapComm = v; });
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
@@ -901,6 +911,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_reshard, s.reshardAfterForward);
     setCheck(m_noSync, s.fsdpNoSync);
     setCheck(m_ddpBucketView, s.ddpBucketView);
+    setCheck(m_overlapComm, s.overlapComm);
     setCheck(m_groupedGemm, s.groupedGemm);
     setCheck(m_sp, s.sequenceParallel);
     setComboData(m_offload, s.offload);

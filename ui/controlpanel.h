@@ -135,6 +135,7 @@ private:
     QComboBox *m_computeCapability = nullptr;
     QCheckBox *m_noSync = nullptr;
     QCheckBox *m_ddpBucketView = nullptr;
+    QCheckBox *m_overlapComm = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
     // Every control that edits a field, enabled where core says the field is in effect (fieldInEffect).

@@ -1124,6 +1124,14 @@
         <source>Without sharding, PyTorch&apos;s DistributedDataParallel averages the gradients in flat buckets. Off (PyTorch&apos;s default, and Hugging Face&apos;s and Lightning&apos;s): every gradient is copied into them, so the buckets hold a second copy of all gradients from the start. On (gradient_as_bucket_view=True): the gradients live in the buckets themselves, for the whole step.</source>
         <translation>不分片时，PyTorch 的 DistributedDataParallel 在扁平的桶中对梯度求平均。关闭（PyTorch 的默认，Hugging Face 和 Lightning 也是如此）：每个梯度都被复制进桶，所以桶从一开始就保存着全部梯度的第二份副本。开启（gradient_as_bucket_view=True）：梯度就存放在桶里，贯穿整个训练步。</translation>
     </message>
+    <message>
+        <source>Overlap communication</source>
+        <translation>通信重叠</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s overlap_comm at ZeRO stage 1 or 2: backward fills one gradient bucket while the other is being reduced, so it allocates two (reduce_bucket_size elements each, 1 GB in 16 bits by default). Off is DeepSpeed&apos;s default below stage 3; Hugging Face&apos;s sample configurations turn it on.</source>
+        <translation>DeepSpeed 在 ZeRO 阶段 1 或 2 的 overlap_comm：反向在归约一个梯度桶的同时填充另一个，因此分配两个（各 reduce_bucket_size 个元素，默认 16 位下为 1 GB）。关闭是 DeepSpeed 在阶段 3 以下的默认；Hugging Face 的示例配置将其打开。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3098,6 +3106,10 @@
     <message>
         <source>(DDP&apos;s all-reduce buckets, each gradient copied in; not gradient_as_bucket_view)</source>
         <translation>（DDP 的 all-reduce 桶，每个梯度被复制进来；未开启 gradient_as_bucket_view）</translation>
+    </message>
+    <message>
+        <source>(DeepSpeed&apos;s contiguous gradient buckets, one reduced while the other fills: overlap_comm)</source>
+        <translation>（DeepSpeed 的连续梯度桶，一个归约时另一个填充：overlap_comm）</translation>
     </message>
 </context>
 <context>
