@@ -1405,48 +1405,33 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     // pipelineInFlight(): the inputs and gradients the schedule holds, each the tensor the stages
     // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
     const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
-    const auto pipelineTensors = [&](std::int64_t count, Bytes bytes, std::string_view what) {
-        return std::to_string(count) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden) + " hidden × "
-            + std::to_string(e) + " B" + sequenceParallelSplit() + std::string(what) + equals(bytes, units);
-    };
-    if (held.chunksKeeping > 0) {
-        const Bytes inputsKept = 2 * held.chunksKeeping * pipelineTensor;
-        sink.add(ItemId::PipelineInputsKept, inputsKept, [&] {
-            return pipelineTensors(2 * held.chunksKeeping, inputsKept,
-                                   " (each model chunk's last pipeline input and its gradient, kept until its next "
-                                   "forward: between steps, not at the peak)");
+    const auto addPipelineTensors = [&](ItemId id, std::int64_t count, std::string_view what) {
+        if (count <= 0)
+            return;
+        const Bytes bytes = count * pipelineTensor;
+        sink.add(id, bytes, [&] {
+            return std::to_string(count) + " × " + formatCount(sb) + " tokens × " + std::to_string(a.hidden)
+                + " hidden × " + std::to_string(e) + " B" + sequenceParallelSplit() + std::string(what)
+                + equals(bytes, units);
         });
-    }
+    };
+    addPipelineTensors(ItemId::PipelineInputsKept, 2 * held.chunksKeeping,
+                       " (each model chunk's last pipeline input and its gradient, kept until its next forward: "
+                       "between steps, not at the peak)");
+    addPipelineTensors(ItemId::PipelineGradients, held.gradients,
+                       " (activation gradients the schedule holds: the previous backward's, beside the next forward "
+                       "and the next backward, and the one a backward started from, until it returns; the most at "
+                       "once)");
+    addPipelineTensors(ItemId::PipelineOutputAndNextInput, held.outputsAhead,
+                       " (beside a steady-state backward: the output of the forward before it, sent but not freed "
+                       "until the next forward, and the next forward's input, received ahead)");
+    addPipelineTensors(ItemId::PipelineInputsHeld, held.inputsHeld,
+                       " (pipeline inputs whose backward has run and the gradients left on them, still referenced "
+                       "beside a steady-state forward: the input the schedule received last in warm-up, until it "
+                       "returns, and each model chunk's latest input, until its next forward; the most at once)");
     b.pipelineBesideForward = held.besideForward * pipelineTensor;
     b.pipelineBesideBackward = held.besideBackward * pipelineTensor;
     b.pipelineBesideLaterBackward = held.besideLaterBackward * pipelineTensor;
-    if (held.gradients > 0) {
-        const Bytes gradients = held.gradients * pipelineTensor;
-        sink.add(ItemId::PipelineGradients, gradients, [&] {
-            return pipelineTensors(held.gradients, gradients,
-                                   " (activation gradients the schedule holds: the previous backward's, beside the "
-                                   "next forward and the next backward, and the one a backward started from, until "
-                                   "it returns; the most at once)");
-        });
-    }
-    if (held.outputsAhead > 0) {
-        const Bytes ahead = held.outputsAhead * pipelineTensor;
-        sink.add(ItemId::PipelineOutputAndNextInput, ahead, [&] {
-            return pipelineTensors(held.outputsAhead, ahead,
-                                   " (beside a steady-state backward: the output of the forward before it, sent but "
-                                   "not freed until the next forward, and the next forward's input, received ahead)");
-        });
-    }
-    if (held.inputsHeld > 0) {
-        const Bytes inputs = held.inputsHeld * pipelineTensor;
-        sink.add(ItemId::PipelineInputsHeld, inputs, [&] {
-            return pipelineTensors(held.inputsHeld, inputs,
-                                   " (pipeline inputs whose backward has run and the gradients left on them, still "
-                                   "referenced beside a steady-state forward: the input the schedule received last in "
-                                   "warm-up, until it returns, and each model chunk's latest input, until its next "
-                                   "forward; the most at once)");
-        });
-    }
     if (codeLevel) {
         const TensorList outside = outsideTensors(s);
         sink.add(ItemId::HeadActivations, outside.total, [&] {
