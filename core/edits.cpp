@@ -171,6 +171,20 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     return withLoraTargetDefaults(std::move(s), given);
 }
 
+// An RMSNorm composed of torch ops (mean among them), softmax, log_softmax; not lit-gpt's GPT-NeoX
+// blocks (LayerNorm, SDPA, FP32 logits its loop keeps anyway) nor Liger's kernels, which replace
+// the norm and the loss.
+bool pytorchShapesSavedTensors(const Scenario &s)
+{
+    return s.implementation != Implementation::Megatron && s.arch.modeling != Modeling::GptNeox
+        && (!s.liger || s.attention == Attention::Eager);
+}
+
+bool pytorchShapesOptimizerStep(const Scenario &s)
+{
+    return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && optimizerImplOf(s) == OptimizerImpl::Foreach;
+}
+
 bool fieldInEffect(const Scenario &s, std::string_view field)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;
@@ -222,11 +236,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
             && s.pipelineParallel == 1;
     if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
         return !s.megatron() && !s.optimizerInBackward;
-    if (field == "pytorch") // an RMSNorm composed of torch ops (mean among them), softmax, log_softmax;
-        // not lit-gpt's GPT-NeoX blocks (LayerNorm, SDPA, FP32 logits its loop keeps anyway) nor
-        // Liger's kernels, which replace the norm and the loss
-        return s.implementation != Implementation::Megatron && s.arch.modeling != Modeling::GptNeox
-            && (!s.liger || s.attention == Attention::Eager);
+    if (field == "pytorch")
+        return pytorchShapesSavedTensors(s) || pytorchShapesOptimizerStep(s);
     if (field == "liger")
         return s.ligerPatchable();
     if (field == "paged-optimizer")

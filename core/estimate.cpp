@@ -1210,21 +1210,26 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
         // In backward each parameter has its own optimizer: foreach over one tensor.
         const bool allAtOnce = impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
         const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
+        // Before PyTorch 2.1 foreach added eps out of place: √v and √v + eps side by side.
+        const int foreachCopies = impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator() ? 2 : 1;
         const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState
-                                                                 : Bytes(largest) * bytesPerState;
+            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState * foreachCopies
+                                                                 : Bytes(largest) * bytesPerState * foreachCopies;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
             if (s.optimizer == Optimizer::Adafactor)
                 return "Adafactor's FP32 update and its factored approximation"
                     + std::string(adafactorCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
                     + " of one tensor at a time, the largest " + formatCount(largest) + " × "
                     + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
+            const std::string copies = foreachCopies > 1 ? " × 2" : "";
+            const std::string held = foreachCopies > 1 ? "√v and √v + eps (out of place before PyTorch 2.1)" : "√v";
             if (allAtOnce)
-                return "foreach AdamW's √v of every parameter at once, during the step: " + formatCount(elementsHere)
-                    + " × " + std::to_string(bytesPerState) + " B" + equals(buffer, units);
-            return std::string(s.optimizerInBackward ? "AdamW's √v of one tensor at a time (optimizer in backward)"
-                                                     : "for-loop AdamW's √v of one tensor at a time")
-                + ", the largest " + formatCount(largest) + " × " + std::to_string(bytesPerState)
+                return "foreach AdamW's " + held
+                    + " of every parameter at once, during the step: " + formatCount(elementsHere) + copies + " × "
+                    + std::to_string(bytesPerState) + " B" + equals(buffer, units);
+            return (s.optimizerInBackward ? "AdamW's " + held + " of one tensor at a time (optimizer in backward)"
+                                          : "for-loop AdamW's " + held + " of one tensor at a time")
+                + ", the largest " + formatCount(largest) + copies + " × " + std::to_string(bytesPerState)
                 + " B, during the step" + equals(buffer, units);
         });
     }

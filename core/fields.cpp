@@ -127,6 +127,7 @@ const std::array kFields = {
               "backward, so an RMSNorm written with mean (Hugging Face's, lit-gpt's, torchtitan's unfused "
               "one) saves x² as well (pytorch/pytorch#109935); before 1.11 softmax and log_softmax keep "
               "their input too, eager attention's scores and the loss's FP32 logits (pytorch/pytorch#65242); "
+              "before 2.1 foreach AdamW holds two intermediates as large as all parameters (pytorch/pytorch#104898); "
               "default 2.2+",
               nullptr, VL_WORD(pytorch, parsePyTorchRelease, "pytorch", allowedPyTorchReleases()), false,
               VL_NAMED(pytorch)},

@@ -33,11 +33,17 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "GPUs (Megatron)"),
     VL_TRANSLATE_NOOP("vl::formula", "offloaded to CPU memory"),
     VL_TRANSLATE_NOOP("vl::formula", "foreach AdamW's √v of every parameter at once, during the step:"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "foreach AdamW's √v and √v + eps (out of place before PyTorch 2.1) of every parameter at once, "
+                      "during the step:"),
     VL_TRANSLATE_NOOP("vl::formula", "for-loop AdamW's √v of one tensor at a time, the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "Adafactor's FP32 update and its factored approximation"),
     VL_TRANSLATE_NOOP("vl::formula", ", with FP32 copies of the gradient and the parameter,"),
     VL_TRANSLATE_NOOP("vl::formula", "of one tensor at a time, the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "AdamW's √v of one tensor at a time (optimizer in backward)"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "AdamW's √v and √v + eps (out of place before PyTorch 2.1) of one tensor at a time (optimizer in "
+                      "backward)"),
     VL_TRANSLATE_NOOP("vl::formula", "one parameter's gradient at a time (optimizer in backward), the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "during the step"),

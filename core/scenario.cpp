@@ -47,8 +47,10 @@ constexpr NameTable<OptimizerImpl, 4> kOptimizerImpls{{{OptimizerImpl::Auto, "au
                                                        {OptimizerImpl::ForLoop, "for-loop"},
                                                        {OptimizerImpl::Foreach, "foreach"},
                                                        {OptimizerImpl::Fused, "fused"}}};
-constexpr NameTable<PyTorchRelease, 3> kPyTorchReleases{
-    {{PyTorchRelease::Since2_2, "2.2+"}, {PyTorchRelease::Before2_2, "2.1"}, {PyTorchRelease::Before1_11, "1.10"}}};
+constexpr NameTable<PyTorchRelease, 4> kPyTorchReleases{{{PyTorchRelease::Since2_2, "2.2+"},
+                                                         {PyTorchRelease::Before2_2, "2.1"},
+                                                         {PyTorchRelease::Before2_1, "2.0"},
+                                                         {PyTorchRelease::Before1_11, "1.10"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -290,7 +292,7 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
 {
     if (const auto named = parseName(kPyTorchReleases, t))
         return named;
-    // MAJOR.MINOR[.PATCH]: only where it falls against 1.11 and 2.2 matters.
+    // MAJOR.MINOR[.PATCH]: only where it falls against 1.11, 2.1 and 2.2 matters.
     int major = 0, minor = 0;
     const char *end = t.data() + t.size();
     auto [afterMajor, e1] = std::from_chars(t.data(), end, major);
@@ -307,7 +309,9 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
     }
     if (major > 2 || (major == 2 && minor >= 2))
         return PyTorchRelease::Since2_2;
-    return major == 2 || minor >= 11 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before1_11;
+    if (major == 2)
+        return minor == 1 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before2_1;
+    return minor >= 11 ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
 }
 std::string_view toString(Sharding v)
 {
@@ -485,7 +489,7 @@ std::string_view allowedModuleLoadings()
 }
 std::string_view allowedPyTorchReleases()
 {
-    return "a version such as 1.10, 2.1 or 2.5 (2.2+: 2.2 or newer; 2.1: 1.11 to 2.1; 1.10: 1.10 or older)";
+    return "a version such as 1.10, 2.1 or 2.5 (2.2+: 2.2 or newer; 2.0: 1.11 to 2.0; 1.10: 1.10 or older)";
 }
 std::string_view allowedShardings()
 {

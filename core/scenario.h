@@ -33,7 +33,9 @@ enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
 // (derivatives.yaml: _softmax_backward_data(grad, result, dim, self)), so autograd kept the
 // input beside the output (pytorch/pytorch#65242, first released in 1.11, where the backward
 // takes the input's dtype instead; huggingface/transformers#16043 on that API change).
-enum class PyTorchRelease { Since2_2, Before2_2, Before1_11 };
+// The PyTorch releases whose differences the estimate counts: 2.2 or newer, 2.1, 1.11 to 2.0,
+// 1.10 or older.
+enum class PyTorchRelease { Since2_2, Before2_2, Before2_1, Before1_11 };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -135,6 +137,12 @@ struct Scenario {
     PyTorchRelease pytorch = PyTorchRelease::Since2_2;
     bool meanKeepsInput() const { return pytorch != PyTorchRelease::Since2_2; }      // before 2.2
     bool softmaxKeepsInput() const { return pytorch == PyTorchRelease::Before1_11; } // before 1.11
+    // Before 2.1 foreach AdamW added eps out of place (torch/optim/adamw.py, _multi_tensor_adamw:
+    // torch._foreach_add; in place since pytorch/pytorch#104898): two intermediates as large as v.
+    bool foreachAdamCopiesDenominator() const
+    {
+        return pytorch == PyTorchRelease::Before2_1 || pytorch == PyTorchRelease::Before1_11;
+    }
     // Liger Kernel's patch of Hugging Face's Llama-family code (apply_liger_kernel_to_llama):
     // Triton RMSNorm and SwiGLU, in-place RoPE, and the fused linear cross-entropy, which never
     // materialises the logits.

@@ -633,9 +633,14 @@ private Q_SLOTS:
         neox.implementation = Implementation::LitGpt;
         neox.arch.modeling = Modeling::GptNeox;
         neox.attention = Attention::Flash;
-        neox.precision = Precision::Bf16; // lit-gpt's bf16-true
-        QTest::newRow("PyTorch 1.10, lit-gpt's GPT-NeoX block") << neox << "pytorch"
-                                                                << "1.10" << false;
+        neox.precision = Precision::Bf16;          // lit-gpt's bf16-true
+        neox.optimizerImpl = OptimizerImpl::Fused; // no foreach step for the release to change
+        QTest::newRow("PyTorch 1.10, lit-gpt's GPT-NeoX block, fused AdamW") << neox << "pytorch"
+                                                                             << "1.10" << false;
+        Scenario foreachStep = llama(); // Megatron's layers: only the optimizer step follows the release
+        foreachStep.optimizerImpl = OptimizerImpl::Foreach;
+        QTest::newRow("PyTorch 2.0, foreach AdamW: √v + eps out of place") << foreachStep << "pytorch"
+                                                                           << "2.0" << true;
         QTest::newRow("optimizer in backward, Megatron (refused)") << llama() << "optimizer-in-backward"
                                                                    << "yes" << false;
         QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"

@@ -1050,9 +1050,10 @@ private Q_SLOTS:
     }
 
     // torch.optim.AdamW's step (torch/optim/adamw.py): foreach builds sqrt(v) for every tensor
-    // at once ("~ sizeof(params) more peak memory than the for-loop version", PyTorch's docs), the
-    // for-loop version for one tensor at a time (the largest counts), a fused kernel nothing.
-    // Under auto, Megatron's and DeepSpeed's fused Adam, else PyTorch's default, foreach.
+    // at once ("~ sizeof(params) more peak memory than the for-loop version", PyTorch's docs), and
+    // before 2.1 sqrt(v) + eps beside it, the for-loop version for one tensor at a time (the
+    // largest counts), a fused kernel nothing. Under auto, Megatron's and DeepSpeed's fused Adam,
+    // else PyTorch's default, foreach.
     void optimizerStepIntermediate_data()
     {
         QTest::addColumn<Scenario>("scenario");
@@ -1067,6 +1068,13 @@ private Q_SLOTS:
         foreach
             .optimizerImpl = OptimizerImpl::Foreach;
         QTest::newRow("foreach: 4 B for every parameter") << foreach << qint64(4) * 6'738'415'616;
+        Scenario foreachBefore21 = foreach; // torch._foreach_add: √v + eps beside √v
+        foreachBefore21.pytorch = *parsePyTorchRelease("2.0");
+        QTest::newRow("foreach on PyTorch 2.0: √v and √v + eps, 2 × 4 B for every parameter")
+            << foreachBefore21 << qint64(2) * 4 * 6'738'415'616;
+        Scenario foreach21 = foreach;
+        foreach21.pytorch = *parsePyTorchRelease("2.1");
+        QTest::newRow("foreach on PyTorch 2.1: in place again") << foreach21 << qint64(4) * 6'738'415'616;
         Scenario loop = hf;
         loop.optimizerImpl = OptimizerImpl::ForLoop;
         QTest::newRow("for-loop: the largest tensor, the 32000 × 4096 embedding") << loop << qint64(4) * 32'000 * 4096;
@@ -1111,6 +1119,43 @@ private Q_SLOTS:
         QCOMPARE(estimate(scenario).item(ItemId::OptimizerStepBuffer), Bytes(expected));
     }
 
+    // tests/data/optimizer-step.yaml, what the profiler saw PyTorch's foreach AdamW hold while it
+    // stepped a Hugging Face Llama's FP32 parameters (written by tests/oracle/generate.py, on a
+    // PyTorch before 2.1): the estimate of the same model, on that release.
+    void foreachStepIsWhatTheProfilerHolds_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("held");
+        for (const YAML::Node &row : YAML::LoadFile(VL_TEST_DATA "/optimizer-step.yaml")) {
+            Scenario s;
+            s.arch.hidden = row["hidden"].as<std::int64_t>();
+            s.arch.heads = row["heads"].as<std::int64_t>();
+            s.arch.kvHeads = row["kv_heads"].as<std::int64_t>();
+            s.arch.ffn = row["ffn"].as<std::int64_t>();
+            s.arch.vocab = row["vocab"].as<std::int64_t>();
+            s.arch.layers = row["layers"].as<std::int64_t>();
+            s.arch.mlp = MlpKind::Gated;
+            s.arch.norm = NormKind::RmsNorm;
+            s.arch.modeling = Modeling::Llama;
+            s.arch.tiedEmbeddings = false;
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.precision = Precision::Fp32;
+            s.optimizerImpl = OptimizerImpl::Foreach;
+            s.pytorch = *parsePyTorchRelease("1.13");
+            const std::string name = "hidden " + row["hidden"].as<std::string>() + ", "
+                + row["layers"].as<std::string>() + " layers";
+            QTest::newRow(name.c_str()) << s << row["held"].as<qint64>();
+        }
+    }
+    void foreachStepIsWhatTheProfilerHolds()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, held);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        QCOMPARE(estimate(scenario).item(ItemId::OptimizerStepBuffer), Bytes(held));
+    }
+
     // torchtune's optimizer in backward (training/memory.py, register_optim_in_bwd_hooks): one
     // parameter's gradient at a time, the largest; its optimizer steps one tensor too.
     void optimizerInBackward_data()
@@ -1129,6 +1174,10 @@ private Q_SLOTS:
         full.optimizerInBackward = true;
         const qint64 largest = 128'256LL * 4096;
         QTest::newRow("full, BF16, foreach AdamW per parameter") << full << 2 * largest << 2 * largest;
+        Scenario before21 = full; // foreach over one tensor, √v + eps out of place
+        before21.pytorch = *parsePyTorchRelease("2.0");
+        QTest::newRow("full, BF16, foreach AdamW per parameter, PyTorch 2.0")
+            << before21 << 2 * largest << 2 * 2 * largest;
         Scenario paged = full; // torchtune's 8B_full_single_device: PagedAdamW8bit, in backward
         paged.optimizer = Optimizer::AdamW8bit;
         paged.pagedOptimizer = true;

@@ -117,8 +117,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");
         QTest::addColumn<int>("release"); // -1: refused
         QTest::newRow("2.1") << "'2.1'" << int(PyTorchRelease::Before2_2);
-        QTest::newRow("1.13") << "'1.13'" << int(PyTorchRelease::Before2_2);
-        QTest::newRow("1.11, the first without softmax's kept input") << "'1.11'" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("2.0, the last foreach AdamW adding eps out of place")
+            << "'2.0'" << int(PyTorchRelease::Before2_1);
+        QTest::newRow("1.13") << "'1.13'" << int(PyTorchRelease::Before2_1);
+        QTest::newRow("1.11, the first without softmax's kept input") << "'1.11'" << int(PyTorchRelease::Before2_1);
         QTest::newRow("1.10, as written") << "'1.10'" << int(PyTorchRelease::Before1_11);
         QTest::newRow("1.9.1, a patch release") << "1.9.1" << int(PyTorchRelease::Before1_11);
         QTest::newRow("2.1.2, a patch release") << "2.1.2" << int(PyTorchRelease::Before2_2);

@@ -226,15 +226,20 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "Liger kernels: Liger Kernel's RMSNorm keeps its input and an FP32 1/rms, its SwiGLU the gate and up "
             "outputs, and its fused linear cross-entropy computes the output layer's gradients in forward, one "
             "chunk of logits at a time, and keeps them for backward.");
-    if (s.meanKeepsInput() && fieldInEffect(s, "pytorch"))
+    if (s.meanKeepsInput() && pytorchShapesSavedTensors(s))
         parallel << QObject::tr(
             "PyTorch 2.1 or older: torch.mean keeps its input for backward (fixed in 2.2, pytorch/pytorch#109935), "
             "so each RMSNorm written with mean also keeps x², one more tensor of the layer's width per token.");
-    if (s.softmaxKeepsInput() && fieldInEffect(s, "pytorch"))
+    if (s.softmaxKeepsInput() && pytorchShapesSavedTensors(s))
         parallel << QObject::tr(
             "PyTorch 1.10 or older: softmax and log_softmax keep their input for backward beside their output "
             "(fixed in 1.11, pytorch/pytorch#65242), so eager attention keeps its scores, one more tensor of the "
             "probabilities' size per layer, and a language model's loss keeps its FP32 logits.");
+    if (s.foreachAdamCopiesDenominator() && pytorchShapesOptimizerStep(s))
+        parallel << QObject::tr(
+            "PyTorch 2.0 or older: foreach AdamW adds eps to √v out of place (in place since 2.1, "
+            "pytorch/pytorch#104898), so its step holds two intermediates as large as all the parameters it "
+            "steps, not one.");
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

@@ -446,7 +446,8 @@ void ControlPanel::build()
                               {int(Implementation::LitGpt), [] { return tr("lit-gpt"); }},
                               {int(Implementation::TorchTune), [] { return tr("torchtune"); }}});
     m_pytorch = combo({{int(PyTorchRelease::Since2_2), [] { return tr("2.2 or newer"); }},
-                       {int(PyTorchRelease::Before2_2), [] { return tr("1.11 to 2.1"); }},
+                       {int(PyTorchRelease::Before2_2), [] { return tr("2.1"); }},
+                       {int(PyTorchRelease::Before2_1), [] { return tr("1.11 to 2.0"); }},
                        {int(PyTorchRelease::Before1_11), [] { return tr("1.10 or older"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});

@@ -267,6 +267,10 @@
         <source>Without sharding the data-parallel GPUs run PyTorch&apos;s DistributedDataParallel with gradient_as_bucket_view: the gradients are views into its all-reduce buckets, allocated for the whole step.</source>
         <translation>不分片时，数据并行的 GPU 运行开启 gradient_as_bucket_view 的 PyTorch DistributedDataParallel：梯度是其 all-reduce 桶的视图，整个训练步都已分配。</translation>
     </message>
+    <message>
+        <source>PyTorch 2.0 or older: foreach AdamW adds eps to √v out of place (in place since 2.1, pytorch/pytorch#104898), so its step holds two intermediates as large as all the parameters it steps, not one.</source>
+        <translation>PyTorch 2.0 或更早：foreach AdamW 以非原地方式把 eps 加到 √v 上（自 2.1 起为原地，pytorch/pytorch#104898），所以它的更新步同时持有两个与全部被更新参数一样大的中间张量，而不是一个。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -1057,10 +1061,6 @@
         <translation>N：ZeRO 把被切分的状态除以 N（有上下文并行时除以 N × c）。</translation>
     </message>
     <message>
-        <source>1.11 to 2.1</source>
-        <translation>1.11 至 2.1</translation>
-    </message>
-    <message>
         <source>1.10 or older</source>
         <translation>1.10 或更早</translation>
     </message>
@@ -1131,6 +1131,14 @@
     <message>
         <source>DeepSpeed&apos;s overlap_comm at ZeRO stage 1 or 2: backward fills one gradient bucket while the other is being reduced, so it allocates two (reduce_bucket_size elements each, 1 GB in 16 bits by default). Off is DeepSpeed&apos;s default below stage 3; Hugging Face&apos;s sample configurations turn it on.</source>
         <translation>DeepSpeed 在 ZeRO 阶段 1 或 2 的 overlap_comm：反向在归约一个梯度桶的同时填充另一个，因此分配两个（各 reduce_bucket_size 个元素，默认 16 位下为 1 GB）。关闭是 DeepSpeed 在阶段 3 以下的默认；Hugging Face 的示例配置将其打开。</translation>
+    </message>
+    <message>
+        <source>2.1</source>
+        <translation>2.1</translation>
+    </message>
+    <message>
+        <source>1.11 to 2.0</source>
+        <translation>1.11 至 2.0</translation>
     </message>
 </context>
 <context>
@@ -3110,6 +3118,14 @@
     <message>
         <source>(DeepSpeed&apos;s contiguous gradient buckets, one reduced while the other fills: overlap_comm)</source>
         <translation>（DeepSpeed 的连续梯度桶，一个归约时另一个填充：overlap_comm）</translation>
+    </message>
+    <message>
+        <source>foreach AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of every parameter at once, during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出所有参数的 √v 与 √v + eps（PyTorch 2.1 之前为非原地）：</translation>
+    </message>
+    <message>
+        <source>AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of one tensor at a time (optimizer in backward)</source>
+        <translation>AdamW 每次只算一个张量的 √v 与 √v + eps（PyTorch 2.1 之前为非原地；反向中更新）</translation>
     </message>
 </context>
 <context>

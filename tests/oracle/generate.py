@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, what the
-loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml and
-what torchao's NF4 dequantization holds to tests/data/nf4-dequantize.yaml, or, with --check, fails
+loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml,
+what torchao's NF4 dequantization holds to tests/data/nf4-dequantize.yaml and what foreach
+AdamW's step holds to tests/data/optimizer-step.yaml, or, with --check, fails
 when a checked-in file differs from what PyTorch says now.
 
 Run with Debian's PyTorch: /usr/bin/python3 tests/oracle/generate.py [--check]
@@ -13,12 +14,14 @@ import pathlib
 import sys
 
 import allocator_replay
+import optimizer_step
 import saved_tensors
 import torchao_nf4
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yaml"
 ALLOCATOR_DATA = DATA.with_name("allocator-replay.yaml")
 NF4_DATA = DATA.with_name("nf4-dequantize.yaml")
+OPTIMIZER_DATA = DATA.with_name("optimizer-step.yaml")
 
 # Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
 # counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
@@ -247,6 +250,12 @@ NF4_HEADER = [
     "# tensors, in bytes, for a weight of out × inp.",
 ]
 
+OPTIMIZER_HEADER = [
+    "# What torch.optim.AdamW's foreach step holds for a Llama's FP32 parameters, found by tests/oracle/generate.py",
+    "# (do not edit: regenerate it): the second step under the profiler (tests/oracle/optimizer_step.py). held: the",
+    "# most it holds at once beyond the parameters, gradients and moments, in bytes.",
+]
+
 
 def render(header, rows):
     """A data file: its header, the PyTorch that ran, one JSON row a line."""
@@ -259,7 +268,8 @@ def main():
     files = [(DATA, render(SAVED_TENSORS_HEADER, rows()), "what PyTorch's autograd saves"),
              (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
               "what the loss's allocations leave in the allocator's pool"),
-             (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds")]
+             (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds"),
+             (OPTIMIZER_DATA, render(OPTIMIZER_HEADER, optimizer_step.rows()), "what foreach AdamW's step holds")]
     for path, text, what in files:
         if "--check" in sys.argv:
             if path.read_text() != text:
