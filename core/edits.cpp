@@ -180,9 +180,11 @@ bool pytorchShapesSavedTensors(const Scenario &s)
         && (!s.liger || s.attention == Attention::Eager);
 }
 
+// PyTorch's foreach AdamW on the GPU (not bitsandbytes' kernels, not the CPU's offloaded step).
 bool pytorchShapesOptimizerStep(const Scenario &s)
 {
-    return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && optimizerImplOf(s) == OptimizerImpl::Foreach;
+    return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None
+        && optimizerImplOf(s) == OptimizerImpl::Foreach;
 }
 
 bool fieldInEffect(const Scenario &s, std::string_view field)

@@ -641,6 +641,13 @@ private Q_SLOTS:
         foreachStep.optimizerImpl = OptimizerImpl::Foreach;
         QTest::newRow("PyTorch 2.0, foreach AdamW: √v + eps out of place") << foreachStep << "pytorch"
                                                                            << "2.0" << true;
+        Scenario offloadedStep = foreachStep; // DeepSpeed's CPU Adam steps instead
+        offloadedStep.zeroStage = 2;
+        offloadedStep.dataParallel = 8;
+        offloadedStep.sharding = Sharding::Zero;
+        offloadedStep.offload = Offload::Optimizer;
+        QTest::newRow("PyTorch 2.0, the optimizer offloaded to the CPU") << offloadedStep << "pytorch"
+                                                                         << "2.0" << false;
         QTest::newRow("optimizer in backward, Megatron (refused)") << llama() << "optimizer-in-backward"
                                                                    << "yes" << false;
         QTest::newRow("AdamW implementation, AdamW") << llama() << "optimizer-impl"
