@@ -236,8 +236,9 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "optimizer-in-backward")
         return torchCode && s.microBatchesPerStep() == 1 && s.zeroStage == 0 && s.tensorParallel == 1
             && s.pipelineParallel == 1;
-    if (field == "gradients-kept") // Megatron's buffer is kept anyway; in backward each gradient is freed
-        return !s.megatron() && !s.optimizerInBackward;
+    if (field == "gradients-kept") // Megatron's buffer and DDP's bucket views are kept anyway; in
+        // backward each gradient is freed
+        return !s.megatron() && !s.optimizerInBackward && !(s.pytorchDdp() && s.ddpBucketView);
     if (field == "pytorch")
         return pytorchShapesSavedTensors(s) || pytorchShapesOptimizerStep(s);
     if (field == "liger")

@@ -938,8 +938,10 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // with (distributed/param_and_grad_buffer.py, _ParamAndGradBuffer: grad_data), and zeroes it
     // each step (zero_grad_buffer) instead of freeing it: there before the first backward.
     // So do gradients that zero_grad(set_to_none=False) zeroes instead of freeing (PyTorch 1.x's
-    // default, torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad).
-    b.gradientsPersist = s.megatron() || (s.gradientsKept && !s.optimizerInBackward);
+    // default, torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad), and DDP's
+    // gradients as views of its buckets (gradient_as_bucket_view, below).
+    b.gradientsPersist = s.megatron() || (s.gradientsKept && !s.optimizerInBackward)
+        || (s.pytorchDdp() && s.ddpBucketView);
     // FSDP's sharded gradients are views of the reduce-scatter output, which foreach_reduce
     // allocates on FSDP's reduce-scatter stream (_fsdp_collectives.py: "the GPU sharded gradient
     // is allocated in the RS stream"); zero_grad frees them, but their blocks stay cached for that
@@ -970,8 +972,6 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // are copied back. With gradient_as_bucket_view the gradients are views of the buckets: no
     // copy, but allocated all step ("the saved memory size will be equal to the total gradients
     // size", DistributedDataParallel's documentation).
-    if (s.pytorchDdp() && s.ddpBucketView)
-        b.gradientsPersist = true;
     if (s.pytorchDdp() && !s.ddpBucketView) {
         const Bytes buckets = trainable * dt.gradient;
         sink.add(ItemId::DdpGradientBuckets, buckets, [&] {

@@ -614,6 +614,16 @@ private Q_SLOTS:
                                                              << "yes" << true;
         QTest::newRow("gradients kept, Hugging Face") << hf << "gradients-kept"
                                                       << "yes" << true;
+        Scenario ddp = hf; // PyTorch's DDP over 8 GPUs
+        ddp.dataParallel = 8;
+        QTest::newRow("gradients as bucket views, DDP") << ddp << "ddp-bucket-view"
+                                                        << "yes" << true;
+        QTest::newRow("gradients as bucket views, one GPU") << hf << "ddp-bucket-view"
+                                                            << "yes" << false;
+        Scenario bucketViews = ddp;
+        bucketViews.ddpBucketView = true;
+        QTest::newRow("gradients kept, DDP's bucket views: kept anyway") << bucketViews << "gradients-kept"
+                                                                         << "yes" << false;
         QTest::newRow("PyTorch 2.1, Hugging Face's RMSNorm") << hf << "pytorch"
                                                              << "2.1" << true;
         QTest::newRow("PyTorch 2.1, Megatron's fused norm") << llama() << "pytorch"

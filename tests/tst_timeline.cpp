@@ -35,6 +35,18 @@ void torchtitanReadReserved(Scenario &s)
     s.overhead.measure = Measure::Reserved;
 }
 
+// Point by point, the activations a breakdown's step holds beyond the same step without some of
+// them (`without`) are what `expected` says for that point.
+template <class Expected>
+void activationsBeyond(const Breakdown &b, const Breakdown &without, Expected &&expected)
+{
+    const StepTimeline t = stepTimeline(b), others = stepTimeline(without);
+    QCOMPARE(t.points.size(), others.points.size());
+    for (std::size_t i = 0; i < t.points.size(); ++i)
+        QCOMPARE(t.points[i].part(Component::Activations) - others.points[i].part(Component::Activations),
+                 expected(t.points[i]));
+}
+
 } // namespace
 
 class TestTimeline : public QObject {
@@ -419,16 +431,12 @@ private Q_SLOTS:
         QCOMPARE(b.pipelineBesideLaterBackward, later * tensor);
         Breakdown without = b; // the same step but for what the schedule holds beside backward
         without.pipelineBesideBackward = without.pipelineBesideLaterBackward = 0;
-        const StepTimeline t = stepTimeline(b), others = stepTimeline(without);
-        QCOMPARE(t.points.size(), others.points.size());
-        for (std::size_t i = 0; i < t.points.size(); ++i) {
-            const TimelinePoint &p = t.points[i];
-            const Bytes expected = p.phase != StepPhase::Backward ? 0
-                : p.layer == b.layersOnStage                      ? atLastLayer * tensor
-                                                                  : later * tensor;
-            QCOMPARE(p.part(Component::Activations) - others.points[i].part(Component::Activations), expected);
-        }
-        QVERIFY(t.peak() <= b.total);
+        activationsBeyond(b, without, [&](const TimelinePoint &p) {
+            return p.phase != StepPhase::Backward ? 0
+                : p.layer == b.layersOnStage      ? atLastLayer * tensor
+                                                  : later * tensor;
+        });
+        QVERIFY(stepTimeline(b).peak() <= b.total);
     }
 
     // Interleaved, the pipeline inputs held after their backward (the schedule's input_tensor from
@@ -459,14 +467,10 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::PipelineInputsHeld), held * tensor);
         Breakdown without = b; // the same step but for the inputs held
         without.itemBytes[std::size_t(ItemId::PipelineInputsHeld)] = 0;
-        const StepTimeline t = stepTimeline(b), others = stepTimeline(without);
-        QCOMPARE(t.points.size(), others.points.size());
-        for (std::size_t i = 0; i < t.points.size(); ++i) {
-            const StepPhase phase = t.points[i].phase;
-            const bool inSchedule = phase != StepPhase::Start && phase != StepPhase::OptimizerStep;
-            QCOMPARE(t.points[i].part(Component::Activations) - others.points[i].part(Component::Activations),
-                     inSchedule ? held * tensor : 0);
-        }
+        activationsBeyond(b, without, [&](const TimelinePoint &p) {
+            const bool inSchedule = p.phase != StepPhase::Start && p.phase != StepPhase::OptimizerStep;
+            return inSchedule ? held * tensor : 0;
+        });
     }
 
     // Offloaded activations (checkpointing every layer): at the loss the GPU holds the forward
