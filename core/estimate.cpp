@@ -262,6 +262,12 @@ std::string equals(Bytes bytes, Units units)
     return " = " + formatBytes(bytes, units);
 }
 
+// Two tensors a loop optimizer reaches one after the other, in elements.
+struct LoopStep {
+    std::int64_t previous = 0, current = 0;
+    std::int64_t elements(int working) const { return previous + working * current; }
+};
+
 // One pipeline stage of one GPU: what it holds of the model, what of that trains, and how
 // ZeRO/FSDP shard it. Every component below is counted from this.
 struct Stage {
@@ -297,6 +303,14 @@ struct Stage {
     std::int64_t trainableBelow(std::int64_t threshold) const;
     // The largest single trainable tensor here (a LoRA adapter's, or a weight's on this GPU).
     std::int64_t largestTrainableTensor() const;
+    // The trainable tensors as an optimizer's loop reaches them, each's elements on this GPU;
+    // `visit(elements, startsGroup)`, a new param group resetting the loop's locals.
+    template <class Visit>
+    void tensorsInStepOrder(Visit &&visit) const;
+    // What a loop optimizer holds at once while it steps, in elements: at its widest, the previous
+    // tensor's denominator, kept until the next is assigned, and `working` intermediates of the
+    // current tensor; a new group starts afresh unless the loop's locals outlive it.
+    LoopStep loopStep(int working, bool keptAcrossGroups) const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -1127,6 +1141,153 @@ std::int64_t Stage::largestTrainableTensor() const
     return s.lora() ? ceilDiv(largestLoraTensor(s), t) : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
 }
 
+// The order is the one the modeling code registers its parameters in (model.parameters()):
+// the embeddings, each layer, the final norm and the head; lit-gpt registers its head first
+// (lit_gpt/model.py GPT.__init__). Megatron fuses q, k and v into linear_qkv and gate and up into
+// linear_fc1; lit-gpt and GPT-2 fuse q, k and v (attn, c_attn). The Hugging Face Trainer
+// (get_decay_parameter_names) and Megatron (megatron/core/optimizer/__init__.py,
+// _get_param_groups) put the biases and norms in a second, no-decay group; a pair of those
+// vectors is far below any pair of weights, so the walk stops before them. Elsewhere one group
+// holds all, the norms between the weights where the layer registers them (torchtitan's and
+// torchtune's after the layer's linears, lit-gpt's before attention and the MLP). LoRA steps
+// each adapted projection's lora_A then lora_B (PEFT's LoraLayer; lit-gpt's fused qkv adapter
+// counted as its parts). Layers are alike: two show every pair.
+//
+// Each tensor is split as the GPU holds it: by tensor parallelism and by FSDP's per-parameter
+// shards (Megatron's distributed optimizer, whose shards are ranges of a flat buffer, counted
+// alike: Megatron runs its FusedAdam, a loop there is a what-if). DeepSpeed's ZeRO-1/2 hands the
+// optimizer one flat partition per group (stage_1_and_2.py, single_partition_of_fp32_groups),
+// ZeRO-3 one per sub-group of up to sub_group_size elements, 1e9 by default (stage3.py
+// _create_fp16_sub_groups), each stepped by a call of its own.
+template <class Visit>
+void Stage::tensorsInStepOrder(Visit &&visit) const
+{
+    const Architecture &a = s.arch;
+    const bool grouped = s.implementation == Implementation::HuggingFace
+        || s.implementation == Implementation::Megatron;
+    if (s.sharding == Sharding::Zero && shardOptimizer) {
+        constexpr std::int64_t kSubGroup = 1'000'000'000;
+        const std::int64_t vectors = grouped && !s.lora()
+            ? counts.perLayerVectors * trainableLayersHere + (lastStage ? counts.finalNorm : 0)
+            : 0;
+        const auto partition = [&](std::int64_t elements) {
+            const std::int64_t shard = ceilDiv(elements, n);
+            visit(shardParams ? std::min(shard, kSubGroup) : shard, true);
+        };
+        partition(trainable - vectors);
+        if (vectors > 0)
+            partition(vectors);
+        return;
+    }
+    const std::int64_t perTensorShard = shardOptimizer ? n : 1;
+    const auto tensor = [&](std::int64_t elements, std::int64_t split) {
+        visit(ceilDiv(ceilDiv(elements, split), perTensorShard), false);
+    };
+    const auto vector = [&](std::int64_t elements, std::int64_t split) {
+        if (!grouped)
+            tensor(elements, split);
+    };
+    const auto norm = [&] {
+        vector(a.hidden, 1);
+        if (a.norm == NormKind::LayerNorm)
+            vector(a.hidden, 1);
+    };
+    const auto linear = [&](std::int64_t in, std::int64_t out, std::int64_t split) {
+        tensor(in * out, split);
+        if (a.linearBias)
+            vector(out, split);
+    };
+    const bool fusedQkv = s.implementation == Implementation::LitGpt || s.implementation == Implementation::Megatron
+        || a.modeling == Modeling::Gpt2;
+    const bool fusedGateUp = s.implementation == Implementation::Megatron && a.mlp == MlpKind::Gated;
+    const bool normsFirst = s.implementation == Implementation::LitGpt || s.implementation == Implementation::Megatron;
+    int count = 0;
+    const auto m = layerMatrices(a, count);
+    const int mlpEnd = a.experts > 1 ? count - 1 : count; // the router last
+    const auto layer = [&] {
+        if (s.lora()) {
+            forEachLoraTensor(s, [&](std::int64_t elements, std::int64_t copies) {
+                for (std::int64_t c = 0; c < std::min<std::int64_t>(copies, 2); ++c)
+                    tensor(elements, t);
+            });
+            return;
+        }
+        if (normsFirst)
+            norm();
+        if (fusedQkv)
+            linear(a.hidden, m[0].out + m[1].out + m[2].out, t);
+        else
+            for (int i = 0; i < 3; ++i)
+                linear(m[i].in, m[i].out, t);
+        linear(m[3].in, m[3].out, t);
+        if (normsFirst && a.normsPerLayer > 1)
+            norm();
+        // The router, then each expert's matrices one after another (Mixtral's gate, then
+        // experts[i].w1, w2, w3).
+        if (a.experts > 1)
+            tensor(a.hidden * a.experts, 1);
+        const std::int64_t experts = std::clamp<std::int64_t>(a.experts / s.expertParallel, 1, 2);
+        for (std::int64_t e = 0; e < experts; ++e) {
+            if (fusedGateUp)
+                linear(a.hidden, 2 * a.ffn, t);
+            for (int i = fusedGateUp ? mlpEnd - 1 : 4; i < mlpEnd; ++i)
+                linear(m[i].in, m[i].out, t);
+        }
+        if (!normsFirst)
+            for (int i = 0; i < a.normsPerLayer; ++i)
+                norm();
+    };
+    const auto head = [&] {
+        if (!lastStage)
+            return;
+        if (s.lora() && (s.loraTargets & LoraHead)) {
+            tensor(s.loraRank * a.hidden, t);
+            tensor(a.vocab * s.loraRank, t);
+        } else if (s.lora()) {
+            return;
+        } else if (a.modeling == Modeling::Bert) { // the pooler and the classifier
+            linear(a.hidden, a.hidden, 1);
+            linear(a.hidden, 2, 1);
+        } else if (counts.head > 0 || p > 1) { // untied, or the last stage's copy of a tied one
+            tensor(a.vocab * a.hidden, t);
+        }
+    };
+    const bool headFirst = s.implementation == Implementation::LitGpt;
+    if (headFirst)
+        head();
+    if (s.fineTune == FineTune::Full && firstStage) {
+        tensor(a.vocab * a.hidden, t);
+        if (a.learnedPositions > 0)
+            tensor(a.learnedPositions * a.hidden, 1);
+        if (a.modeling == Modeling::Bert) {
+            tensor(2 * a.hidden, 1); // token types
+            norm();
+        }
+    }
+    const std::int64_t layersShown = std::min<std::int64_t>(s.lora() ? layers.count() : trainableLayersHere, 2);
+    for (std::int64_t i = 0; i < layersShown; ++i)
+        layer();
+    if (!s.lora() && lastStage && a.modeling != Modeling::Bert)
+        norm();
+    if (!headFirst)
+        head();
+}
+
+LoopStep Stage::loopStep(int working, bool keptAcrossGroups) const
+{
+    LoopStep widest;
+    std::int64_t previous = 0;
+    tensorsInStepOrder([&](std::int64_t elements, bool startsGroup) {
+        if (startsGroup && !keptAcrossGroups)
+            previous = 0;
+        const LoopStep here{previous, elements};
+        if (here.elements(working) > widest.elements(working))
+            widest = here;
+        previous = elements;
+    });
+    return widest;
+}
+
 // Optimizer states: the FP32 master copy of mixed precision and the optimizer's moments (the
 // ZeRO paper's KΨ, K = 12 for mixed-precision Adam), sharded from ZeRO-1 on or offloaded.
 template <class Sink>
@@ -1195,42 +1356,63 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                     + " × 4 B ÷ 256 (absmax per block)";
             return text;
         });
-    // The step's intermediates, alive during the step only, of one tensor at a time (at most the
-    // largest trainable one) or of all at once. torch.optim.AdamW (torch/optim/adamw.py): foreach
-    // takes torch._foreach_sqrt of every exp_avg_sq at once, an intermediate as large as v
-    // (PyTorch's docs: "~ sizeof(params) more peak memory than the for-loop version"); the
-    // for-loop version the same for one tensor; a fused kernel none. Hugging Face's Adafactor
-    // (transformers optimization.py, Adafactor.step, a loop): the FP32 update grad² + eps and its
+    // The step's intermediates, alive during the step only. torch.optim.AdamW
+    // (torch/optim/adamw.py): foreach takes torch._foreach_sqrt of every exp_avg_sq at once, an
+    // intermediate as large as v (PyTorch's docs: "~ sizeof(params) more peak memory than the
+    // for-loop version"); the for-loop version (_single_tensor_adamw) evaluates
+    // denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps) for one tensor while the
+    // previous tensor's denom is still bound, until the assignment (3 tensors at once); Hugging
+    // Face's own AdamW (transformers optimization.py, AdamW.step) writes
+    // denom = exp_avg_sq.sqrt().add_(eps), 2 at once, its denom outliving the param group; a
+    // fused kernel none. In backward each parameter has an optimizer of its own, stepped alone.
+    // Hugging Face's Adafactor (Adafactor.step, a loop): the FP32 update grad² + eps and its
     // factored approximation side by side, and FP32 copies of a 16-bit gradient and parameter.
     // bitsandbytes' optimizers (8-bit, paged) step in their own kernels.
     const OptimizerImpl impl = optimizerImplOf(s);
     const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
     if ((adamLoop || s.optimizer == Optimizer::Adafactor) && !offloaded) {
         const std::int64_t largest = largestTrainableTensor();
-        // In backward each parameter has its own optimizer: foreach over one tensor.
         const bool allAtOnce = impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
+        const bool loop = s.optimizer == Optimizer::AdamW && !allAtOnce && !s.optimizerInBackward;
         const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
-        // Before PyTorch 2.1 foreach added eps out of place: √v and √v + eps side by side.
-        const int foreachCopies = impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator() ? 2 : 1;
+        // Before PyTorch 2.1 foreach added eps out of place: √v and √v + eps side by side; the
+        // for-loop's √v and √v / c are two as well.
+        const int workingCopies = (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator())
+                || impl == OptimizerImpl::ForLoop
+            ? 2
+            : 1;
+        const LoopStep pair = loop ? loopStep(workingCopies, impl == OptimizerImpl::TransformersLoop) : LoopStep{};
         const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState * foreachCopies
-                                                                 : Bytes(largest) * bytesPerState * foreachCopies;
+            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState * workingCopies
+            : loop                                               ? Bytes(pair.elements(workingCopies)) * bytesPerState
+                                                                 : Bytes(largest) * bytesPerState * workingCopies;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
+            const std::string copies = workingCopies > 1 ? " × 2" : "";
+            const std::string perState = " × " + std::to_string(bytesPerState) + " B";
             if (s.optimizer == Optimizer::Adafactor)
                 return "Adafactor's FP32 update and its factored approximation"
                     + std::string(adafactorCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
                     + " of one tensor at a time, the largest " + formatCount(largest) + " × "
                     + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
-            const std::string copies = foreachCopies > 1 ? " × 2" : "";
-            const std::string held = foreachCopies > 1 ? "√v and √v + eps (out of place before PyTorch 2.1)" : "√v";
+            if (loop)
+                return std::string(impl == OptimizerImpl::ForLoop
+                                       ? "for-loop AdamW, one tensor at a time: the previous tensor's denominator "
+                                         "√v / c + eps, bound until the next replaces it, beside the current one's √v "
+                                         "and √v / c, at the widest pair: ("
+                                       : "transformers' AdamW, one tensor at a time: the previous tensor's √v + eps, "
+                                         "bound until the next replaces it, beside the current one's, at the widest "
+                                         "pair: (")
+                    + (pair.previous > 0 ? formatCount(pair.previous) + " + " : "") + formatCount(pair.current) + copies
+                    + ")" + perState + ", during the step" + equals(buffer, units);
+            const std::string held = workingCopies > 1 && impl == OptimizerImpl::Foreach
+                ? "√v and √v + eps (out of place before PyTorch 2.1)"
+                : impl == OptimizerImpl::ForLoop ? "√v and √v / c"
+                                                 : "√v";
             if (allAtOnce)
-                return "foreach AdamW's " + held
-                    + " of every parameter at once, during the step: " + formatCount(elementsHere) + copies + " × "
-                    + std::to_string(bytesPerState) + " B" + equals(buffer, units);
-            return (s.optimizerInBackward ? "AdamW's " + held + " of one tensor at a time (optimizer in backward)"
-                                          : "for-loop AdamW's " + held + " of one tensor at a time")
-                + ", the largest " + formatCount(largest) + copies + " × " + std::to_string(bytesPerState)
-                + " B, during the step" + equals(buffer, units);
+                return "foreach AdamW's " + held + " of every parameter at once, during the step: "
+                    + formatCount(elementsHere) + copies + perState + equals(buffer, units);
+            return "AdamW's " + held + " of one tensor at a time (optimizer in backward), the largest "
+                + formatCount(largest) + copies + perState + ", during the step" + equals(buffer, units);
         });
     }
     if (paged > 0)

@@ -146,8 +146,9 @@ const std::array kFields = {
     FieldSpec{"optimizer-impl", "training.optimizer_impl", "IMPL",
               "How AdamW steps: auto (what the code's defaults run: foreach in lit-gpt's scripts; fused in "
               "Hugging Face's Trainer from PyTorch 2.8, torchtitan, Megatron and DeepSpeed), for-loop (one "
-              "tensor at a time), foreach (every tensor at once: an intermediate as large as the second "
-              "moment) or fused",
+              "tensor at a time, the previous one's denominator kept beside two intermediates of the next), "
+              "foreach (every tensor at once: an intermediate as large as the second moment), fused, or "
+              "transformers (Hugging Face's own AdamW, the Trainer's adamw_hf: a loop with one intermediate)",
               nullptr, VL_WORD(optimizerImpl, parseOptimizerImpl, "optimizer-impl", allowedOptimizerImpls()), false,
               VL_NAMED(optimizerImpl)},
     FieldSpec{"dropout", "training.dropout", "yes|no", "Dropout on (saves masks for backward)", nullptr,

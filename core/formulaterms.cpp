@@ -36,7 +36,13 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "foreach AdamW's √v and √v + eps (out of place before PyTorch 2.1) of every parameter at once, "
                       "during the step:"),
-    VL_TRANSLATE_NOOP("vl::formula", "for-loop AdamW's √v of one tensor at a time, the largest"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "for-loop AdamW, one tensor at a time: the previous tensor's denominator √v / c + eps, bound "
+                      "until the next replaces it, beside the current one's √v and √v / c, at the widest pair:"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "transformers' AdamW, one tensor at a time: the previous tensor's √v + eps, bound until the "
+                      "next replaces it, beside the current one's, at the widest pair:"),
+    VL_TRANSLATE_NOOP("vl::formula", "AdamW's √v and √v / c of one tensor at a time (optimizer in backward)"),
     VL_TRANSLATE_NOOP("vl::formula", "Adafactor's FP32 update and its factored approximation"),
     VL_TRANSLATE_NOOP("vl::formula", ", with FP32 copies of the gradient and the parameter,"),
     VL_TRANSLATE_NOOP("vl::formula", "of one tensor at a time, the largest"),

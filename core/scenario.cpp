@@ -43,10 +43,11 @@ constexpr NameTable<Implementation, 5> kImplementations{{{Implementation::Megatr
 constexpr NameTable<Sharding, 3> kShardings{
     {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
-constexpr NameTable<OptimizerImpl, 4> kOptimizerImpls{{{OptimizerImpl::Auto, "auto"},
+constexpr NameTable<OptimizerImpl, 5> kOptimizerImpls{{{OptimizerImpl::Auto, "auto"},
                                                        {OptimizerImpl::ForLoop, "for-loop"},
                                                        {OptimizerImpl::Foreach, "foreach"},
-                                                       {OptimizerImpl::Fused, "fused"}}};
+                                                       {OptimizerImpl::Fused, "fused"},
+                                                       {OptimizerImpl::TransformersLoop, "transformers"}}};
 constexpr NameTable<PyTorchRelease, 4> kPyTorchReleases{{{PyTorchRelease::Since2_2, "2.2+"},
                                                          {PyTorchRelease::Before2_2, "2.1"},
                                                          {PyTorchRelease::Before2_1, "2.0"},

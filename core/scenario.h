@@ -22,10 +22,11 @@ enum class GradDtype { Auto, Fp32, Bf16, Fp16 }; // Auto: the dtype of the worki
 // prepare_model_for_kbit_training puts QLoRA's embeddings, norms and head in FP32.
 enum class BaseDtype { Auto, Fp32, Bf16, Fp16 };
 enum class Optimizer { AdamW, AdamW8bit, Sgd, SgdMomentum, Lion, Adafactor };
-// How torch.optim.AdamW runs its step (torch/optim/adamw.py): a loop over the tensors, foreach
-// ops over all of them at once (PyTorch's default on CUDA), or one fused kernel. Auto: what the
-// named code uses (optimizerImplOf()).
-enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused };
+// How AdamW runs its step: torch.optim.AdamW's loop over the tensors (torch/optim/adamw.py), its
+// foreach ops over all of them at once (PyTorch's default on CUDA) or one fused kernel, or Hugging
+// Face's own AdamW (transformers optimization.py, the Trainer's adamw_hf), a loop of its own.
+// Auto: what the named code uses (optimizerImplOf()).
+enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused, TransformersLoop };
 // The PyTorch release the run uses, where autograd's saved set changed: before 2.2, torch.mean's
 // backward kept its input (derivatives.yaml read self's element count from the tensor; fixed by
 // pytorch/pytorch#109935, first released in 2.2), so an RMSNorm written with mean saves x² too;

@@ -646,7 +646,7 @@ private Q_SLOTS:
             << "--pytorch: '2.x' is not allowed; use a version such as 1.10, 2.1 or 2.5";
         QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
                                                       << "--optimizer-impl: 'apex' is not allowed; use "
-                                                         "auto|for-loop|foreach|fused";
+                                                         "auto|for-loop|foreach|fused|transformers";
         QTest::newRow("optimizer in backward with gradient accumulation")
             << QStringList{"--implementation", "huggingface", "--optimizer-in-backward", "yes", "--grad-accum", "4"}
             << 2 << "--optimizer-in-backward: torchtune refuses gradient accumulation with the optimizer in backward";

@@ -315,6 +315,15 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::ForLoop;
         });
+        row("Hugging Face, transformers' own AdamW", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::TransformersLoop;
+        });
+        row("optimizer in backward, for-loop AdamW", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::ForLoop;
+            s.optimizerInBackward = true;
+        });
         row("optimizer in backward, foreach AdamW", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::Foreach;

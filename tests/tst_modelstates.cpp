@@ -1075,9 +1075,42 @@ private Q_SLOTS:
         Scenario foreach21 = foreach;
         foreach21.pytorch = *parsePyTorchRelease("2.1");
         QTest::newRow("foreach on PyTorch 2.1: in place again") << foreach21 << qint64(4) * 6'738'415'616;
+        // The for-loop holds the previous tensor's denominator beside the current one's √v and
+        // √v / c. In the Trainer's weight-decay group the head follows the last down_proj.
+        const qint64 embedding = 32'000LL * 4096, mlpMatrix = 11'008LL * 4096;
         Scenario loop = hf;
         loop.optimizerImpl = OptimizerImpl::ForLoop;
-        QTest::newRow("for-loop: the largest tensor, the 32000 × 4096 embedding") << loop << qint64(4) * 32'000 * 4096;
+        QTest::newRow("for-loop: down_proj's denominator beside 2 of the 32000 × 4096 head")
+            << loop << 4 * (mlpMatrix + 2 * embedding);
+        Scenario transformersLoop = loop; // denom = exp_avg_sq.sqrt().add_(eps): one of the current
+        transformersLoop.optimizerImpl = OptimizerImpl::TransformersLoop;
+        QTest::newRow("transformers' AdamW: down_proj's denominator beside the head's")
+            << transformersLoop << 4 * (mlpMatrix + embedding);
+        Scenario oneGroup = loop; // torchtune in FP32: one group, the final norm before the head
+        oneGroup.implementation = Implementation::TorchTune;
+        oneGroup.precision = Precision::Fp32;
+        oneGroup.ampStyle = AmpStyle::MasterCopy;
+        QTest::newRow("for-loop in one group: the final norm's denominator beside 2 of the head")
+            << oneGroup << 4 * (4096 + 2 * embedding);
+        Scenario headFirst = oneGroup; // lit-gpt registers lm_head before the embedding; BF16 states
+        headFirst.implementation = Implementation::LitGpt;
+        headFirst.precision = Precision::Bf16;
+        headFirst.attention = Attention::Flash;
+        QTest::newRow("lit-gpt, for-loop: the head's denominator beside 2 of the embedding")
+            << headFirst << 2 * (embedding + 2 * embedding);
+        Scenario flatPartition = loop; // DeepSpeed ZeRO-2: the weight-decay group's flat partition
+        flatPartition.zeroStage = 2;
+        flatPartition.sharding = Sharding::Zero;
+        flatPartition.dataParallel = 8;
+        const qint64 decayWeights = 6'738'415'616LL - 32 * 2 * 4096 - 4096;
+        QTest::newRow("ZeRO-2 over 8, for-loop: 2 of the weights' flat partition")
+            << flatPartition << 4 * 2 * ((decayWeights + 7) / 8);
+        Scenario perTensorShards = loop; // FSDP2: each parameter's shard
+        perTensorShards.zeroStage = 3;
+        perTensorShards.sharding = Sharding::Fsdp;
+        perTensorShards.dataParallel = 8;
+        QTest::newRow("FSDP over 8, for-loop: each tensor's shard")
+            << perTensorShards << 4 * ((mlpMatrix + 7) / 8 + 2 * ((embedding + 7) / 8));
         Scenario fsdp = foreach; // FSDP2 steps on each GPU's shards
         fsdp.zeroStage = 3;
         fsdp.sharding = Sharding::Fsdp;
@@ -1098,7 +1131,8 @@ private Q_SLOTS:
         lora.loraTargets = LoraQ | LoraV;
         lora.loraRank = 8;
         lora.optimizerImpl = OptimizerImpl::ForLoop;
-        QTest::newRow("LoRA, for-loop: one adapter tensor") << lora << qint64(4) * 8 * 4096;
+        QTest::newRow("LoRA, for-loop: lora_A's denominator beside 2 of lora_B")
+            << lora << qint64(4) * (8 * 4096 + 2 * 4096 * 8);
         Scenario eightBit = foreach;
         eightBit.optimizer = Optimizer::AdamW8bit;
         QTest::newRow("bitsandbytes' 8-bit AdamW: its own kernel") << eightBit << qint64(0);
@@ -1119,10 +1153,11 @@ private Q_SLOTS:
         QCOMPARE(estimate(scenario).item(ItemId::OptimizerStepBuffer), Bytes(expected));
     }
 
-    // tests/data/optimizer-step.yaml, what the profiler saw PyTorch's foreach AdamW hold while it
-    // stepped a Hugging Face Llama's FP32 parameters (written by tests/oracle/generate.py, on a
-    // PyTorch before 2.1): the estimate of the same model, on that release.
-    void foreachStepIsWhatTheProfilerHolds_data()
+    // tests/data/optimizer-step.yaml, what the profiler saw PyTorch's AdamW hold while it stepped
+    // a Hugging Face Llama's FP32 parameters (written by tests/oracle/generate.py, on a PyTorch
+    // before 2.1): foreach, and the for-loop in one param group (torchtune's) and in the Trainer's
+    // two; the estimate of the same model, on that release.
+    void stepIsWhatTheProfilerHolds_data()
     {
         QTest::addColumn<Scenario>("scenario");
         QTest::addColumn<qint64>("held");
@@ -1145,10 +1180,18 @@ private Q_SLOTS:
             s.pytorch = *parsePyTorchRelease("1.13");
             const std::string name = "hidden " + row["hidden"].as<std::string>() + ", "
                 + row["layers"].as<std::string>() + " layers";
-            QTest::newRow(name.c_str()) << s << row["held"].as<qint64>();
+            QTest::newRow(("foreach, " + name).c_str()) << s << row["held"].as<qint64>();
+            Scenario trainerLoop = s;
+            trainerLoop.optimizerImpl = OptimizerImpl::ForLoop;
+            QTest::newRow(("for-loop in the Trainer's groups, " + name).c_str())
+                << trainerLoop << row["for_loop_trainer_groups_held"].as<qint64>();
+            Scenario oneGroupLoop = trainerLoop;
+            oneGroupLoop.implementation = Implementation::TorchTune;
+            QTest::newRow(("for-loop in torchtune's one group, " + name).c_str())
+                << oneGroupLoop << row["for_loop_held"].as<qint64>();
         }
     }
-    void foreachStepIsWhatTheProfilerHolds()
+    void stepIsWhatTheProfilerHolds()
     {
         QFETCH(Scenario, scenario);
         QFETCH(qint64, held);
@@ -1178,6 +1221,9 @@ private Q_SLOTS:
         before21.pytorch = *parsePyTorchRelease("2.0");
         QTest::newRow("full, BF16, foreach AdamW per parameter, PyTorch 2.0")
             << before21 << 2 * largest << 2 * 2 * largest;
+        Scenario loop = full; // alone in its optimizer: √v and √v / c, nothing before it
+        loop.optimizerImpl = OptimizerImpl::ForLoop;
+        QTest::newRow("full, BF16, for-loop AdamW per parameter") << loop << 2 * largest << 2 * 2 * largest;
         Scenario paged = full; // torchtune's 8B_full_single_device: PagedAdamW8bit, in backward
         paged.optimizer = Optimizer::AdamW8bit;
         paged.pagedOptimizer = true;

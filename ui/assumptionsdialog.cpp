@@ -207,9 +207,11 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
     if (b.has(ItemId::OptimizerStepBuffer))
         parallel << QObject::tr(
                         "Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch's "
-                        "foreach AdamW computes √v of every tensor at once, its for-loop version and Hugging Face's "
-                        "Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step "
-                        "timeline shows them at the step. A fused optimizer needs none.")
+                        "foreach AdamW computes √v of every tensor at once; its for-loop version and Hugging Face's "
+                        "own AdamW and Adafactor one tensor at a time, the loops keeping the previous tensor's "
+                        "denominator until the next replaces it, so the widest pair of neighbouring tensors in the "
+                        "order the model registers them counts), gone before the next forward. The sum counts them; "
+                        "the step timeline shows them at the step. A fused optimizer needs none.")
                         .arg(bytesText(b.item(ItemId::OptimizerStepBuffer), units));
     if (s.optimizerInBackward)
         parallel << QObject::tr(

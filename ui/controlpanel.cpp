@@ -252,7 +252,8 @@ void ControlPanel::build()
     m_optimizerImpl = combo({{int(OptimizerImpl::Auto), [] { return tr("As the code runs it"); }},
                              {int(OptimizerImpl::ForLoop), [] { return tr("For-loop"); }},
                              {int(OptimizerImpl::Foreach), [] { return tr("Foreach"); }},
-                             {int(OptimizerImpl::Fused), [] { return tr("Fused"); }}});
+                             {int(OptimizerImpl::Fused), [] { return tr("Fused"); }},
+                             {int(OptimizerImpl::TransformersLoop), [] { return tr("transformers AdamW"); }}});
     m_pagedOptimizer = new QCheckBox(m_advancedBody);
     m_optimizerInBackward = new QCheckBox(m_advancedBody);
     m_gradientsKept = new QCheckBox(m_advancedBody);
@@ -268,9 +269,11 @@ void ControlPanel::build()
         af, m_optimizerImpl, [] { return tr("AdamW step"); },
         [] {
             return tr("How PyTorch's AdamW updates: foreach works on all tensors at once and briefly needs one "
-                      "more copy of the second moment; for-loop one tensor at a time; a fused kernel needs "
-                      "nothing extra. As the code runs it: foreach in lit-gpt's scripts, fused in Hugging Face's "
-                      "Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.");
+                      "more copy of the second moment; for-loop one tensor at a time, briefly holding three "
+                      "tensor-sized intermediates; a fused kernel needs nothing extra. transformers' own AdamW "
+                      "(the Trainer's old adamw_hf) loops holding two. As the code runs it: foreach in lit-gpt's "
+                      "scripts, fused in Hugging Face's Trainer (PyTorch 2.8 on), torchtitan, Megatron and "
+                      "DeepSpeed.");
         });
     row(
         af, m_pagedOptimizer, [] { return tr("Paged optimizer"); },

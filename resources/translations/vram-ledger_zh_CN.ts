@@ -148,10 +148,6 @@
         <translation>分页优化器（bitsandbytes）：元素数不少于 1e5 的每个张量的状态（每块 GPU %1）放在 CUDA 统一内存中。GPU 有空间时它们留在显存里，nvidia-smi 能看到；显存不足时驱动把它们换出到 CPU 内存而不是报错，所以结论不把它们计入。PyTorch 的分配器看不到它们。</translation>
     </message>
     <message>
-        <source>Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch&apos;s foreach AdamW computes √v of every tensor at once, its for-loop version and Hugging Face&apos;s Adafactor one tensor at a time), gone before the next forward. The sum counts them; the step timeline shows them at the step. A fused optimizer needs none.</source>
-        <translation>优化器更新：更新权重时有 %1 的中间张量（PyTorch 的 foreach AdamW 一次为所有张量算出 √v，其逐张量版本与 Hugging Face 的 Adafactor 每次只算一个张量），在下一次前向之前释放。各部分之和计入它们；训练步时间线把它们画在更新处。融合优化器不需要这些。</translation>
-    </message>
-    <message>
         <source>Optimizer in backward (torchtune&apos;s optimizer_in_bwd): each weight is updated as soon as its gradient is ready and the gradient is freed, so the gradients count one weight&apos;s, the largest: %1.</source>
         <translation>反向中更新（torchtune 的 optimizer_in_bwd）：每个权重的梯度一算好就立即更新并释放梯度，因此梯度只计一个权重的，取最大的：%1。</translation>
     </message>
@@ -270,6 +266,10 @@
     <message>
         <source>PyTorch 2.0 or older: foreach AdamW adds eps to √v out of place (in place since 2.1, pytorch/pytorch#104898), so its step holds two intermediates as large as all the parameters it steps, not one.</source>
         <translation>PyTorch 2.0 或更早：foreach AdamW 以非原地方式把 eps 加到 √v 上（自 2.1 起为原地，pytorch/pytorch#104898），所以它的更新步同时持有两个与全部被更新参数一样大的中间张量，而不是一个。</translation>
+    </message>
+    <message>
+        <source>Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch&apos;s foreach AdamW computes √v of every tensor at once; its for-loop version and Hugging Face&apos;s own AdamW and Adafactor one tensor at a time, the loops keeping the previous tensor&apos;s denominator until the next replaces it, so the widest pair of neighbouring tensors in the order the model registers them counts), gone before the next forward. The sum counts them; the step timeline shows them at the step. A fused optimizer needs none.</source>
+        <translation>优化器更新步：优化器更新权重时的中间张量 %1（PyTorch 的 foreach AdamW 一次算出所有张量的 √v；它的 for-loop 版本、Hugging Face 自己的 AdamW 和 Adafactor 每次一个张量，循环会保留上一个张量的分母直到被下一个替换，所以按模型注册参数的顺序，相邻两个张量中最宽的一对计入），在下一次前向之前释放。总和计入它们；步骤时间线把它们放在更新步。融合优化器不需要。</translation>
     </message>
 </context>
 <context>
@@ -1005,10 +1005,6 @@
         <translation>AdamW 更新方式</translation>
     </message>
     <message>
-        <source>How PyTorch&apos;s AdamW updates: foreach works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time; a fused kernel needs nothing extra. As the code runs it: foreach in lit-gpt&apos;s scripts, fused in Hugging Face&apos;s Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.</source>
-        <translation>PyTorch 的 AdamW 如何更新：foreach 一次处理所有张量，更新时短暂多占一份二阶矩大小的显存；逐张量循环一次只处理一个张量；融合内核不额外占用。按所选代码：lit-gpt 的脚本用 foreach，Hugging Face 的 Trainer（PyTorch 2.8 起）、torchtitan、Megatron 与 DeepSpeed 用融合内核。</translation>
-    </message>
-    <message>
         <source>Optimizer in backward</source>
         <translation>反向中更新</translation>
     </message>
@@ -1139,6 +1135,14 @@
     <message>
         <source>1.11 to 2.0</source>
         <translation>1.11 至 2.0</translation>
+    </message>
+    <message>
+        <source>transformers AdamW</source>
+        <translation>transformers 的 AdamW</translation>
+    </message>
+    <message>
+        <source>How PyTorch&apos;s AdamW updates: foreach works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time, briefly holding three tensor-sized intermediates; a fused kernel needs nothing extra. transformers&apos; own AdamW (the Trainer&apos;s old adamw_hf) loops holding two. As the code runs it: foreach in lit-gpt&apos;s scripts, fused in Hugging Face&apos;s Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.</source>
+        <translation>PyTorch 的 AdamW 如何更新：foreach 一次处理所有张量，短暂多需要一份二阶矩大小的内存；for-loop 每次一个张量，短暂持有三个张量大小的中间结果；融合内核不需要额外内存。transformers 自带的 AdamW（Trainer 旧的 adamw_hf）循环时持有两个。按代码实际运行：lit-gpt 的脚本用 foreach，Hugging Face 的 Trainer（PyTorch 2.8 起）、torchtitan、Megatron 和 DeepSpeed 用融合版本。</translation>
     </message>
 </context>
 <context>
@@ -2616,10 +2620,6 @@
         <translation>foreach AdamW 在更新时一次算出所有参数的 √v：</translation>
     </message>
     <message>
-        <source>for-loop AdamW&apos;s √v of one tensor at a time, the largest</source>
-        <translation>逐张量 AdamW 每次只算一个张量的 √v，取最大的</translation>
-    </message>
-    <message>
         <source>during the step</source>
         <translation>更新期间</translation>
     </message>
@@ -3126,6 +3126,18 @@
     <message>
         <source>AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of one tensor at a time (optimizer in backward)</source>
         <translation>AdamW 每次只算一个张量的 √v 与 √v + eps（PyTorch 2.1 之前为非原地；反向中更新）</translation>
+    </message>
+    <message>
+        <source>for-loop AdamW, one tensor at a time: the previous tensor&apos;s denominator √v / c + eps, bound until the next replaces it, beside the current one&apos;s √v and √v / c, at the widest pair:</source>
+        <translation>for-loop AdamW，每次一个张量：上一个张量的分母 √v / c + eps 在被下一个替换前一直保留，与当前张量的 √v 和 √v / c 并存，取最宽的一对：</translation>
+    </message>
+    <message>
+        <source>transformers&apos; AdamW, one tensor at a time: the previous tensor&apos;s √v + eps, bound until the next replaces it, beside the current one&apos;s, at the widest pair:</source>
+        <translation>transformers 的 AdamW，每次一个张量：上一个张量的 √v + eps 在被下一个替换前一直保留，与当前张量的并存，取最宽的一对：</translation>
+    </message>
+    <message>
+        <source>AdamW&apos;s √v and √v / c of one tensor at a time (optimizer in backward)</source>
+        <translation>AdamW 每次只算一个张量的 √v 与 √v / c（反向中更新）</translation>
     </message>
 </context>
 <context>

@@ -251,9 +251,10 @@ NF4_HEADER = [
 ]
 
 OPTIMIZER_HEADER = [
-    "# What torch.optim.AdamW's foreach step holds for a Llama's FP32 parameters, found by tests/oracle/generate.py",
+    "# What torch.optim.AdamW's step holds for a Llama's FP32 parameters, found by tests/oracle/generate.py",
     "# (do not edit: regenerate it): the second step under the profiler (tests/oracle/optimizer_step.py). held: the",
-    "# most it holds at once beyond the parameters, gradients and moments, in bytes.",
+    "# most foreach holds at once beyond the parameters, gradients and moments, in bytes; for_loop_held: the same",
+    "# for the for-loop step in one param group; for_loop_trainer_groups_held: in the Hugging Face Trainer's two.",
 ]
 
 
@@ -269,7 +270,7 @@ def main():
              (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
               "what the loss's allocations leave in the allocator's pool"),
              (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds"),
-             (OPTIMIZER_DATA, render(OPTIMIZER_HEADER, optimizer_step.rows()), "what foreach AdamW's step holds")]
+             (OPTIMIZER_DATA, render(OPTIMIZER_HEADER, optimizer_step.rows()), "what AdamW's step holds")]
     for path, text, what in files:
         if "--check" in sys.argv:
             if path.read_text() != text:

@@ -1,4 +1,4 @@
-"""What torch.optim.AdamW's foreach step holds beyond the parameters, gradients and moments.
+"""What torch.optim.AdamW's step holds beyond the parameters, gradients and moments.
 
 The step runs on the CPU under the profiler, whose allocation events give the most it holds at
 once; the first step, which creates the moments, runs before it, and the few-byte scalars the
@@ -7,6 +7,10 @@ q, k, v, o, gate, up, down and two norms, the final norm, an untied head), so th
 the same model steps the same tensors. The PyTorch here adds eps out of place
 (torch/optim/adamw.py, _multi_tensor_adamw: torch._foreach_add), as every release before 2.1
 did (pytorch/pytorch#104898 made it in place): √v and √v + eps of every parameter at once.
+
+The for-loop step (foreach=False, _single_tensor_adamw) runs over the same tensors twice: in one
+param group, as torchtitan and torchtune build the optimizer, and in the Hugging Face Trainer's two
+(get_decay_parameter_names: the weights, then the norms without weight decay).
 """
 
 import torch
@@ -24,9 +28,13 @@ def llama_parameters(hidden, heads, kv_heads, ffn, vocab, layers):
     return [torch.nn.Parameter(torch.rand(shape)) for shape in shapes]
 
 
-def held_while_stepping(**shape):
+def held_while_stepping(foreach, decay_groups, **shape):
     params = llama_parameters(**shape)
-    optimizer = torch.optim.AdamW(params, foreach=True)
+    groups = [dict(params=params)]
+    if decay_groups:
+        groups = [dict(params=[p for p in params if p.dim() > 1]),
+                  dict(params=[p for p in params if p.dim() == 1], weight_decay=0.0)]
+    optimizer = torch.optim.AdamW(groups, foreach=foreach)
     for p in params:
         p.grad = torch.rand_like(p)
     optimizer.step()  # creates the moments
@@ -49,4 +57,6 @@ SHAPES = [
 def rows():
     torch.manual_seed(0)
     for shape in SHAPES:
-        yield dict(**shape, held=held_while_stepping(**shape))
+        yield dict(**shape, held=held_while_stepping(True, False, **shape),
+                   for_loop_held=held_while_stepping(False, False, **shape),
+                   for_loop_trainer_groups_held=held_while_stepping(False, True, **shape))
