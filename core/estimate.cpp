@@ -303,10 +303,24 @@ struct Stage {
     std::int64_t trainableBelow(std::int64_t threshold) const;
     // The largest single trainable tensor here (a LoRA adapter's, or a weight's on this GPU).
     std::int64_t largestTrainableTensor() const;
-    // The trainable tensors as an optimizer's loop reaches them, each's elements on this GPU;
-    // `visit(elements, startsGroup)`, a new param group resetting the loop's locals.
+    // The trainable tensors in the order the model registers them, each's elements on this GPU,
+    // as `visit(elements)`; `layersShown` of the layers (alike: two show every neighbouring pair).
+    template <class Visit>
+    void registeredTensors(std::int64_t layersShown, Visit &&visit) const;
+    // What an optimizer's step reaches, as `visit(elements, startsGroup)`: the tensors, or
+    // DeepSpeed ZeRO's flat partitions; a new group (or call) resets the loop's locals.
     template <class Visit>
     void tensorsInStepOrder(Visit &&visit) const;
+    bool optimizerStepsFlatPartitions() const { return s.sharding == Sharding::Zero && shardOptimizer; }
+    // The Hugging Face Trainer (get_decay_parameter_names) and Megatron
+    // (megatron/core/optimizer/__init__.py, _get_param_groups) put the biases and norms in a
+    // second param group, without weight decay.
+    bool decayGroupFirst() const
+    {
+        return s.implementation == Implementation::HuggingFace || s.implementation == Implementation::Megatron;
+    }
+    // The elements of that second group here (none where one group holds all, or under LoRA).
+    std::int64_t noDecayElements() const;
     // What a loop optimizer holds at once while it steps, in elements: at its widest, the previous
     // tensor's denominator, kept until the next is assigned, and `working` intermediates of the
     // current tensor; a new group starts afresh unless the loop's locals outlive it.
@@ -1144,44 +1158,23 @@ std::int64_t Stage::largestTrainableTensor() const
 // The order is the one the modeling code registers its parameters in (model.parameters()):
 // the embeddings, each layer, the final norm and the head; lit-gpt registers its head first
 // (lit_gpt/model.py GPT.__init__). Megatron fuses q, k and v into linear_qkv and gate and up into
-// linear_fc1; lit-gpt and GPT-2 fuse q, k and v (attn, c_attn). The Hugging Face Trainer
-// (get_decay_parameter_names) and Megatron (megatron/core/optimizer/__init__.py,
-// _get_param_groups) put the biases and norms in a second, no-decay group; a pair of those
-// vectors is far below any pair of weights, so the walk stops before them. Elsewhere one group
+// linear_fc1; lit-gpt and GPT-2 fuse q, k and v (attn, c_attn). Where the biases and norms step
+// in a group of their own after the weights (decayGroupFirst()), a pair of those vectors is far
+// below any pair of weights, so the walk stops before them. Elsewhere one group
 // holds all, the norms between the weights where the layer registers them (torchtitan's and
 // torchtune's after the layer's linears, lit-gpt's before attention and the MLP). LoRA steps
 // each adapted projection's lora_A then lora_B (PEFT's LoraLayer; lit-gpt's fused qkv adapter
-// counted as its parts). Layers are alike: two show every pair.
-//
-// Each tensor is split as the GPU holds it: by tensor parallelism and by FSDP's per-parameter
-// shards (Megatron's distributed optimizer, whose shards are ranges of a flat buffer, counted
-// alike: Megatron runs its FusedAdam, a loop there is a what-if). DeepSpeed's ZeRO-1/2 hands the
-// optimizer one flat partition per group (stage_1_and_2.py, single_partition_of_fp32_groups),
-// ZeRO-3 one per sub-group of up to sub_group_size elements, 1e9 by default (stage3.py
-// _create_fp16_sub_groups), each stepped by a call of its own.
+// counted as its parts). Each tensor is split as the GPU holds it: by tensor parallelism and by
+// FSDP's and ZeRO-3's per-parameter shards (Megatron's distributed optimizer, whose shards are
+// ranges of a flat buffer, counted alike: Megatron runs its FusedAdam, a loop there is a what-if).
 template <class Visit>
-void Stage::tensorsInStepOrder(Visit &&visit) const
+void Stage::registeredTensors(std::int64_t layersShown, Visit &&visit) const
 {
     const Architecture &a = s.arch;
-    const bool grouped = s.implementation == Implementation::HuggingFace
-        || s.implementation == Implementation::Megatron;
-    if (s.sharding == Sharding::Zero && shardOptimizer) {
-        constexpr std::int64_t kSubGroup = 1'000'000'000;
-        const std::int64_t vectors = grouped && !s.lora()
-            ? counts.perLayerVectors * trainableLayersHere + (lastStage ? counts.finalNorm : 0)
-            : 0;
-        const auto partition = [&](std::int64_t elements) {
-            const std::int64_t shard = ceilDiv(elements, n);
-            visit(shardParams ? std::min(shard, kSubGroup) : shard, true);
-        };
-        partition(trainable - vectors);
-        if (vectors > 0)
-            partition(vectors);
-        return;
-    }
+    const bool grouped = decayGroupFirst();
     const std::int64_t perTensorShard = shardOptimizer ? n : 1;
     const auto tensor = [&](std::int64_t elements, std::int64_t split) {
-        visit(ceilDiv(ceilDiv(elements, split), perTensorShard), false);
+        visit(ceilDiv(ceilDiv(elements, split), perTensorShard));
     };
     const auto vector = [&](std::int64_t elements, std::int64_t split) {
         if (!grouped)
@@ -1264,13 +1257,56 @@ void Stage::tensorsInStepOrder(Visit &&visit) const
             norm();
         }
     }
-    const std::int64_t layersShown = std::min<std::int64_t>(s.lora() ? layers.count() : trainableLayersHere, 2);
-    for (std::int64_t i = 0; i < layersShown; ++i)
+    for (std::int64_t i = 0; i < std::min(layersShown, s.lora() ? layers.count() : trainableLayersHere); ++i)
         layer();
     if (!s.lora() && lastStage && a.modeling != Modeling::Bert)
         norm();
     if (!headFirst)
         head();
+}
+
+// DeepSpeed's ZeRO-1/2 hands the optimizer one flat partition per group (stage_1_and_2.py,
+// single_partition_of_fp32_groups), ZeRO-3 one per sub-group, whose parameters' partitions it
+// gathers until they reach sub_group_size, 1e9 elements by default (stage3.py
+// _create_fp16_sub_groups); it steps each by a call of its own.
+template <class Visit>
+void Stage::tensorsInStepOrder(Visit &&visit) const
+{
+    if (!optimizerStepsFlatPartitions()) {
+        registeredTensors(2, [&](std::int64_t elements) { visit(elements, false); });
+        return;
+    }
+    const std::int64_t vectors = noDecayElements();
+    if (shardParams) { // each parameter's partition, gathered into sub-groups of sub_group_size or more
+        constexpr std::int64_t kSubGroup = 1'000'000'000;
+        std::int64_t subGroup = 0;
+        registeredTensors(layers.count(), [&](std::int64_t partition) {
+            subGroup += partition;
+            if (subGroup >= kSubGroup) {
+                visit(subGroup, true);
+                subGroup = 0;
+            }
+        });
+        if (subGroup > 0)
+            visit(subGroup, true);
+    } else {
+        visit(ceilDiv(trainable - vectors, n), true);
+    }
+    if (vectors > 0)
+        visit(ceilDiv(vectors, n), true);
+}
+
+std::int64_t Stage::noDecayElements() const
+{
+    if (!decayGroupFirst() || s.lora())
+        return 0;
+    const std::int64_t perLayer = ceilDiv(counts.perLayerColumnBiases, t) + counts.perLayerVectors
+        - counts.perLayerColumnBiases;
+    std::int64_t outside = lastStage ? counts.finalNorm : 0;
+    if (s.arch.modeling == Modeling::Bert) // the embeddings' LayerNorm; the pooler's and the classifier's biases
+        outside = (firstStage && s.fineTune == FineTune::Full ? counts.finalNorm : 0)
+            + (lastStage ? s.arch.hidden + 2 : 0);
+    return perLayer * trainableLayersHere + outside;
 }
 
 LoopStep Stage::loopStep(int working, bool keptAcrossGroups) const
@@ -1382,10 +1418,18 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
             ? 2
             : 1;
         const LoopStep pair = loop ? loopStep(workingCopies, impl == OptimizerImpl::TransformersLoop) : LoopStep{};
+        // Foreach over each group in turn: the weights' where the biases and norms have a group of
+        // their own, under ZeRO the largest flat partition.
+        std::int64_t foreachElements = elementsHere - shard(noDecayElements(), shardOptimizer);
+        if (allAtOnce && optimizerStepsFlatPartitions()) {
+            foreachElements = 0;
+            tensorsInStepOrder(
+                [&](std::int64_t partition, bool) { foreachElements = std::max(foreachElements, partition); });
+        }
         const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : allAtOnce                                          ? Bytes(elementsHere) * bytesPerState * workingCopies
-            : loop                                               ? Bytes(pair.elements(workingCopies)) * bytesPerState
-                                                                 : Bytes(largest) * bytesPerState * workingCopies;
+            : allAtOnce ? Bytes(foreachElements) * bytesPerState * workingCopies
+            : loop      ? Bytes(pair.elements(workingCopies)) * bytesPerState
+                        : Bytes(largest) * bytesPerState * workingCopies;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
             const std::string copies = workingCopies > 1 ? " × 2" : "";
             const std::string perState = " × " + std::to_string(bytesPerState) + " B";
@@ -1408,6 +1452,14 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                 ? "√v and √v + eps (out of place before PyTorch 2.1)"
                 : impl == OptimizerImpl::ForLoop ? "√v and √v / c"
                                                  : "√v";
+            if (allAtOnce && optimizerStepsFlatPartitions())
+                return "foreach AdamW's " + held + " of ZeRO's largest flat partition at once, during the step: "
+                    + formatCount(foreachElements) + copies + perState + equals(buffer, units);
+            if (allAtOnce && foreachElements < elementsHere)
+                return "foreach AdamW's " + held
+                    + " of every weight at once (the biases and norms step after, "
+                      "in a group of their own), during the step: "
+                    + formatCount(foreachElements) + copies + perState + equals(buffer, units);
             if (allAtOnce)
                 return "foreach AdamW's " + held + " of every parameter at once, during the step: "
                     + formatCount(elementsHere) + copies + perState + equals(buffer, units);

@@ -34,6 +34,16 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "offloaded to CPU memory"),
     VL_TRANSLATE_NOOP("vl::formula", "foreach AdamW's √v of every parameter at once, during the step:"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "foreach AdamW's √v of every weight at once (the biases and norms step after, in a group of "
+                      "their own), during the step:"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "foreach AdamW's √v and √v + eps (out of place before PyTorch 2.1) of every weight at once (the "
+                      "biases and norms step after, in a group of their own), during the step:"),
+    VL_TRANSLATE_NOOP("vl::formula", "foreach AdamW's √v of ZeRO's largest flat partition at once, during the step:"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "foreach AdamW's √v and √v + eps (out of place before PyTorch 2.1) of ZeRO's largest flat "
+                      "partition at once, during the step:"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "foreach AdamW's √v and √v + eps (out of place before PyTorch 2.1) of every parameter at once, "
                       "during the step:"),
     VL_TRANSLATE_NOOP("vl::formula",

@@ -315,6 +315,12 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::ForLoop;
         });
+        row("DeepSpeed ZeRO-3, foreach AdamW over its sub-groups", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.optimizerImpl = OptimizerImpl::Foreach;
+            s.zeroStage = 3;
+            s.dataParallel = 2;
+        });
         row("Hugging Face, transformers' own AdamW", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::TransformersLoop;

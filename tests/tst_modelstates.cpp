@@ -1064,17 +1064,25 @@ private Q_SLOTS:
         hf.precision = Precision::MixedBf16;
         hf.ampStyle = AmpStyle::Autocast;
         QTest::newRow("Hugging Face, auto: the Trainer's adamw_torch_fused") << hf << qint64(0);
+        // Foreach steps the Trainer's weight-decay group, then its biases and norms: 64 layer norms
+        // and the final one, 4096 each, step after the weights.
+        const qint64 weights = 6'738'415'616LL - 65 * 4096;
         Scenario foreach = hf;
         foreach
             .optimizerImpl = OptimizerImpl::Foreach;
-        QTest::newRow("foreach: 4 B for every parameter") << foreach << qint64(4) * 6'738'415'616;
+        QTest::newRow("foreach: 4 B for every weight") << foreach << 4 * weights;
         Scenario foreachBefore21 = foreach; // torch._foreach_add: √v + eps beside √v
         foreachBefore21.pytorch = *parsePyTorchRelease("2.0");
-        QTest::newRow("foreach on PyTorch 2.0: √v and √v + eps, 2 × 4 B for every parameter")
-            << foreachBefore21 << qint64(2) * 4 * 6'738'415'616;
+        QTest::newRow("foreach on PyTorch 2.0: √v and √v + eps, 2 × 4 B for every weight")
+            << foreachBefore21 << 2 * 4 * weights;
         Scenario foreach21 = foreach;
         foreach21.pytorch = *parsePyTorchRelease("2.1");
-        QTest::newRow("foreach on PyTorch 2.1: in place again") << foreach21 << qint64(4) * 6'738'415'616;
+        QTest::newRow("foreach on PyTorch 2.1: in place again") << foreach21 << 4 * weights;
+        Scenario foreachOneGroup = foreach; // torchtune in FP32: every parameter in one group
+        foreachOneGroup.implementation = Implementation::TorchTune;
+        foreachOneGroup.precision = Precision::Fp32;
+        foreachOneGroup.ampStyle = AmpStyle::MasterCopy;
+        QTest::newRow("foreach in one group: 4 B for every parameter") << foreachOneGroup << qint64(4) * 6'738'415'616;
         // The for-loop holds the previous tensor's denominator beside the current one's √v and
         // √v / c. In the Trainer's weight-decay group the head follows the last down_proj.
         const qint64 embedding = 32'000LL * 4096, mlpMatrix = 11'008LL * 4096;
@@ -1115,7 +1123,17 @@ private Q_SLOTS:
         fsdp.zeroStage = 3;
         fsdp.sharding = Sharding::Fsdp;
         fsdp.dataParallel = 8;
-        QTest::newRow("FSDP over 8, foreach over the shards") << fsdp << qint64(4) * ((6'738'415'616 + 7) / 8);
+        QTest::newRow("FSDP over 8, foreach over the shards")
+            << fsdp << qint64(4) * ((6'738'415'616 + 7) / 8 - (65 * 4096 + 7) / 8);
+        Scenario zero3 = fsdp; // DeepSpeed ZeRO-3: one call per sub-group of 1e9 elements or more
+        zero3.sharding = Sharding::Zero;
+        zero3.dataParallel = 2;
+        // Halves: a layer holds 4 × 4096² / 2 + 3 × 11008 × 4096 / 2 = 101187584. The first sub-group
+        // closes at layer 9's v_proj (the embedding and 9 layers fall short); the second, the
+        // largest, holds layer 9's o_proj and MLP, layers 10 to 18 and layer 19's q_proj and k_proj.
+        const qint64 layerHalf = 4 * 4096LL * 4096 / 2 + 3 * mlpMatrix / 2;
+        QTest::newRow("ZeRO-3 over 2, foreach: the largest sub-group")
+            << zero3 << 4 * (4096LL * 4096 / 2 + 3 * mlpMatrix / 2 + 9 * layerHalf + 2 * 4096LL * 4096 / 2);
         Scenario megatron; // the article's scenario, Megatron-style: FusedAdam
         QTest::newRow("Megatron, auto: FusedAdam") << megatron << qint64(0);
         Scenario litgpt; // finetune/lora.py: torch.optim.AdamW, foreach; LoRA r = 8 on q and v, BF16 states
@@ -1176,19 +1194,23 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.attention = Attention::Sdpa;
             s.precision = Precision::Fp32;
-            s.optimizerImpl = OptimizerImpl::Foreach;
             s.pytorch = *parsePyTorchRelease("1.13");
             const std::string name = "hidden " + row["hidden"].as<std::string>() + ", "
                 + row["layers"].as<std::string>() + " layers";
-            QTest::newRow(("foreach, " + name).c_str()) << s << row["held"].as<qint64>();
-            Scenario trainerLoop = s;
-            trainerLoop.optimizerImpl = OptimizerImpl::ForLoop;
-            QTest::newRow(("for-loop in the Trainer's groups, " + name).c_str())
-                << trainerLoop << row["for_loop_trainer_groups_held"].as<qint64>();
-            Scenario oneGroupLoop = trainerLoop;
-            oneGroupLoop.implementation = Implementation::TorchTune;
-            QTest::newRow(("for-loop in torchtune's one group, " + name).c_str())
-                << oneGroupLoop << row["for_loop_held"].as<qint64>();
+            for (const OptimizerImpl impl : {OptimizerImpl::Foreach, OptimizerImpl::ForLoop}) {
+                const bool foreach = impl == OptimizerImpl::Foreach;
+                Scenario trainer = s;
+                trainer.optimizerImpl = impl;
+                QTest::newRow(
+                    ((foreach ? "foreach" : "for-loop") + std::string(" in the Trainer's groups, ") + name).c_str())
+                    << trainer
+                    << row[foreach ? "foreach_trainer_groups_held" : "for_loop_trainer_groups_held"].as<qint64>();
+                Scenario oneGroup = trainer;
+                oneGroup.implementation = Implementation::TorchTune;
+                QTest::newRow(
+                    ((foreach ? "foreach" : "for-loop") + std::string(" in torchtune's one group, ") + name).c_str())
+                    << oneGroup << row[foreach ? "foreach_held" : "for_loop_held"].as<qint64>();
+            }
         }
     }
     void stepIsWhatTheProfilerHolds()

@@ -3139,6 +3139,22 @@
         <source>AdamW&apos;s √v and √v / c of one tensor at a time (optimizer in backward)</source>
         <translation>AdamW 每次只算一个张量的 √v 与 √v / c（反向中更新）</translation>
     </message>
+    <message>
+        <source>foreach AdamW&apos;s √v of every weight at once (the biases and norms step after, in a group of their own), during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出所有权重的 √v（偏置和归一化参数随后在它们自己的参数组里更新）：</translation>
+    </message>
+    <message>
+        <source>foreach AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of every weight at once (the biases and norms step after, in a group of their own), during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出所有权重的 √v 与 √v + eps（PyTorch 2.1 之前为非原地；偏置和归一化参数随后在它们自己的参数组里更新）：</translation>
+    </message>
+    <message>
+        <source>foreach AdamW&apos;s √v of ZeRO&apos;s largest flat partition at once, during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出 ZeRO 最大的扁平分片的 √v：</translation>
+    </message>
+    <message>
+        <source>foreach AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of ZeRO&apos;s largest flat partition at once, during the step:</source>
+        <translation>foreach AdamW 在更新时一次算出 ZeRO 最大的扁平分片的 √v 与 √v + eps（PyTorch 2.1 之前为非原地）：</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

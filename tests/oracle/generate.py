@@ -252,9 +252,10 @@ NF4_HEADER = [
 
 OPTIMIZER_HEADER = [
     "# What torch.optim.AdamW's step holds for a Llama's FP32 parameters, found by tests/oracle/generate.py",
-    "# (do not edit: regenerate it): the second step under the profiler (tests/oracle/optimizer_step.py). held: the",
-    "# most foreach holds at once beyond the parameters, gradients and moments, in bytes; for_loop_held: the same",
-    "# for the for-loop step in one param group; for_loop_trainer_groups_held: in the Hugging Face Trainer's two.",
+    "# (do not edit: regenerate it): the second step under the profiler (tests/oracle/optimizer_step.py).",
+    "# foreach_held: the most the foreach step holds at once beyond the parameters, gradients and moments, in",
+    "# bytes, in one param group; for_loop_held: the same for the for-loop step; *_trainer_groups_held: in the",
+    "# Hugging Face Trainer's two groups.",
 ]
 
 

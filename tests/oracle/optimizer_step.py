@@ -8,9 +8,9 @@ the same model steps the same tensors. The PyTorch here adds eps out of place
 (torch/optim/adamw.py, _multi_tensor_adamw: torch._foreach_add), as every release before 2.1
 did (pytorch/pytorch#104898 made it in place): √v and √v + eps of every parameter at once.
 
-The for-loop step (foreach=False, _single_tensor_adamw) runs over the same tensors twice: in one
-param group, as torchtitan and torchtune build the optimizer, and in the Hugging Face Trainer's two
-(get_decay_parameter_names: the weights, then the norms without weight decay).
+Each version steps the same tensors twice: in one param group, as torchtitan and torchtune build
+the optimizer, and in the Hugging Face Trainer's two (get_decay_parameter_names: the weights, then
+the norms without weight decay). The for-loop version is foreach=False (_single_tensor_adamw).
 """
 
 import torch
@@ -57,6 +57,7 @@ SHAPES = [
 def rows():
     torch.manual_seed(0)
     for shape in SHAPES:
-        yield dict(**shape, held=held_while_stepping(True, False, **shape),
+        yield dict(**shape, foreach_held=held_while_stepping(True, False, **shape),
+                   foreach_trainer_groups_held=held_while_stepping(True, True, **shape),
                    for_loop_held=held_while_stepping(False, False, **shape),
                    for_loop_trainer_groups_held=held_while_stepping(False, True, **shape))
