@@ -1401,23 +1401,27 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     // Face's own AdamW (transformers optimization.py, AdamW.step) writes
     // denom = exp_avg_sq.sqrt().add_(eps), 2 at once, its denom outliving the param group; a
     // fused kernel none. In backward each parameter has an optimizer of its own, stepped alone.
-    // Hugging Face's Adafactor (Adafactor.step, a loop): the FP32 update grad² + eps and its
-    // factored approximation side by side, and FP32 copies of a 16-bit gradient and parameter.
-    // bitsandbytes' optimizers (8-bit, paged) step in their own kernels.
+    // Hugging Face's Adafactor (Adafactor.step, a loop) computes update = (grad**2) + eps beside
+    // grad**2 while the previous tensor's update is still bound, then its factored approximation
+    // beside it, with FP32 copies of a 16-bit gradient and parameter. bitsandbytes' optimizers
+    // (8-bit, paged) step in their own kernels.
     const OptimizerImpl impl = optimizerImplOf(s);
+    const bool adafactor = s.optimizer == Optimizer::Adafactor;
     const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
-    if ((adamLoop || s.optimizer == Optimizer::Adafactor) && !offloaded) {
+    if ((adamLoop || adafactor) && !offloaded) {
         const std::int64_t largest = largestTrainableTensor();
-        const bool allAtOnce = impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
-        const bool loop = s.optimizer == Optimizer::AdamW && !allAtOnce && !s.optimizerInBackward;
-        const int adafactorCopies = dt.gradient < 4 ? 4 : 2;
+        const bool allAtOnce = !adafactor && impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
+        const bool loop = !allAtOnce && !s.optimizerInBackward;
         // Before PyTorch 2.1 foreach added eps out of place: √v and √v + eps side by side; the
-        // for-loop's √v and √v / c are two as well.
-        const int workingCopies = (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator())
-                || impl == OptimizerImpl::ForLoop
+        // for-loop's √v and √v / c are two as well; Adafactor's grad² and grad² + eps, with the
+        // gradient's and the parameter's FP32 copies where they are 16-bit.
+        const int workingCopies = adafactor ? (dt.gradient < 4 ? 4 : 2)
+            : (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator()) || impl == OptimizerImpl::ForLoop
             ? 2
             : 1;
-        const LoopStep pair = loop ? loopStep(workingCopies, impl == OptimizerImpl::TransformersLoop) : LoopStep{};
+        // transformers' loops keep their locals from one param group to the next.
+        const bool keptAcrossGroups = adafactor || impl == OptimizerImpl::TransformersLoop;
+        const LoopStep pair = loop ? loopStep(workingCopies, keptAcrossGroups) : LoopStep{};
         // Foreach over each group in turn: the weights' where the biases and norms have a group of
         // their own, under ZeRO the largest flat partition.
         std::int64_t foreachElements = elementsHere - shard(noDecayElements(), shardOptimizer);
@@ -1426,18 +1430,24 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
             tensorsInStepOrder(
                 [&](std::int64_t partition, bool) { foreachElements = std::max(foreachElements, partition); });
         }
-        const Bytes buffer = s.optimizer == Optimizer::Adafactor ? Bytes(largest) * 4 * adafactorCopies
-            : allAtOnce ? Bytes(foreachElements) * bytesPerState * workingCopies
-            : loop      ? Bytes(pair.elements(workingCopies)) * bytesPerState
-                        : Bytes(largest) * bytesPerState * workingCopies;
+        const int stepBytes = adafactor ? 4 : bytesPerState; // Adafactor computes its update in FP32
+        const Bytes buffer = allAtOnce ? Bytes(foreachElements) * stepBytes * workingCopies
+            : loop                     ? Bytes(pair.elements(workingCopies)) * stepBytes
+                                       : Bytes(largest) * stepBytes * workingCopies;
         sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
-            const std::string copies = workingCopies > 1 ? " × 2" : "";
-            const std::string perState = " × " + std::to_string(bytesPerState) + " B";
-            if (s.optimizer == Optimizer::Adafactor)
-                return "Adafactor's FP32 update and its factored approximation"
-                    + std::string(adafactorCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
-                    + " of one tensor at a time, the largest " + formatCount(largest) + " × "
-                    + std::to_string(adafactorCopies) + " × 4 B, during the step" + equals(buffer, units);
+            const std::string copies = workingCopies > 1 ? " × " + std::to_string(workingCopies) : "";
+            const std::string perState = " × " + std::to_string(stepBytes) + " B";
+            const std::string widestPair = (pair.previous > 0 ? formatCount(pair.previous) + " + " : "")
+                + formatCount(pair.current) + copies + ")" + perState + ", during the step" + equals(buffer, units);
+            if (adafactor && loop)
+                return std::string(workingCopies > 2
+                                       ? "Adafactor, one tensor at a time: the previous tensor's FP32 update, bound "
+                                         "until the next replaces it, beside the current one's grad², update and "
+                                         "FP32 copies of its gradient and parameter, at the widest pair: ("
+                                       : "Adafactor, one tensor at a time: the previous tensor's FP32 update, bound "
+                                         "until the next replaces it, beside the current one's grad² and update, at "
+                                         "the widest pair: (")
+                    + widestPair;
             if (loop)
                 return std::string(impl == OptimizerImpl::ForLoop
                                        ? "for-loop AdamW, one tensor at a time: the previous tensor's denominator "
@@ -1446,8 +1456,12 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
                                        : "transformers' AdamW, one tensor at a time: the previous tensor's √v + eps, "
                                          "bound until the next replaces it, beside the current one's, at the widest "
                                          "pair: (")
-                    + (pair.previous > 0 ? formatCount(pair.previous) + " + " : "") + formatCount(pair.current) + copies
-                    + ")" + perState + ", during the step" + equals(buffer, units);
+                    + widestPair;
+            if (adafactor) // in backward: each tensor alone
+                return "Adafactor's FP32 update and its factored approximation"
+                    + std::string(workingCopies > 2 ? ", with FP32 copies of the gradient and the parameter," : "")
+                    + " of one tensor at a time, the largest " + formatCount(largest) + copies + perState
+                    + ", during the step" + equals(buffer, units);
             const std::string held = workingCopies > 1 && impl == OptimizerImpl::Foreach
                 ? "√v and √v + eps (out of place before PyTorch 2.1)"
                 : impl == OptimizerImpl::ForLoop ? "√v and √v / c"

@@ -54,6 +54,13 @@ constexpr std::string_view kTerms[] = {
                       "next replaces it, beside the current one's, at the widest pair:"),
     VL_TRANSLATE_NOOP("vl::formula", "AdamW's √v and √v / c of one tensor at a time (optimizer in backward)"),
     VL_TRANSLATE_NOOP("vl::formula", "Adafactor's FP32 update and its factored approximation"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "Adafactor, one tensor at a time: the previous tensor's FP32 update, bound until the next "
+                      "replaces it, beside the current one's grad², update and FP32 copies of its gradient and "
+                      "parameter, at the widest pair:"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "Adafactor, one tensor at a time: the previous tensor's FP32 update, bound until the next "
+                      "replaces it, beside the current one's grad² and update, at the widest pair:"),
     VL_TRANSLATE_NOOP("vl::formula", ", with FP32 copies of the gradient and the parameter,"),
     VL_TRANSLATE_NOOP("vl::formula", "of one tensor at a time, the largest"),
     VL_TRANSLATE_NOOP("vl::formula", "AdamW's √v of one tensor at a time (optimizer in backward)"),

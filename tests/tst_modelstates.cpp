@@ -1154,14 +1154,22 @@ private Q_SLOTS:
         Scenario eightBit = foreach;
         eightBit.optimizer = Optimizer::AdamW8bit;
         QTest::newRow("bitsandbytes' 8-bit AdamW: its own kernel") << eightBit << qint64(0);
-        Scenario adafactor = hf; // FP32 gradients under autocast: the update and its approximation
+        // Adafactor (FP32 gradients under autocast): the previous tensor's update beside the current
+        // one's grad² and update; the head follows down_proj in the Trainer's weight-decay group.
+        Scenario adafactor = hf;
         adafactor.optimizer = Optimizer::Adafactor;
-        QTest::newRow("Hugging Face's Adafactor: two FP32 copies of the largest tensor")
-            << adafactor << qint64(2) * 4 * 32'000 * 4096;
+        QTest::newRow("Hugging Face's Adafactor: down_proj's update beside 2 FP32 tensors of the head")
+            << adafactor << 4 * (mlpMatrix + 2 * embedding);
         Scenario adafactorBf16 = adafactor; // 16-bit gradients and weights are copied to FP32 first
         adafactorBf16.precision = Precision::Bf16;
         adafactorBf16.ampStyle = AmpStyle::MasterCopy;
-        QTest::newRow("Hugging Face's Adafactor in pure BF16: four") << adafactorBf16 << qint64(4) * 4 * 32'000 * 4096;
+        QTest::newRow("Hugging Face's Adafactor in pure BF16: beside 4 of the head")
+            << adafactorBf16 << 4 * (mlpMatrix + 4 * embedding);
+        Scenario adafactorInBackward = adafactorBf16; // torchtune's optimizer in backward: each tensor alone
+        adafactorInBackward.implementation = Implementation::TorchTune;
+        adafactorInBackward.optimizerInBackward = true;
+        QTest::newRow("Adafactor in backward, BF16: 4 FP32 tensors of the largest")
+            << adafactorInBackward << 4 * 4 * embedding;
     }
     void optimizerStepIntermediate()
     {

@@ -3155,6 +3155,14 @@
         <source>foreach AdamW&apos;s √v and √v + eps (out of place before PyTorch 2.1) of ZeRO&apos;s largest flat partition at once, during the step:</source>
         <translation>foreach AdamW 在更新时一次算出 ZeRO 最大的扁平分片的 √v 与 √v + eps（PyTorch 2.1 之前为非原地）：</translation>
     </message>
+    <message>
+        <source>Adafactor, one tensor at a time: the previous tensor&apos;s FP32 update, bound until the next replaces it, beside the current one&apos;s grad², update and FP32 copies of its gradient and parameter, at the widest pair:</source>
+        <translation>Adafactor，每次一个张量：上一个张量的 FP32 更新量在被下一个替换前一直保留，与当前张量的 grad²、更新量以及其梯度和参数的 FP32 副本并存，取最宽的一对：</translation>
+    </message>
+    <message>
+        <source>Adafactor, one tensor at a time: the previous tensor&apos;s FP32 update, bound until the next replaces it, beside the current one&apos;s grad² and update, at the widest pair:</source>
+        <translation>Adafactor，每次一个张量：上一个张量的 FP32 更新量在被下一个替换前一直保留，与当前张量的 grad² 和更新量并存，取最宽的一对：</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
