@@ -28,6 +28,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::FsdpAccumulatedGradients, "fsdp_accumulated_gradients"},
     {ItemId::DdpGradientBuckets, "ddp_gradient_buckets"},
     {ItemId::ZeroReduceBucket, "zero_reduce_bucket"},
+    {ItemId::ZeroFp32Gradients, "zero_fp32_gradients"},
     {ItemId::OffloadGradientBuffer, "offload_gradient_buffer"},
     {ItemId::OffloadParamBuffer, "offload_param_buffer"},
     {ItemId::OffloadFp32Gradients, "offload_fp32_gradients"},
@@ -311,7 +312,9 @@ struct Stage {
     // DeepSpeed ZeRO's flat partitions; a new group (or call) resets the loop's locals.
     template <class Visit>
     void tensorsInStepOrder(Visit &&visit) const;
-    bool optimizerStepsFlatPartitions() const { return s.sharding == Sharding::Zero && shardOptimizer; }
+    bool optimizerStepsFlatPartitions() const { return s.deepSpeed() && shardOptimizer; }
+    // The largest of those flat partitions (none where the optimizer steps the tensors).
+    std::int64_t largestFlatPartition() const;
     // The Hugging Face Trainer (get_decay_parameter_names) and Megatron
     // (megatron/core/optimizer/__init__.py, _get_param_groups) put the biases and norms in a
     // second param group, without weight decay.
@@ -1025,6 +1028,19 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                 + (buffers > 1 ? "s, one reduced while the other fills: overlap_comm)" : ")") + equals(bucket, units);
         });
     }
+    if (optimizerStepsFlatPartitions() && s.offload == Offload::None) {
+        // DeepSpeed's step hands the optimizer an FP32 gradient for each flat partition it steps,
+        // made from the partition's gradients (stage_1_and_2.py, DeepSpeedZeroOptimizer.step;
+        // stage3.py, _prepare_fp32_grad_for_sub_group: single_grad_partition =
+        // self.flatten(self.averaged_gradients[i]).to(fp32)) and dropped after that partition's
+        // step; the 16-bit flat copy .to() converts is an intermediate of the step (addOptimizerStates).
+        const std::int64_t partition = largestFlatPartition();
+        const Bytes fp32 = partition * 4;
+        sink.add(ItemId::ZeroFp32Gradients, fp32, [&] {
+            return "the largest flat partition " + formatCount(partition)
+                + " × 4 B (DeepSpeed's FP32 gradient for the optimizer, during the step)" + equals(fp32, units);
+        });
+    }
     if (deepSpeedOffload() && s.zeroStage <= 2 && baseTrains(s)) {
         // ZeRO-Offload at stages 1 and 2 stages each gradient through a GPU buffer as large as the
         // largest trainable parameter, in the 16-bit dtype, allocated when the optimizer is built
@@ -1296,6 +1312,14 @@ void Stage::tensorsInStepOrder(Visit &&visit) const
         visit(ceilDiv(vectors, n), true);
 }
 
+std::int64_t Stage::largestFlatPartition() const
+{
+    std::int64_t largest = 0;
+    if (optimizerStepsFlatPartitions())
+        tensorsInStepOrder([&](std::int64_t partition, bool) { largest = std::max(largest, partition); });
+    return largest;
+}
+
 std::int64_t Stage::noDecayElements() const
 {
     if (!decayGroupFirst() || s.lora())
@@ -1408,14 +1432,20 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     const OptimizerImpl impl = optimizerImplOf(s);
     const bool adafactor = s.optimizer == Optimizer::Adafactor;
     const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
-    if ((adamLoop || adafactor) && !offloaded) {
+    // DeepSpeed makes each partition's FP32 gradient (addGradients) from a 16-bit flat copy of its
+    // gradients, freed once converted: an intermediate of the step before the optimizer's own.
+    const std::int64_t partition = largestFlatPartition();
+    const Bytes conversion = offloaded || dt.gradient >= 4 ? 0 : partition * dt.gradient;
+    const bool intermediates = (adamLoop || adafactor) && !offloaded;
+    if (intermediates || conversion > 0) {
         const std::int64_t largest = largestTrainableTensor();
-        const bool allAtOnce = !adafactor && impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
-        const bool loop = !allAtOnce && !s.optimizerInBackward;
+        const bool allAtOnce = intermediates && !adafactor && impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
+        const bool loop = intermediates && !allAtOnce && !s.optimizerInBackward;
         // Before PyTorch 2.1 foreach added eps out of place: √v and √v + eps side by side; the
         // for-loop's √v and √v / c are two as well; Adafactor's grad² and grad² + eps, with the
         // gradient's and the parameter's FP32 copies where they are 16-bit.
-        const int workingCopies = adafactor ? (dt.gradient < 4 ? 4 : 2)
+        const bool sixteenBitInput = dt.gradient < 4 && !optimizerStepsFlatPartitions(); // DeepSpeed's are FP32
+        const int workingCopies = adafactor ? (sixteenBitInput ? 4 : 2)
             : (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator()) || impl == OptimizerImpl::ForLoop
             ? 2
             : 1;
@@ -1424,17 +1454,19 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
         const LoopStep pair = loop ? loopStep(workingCopies, keptAcrossGroups) : LoopStep{};
         // Foreach over each group in turn: the weights' where the biases and norms have a group of
         // their own, under ZeRO the largest flat partition.
-        std::int64_t foreachElements = elementsHere - shard(noDecayElements(), shardOptimizer);
-        if (allAtOnce && optimizerStepsFlatPartitions()) {
-            foreachElements = 0;
-            tensorsInStepOrder(
-                [&](std::int64_t partition, bool) { foreachElements = std::max(foreachElements, partition); });
-        }
+        const std::int64_t foreachElements = optimizerStepsFlatPartitions()
+            ? largestFlatPartition()
+            : elementsHere - shard(noDecayElements(), shardOptimizer);
         const int stepBytes = adafactor ? 4 : bytesPerState; // Adafactor computes its update in FP32
-        const Bytes buffer = allAtOnce ? Bytes(foreachElements) * stepBytes * workingCopies
-            : loop                     ? Bytes(pair.elements(workingCopies)) * stepBytes
-                                       : Bytes(largest) * stepBytes * workingCopies;
-        sink.add(ItemId::OptimizerStepBuffer, buffer, [&] {
+        const Bytes buffer = !intermediates ? 0
+            : allAtOnce                     ? Bytes(foreachElements) * stepBytes * workingCopies
+            : loop                          ? Bytes(pair.elements(workingCopies)) * stepBytes
+                                            : Bytes(largest) * stepBytes * workingCopies;
+        sink.add(ItemId::OptimizerStepBuffer, std::max(buffer, conversion), [&] {
+            if (conversion > buffer) // FusedAdam's none; any other optimizer's FP32 ones outgrow it
+                return "DeepSpeed's 16-bit flat copy of the largest partition's gradients, converted to FP32, "
+                    + formatCount(partition) + " × " + std::to_string(dt.gradient) + " B, during the step"
+                    + equals(conversion, units);
             const std::string copies = workingCopies > 1 ? " × " + std::to_string(workingCopies) : "";
             const std::string perState = " × " + std::to_string(stepBytes) + " B";
             const std::string widestPair = (pair.previous > 0 ? formatCount(pair.previous) + " + " : "")
@@ -2079,6 +2111,7 @@ Component componentOf(ItemId id)
     case ItemId::FsdpAccumulatedGradients:
     case ItemId::DdpGradientBuckets:
     case ItemId::ZeroReduceBucket:
+    case ItemId::ZeroFp32Gradients:
     case ItemId::OffloadGradientBuffer:
     case ItemId::OffloadFp32Gradients:
     case ItemId::OffloadHostGradientBuffer:
@@ -2137,8 +2170,9 @@ bool isRuntimeBuffer(ItemId id)
 {
     return id == ItemId::Zero3GatheredParams || id == ItemId::FsdpUnshardedParams || id == ItemId::FsdpAllGatherBuffers
         || id == ItemId::QloraDequantized || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients
-        || id == ItemId::DdpGradientBuckets || id == ItemId::ZeroReduceBucket || id == ItemId::OffloadGradientBuffer
-        || id == ItemId::ContextParallelCopies;
+        || id == ItemId::DdpGradientBuckets || id == ItemId::ZeroReduceBucket || id == ItemId::ZeroFp32Gradients
+        || id == ItemId::OffloadGradientBuffer || id == ItemId::ContextParallelCopies
+        || id == ItemId::OptimizerStepBuffer;
 }
 
 std::string_view idString(ItemId id)

@@ -41,6 +41,7 @@ enum class ItemId {
     FsdpAccumulatedGradients,
     DdpGradientBuckets, // PyTorch DDP's all-reduce buckets, as large as the gradients they copy
     ZeroReduceBucket,
+    ZeroFp32Gradients, // DeepSpeed ZeRO's FP32 gradient of the partition it steps, during the optimizer step only
     OffloadGradientBuffer,
     // DeepSpeed ZeRO-Offload's buffers in CPU memory: no GPU bytes, counted in Breakdown::host.
     OffloadParamBuffer,
@@ -84,8 +85,9 @@ std::string_view shardingName(const Scenario &s);
 // How the states are sharded, for a label: "ZeRO-2", "FSDP", "HSDP".
 std::string shardingLabel(const Scenario &s);
 
-// A buffer the runtime allocates while it computes (gathered parameters, gradient buckets), not a
-// model state: the ZeRO paper counts such temporary buffers among the residual states.
+// A buffer the runtime allocates while it computes (gathered parameters, gradient buckets, the
+// optimizer step's intermediates), not a model state: the ZeRO paper counts such temporary
+// buffers among the residual states.
 bool isRuntimeBuffer(ItemId id);
 std::string_view idString(ItemId id);   // "master_weights": stable, for JSON and files
 std::string_view idString(Component c); // "optimizer_states"

@@ -55,8 +55,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
     // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
     const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - bucketAllStep;
+    // DeepSpeed ZeRO's FP32 gradients of the partitions it steps: at the step alone.
+    const Bytes stepGradients = b.item(ItemId::ZeroFp32Gradients);
     // The gradients themselves: the component without its buffers.
-    const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers - accumulated;
+    const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers - accumulated
+        - stepGradients;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations,
@@ -130,7 +133,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
               throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds
                   + besideBackward(done));
     }
-    point(StepPhase::OptimizerStep, 0, params, gradients, kept);
+    point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }
 
 } // namespace

@@ -321,6 +321,16 @@ private Q_SLOTS:
             s.zeroStage = 3;
             s.dataParallel = 2;
         });
+        row("DeepSpeed ZeRO-2: FP32 gradients made for the step", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+        });
+        row("DeepSpeed ZeRO-2, Adafactor on the FP32 partition", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+            s.implementation = Implementation::HuggingFace;
+            s.optimizer = Optimizer::Adafactor;
+        });
         row("Hugging Face, transformers' own AdamW", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.optimizerImpl = OptimizerImpl::TransformersLoop;

@@ -580,7 +580,74 @@ private Q_SLOTS:
         const Breakdown b = estimate(s);
         QCOMPARE(b.item(ItemId::ZeroReduceBucket), bucket);
         QCOMPARE(b.has(ItemId::ZeroReduceBucket), bucket > 0);
-        QCOMPARE(b.runtimeBuffers(), bucket + b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::DdpGradientBuckets));
+        QCOMPARE(b.runtimeBuffers(),
+                 bucket + b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::DdpGradientBuckets)
+                     + b.item(ItemId::ZeroFp32Gradients) + b.item(ItemId::OptimizerStepBuffer));
+    }
+
+    // DeepSpeed's step (stage_1_and_2.py step; stage3.py _prepare_fp32_grad_for_sub_group) makes
+    // an FP32 gradient for each flat partition it steps from a 16-bit flat copy of its gradients,
+    // one partition at a time: the largest's 4 B, at the step only, and its 2 B copy among the
+    // step's intermediates (FusedAdam has none of its own). Llama-2-7B's shapes: the weights
+    // partition apart from the 65 norms of 4096 (the no-decay group).
+    void deepSpeedStepGradients_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("fp32Gradients");
+        QTest::addColumn<qint64>("stepBuffer");
+        const qint64 weightsPartition = (6'738'415'616LL - 65 * 4096 + 7) / 8;
+        Scenario zero2; // mixed FP16 with a master copy: 16-bit gradients
+        zero2.zeroStage = 2;
+        zero2.dataParallel = 8;
+        QTest::newRow("ZeRO-2 over 8: the weights' partition in FP32 and its 16-bit copy")
+            << zero2 << 4 * weightsPartition << 2 * weightsPartition;
+        Scenario zero1 = zero2;
+        zero1.zeroStage = 1;
+        QTest::newRow("ZeRO-1 over 8: the same") << zero1 << 4 * weightsPartition << 2 * weightsPartition;
+        Scenario fp32 = zero2; // the flat copy is FP32 already: nothing to convert
+        fp32.precision = Precision::Fp32;
+        QTest::newRow("ZeRO-2 in FP32: the flat copy is the FP32 gradient")
+            << fp32 << 4 * weightsPartition << qint64(0);
+        Scenario foreach = zero2; // torch's foreach AdamW after it: √v of the partition, 4 B, outgrows the copy
+        foreach
+            .optimizerImpl = OptimizerImpl::Foreach;
+        QTest::newRow("ZeRO-2, foreach AdamW: √v outgrows the copy")
+            << foreach << 4 * weightsPartition << 4 * weightsPartition;
+        // ZeRO-3 over 2 (Hugging Face's order, halves): the largest sub-group holds layer 9's
+        // o_proj and MLP, layers 10 to 18 and layer 19's q_proj and k_proj (optimizerStepIntermediate).
+        Scenario zero3 = zero2;
+        zero3.implementation = Implementation::HuggingFace;
+        zero3.attention = Attention::Sdpa;
+        zero3.zeroStage = 3;
+        zero3.dataParallel = 2;
+        const qint64 square = 4096LL * 4096 / 2, mlp = 3 * 11'008LL * 4096 / 2;
+        const qint64 subGroup = square + mlp + 9 * (4 * square + mlp) + 2 * square;
+        QTest::newRow("ZeRO-3 over 2: the largest sub-group") << zero3 << 4 * subGroup << 2 * subGroup;
+        Scenario offload = zero2; // the CPU steps: its FP32 gradients are in CPU memory
+        offload.offload = Offload::Optimizer;
+        QTest::newRow("ZeRO-Offload: on the CPU") << offload << qint64(0) << qint64(0);
+        Scenario megatron = zero1; // Megatron's distributed optimizer steps its own main gradients
+        megatron.sharding = Sharding::Megatron;
+        QTest::newRow("Megatron's distributed optimizer: none") << megatron << qint64(0) << qint64(0);
+    }
+    void deepSpeedStepGradients()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, fp32Gradients);
+        QFETCH(qint64, stepBuffer);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        const Breakdown b = estimate(scenario);
+        QCOMPARE(b.item(ItemId::ZeroFp32Gradients), Bytes(fp32Gradients));
+        QCOMPARE(b.item(ItemId::OptimizerStepBuffer), Bytes(stepBuffer));
+        // At the optimizer step alone, beside the gradients and what is kept all step (ZeRO-3's
+        // bucket, ZeRO-Offload's staging buffer).
+        const StepTimeline t = stepTimeline(b);
+        const Bytes allStep = (b.bucketPersists ? b.item(ItemId::ZeroReduceBucket) : 0)
+            + b.item(ItemId::OffloadGradientBuffer);
+        QCOMPARE(t.points.back().part(Component::Gradients),
+                 b.item(ItemId::Gradients) + allStep + Bytes(fp32Gradients));
+        for (std::size_t i = 0; i + 1 < t.points.size(); ++i)
+            QVERIFY(t.points[i].part(Component::Gradients) <= b.component(Component::Gradients) - Bytes(fp32Gradients));
     }
 
     // Without sharding, data parallelism outside Megatron-Core is PyTorch's DistributedDataParallel:
@@ -627,7 +694,8 @@ private Q_SLOTS:
         const StepTimeline t = stepTimeline(b);
         const Bytes allStep = buckets + (gradientsAllStep ? b.item(ItemId::Gradients) : 0);
         QCOMPARE(t.points.front().part(Component::Gradients), allStep);
-        QCOMPARE(t.points.back().part(Component::Gradients), b.item(ItemId::Gradients) + buckets);
+        QCOMPARE(t.points.back().part(Component::Gradients),
+                 b.item(ItemId::Gradients) + buckets + b.item(ItemId::ZeroFp32Gradients));
     }
 
     // Bytes per parameter in each regime (memory-model.md's table).
@@ -1363,8 +1431,11 @@ private Q_SLOTS:
         QCOMPARE(offloaded.item(ItemId::Gradients), gradientsLeaveTheGpu ? 0 : onGpu.item(ItemId::Gradients));
         QCOMPARE(onGpu.has(ItemId::OffloadGradientBuffer), false);
         QCOMPARE(offloaded.item(ItemId::OffloadGradientBuffer), staging);
+        // On the GPU the step also had its FP32 gradients and the 16-bit copy they were made from.
+        QCOMPARE(offloaded.has(ItemId::ZeroFp32Gradients) || offloaded.has(ItemId::OptimizerStepBuffer), false);
         QCOMPARE(offloaded.total,
                  onGpu.total - onGpu.item(ItemId::MasterWeights) - onGpu.item(ItemId::OptimizerMoments)
+                     - onGpu.item(ItemId::ZeroFp32Gradients) - onGpu.item(ItemId::OptimizerStepBuffer)
                      - (onGpu.item(ItemId::Gradients) - offloaded.item(ItemId::Gradients)) + staging);
     }
 

@@ -242,8 +242,10 @@ private Q_SLOTS:
     }
 
     // A lever may cost memory only through what pulling it really allocates (ZeRO-3's and FSDP's
-    // gathered parameters, FSDP's all-gather and gradient buffers, DeepSpeed's bucket, recomputation's working set;
-    // mixed precision's master copy, the loss's FP32 copy and, under autocast, the 16-bit casts
+    // gathered parameters, FSDP's all-gather and gradient buffers, DeepSpeed's bucket and the FP32
+    // gradients it makes for each partition's step, through a 16-bit copy, recomputation's working set;
+    // mixed precision's master copy, DeepSpeed's 16-bit gradient copy converted for the step, the
+    // loss's FP32 copy and, under autocast, the 16-bit casts
     // kept beside FP32 results and backward's FP32 gradients and 16-bit copies of the stream's; the
     // 16-bit logits' block the allocator keeps beside the loss's FP32 buffers),
     // never through weights, gradients or moments; and the ladder then
@@ -261,14 +263,15 @@ private Q_SLOTS:
             // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32.
             {Lever::ZeroSharding,
              {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpAllGatherBuffers,
-              ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket, ItemId::CommBuffers, ItemId::AllocatorReserve,
-              ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
+              ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket, ItemId::ZeroFp32Gradients,
+              ItemId::OptimizerStepBuffer, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients,
+              ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,
-             {ItemId::MasterWeights, ItemId::Logits, ItemId::WeightCasts, ItemId::LayerActivations,
-              ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet, ItemId::FreedLogitsBlock,
-              ItemId::WeightBlockTails, ItemId::AllocatorReserve}},
+             {ItemId::MasterWeights, ItemId::OptimizerStepBuffer, ItemId::Logits, ItemId::WeightCasts,
+              ItemId::LayerActivations, ItemId::HeadActivations, ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet,
+              ItemId::FreedLogitsBlock, ItemId::WeightBlockTails, ItemId::AllocatorReserve}},
             {Lever::SmallerBatch, {ItemId::AllocatorReserve}},
         };
         int costly = 0;

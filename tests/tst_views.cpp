@@ -808,12 +808,14 @@ private Q_SLOTS:
             peak = std::max(peak, values[i]);
         }
         QCOMPARE(peak, toUnits(a.timeline.peak(), Units::GiB));
-        // The optimizer step: the model states, and what stays all step: DeepSpeed ZeRO-3's bucket,
-        // ZeRO-Offload's staging buffer and the runtime overhead, but the logits' freed block, held
-        // while the loss's backward runs.
+        // The optimizer step: the model states, the step's own intermediates and DeepSpeed's FP32
+        // gradients for it, and what stays all step: DeepSpeed ZeRO-3's bucket, ZeRO-Offload's
+        // staging buffer and the runtime overhead, but the logits' freed block, held while the
+        // loss's backward runs.
         const Bytes persistent = (a.breakdown.bucketPersists ? a.breakdown.item(ItemId::ZeroReduceBucket) : 0)
             + a.breakdown.item(ItemId::OffloadGradientBuffer) + a.breakdown.component(Component::Overhead)
-            - a.breakdown.item(ItemId::FreedLogitsBlock);
+            - a.breakdown.item(ItemId::FreedLogitsBlock) + a.breakdown.item(ItemId::OptimizerStepBuffer)
+            + a.breakdown.item(ItemId::ZeroFp32Gradients);
         QCOMPARE(values.back(), toUnits(a.breakdown.modelStates() + persistent, Units::GiB));
 
         // The peak's tag stands on the sum line (never below it, where it would cross the line)

@@ -259,6 +259,11 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "Without sharding the data-parallel GPUs run PyTorch's DistributedDataParallel with "
             "gradient_as_bucket_view: the gradients are views into its all-reduce buckets, allocated for the "
             "whole step.");
+    if (b.has(ItemId::ZeroFp32Gradients))
+        parallel << QObject::tr("DeepSpeed's ZeRO steps its flat partitions one at a time: for each it makes an FP32 "
+                                "copy of the partition's gradients for the optimizer (through a 16-bit flat copy, "
+                                "freed once converted), %1 for the largest, and drops it after that partition's step.")
+                        .arg(bytesText(b.item(ItemId::ZeroFp32Gradients), units));
     if (s.pipelineParallel > 1)
         parallel << QObject::tr(
                         "Pipeline: the reported stage holds %1 micro-batch(es) in flight (1F1B; without a count, "

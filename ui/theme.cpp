@@ -93,6 +93,7 @@ QColor itemColor(ItemId id)
     case ItemId::RecomputeBuffer:
     case ItemId::BackwardWorkingSet:
     case ItemId::OptimizerStepBuffer:
+    case ItemId::ZeroFp32Gradients:
     case ItemId::ActivationOffloadWindow: return base.lighter(160);
     default: return base;
     }
@@ -128,6 +129,7 @@ QString itemName(ItemId id)
         return QCoreApplication::translate("vl::ui", "FSDP gradients accumulated without sync");
     case ItemId::DdpGradientBuckets: return QCoreApplication::translate("vl::ui", "DDP gradient buckets");
     case ItemId::ZeroReduceBucket: return QCoreApplication::translate("vl::ui", "DeepSpeed gradient bucket");
+    case ItemId::ZeroFp32Gradients: return QCoreApplication::translate("vl::ui", "DeepSpeed FP32 step gradients");
     case ItemId::OffloadGradientBuffer:
         return QCoreApplication::translate("vl::ui", "DeepSpeed offload gradient buffer");
     case ItemId::OffloadParamBuffer: return QCoreApplication::translate("vl::ui", "Offload: 16-bit partition (CPU)");

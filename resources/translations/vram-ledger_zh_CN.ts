@@ -271,6 +271,10 @@
         <source>Optimizer step: %1 of intermediates while the optimizer updates the weights (PyTorch&apos;s foreach AdamW computes √v of every tensor at once; its for-loop version and Hugging Face&apos;s own AdamW and Adafactor one tensor at a time, the loops keeping the previous tensor&apos;s denominator until the next replaces it, so the widest pair of neighbouring tensors in the order the model registers them counts), gone before the next forward. The sum counts them; the step timeline shows them at the step. A fused optimizer needs none.</source>
         <translation>优化器更新步：优化器更新权重时的中间张量 %1（PyTorch 的 foreach AdamW 一次算出所有张量的 √v；它的 for-loop 版本、Hugging Face 自己的 AdamW 和 Adafactor 每次一个张量，循环会保留上一个张量的分母直到被下一个替换，所以按模型注册参数的顺序，相邻两个张量中最宽的一对计入），在下一次前向之前释放。总和计入它们；步骤时间线把它们放在更新步。融合优化器不需要。</translation>
     </message>
+    <message>
+        <source>DeepSpeed&apos;s ZeRO steps its flat partitions one at a time: for each it makes an FP32 copy of the partition&apos;s gradients for the optimizer (through a 16-bit flat copy, freed once converted), %1 for the largest, and drops it after that partition&apos;s step.</source>
+        <translation>DeepSpeed 的 ZeRO 逐个更新它的扁平分片：对每个分片，它为优化器生成该分片梯度的 FP32 副本（经由一个 16 位扁平副本，转换后即释放），最大的分片为 %1，该分片更新完即丢弃。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -3163,6 +3167,18 @@
         <source>Adafactor, one tensor at a time: the previous tensor&apos;s FP32 update, bound until the next replaces it, beside the current one&apos;s grad² and update, at the widest pair:</source>
         <translation>Adafactor，每次一个张量：上一个张量的 FP32 更新量在被下一个替换前一直保留，与当前张量的 grad² 和更新量并存，取最宽的一对：</translation>
     </message>
+    <message>
+        <source>the largest flat partition</source>
+        <translation>最大的扁平分片</translation>
+    </message>
+    <message>
+        <source>(DeepSpeed&apos;s FP32 gradient for the optimizer, during the step)</source>
+        <translation>（DeepSpeed 为优化器生成的 FP32 梯度，仅在更新步期间）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s 16-bit flat copy of the largest partition&apos;s gradients, converted to FP32,</source>
+        <translation>DeepSpeed 为转换成 FP32 而生成的最大分片梯度的 16 位扁平副本，</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3481,6 +3497,10 @@
     <message>
         <source>DDP gradient buckets</source>
         <translation>DDP 梯度桶</translation>
+    </message>
+    <message>
+        <source>DeepSpeed FP32 step gradients</source>
+        <translation>DeepSpeed 更新步的 FP32 梯度</translation>
     </message>
 </context>
 </TS>
