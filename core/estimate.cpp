@@ -1373,16 +1373,22 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     const OptimizerState optimizer = optimizerState(s);
     const int states = optimizer.states;
     const int bytesPerState = optimizer.bytesPerState;
-    const char *what = optimizer.what;
+    // Adafactor factors the second moment of a tensor of two dimensions or more (transformers
+    // optimization.py, Adafactor._get_options); DeepSpeed's ZeRO hands it 1-D flat partitions,
+    // whose second moment it keeps whole.
+    const bool factored = optimizer.factored && !optimizerStepsFlatPartitions();
+    const char *what = optimizer.factored && !factored
+        ? "Adafactor's second moment, whole: DeepSpeed's partitions are flat"
+        : optimizer.what;
     std::int64_t stateElements = trainable;
-    if (optimizer.factored && (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze)) {
-        const std::int64_t factored = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
+    if (factored && (s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze)) {
+        const std::int64_t perLayer = adafactorStatePerLayer(a, s.expertParallel) / t + counts.perLayerVectors;
         const std::int64_t outside = trainable - perLayerOnRank * trainableLayersHere;
         const std::int64_t outsideFactored = outside > 0 ? a.vocab + a.hidden : 0;
-        stateElements = factored * trainableLayersHere + std::min(outside, outsideFactored);
+        stateElements = perLayer * trainableLayersHere + std::min(outside, outsideFactored);
     }
     // Adafactor's factors are counted per matrix; the rest is one state per expert parameter.
-    const std::int64_t momentExperts = optimizer.factored ? 0 : trainableExperts;
+    const std::int64_t momentExperts = factored ? 0 : trainableExperts;
     // The state elements this GPU holds (one per trainable parameter here, or per factor entry).
     const std::int64_t elementsHere = shardSplit(stateElements, momentExperts, 1, shardOptimizer);
     Bytes moments = shardSplit(stateElements, momentExperts, states * bytesPerState, shardOptimizer);
@@ -1406,7 +1412,7 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
             std::string text = paged > 0 || fp32States > 0
                 ? "(" + formatCount(stateElements) + (fp32States > 0 ? " − " + formatCount(fp32States) : "")
                     + (paged > 0 ? " − " + formatCount(paged) + " paged" : "") + ") params"
-                : formatCount(stateElements) + (optimizer.factored ? " factor entries" : " params");
+                : formatCount(stateElements) + (factored ? " factor entries" : " params");
             text += " × " + std::to_string(states) + " × " + std::to_string(bytesPerState) + " B (" + what + ")";
             if (fp32States > 0)
                 text += " + " + formatCount(fp32States) + " params in tensors under 4096 elements × "

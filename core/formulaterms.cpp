@@ -340,6 +340,7 @@ constexpr std::string_view kTerms[] = {
         "gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed first"),
     VL_TRANSLATE_NOOP("vl::formula", "the largest unit's all-gather output"),
     VL_TRANSLATE_NOOP("vl::formula", "the largest flat partition"),
+    VL_TRANSLATE_NOOP("vl::formula", "Adafactor's second moment, whole: DeepSpeed's partitions are flat"),
     VL_TRANSLATE_NOOP("vl::formula", "(DeepSpeed's FP32 gradient for the optimizer, during the step)"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "DeepSpeed's 16-bit flat copy of the largest partition's gradients, converted to FP32,"),

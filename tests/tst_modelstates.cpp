@@ -951,6 +951,22 @@ private Q_SLOTS:
         const Bytes adafactor = estimate(factored).item(ItemId::OptimizerMoments);
         QVERIFY(adafactor > 0);
         QVERIFY2(adafactor * 100 < adamMoments, "row/column factors are a tiny fraction of Adam's m and v");
+        // Under DeepSpeed's ZeRO it steps 1-D flat partitions: a whole second moment, 4 B a
+        // parameter, half of Adam's m and v (FSDP keeps each tensor's shape and its factors).
+        for (const Sharding sharding : {Sharding::Zero, Sharding::Fsdp}) {
+            Scenario sharded = factored;
+            sharded.zeroStage = 3;
+            sharded.sharding = sharding;
+            sharded.dataParallel = 8;
+            Scenario shardedAdam = sharded;
+            shardedAdam.optimizer = Optimizer::AdamW;
+            const Bytes shardedMoments = estimate(sharded).item(ItemId::OptimizerMoments);
+            const Bytes shardedAdamMoments = estimate(shardedAdam).item(ItemId::OptimizerMoments);
+            if (sharding == Sharding::Zero)
+                QCOMPARE(2 * shardedMoments, shardedAdamMoments);
+            else
+                QVERIFY(shardedMoments * 100 < shardedAdamMoments);
+        }
     }
 
     // PEFT prints "trainable params: 4,194,304" for Llama-2-7B with r = 8 on q and v; on the LM

@@ -3179,6 +3179,10 @@
         <source>DeepSpeed&apos;s 16-bit flat copy of the largest partition&apos;s gradients, converted to FP32,</source>
         <translation>DeepSpeed 为转换成 FP32 而生成的最大分片梯度的 16 位扁平副本，</translation>
     </message>
+    <message>
+        <source>Adafactor&apos;s second moment, whole: DeepSpeed&apos;s partitions are flat</source>
+        <translation>Adafactor 的完整二阶矩：DeepSpeed 的分片是扁平的</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
