@@ -1455,8 +1455,10 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
             : (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator()) || impl == OptimizerImpl::ForLoop
             ? 2
             : 1;
-        // transformers' loops keep their locals from one param group to the next.
-        const bool keptAcrossGroups = adafactor || impl == OptimizerImpl::TransformersLoop;
+        // transformers' loops keep their locals from one param group to the next, but DeepSpeed
+        // calls step() once per partition (stage_1_and_2.py _optimizer_step, one group at a time).
+        const bool keptAcrossGroups = (adafactor || impl == OptimizerImpl::TransformersLoop)
+            && !optimizerStepsFlatPartitions();
         const LoopStep pair = loop ? loopStep(workingCopies, keptAcrossGroups) : LoopStep{};
         // Foreach over each group in turn: the weights' where the biases and norms have a group of
         // their own, under ZeRO the largest flat partition.

@@ -613,6 +613,10 @@ private Q_SLOTS:
             .optimizerImpl = OptimizerImpl::Foreach;
         QTest::newRow("ZeRO-2, foreach AdamW: √v outgrows the copy")
             << foreach << 4 * weightsPartition << 4 * weightsPartition;
+        Scenario transformersLoop = zero2; // step() once per partition: nothing kept from the one before
+        transformersLoop.optimizerImpl = OptimizerImpl::TransformersLoop;
+        QTest::newRow("ZeRO-2, transformers' AdamW: one step() per partition")
+            << transformersLoop << 4 * weightsPartition << 4 * weightsPartition;
         // ZeRO-3 over 2 (Hugging Face's order, halves): the largest sub-group holds layer 9's
         // o_proj and MLP, layers 10 to 18 and layer 19's q_proj and k_proj (optimizerStepIntermediate).
         Scenario zero3 = zero2;
