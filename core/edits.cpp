@@ -183,8 +183,7 @@ bool pytorchShapesSavedTensors(const Scenario &s)
 // PyTorch's foreach AdamW on the GPU (not bitsandbytes' kernels, not the CPU's offloaded step).
 bool pytorchShapesOptimizerStep(const Scenario &s)
 {
-    return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None
-        && optimizerImplOf(s) == OptimizerImpl::Foreach;
+    return s.torchAdamWOnGpu() && optimizerImplOf(s) == OptimizerImpl::Foreach;
 }
 
 bool fieldInEffect(const Scenario &s, std::string_view field)
@@ -226,7 +225,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "activation-offload")
         return torchCode;
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
-        return s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && s.offload == Offload::None;
+        return s.torchAdamWOnGpu();
     if (field == "dataloader-mask" || field == "rerun-keeps-batches") // Megatron-LM's get_batch (pretrain_gpt.py)
         return s.megatron();
     if (field == "moe-grouped-gemm")

@@ -308,8 +308,8 @@ struct Stage {
     // as `visit(elements)`; `layersShown` of the layers (alike: two show every neighbouring pair).
     template <class Visit>
     void registeredTensors(std::int64_t layersShown, Visit &&visit) const;
-    // What an optimizer's step reaches, as `visit(elements, startsGroup)`: the tensors, or
-    // DeepSpeed ZeRO's flat partitions; a new group (or call) resets the loop's locals.
+    // What an optimizer's step reaches, as `visit(elements, newCall)`: the tensors, or DeepSpeed
+    // ZeRO's flat partitions, each stepped by a step() call of its own, which starts afresh.
     template <class Visit>
     void tensorsInStepOrder(Visit &&visit) const;
     bool optimizerStepsFlatPartitions() const { return s.deepSpeed() && shardOptimizer; }
@@ -326,8 +326,10 @@ struct Stage {
     std::int64_t noDecayElements() const;
     // What a loop optimizer holds at once while it steps, in elements: at its widest, the previous
     // tensor's denominator, kept until the next is assigned, and `working` intermediates of the
-    // current tensor; a new group starts afresh unless the loop's locals outlive it.
-    LoopStep loopStep(int working, bool keptAcrossGroups) const;
+    // current tensor. transformers' loops keep their locals from one param group to the next
+    // within a step() call, but the walk stops before the only second group (the biases and
+    // norms); a new step() call (DeepSpeed's, one per partition) starts afresh.
+    LoopStep loopStep(int working) const;
     template <class Sink>
     void addActivations(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -1333,12 +1335,12 @@ std::int64_t Stage::noDecayElements() const
     return perLayer * trainableLayersHere + outside;
 }
 
-LoopStep Stage::loopStep(int working, bool keptAcrossGroups) const
+LoopStep Stage::loopStep(int working) const
 {
     LoopStep widest;
     std::int64_t previous = 0;
-    tensorsInStepOrder([&](std::int64_t elements, bool startsGroup) {
-        if (startsGroup && !keptAcrossGroups)
+    tensorsInStepOrder([&](std::int64_t elements, bool newCall) {
+        if (newCall)
             previous = 0;
         const LoopStep here{previous, elements};
         if (here.elements(working) > widest.elements(working))
@@ -1437,12 +1439,12 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     // (8-bit, paged) step in their own kernels.
     const OptimizerImpl impl = optimizerImplOf(s);
     const bool adafactor = s.optimizer == Optimizer::Adafactor;
-    const bool adamLoop = s.optimizer == Optimizer::AdamW && !s.pagedOptimizer && impl != OptimizerImpl::Fused;
+    const bool torchIntermediates = s.torchAdamWOnGpu() && impl != OptimizerImpl::Fused;
     // DeepSpeed makes each partition's FP32 gradient (addGradients) from a 16-bit flat copy of its
     // gradients, freed once converted: an intermediate of the step before the optimizer's own.
     const std::int64_t partition = largestFlatPartition();
     const Bytes conversion = offloaded || dt.gradient >= 4 ? 0 : partition * dt.gradient;
-    const bool intermediates = (adamLoop || adafactor) && !offloaded;
+    const bool intermediates = torchIntermediates || (adafactor && !offloaded);
     if (intermediates || conversion > 0) {
         const std::int64_t largest = largestTrainableTensor();
         const bool allAtOnce = intermediates && !adafactor && impl == OptimizerImpl::Foreach && !s.optimizerInBackward;
@@ -1455,15 +1457,11 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
             : (impl == OptimizerImpl::Foreach && s.foreachAdamCopiesDenominator()) || impl == OptimizerImpl::ForLoop
             ? 2
             : 1;
-        // transformers' loops keep their locals from one param group to the next, but DeepSpeed
-        // calls step() once per partition (stage_1_and_2.py _optimizer_step, one group at a time).
-        const bool keptAcrossGroups = (adafactor || impl == OptimizerImpl::TransformersLoop)
-            && !optimizerStepsFlatPartitions();
-        const LoopStep pair = loop ? loopStep(workingCopies, keptAcrossGroups) : LoopStep{};
+        const LoopStep pair = loop ? loopStep(workingCopies) : LoopStep{};
         // Foreach over each group in turn: the weights' where the biases and norms have a group of
         // their own, under ZeRO the largest flat partition.
         const std::int64_t foreachElements = optimizerStepsFlatPartitions()
-            ? largestFlatPartition()
+            ? partition
             : elementsHere - shard(noDecayElements(), shardOptimizer);
         const int stepBytes = adafactor ? 4 : bytesPerState; // Adafactor computes its update in FP32
         const Bytes buffer = !intermediates ? 0

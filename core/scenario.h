@@ -249,6 +249,11 @@ struct Scenario {
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
+    // torch.optim's AdamW stepping on the GPU: not bitsandbytes' kernels, not the CPU's offloaded step.
+    bool torchAdamWOnGpu() const
+    {
+        return optimizer == Optimizer::AdamW && !pagedOptimizer && offload == Offload::None;
+    }
     // Data parallelism without sharding outside Megatron-Core: PyTorch's DistributedDataParallel
     // (Hugging Face's Trainer and Accelerate, Lightning, torchtitan's replicate).
     bool pytorchDdp() const { return zeroStage == 0 && dataParallel > 1 && !megatron(); }
