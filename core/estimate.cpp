@@ -367,10 +367,15 @@ struct Stage {
     }
     std::string vocabParallel() const { return t > 1 ? " ÷ " + std::to_string(t) + " (vocab-parallel)" : ""; }
 
-    // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward (zero3Turn()).
+    // DeepSpeed ZeRO-3's gathered parameters as forward turns into backward, and as a recomputed
+    // layer turns from its forward again to its backward (zero3Turn()).
     struct Zero3Turn {
-        std::int64_t kept = 0;       // gathered after their forward: used again soon, or the head
-        std::int64_t prefetched = 0; // gathered ahead of backward's first modules
+        std::int64_t kept = 0;              // gathered after their forward: used again soon, or the head
+        std::int64_t prefetched = 0;        // gathered ahead of backward's first modules
+        std::int64_t keptInLayer = 0;       // of a recomputed layer, kept from its forward to its backward
+        std::int64_t prefetchedInLayer = 0; // and gathered ahead of the next layer's recomputation
+        std::int64_t atTurn() const { return kept + prefetched; }
+        std::int64_t inLayer() const { return keptInLayer + prefetchedInLayer; }
     };
     Zero3Turn zero3Turn() const;
 
@@ -458,6 +463,24 @@ Stage::Zero3Turn Stage::zero3Turn() const
         }
     if (turn.prefetched < room && embedding > 0 && !embeddingKept)
         turn.prefetched += embedding;
+
+    // Recomputed, each layer's forward runs again right before its backward: a module stays
+    // gathered when the rest of the layer, twice (forward on, backward back to it), holds fewer
+    // than max_reuse_distance parameters. As its backward begins, the trace's next modules that
+    // are not gathered are prefetched: the layer's released ones in backward's order, then the
+    // next layer's recomputation in forward's, none of it gathered since that layer's forward.
+    if (recomputed && layerCount > 1) {
+        std::array<bool, 8> keptInLayer{};
+        for (int i = 0; i < count; ++i)
+            if ((keptInLayer[std::size_t(i)] = 2 * (layer - before[std::size_t(i)] - module[std::size_t(i)]) < reach))
+                turn.keptInLayer += module[std::size_t(i)];
+        const std::int64_t roomInLayer = std::min(s.prefetchBucket, s.maxLiveParameters - turn.keptInLayer);
+        for (int k = 0; k < 2 * count && turn.prefetchedInLayer < roomInLayer; ++k) {
+            const int i = k < count ? count - 1 - k : k - count;
+            if (k >= count || !keptInLayer[std::size_t(i)])
+                turn.prefetchedInLayer += module[std::size_t(i)];
+        }
+    }
     return turn;
 }
 
@@ -736,15 +759,25 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
     } else if (shardParams && n > 1) {
         // DeepSpeed ZeRO-3 gathers each module's 16-bit parameters whole; when forward turns into
         // backward (the activations' peak) it holds those it keeps for reuse and those it
-        // prefetched (zero3Turn()), and backward's first module, the head, produces its full
-        // gradient before it goes into the bucket: the largest module's, as DeepSpeed's
-        // estimator counts it (estimate_zero3_model_states_mem_needs: largest_layer_memory).
+        // prefetched, and under full recomputation, as each layer's backward begins, those of the
+        // layer kept since its forward ran again, if more (zero3Turn()). Each module's backward
+        // produces its full gradient before it goes into the bucket: the largest module's, as
+        // DeepSpeed's estimator counts it (estimate_zero3_model_states_mem_needs:
+        // largest_layer_memory), where it trains.
         const Zero3Turn turn = zero3Turn();
-        const std::int64_t largest = ceilDiv(counts.largestMatrix, t);
-        const Bytes gathered = (turn.kept + turn.prefetched) * dt.weight + largest * dt.gradient;
+        // Only a module that trains has a gradient: under LoRA the largest adapter matrix's.
+        const std::int64_t largest = ceilDiv(s.lora() ? largestLoraTensor(s) : counts.largestMatrix, t);
+        const std::int64_t most = std::max(turn.atTurn(), turn.inLayer());
+        const Bytes gathered = most * dt.weight + largest * dt.gradient;
+        b.gatheredOnlyInBackward = (most - turn.atTurn()) * dt.weight;
         sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
-            return "(" + formatCount(turn.kept) + " kept for reuse + " + formatCount(turn.prefetched)
-                + " prefetched) params × " + std::to_string(dt.weight) + " B + the largest module's gradient "
+            const std::string atTurn = "(" + formatCount(turn.kept) + " kept for reuse + "
+                + formatCount(turn.prefetched) + " prefetched)";
+            const std::string held = most == turn.atTurn() ? atTurn
+                                                           : "(" + formatCount(turn.keptInLayer)
+                    + " kept from a layer's recomputation to its backward + " + formatCount(turn.prefetchedInLayer)
+                    + " prefetched, more than at the turn from forward to " + "backward, " + atTurn + ")";
+            return held + " params × " + std::to_string(dt.weight) + " B + the largest trainable module's gradient "
                 + formatCount(largest) + " × " + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
     }

@@ -112,12 +112,14 @@ struct Breakdown {
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
-    Bytes gatheredOnlyInBackward = 0;      // of FSDP's gathered layers, the one prefetched ahead of backward's
-    bool batchKeptAllStep = false;         // the micro-batch's tensors stay until the next step (Megatron's rerun)
-    Bytes batchIdsInEmbedding = 0;         // of a kept batch, the ids the embedding item counts while it keeps them
-    bool dequantizedAtLoss = false;        // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
-    bool bucketPersists = false;           // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
-    bool gradientsPersist = false;         // the gradients live in a buffer kept all step (Megatron's main_grad)
+    // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
+    // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
+    Bytes gatheredOnlyInBackward = 0;
+    bool batchKeptAllStep = false;  // the micro-batch's tensors stay until the next step (Megatron's rerun)
+    Bytes batchIdsInEmbedding = 0;  // of a kept batch, the ids the embedding item counts while it keeps them
+    bool dequantizedAtLoss = false; // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
+    bool bucketPersists = false;    // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    bool gradientsPersist = false;  // the gradients live in a buffer kept all step (Megatron's main_grad)
     // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients
     // and the all-gather buffers on its own streams: their blocks stay reserved all step.
     bool streamPoolsReserved = false;

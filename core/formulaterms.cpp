@@ -406,7 +406,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "cast to the compute dtype"),
     VL_TRANSLATE_NOOP("vl::formula", "dequantized"),
     VL_TRANSLATE_NOOP("vl::formula", "prefetched"),
-    VL_TRANSLATE_NOOP("vl::formula", "the largest module's gradient"),
+    VL_TRANSLATE_NOOP("vl::formula", "the largest trainable module's gradient"),
+    VL_TRANSLATE_NOOP("vl::formula", "kept from a layer's recomputation to its backward"),
+    VL_TRANSLATE_NOOP("vl::formula", "more than at the turn from forward to backward,"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits and FP32 copy,"),

@@ -115,39 +115,53 @@ private Q_SLOTS:
     // 262,144,000 = 633,339,904) and of the one before v, o, gate, up and down (v: 2·152,043,520
     // + 404,750,336 + 262,144,000 = 970,981,376; k: 1,004,535,808 goes): 502,267,904 kept. Then
     // backward's next modules that are not gathered are prefetched until 5e7 are on their way:
-    // that layer's k and q, the next layer's down: 78,643,200. Both in 2 B, and the head's
-    // gradient (the largest module's) before it enters the bucket.
+    // that layer's k and q, the next layer's down: 78,643,200. Both in 2 B, and the gradient of
+    // the largest module that trains (the head's) before it enters the bucket.
+    // Under full recomputation a layer's next use is its forward again: (the rest of its layer) +
+    // 3·j·layer + 2·head + (its layer before it). With 1e9 the last layer stays whole (q:
+    // 185,597,952 + 262,144,000), none before it (gate, the nearest: 157,286,400 + 607,125,504 +
+    // 262,144,000 > 1e9): 333,447,168 with the head; prefetched, the next layer's q, k and v,
+    // 50,331,648. As each layer's backward begins, the modules whose rest of the layer, twice,
+    // holds fewer than 1e9 are still gathered from its recomputation: the whole layer
+    // (2·185,597,952 at most), 202,375,168, and the next layer's q, k and v prefetched - fewer
+    // than at the turn. With a reuse distance of 3e8 the turn keeps the head alone (the last
+    // layer's nearest, gate: 157,286,400 + 262,144,000) and prefetches 50,331,648: 181,403,648;
+    // the layer keeps o, gate, up and down (v: 2·152,043,520 goes), 152,043,520, and prefetches
+    // its v, k and q, 50,331,648: 202,375,168, now the most.
     void zero3GathersWhatItKeepsAndPrefetches_data()
     {
-        QTest::addColumn<QString>("field");
-        QTest::addColumn<QString>("value");
-        QTest::addColumn<qint64>("kept");
-        QTest::addColumn<qint64>("prefetched");
-        QTest::newRow("DeepSpeed's defaults") << ""
-                                              << "" << qint64(502'267'904) << qint64(78'643'200);
-        QTest::newRow("no prefetch") << "prefetch-bucket"
-                                     << "0" << qint64(502'267'904) << qint64(0);
+        QTest::addColumn<QStringList>("edits");
+        QTest::addColumn<qint64>("gathered");
+        QTest::addColumn<qint64>("gradient");
+        const qint64 head = 131'072'000;
+        QTest::newRow("DeepSpeed's defaults") << QStringList{} << qint64(502'267'904 + 78'643'200) << head;
+        QTest::newRow("no prefetch") << QStringList{"prefetch-bucket", "0"} << qint64(502'267'904) << head;
         // 5e8 gathered at most: the 502,267,904 kept leave no room to prefetch.
-        QTest::newRow("max live parameters 5e8") << "max-live-parameters"
-                                                 << "5e8" << qint64(502'267'904) << qint64(0);
+        QTest::newRow("max live parameters 5e8")
+            << QStringList{"max-live-parameters", "5e8"} << qint64(502'267'904) << head;
         // Reuse distance 0: only the head stays; prefetched: the last layer's down and up.
-        QTest::newRow("no reuse") << "max-reuse-distance"
-                                  << "0" << qint64(131'072'000) << qint64(2 * 45'088'768);
+        QTest::newRow("no reuse") << QStringList{"max-reuse-distance", "0"} << qint64(head + 2 * 45'088'768) << head;
+        QTest::newRow("full recomputation: the turn holds more")
+            << QStringList{"recompute", "full"} << qint64(333'447'168 + 50'331'648) << head;
+        QTest::newRow("full recomputation: the layer's backward holds more")
+            << QStringList{"recompute", "full", "max-reuse-distance", "3e8"} << qint64(202'375'168) << head;
+        // The head is frozen: the largest adapter matrix trains, lora_B of gate/up (11008 × 16).
+        QTest::newRow("LoRA: the largest adapter's gradient")
+            << QStringList{"finetune", "lora"} << qint64(502'267'904 + 78'643'200) << qint64(176'128);
     }
     void zero3GathersWhatItKeepsAndPrefetches()
     {
-        QFETCH(QString, field);
-        QFETCH(QString, value);
-        QFETCH(qint64, kept);
-        QFETCH(qint64, prefetched);
+        QFETCH(QStringList, edits);
+        QFETCH(qint64, gathered);
+        QFETCH(qint64, gradient);
         Scenario s; // Architecture{} is Llama-2-7B's shapes
         s.precision = Precision::MixedBf16;
         s.zeroStage = 3;
         s.dataParallel = 8;
-        if (!field.isEmpty())
-            QVERIFY(!setField(s, field.toStdString(), value.toStdString()));
+        for (qsizetype i = 0; i + 1 < edits.size(); i += 2)
+            QVERIFY(!setField(s, edits[i].toStdString(), edits[i + 1].toStdString()));
         const Breakdown b = estimate(s);
-        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(kept + prefetched) * 2 + Bytes(131'072'000) * 2);
+        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(gathered) * 2 + Bytes(gradient) * 2);
     }
 
     // FSDP2 as torchtitan applies it to Llama 3.1 8B (8,030,261,248 parameters; per layer

@@ -583,6 +583,25 @@ private Q_SLOTS:
         QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), b.component(Component::Parameters));
     }
 
+    // DeepSpeed ZeRO-3 under full recomputation with a reuse distance of 3e8 (tst_modelstates
+    // traces it by hand for Llama-2-7B): at the loss the turn's 181,403,648 parameters are
+    // gathered, as each layer's backward begins the 202,375,168 kept from its recomputation.
+    void zero3GathersMoreForARecomputedLayersBackward()
+    {
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.recompute = Recompute::Full;
+        s.maxReuseDistance = 300'000'000;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.gatheredOnlyInBackward, Bytes(202'375'168 - 181'403'648) * 2);
+        const StepTimeline t = stepTimeline(b);
+        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters),
+                 b.component(Component::Parameters) - b.gatheredOnlyInBackward);
+        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), b.component(Component::Parameters));
+    }
+
     // The allocator's reserve is a share of what the step holds at its peak (what
     // max_memory_reserved reads beyond max_memory_allocated), not of the sum of all parts, whose
     // buffers never live at once.

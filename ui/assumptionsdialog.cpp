@@ -66,7 +66,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "<li>Compared with: %10.</li>"
             "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
             "<li>DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches "
-            "when forward turns into backward, and the largest module's gradient.</li>"
+            "when forward turns into backward or, under full recomputation, from a layer's recomputation to its "
+            "backward, whichever is more, and the largest trainable module's gradient.</li>"
             "<li>Runtime overhead: %6.</li>"
             "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
             .arg(dt.weight)

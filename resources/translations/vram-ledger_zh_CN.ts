@@ -92,10 +92,6 @@
         <translation>&lt;h3&gt;其他工具的算法&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Megatron-LM 的理论显存：模型状态相同（每参数 18 字节，用分布式优化器时为 6 + 12/d，对应 Megatron-Core）。它的激活公式假定序列并行加选择性重计算，门控 MLP 也按 4·ffn/h 计，并额外计入 token id、嵌入层的 dropout 掩码和 FP32 logits：与这里逐层列出的张量接近，但不相同。&lt;/li&gt;&lt;li&gt;llm-analysis：在其约定成立时（输出头与嵌入共享、FP32 梯度、无张量并行）模型状态相同；它对不共享的输出头只算一次，并把归一化层的梯度除以 TP。它的激活把归一化层的输入按 FP32 计，FlashAttention 每层按 2·s·b·h + 4·a·s·b 计。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
     <message>
-        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward, and the largest module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
-        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 在前向转入反向时，还持有参数协调器为复用而保留和预取的已聚合参数，以及最大模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
-    </message>
-    <message>
         <source>Logits are kept in FP32, which the loss reads as they are.</source>
         <translation>logits 以 FP32 保存，损失直接读取。</translation>
     </message>
@@ -274,6 +270,10 @@
     <message>
         <source>DeepSpeed&apos;s ZeRO steps its flat partitions one at a time: for each it makes an FP32 copy of the partition&apos;s gradients for the optimizer (through a 16-bit flat copy, freed once converted), %1 for the largest, and drops it after that partition&apos;s step.</source>
         <translation>DeepSpeed 的 ZeRO 逐个更新它的扁平分片：对每个分片，它为优化器生成该分片梯度的 FP32 副本（经由一个 16 位扁平副本，转换后即释放），最大的分片为 %1，该分片更新完即丢弃。</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Conventions in force&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;Bytes are counted exactly; sizes show in GiB (2³⁰ B) or GB (10⁹ B) as you choose.&lt;/li&gt;&lt;li&gt;Working weights: &lt;b&gt;%1 B&lt;/b&gt; per parameter; gradients: &lt;b&gt;%2 B&lt;/b&gt;. Mixed precision: %9.&lt;/li&gt;&lt;li&gt;FP32 master copy: &lt;b&gt;%3&lt;/b&gt;, counted inside the optimizer states (the ZeRO paper&apos;s K = 12).&lt;/li&gt;&lt;li&gt;Optimizer moments: &lt;b&gt;%4 B&lt;/b&gt; per trainable parameter.&lt;/li&gt;&lt;li&gt;Activations: &lt;b&gt;%5 B&lt;/b&gt; per element, 1-byte dropout masks; the tensors saved for backward are enumerated %7.&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;Compared with: %10.&lt;/li&gt;&lt;li&gt;The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches when forward turns into backward or, under full recomputation, from a layer&apos;s recomputation to its backward, whichever is more, and the largest trainable module&apos;s gradient.&lt;/li&gt;&lt;li&gt;Runtime overhead: %6.&lt;/li&gt;&lt;li&gt;GPU capacities are what nvidia-smi reports, not the vendor label.&lt;/li&gt;&lt;/ul&gt;</source>
+        <translation>&lt;h3&gt;当前采用的约定&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;按字节精确计数；大小按你的选择显示为 GiB（2³⁰ 字节）或 GB（10⁹ 字节）。&lt;/li&gt;&lt;li&gt;工作权重：每参数 &lt;b&gt;%1 字节&lt;/b&gt;；梯度：&lt;b&gt;%2 字节&lt;/b&gt;。混合精度：%9。&lt;/li&gt;&lt;li&gt;FP32 主副本：&lt;b&gt;%3&lt;/b&gt;，计入优化器状态（即 ZeRO 论文中的 K = 12）。&lt;/li&gt;&lt;li&gt;优化器动量：每个可训练参数 &lt;b&gt;%4 字节&lt;/b&gt;。&lt;/li&gt;&lt;li&gt;激活：每个元素 &lt;b&gt;%5 字节&lt;/b&gt;，dropout 掩码 1 字节；为反向传播保存的张量%7逐项列出。&lt;/li&gt;&lt;li&gt;%8&lt;/li&gt;&lt;li&gt;对照读数：%10。&lt;/li&gt;&lt;li&gt;报告的是负载最重的那张 GPU（流水线并行时取首、末阶段中较重者）。&lt;/li&gt;&lt;li&gt;DeepSpeed ZeRO-3 还持有参数协调器为复用而保留和预取的已聚合参数：取前向转入反向时、以及完全重计算下某层从重计算到其反向之间两者中较多者；另加最大可训练模块的梯度。&lt;/li&gt;&lt;li&gt;运行时开销：%6。&lt;/li&gt;&lt;li&gt;GPU 容量取 nvidia-smi 的实报值，而不是厂商标称。&lt;/li&gt;&lt;/ul&gt;</translation>
     </message>
 </context>
 <context>
@@ -2396,10 +2396,6 @@
         <translation>预取</translation>
     </message>
     <message>
-        <source>the largest module&apos;s gradient</source>
-        <translation>最大模块的梯度</translation>
-    </message>
-    <message>
         <source>GPUs (Megatron)</source>
         <translation>张 GPU（Megatron）</translation>
     </message>
@@ -3182,6 +3178,18 @@
     <message>
         <source>Adafactor&apos;s second moment, whole: DeepSpeed&apos;s partitions are flat</source>
         <translation>Adafactor 的完整二阶矩：DeepSpeed 的分片是扁平的</translation>
+    </message>
+    <message>
+        <source>the largest trainable module&apos;s gradient</source>
+        <translation>最大可训练模块的梯度</translation>
+    </message>
+    <message>
+        <source>kept from a layer&apos;s recomputation to its backward</source>
+        <translation>从某层的重计算保留到其反向</translation>
+    </message>
+    <message>
+        <source>more than at the turn from forward to backward,</source>
+        <translation>多于前向转入反向时，</translation>
     </message>
 </context>
 <context>
