@@ -597,6 +597,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 {
     Bytes weightBytes = 0;
     std::string how;
+    bool shardedInHow = false; // `how` says what is sharded itself
     // QLoRA's 4-bit format (torchtune's torchao NF4, else bitsandbytes'), and what computing the
     // largest 4-bit module dequantizes (the item after the weights).
     const bool torchao = s.implementation == Implementation::TorchTune;
@@ -622,17 +623,31 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         int matrixCount = 0;
         const auto matrices = layerMatrices(s.arch, matrixCount);
         const std::int64_t tensors = matrixCount * layers.count();
-        weightBytes = (torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant))
-            + kept * dt.base;
-        weightBytes = shard(weightBytes, shardParams);
-        if constexpr (std::is_same_v<Sink, TextSink>)
+        // bitsandbytes keeps a weight's quantization constants in its quant_state, an attribute of
+        // the Params4bit and of its Linear4bit, not a parameter (bitsandbytes nn/modules.py,
+        // Params4bit._quantize: self.module.quant_state; Linear4bit.forward:
+        // fix_4bit_weight_quant_state_from_module): DeepSpeed's ZeRO-3 and FSDP partition the
+        // packed codes and leave them whole on every GPU. torchao's NF4Tensor shards both.
+        const bool constantsWhole = shardParams && n > 1 && !torchao;
+        shardedInHow = constantsWhole;
+        const Bytes nf4 = torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant);
+        const Bytes constants = constantsWhole ? nf4 - ceilDiv(quantised, 2) : 0;
+        weightBytes = shard(nf4 - constants + kept * dt.base, shardParams) + constants;
+        if constexpr (std::is_same_v<Sink, TextSink>) {
             how = formatCount(quantised)
                 + (torchao ? " params × 4.126 bits (torchao's NF4: 4-bit codes, an int8 scaler per 64, a BF16 factor "
                              "per 16384) + "
                            + formatCount(tensors) + " tensors × 34 B + "
-                       : s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + "
-                                       : " params × 4.5 bits (NF4) + ")
+                       : constantsWhole ? " params × 4 bits (NF4 codes) + "
+                       : s.doubleQuant  ? " params × 4.127 bits (NF4, double-quantized) + "
+                                        : " params × 4.5 bits (NF4) + ")
                 + formatCount(kept) + " × " + std::to_string(dt.base) + " B";
+            if (constantsWhole)
+                how = "(" + how + ")" + shardText(s, shardParams) + " + their quantization constants "
+                    + formatBytes(constants, units)
+                    + (s.doubleQuant ? " (0.127 bits a weight, double-quantized)" : " (0.5 bits a weight)")
+                    + ", whole on every GPU (bitsandbytes' quant_state is not a parameter)";
+        }
 
         // bitsandbytes computes a 4-bit linear from a dequantized copy of its weight, one module at
         // a time, in forward and again in backward (bitsandbytes/autograd/_functions.py,
@@ -674,7 +689,8 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         [&] {
             std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
                                            : how;
-            text += shardText(s, shardParams);
+            if (!shardedInHow)
+                text += shardText(s, shardParams);
             if (onHost)
                 return text + equals(weightBytes, units) + ", offloaded to CPU memory";
             return text + equals(weightBytes, units);

@@ -358,6 +358,10 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "rank"),
     VL_TRANSLATE_NOOP("vl::formula", "bits"),
     VL_TRANSLATE_NOOP("vl::formula", "double-quantized"), // QLoRA's NF4 constants
+    VL_TRANSLATE_NOOP("vl::formula", "(NF4 codes)"),
+    VL_TRANSLATE_NOOP("vl::formula", "their quantization constants"),
+    VL_TRANSLATE_NOOP("vl::formula", "bits a weight"),
+    VL_TRANSLATE_NOOP("vl::formula", "whole on every GPU (bitsandbytes' quant_state is not a parameter)"),
     VL_TRANSLATE_NOOP("vl::formula", "layer"),
     VL_TRANSLATE_NOOP("vl::formula", "freqs_cis, torchtitan's rotary table:"),
     VL_TRANSLATE_NOOP("vl::formula", "positions"),

@@ -199,6 +199,19 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        row("QLoRA under DeepSpeed ZeRO-3, PEFT", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::MixedBf16;
+            s.fineTune = FineTune::QLoRA;
+            s.zeroStage = 3;
+            s.dataParallel = 2;
+        });
+        row("ZeRO-3, a recomputed layer holds the most gathered", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.recompute = Recompute::Full;
+            s.maxReuseDistance = 300'000'000;
+        });
         row("torchtitan, activations offloaded, with checkpointing", [](Scenario &s) {
             s.implementation = Implementation::TorchTitan;
             s.attention = Attention::Sdpa;

@@ -924,6 +924,46 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).item(ItemId::Weights), nf4 + 2 * kept);
     }
 
+    // bitsandbytes' quantization constants live in each weight's quant_state, not a parameter:
+    // sharded over 4 GPUs, Llama-2-7B's 32 layers of seven projections, 6,476,005,376 weights,
+    // keep their 4-bit codes split four ways with the embeddings, head and norms (262,410,240
+    // parameters; 16-bit, or FP32 shards under FSDP's mixed precision), and the constants whole
+    // on every GPU: with double quantization a
+    // byte per block of 64 and an FP32 per 256 blocks; without, an FP32 per block. torchao's
+    // NF4Tensor, under torchtune's FSDP, shards its scalers with its codes.
+    void qloraConstantsStayWholeWhenSharded_data()
+    {
+        QTest::addColumn<int>("sharding");
+        QTest::addColumn<bool>("doubleQuant");
+        QTest::addColumn<int>("keptBytes");
+        QTest::newRow("DeepSpeed ZeRO-3, double-quantized") << int(Sharding::Zero) << true << 2;
+        QTest::newRow("DeepSpeed ZeRO-3, FP32 absmax") << int(Sharding::Zero) << false << 2;
+        QTest::newRow("FSDP, double-quantized") << int(Sharding::Fsdp) << true << 4;
+    }
+    void qloraConstantsStayWholeWhenSharded()
+    {
+        QFETCH(int, sharding);
+        QFETCH(bool, doubleQuant);
+        QFETCH(int, keptBytes);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.implementation = Implementation::HuggingFace;
+        s.fineTune = FineTune::QLoRA;
+        s.doubleQuant = doubleQuant;
+        s.zeroStage = 3;
+        s.dataParallel = 4;
+        s.sharding = Sharding(sharding);
+        QVERIFY(!scenarioError(s));
+        const qint64 quantised = 32LL * (4 * 4096 * 4096 + 3 * 4096 * 11008);
+        QCOMPARE(quantised, qint64(6'476'005'376));
+        const qint64 kept = estimate(s).totalParams - quantised;
+        QCOMPARE(kept, qint64(262'410'240));
+        const qint64 blocks = quantised / 64;
+        const Bytes constants = doubleQuant ? blocks + 4 * ((blocks + 255) / 256) : 4 * blocks;
+        const Bytes codesAndKept = quantised / 2 + keptBytes * kept;
+        QCOMPARE(estimate(s).item(ItemId::Weights), (codesAndKept + 3) / 4 + constants);
+    }
+
     // Transformer Engine's FP8 copy and FP8 transpose of every linear weight, kept as module
     // buffers across micro-batches (Megatron passes is_first_microbatch): 2 B per linear-layer
     // parameter on this GPU. Llama-2-7B: 4·4096² + 3·4096·11008 = 202,375,168 per layer, × 32;

@@ -3191,6 +3191,22 @@
         <source>more than at the turn from forward to backward,</source>
         <translation>多于前向转入反向时，</translation>
     </message>
+    <message>
+        <source>(NF4 codes)</source>
+        <translation>（NF4 编码）</translation>
+    </message>
+    <message>
+        <source>their quantization constants</source>
+        <translation>其量化常数</translation>
+    </message>
+    <message>
+        <source>bits a weight</source>
+        <translation>位/权重</translation>
+    </message>
+    <message>
+        <source>whole on every GPU (bitsandbytes&apos; quant_state is not a parameter)</source>
+        <translation>在每张 GPU 上完整保存（bitsandbytes 的 quant_state 不是参数）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
