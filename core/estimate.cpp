@@ -372,6 +372,7 @@ struct Stage {
     struct Zero3Turn {
         std::int64_t kept = 0;              // gathered after their forward: used again soon, or the head
         std::int64_t prefetched = 0;        // gathered ahead of backward's first modules
+        std::int64_t outsideLayers = 0;     // of kept and prefetched, the head's and the embedding's
         std::int64_t keptInLayer = 0;       // of a recomputed layer, kept from its forward to its backward
         std::int64_t prefetchedInLayer = 0; // and gathered ahead of the next layer's recomputation
         std::int64_t atTurn() const { return kept + prefetched; }
@@ -452,6 +453,7 @@ Stage::Zero3Turn Stage::zero3Turn() const
     }
     if (embedding > 0 && embeddingKept)
         turn.kept += embedding;
+    turn.outsideLayers = head + (embeddingKept ? embedding : 0);
 
     // Backward's modules, nearest first, that are not gathered, until the bucket is on its way.
     const std::int64_t room = std::min(s.prefetchBucket, s.maxLiveParameters - turn.kept);
@@ -461,8 +463,10 @@ Stage::Zero3Turn Stage::zero3Turn() const
             if (!kept(i, j))
                 turn.prefetched += module[std::size_t(i)];
         }
-    if (turn.prefetched < room && embedding > 0 && !embeddingKept)
+    if (turn.prefetched < room && embedding > 0 && !embeddingKept) {
         turn.prefetched += embedding;
+        turn.outsideLayers += embedding;
+    }
 
     // Recomputed, each layer's forward runs again right before its backward: a module stays
     // gathered when the rest of the layer, twice (forward on, backward back to it), holds fewer
@@ -783,17 +787,29 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const Zero3Turn turn = zero3Turn();
         // Only a module that trains has a gradient: under LoRA the largest adapter matrix's.
         const std::int64_t largest = ceilDiv(s.lora() ? largestLoraTensor(s) : counts.largestMatrix, t);
-        const std::int64_t most = std::max(turn.atTurn(), turn.inLayer());
-        const Bytes gathered = most * dt.weight + largest * dt.gradient;
-        b.gatheredOnlyInBackward = (most - turn.atTurn()) * dt.weight;
+        // Gathered in the form it is stored in: QLoRA's layers as bitsandbytes' packed 4-bit codes,
+        // half a byte a weight (its quant_state is whole on every GPU already).
+        const bool fourBitLayers = s.fineTune == FineTune::QLoRA;
+        const auto held = [&](std::int64_t params, std::int64_t outside) {
+            return (fourBitLayers ? ceilDiv(params - outside, 2) : (params - outside) * dt.weight)
+                + outside * dt.weight;
+        };
+        const Bytes atTurn = held(turn.atTurn(), turn.outsideLayers);
+        const Bytes most = std::max(atTurn, held(turn.inLayer(), 0));
+        const Bytes gathered = most + largest * dt.gradient;
+        b.gatheredOnlyInBackward = most - atTurn;
         sink.add(ItemId::Zero3GatheredParams, gathered, [&] {
-            const std::string atTurn = "(" + formatCount(turn.kept) + " kept for reuse + "
+            const std::string turnText = "(" + formatCount(turn.kept) + " kept for reuse + "
                 + formatCount(turn.prefetched) + " prefetched)";
-            const std::string held = most == turn.atTurn() ? atTurn
-                                                           : "(" + formatCount(turn.keptInLayer)
+            std::string text = most == atTurn ? turnText
+                                              : "(" + formatCount(turn.keptInLayer)
                     + " kept from a layer's recomputation to its backward + " + formatCount(turn.prefetchedInLayer)
-                    + " prefetched, more than at the turn from forward to " + "backward, " + atTurn + ")";
-            return held + " params × " + std::to_string(dt.weight) + " B + the largest trainable module's gradient "
+                    + " prefetched, more than at the turn from forward to backward, " + turnText + ")";
+            text += " params × ";
+            if (fourBitLayers)
+                text += "0.5 B (4-bit codes), of them the head's and embedding's "
+                    + formatCount(most == atTurn ? turn.outsideLayers : 0) + " × ";
+            return text + std::to_string(dt.weight) + " B + the largest trainable module's gradient "
                 + formatCount(largest) + " × " + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
     }

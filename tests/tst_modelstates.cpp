@@ -127,32 +127,36 @@ private Q_SLOTS:
     // than at the turn. With a reuse distance of 3e8 the turn keeps the head alone (the last
     // layer's nearest, gate: 157,286,400 + 262,144,000) and prefetches 50,331,648: 181,403,648;
     // the layer keeps o, gate, up and down (v: 2·152,043,520 goes), 152,043,520, and prefetches
-    // its v, k and q, 50,331,648: 202,375,168, now the most.
+    // its v, k and q, 50,331,648: 202,375,168, now the most. QLoRA's layers are gathered as their
+    // packed 4-bit codes, half a byte a weight; the head stays 16-bit.
     void zero3GathersWhatItKeepsAndPrefetches_data()
     {
         QTest::addColumn<QStringList>("edits");
-        QTest::addColumn<qint64>("gathered");
+        QTest::addColumn<qint64>("gatheredBytes");
         QTest::addColumn<qint64>("gradient");
         const qint64 head = 131'072'000;
-        QTest::newRow("DeepSpeed's defaults") << QStringList{} << qint64(502'267'904 + 78'643'200) << head;
-        QTest::newRow("no prefetch") << QStringList{"prefetch-bucket", "0"} << qint64(502'267'904) << head;
+        const qint64 atTurn = 502'267'904 + 78'643'200;
+        QTest::newRow("DeepSpeed's defaults") << QStringList{} << 2 * atTurn << head;
+        QTest::newRow("no prefetch") << QStringList{"prefetch-bucket", "0"} << 2 * qint64(502'267'904) << head;
         // 5e8 gathered at most: the 502,267,904 kept leave no room to prefetch.
         QTest::newRow("max live parameters 5e8")
-            << QStringList{"max-live-parameters", "5e8"} << qint64(502'267'904) << head;
+            << QStringList{"max-live-parameters", "5e8"} << 2 * qint64(502'267'904) << head;
         // Reuse distance 0: only the head stays; prefetched: the last layer's down and up.
-        QTest::newRow("no reuse") << QStringList{"max-reuse-distance", "0"} << qint64(head + 2 * 45'088'768) << head;
+        QTest::newRow("no reuse") << QStringList{"max-reuse-distance", "0"} << 2 * (head + 2 * 45'088'768) << head;
         QTest::newRow("full recomputation: the turn holds more")
-            << QStringList{"recompute", "full"} << qint64(333'447'168 + 50'331'648) << head;
+            << QStringList{"recompute", "full"} << 2 * qint64(333'447'168 + 50'331'648) << head;
         QTest::newRow("full recomputation: the layer's backward holds more")
-            << QStringList{"recompute", "full", "max-reuse-distance", "3e8"} << qint64(202'375'168) << head;
+            << QStringList{"recompute", "full", "max-reuse-distance", "3e8"} << 2 * qint64(202'375'168) << head;
         // The head is frozen: the largest adapter matrix trains, lora_B of gate/up (11008 × 16).
         QTest::newRow("LoRA: the largest adapter's gradient")
-            << QStringList{"finetune", "lora"} << qint64(502'267'904 + 78'643'200) << qint64(176'128);
+            << QStringList{"finetune", "lora"} << 2 * atTurn << qint64(176'128);
+        QTest::newRow("QLoRA: 4-bit layers, a 16-bit head")
+            << QStringList{"finetune", "qlora"} << (atTurn - head) / 2 + 2 * head << qint64(176'128);
     }
     void zero3GathersWhatItKeepsAndPrefetches()
     {
         QFETCH(QStringList, edits);
-        QFETCH(qint64, gathered);
+        QFETCH(qint64, gatheredBytes);
         QFETCH(qint64, gradient);
         Scenario s; // Architecture{} is Llama-2-7B's shapes
         s.precision = Precision::MixedBf16;
@@ -161,7 +165,7 @@ private Q_SLOTS:
         for (qsizetype i = 0; i + 1 < edits.size(); i += 2)
             QVERIFY(!setField(s, edits[i].toStdString(), edits[i + 1].toStdString()));
         const Breakdown b = estimate(s);
-        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(gathered) * 2 + Bytes(gradient) * 2);
+        QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(gatheredBytes) + Bytes(gradient) * 2);
     }
 
     // FSDP2 as torchtitan applies it to Llama 3.1 8B (8,030,261,248 parameters; per layer

@@ -3207,6 +3207,10 @@
         <source>whole on every GPU (bitsandbytes&apos; quant_state is not a parameter)</source>
         <translation>在每张 GPU 上完整保存（bitsandbytes 的 quant_state 不是参数）</translation>
     </message>
+    <message>
+        <source>(4-bit codes), of them the head&apos;s and embedding&apos;s</source>
+        <translation>（4 位编码），其中输出头和嵌入层的</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
