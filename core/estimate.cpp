@@ -729,7 +729,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
         sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
             return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
-                + std::to_string(dt.weight) + " B" + equals(adapterBytes, units);
+                + std::to_string(dt.weight) + " B" + shardText(s, shardParams) + equals(adapterBytes, units);
         });
     }
     if (shardParams && s.fsdp()) {
