@@ -374,7 +374,7 @@ struct Stage {
         std::int64_t prefetched = 0;        // gathered ahead of backward's first modules
         std::int64_t outsideLayers = 0;     // of kept and prefetched, the head's and the embedding's
         std::int64_t keptInLayer = 0;       // of a recomputed layer, kept from its forward to its backward
-        std::int64_t prefetchedInLayer = 0; // and gathered ahead of the next layer's recomputation
+        std::int64_t prefetchedInLayer = 0; // and gathered ahead of the rest of its backward
         std::int64_t atTurn() const { return kept + prefetched; }
         std::int64_t inLayer() const { return keptInLayer + prefetchedInLayer; }
     };
@@ -474,14 +474,14 @@ Stage::Zero3Turn Stage::zero3Turn() const
     // are not gathered are prefetched: the layer's released ones in backward's order, then the
     // next layer's recomputation in forward's, none of it gathered since that layer's forward.
     if (recomputed && layerCount > 1) {
-        std::array<bool, 8> keptInLayer{};
+        std::array<bool, 8> stays{};
         for (int i = 0; i < count; ++i)
-            if ((keptInLayer[std::size_t(i)] = 2 * (layer - before[std::size_t(i)] - module[std::size_t(i)]) < reach))
+            if ((stays[std::size_t(i)] = 2 * (layer - before[std::size_t(i)] - module[std::size_t(i)]) < reach))
                 turn.keptInLayer += module[std::size_t(i)];
         const std::int64_t roomInLayer = std::min(s.prefetchBucket, s.maxLiveParameters - turn.keptInLayer);
         for (int k = 0; k < 2 * count && turn.prefetchedInLayer < roomInLayer; ++k) {
             const int i = k < count ? count - 1 - k : k - count;
-            if (k >= count || !keptInLayer[std::size_t(i)])
+            if (k >= count || !stays[std::size_t(i)])
                 turn.prefetchedInLayer += module[std::size_t(i)];
         }
     }
@@ -805,12 +805,16 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                                               : "(" + formatCount(turn.keptInLayer)
                     + " kept from a layer's recomputation to its backward + " + formatCount(turn.prefetchedInLayer)
                     + " prefetched, more than at the turn from forward to backward, " + turnText + ")";
+            const std::int64_t outside = most == atTurn ? turn.outsideLayers : 0;
             text += " params × ";
             if (fourBitLayers)
-                text += "0.5 B (4-bit codes), of them the head's and embedding's "
-                    + formatCount(most == atTurn ? turn.outsideLayers : 0) + " × ";
-            return text + std::to_string(dt.weight) + " B + the largest trainable module's gradient "
-                + formatCount(largest) + " × " + std::to_string(dt.gradient) + " B" + equals(gathered, units);
+                text += outside > 0 ? "0.5 B (4-bit codes), of them the head's and embedding's " + formatCount(outside)
+                        + " × " + std::to_string(dt.weight) + " B"
+                                    : "0.5 B (4-bit codes)";
+            else
+                text += std::to_string(dt.weight) + " B";
+            return text + " + the largest trainable module's gradient " + formatCount(largest) + " × "
+                + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
     }
     addRotaryTable(units, sink);

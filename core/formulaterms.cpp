@@ -359,6 +359,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "bits"),
     VL_TRANSLATE_NOOP("vl::formula", "double-quantized"), // QLoRA's NF4 constants
     VL_TRANSLATE_NOOP("vl::formula", "(NF4 codes)"),
+    VL_TRANSLATE_NOOP("vl::formula", "(4-bit codes)"),
     VL_TRANSLATE_NOOP("vl::formula", "(4-bit codes), of them the head's and embedding's"),
     VL_TRANSLATE_NOOP("vl::formula", "their quantization constants"),
     VL_TRANSLATE_NOOP("vl::formula", "bits a weight"),

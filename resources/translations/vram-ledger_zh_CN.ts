@@ -3211,6 +3211,10 @@
         <source>(4-bit codes), of them the head&apos;s and embedding&apos;s</source>
         <translation>（4 位编码），其中输出头和嵌入层的</translation>
     </message>
+    <message>
+        <source>(4-bit codes)</source>
+        <translation>（4 位编码）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
