@@ -302,7 +302,9 @@ struct Stage {
     void addOptimizerStates(Units units, Sink &sink) const;
     // Of the trainable parameters here, those in tensors of fewer than `threshold` elements.
     std::int64_t trainableBelow(std::int64_t threshold) const;
-    // The largest single trainable tensor here (a LoRA adapter's, or a weight's on this GPU).
+    // The largest trainable module's weight on this tensor-parallel GPU, whole (a LoRA adapter's
+    // under LoRA), and the largest trainable tensor the optimizer sees here (that, sharded).
+    std::int64_t largestTrainableModule() const;
     std::int64_t largestTrainableTensor() const;
     // The trainable tensors in the order the model registers them, each's elements on this GPU,
     // as `visit(elements)`; `layersShown` of the layers (alike: two show every neighbouring pair).
@@ -479,11 +481,11 @@ Stage::Zero3Turn Stage::zero3Turn() const
             if ((stays[std::size_t(i)] = 2 * (layer - before[std::size_t(i)] - module[std::size_t(i)]) < reach))
                 turn.keptInLayer += module[std::size_t(i)];
         const std::int64_t roomInLayer = std::min(s.prefetchBucket, s.maxLiveParameters - turn.keptInLayer);
-        for (int k = 0; k < 2 * count && turn.prefetchedInLayer < roomInLayer; ++k) {
-            const int i = k < count ? count - 1 - k : k - count;
-            if (k >= count || !stays[std::size_t(i)])
+        for (int i = count - 1; i >= 0 && turn.prefetchedInLayer < roomInLayer; --i)
+            if (!stays[std::size_t(i)])
                 turn.prefetchedInLayer += module[std::size_t(i)];
-        }
+        for (int i = 0; i < count && turn.prefetchedInLayer < roomInLayer; ++i)
+            turn.prefetchedInLayer += module[std::size_t(i)];
     }
     return turn;
 }
@@ -566,14 +568,22 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
     return g;
 }
 
-// `weights` stored as bitsandbytes' NF4 (functional.py quantize_4bit, blocksize 64): two per byte
-// and an FP32 absmax per block; double quantization (compress_statistics) keeps the absmax in
-// 8 bits, blockwise-quantized with an FP32 absmax per 256 of them.
-Bytes nf4Bytes(std::int64_t weights, bool doubleQuant)
+// `weights` stored as bitsandbytes' NF4 (functional.py quantize_4bit, blocksize 64): the codes,
+// two per byte (the packed parameter), and the quantization constants, an FP32 absmax per block;
+// double quantization (compress_statistics) keeps the absmax in 8 bits, blockwise-quantized with
+// an FP32 absmax per 256 of them.
+Bytes nf4Codes(std::int64_t weights)
+{
+    return ceilDiv(weights, 2);
+}
+Bytes nf4Constants(std::int64_t weights, bool doubleQuant)
 {
     const std::int64_t blocks = ceilDiv(weights, 64);
-    const Bytes constants = doubleQuant ? blocks + 4 * ceilDiv(blocks, 256) : 4 * blocks;
-    return ceilDiv(weights, 2) + constants;
+    return doubleQuant ? blocks + 4 * ceilDiv(blocks, 256) : 4 * blocks;
+}
+Bytes nf4Bytes(std::int64_t weights, bool doubleQuant)
+{
+    return nf4Codes(weights) + nf4Constants(weights, doubleQuant);
 }
 
 // What torchao's get_original_weight holds at once for `weights`: int64 codes of both halves 8 B,
@@ -590,7 +600,7 @@ Bytes torchaoDequantizeBytes(std::int64_t weights)
 // for each tensor its scaler mean (BF16) and its 16-entry NF4 table (BF16): 34 B.
 Bytes torchaoNf4Bytes(std::int64_t weights, std::int64_t tensors)
 {
-    return ceilDiv(weights, 2) + ceilDiv(weights, 64) + 2 * ceilDiv(weights, 64 * 256) + 34 * tensors;
+    return nf4Codes(weights) + ceilDiv(weights, 64) + 2 * ceilDiv(weights, 64 * 256) + 34 * tensors;
 }
 
 // Parameters: the weights this GPU holds, in their dtype (ZeRO paper, Rajbhandari et al. 2020:
@@ -635,7 +645,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const bool constantsWhole = shardParams && n > 1 && !torchao;
         shardedInHow = constantsWhole;
         const Bytes nf4 = torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant);
-        const Bytes constants = constantsWhole ? nf4 - ceilDiv(quantised, 2) : 0;
+        const Bytes constants = constantsWhole ? nf4Constants(quantised, s.doubleQuant) : 0;
         weightBytes = shard(nf4 - constants + kept * dt.base, shardParams) + constants;
         if constexpr (std::is_same_v<Sink, TextSink>) {
             how = formatCount(quantised)
@@ -786,13 +796,12 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // largest_layer_memory), where it trains.
         const Zero3Turn turn = zero3Turn();
         // Only a module that trains has a gradient: under LoRA the largest adapter matrix's.
-        const std::int64_t largest = ceilDiv(s.lora() ? largestLoraTensor(s) : counts.largestMatrix, t);
+        const std::int64_t largest = largestTrainableModule();
         // Gathered in the form it is stored in: QLoRA's layers as bitsandbytes' packed 4-bit codes,
         // half a byte a weight (its quant_state is whole on every GPU already).
         const bool fourBitLayers = s.fineTune == FineTune::QLoRA;
         const auto held = [&](std::int64_t params, std::int64_t outside) {
-            return (fourBitLayers ? ceilDiv(params - outside, 2) : (params - outside) * dt.weight)
-                + outside * dt.weight;
+            return (fourBitLayers ? nf4Codes(params - outside) : (params - outside) * dt.weight) + outside * dt.weight;
         };
         const Bytes atTurn = held(turn.atTurn(), turn.outsideLayers);
         const Bytes most = std::max(atTurn, held(turn.inLayer(), 0));
@@ -1237,9 +1246,14 @@ std::int64_t Stage::trainableBelow(std::int64_t threshold) const
     return std::min(total, trainable);
 }
 
+std::int64_t Stage::largestTrainableModule() const
+{
+    return ceilDiv(s.lora() ? largestLoraTensor(s) : counts.largestMatrix, t);
+}
+
 std::int64_t Stage::largestTrainableTensor() const
 {
-    return s.lora() ? ceilDiv(largestLoraTensor(s), t) : shard(ceilDiv(counts.largestMatrix, t), shardOptimizer);
+    return s.lora() ? largestTrainableModule() : shard(largestTrainableModule(), shardOptimizer);
 }
 
 // The order is the one the modeling code registers its parameters in (model.parameters()):
