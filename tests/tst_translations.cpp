@@ -123,6 +123,30 @@ private Q_SLOTS:
         QCOMPARE(translator.translate(vl::VerdictBar::staticMetaObject.className(), "peak"), QStringLiteral("峰值"));
     }
 
+    // A translation is put in once: the English words it keeps are not translated again by a
+    // shorter term ("bits" inside "bitsandbytes").
+    void formulaTermsAreTranslatedOnce_data()
+    {
+        QTest::addColumn<QString>("formula");
+        QTest::addColumn<QString>("kept");
+        QTest::newRow("bitsandbytes' quant_state") << QStringLiteral(
+            "(6.85e10 params × 4 bits (NF4 codes) + 5.26e8 × 2 B) ÷ 2 GPUs (ZeRO) + their quantization constants "
+            "1.01 GiB (0.127 bits a weight, double-quantized), whole on every GPU (bitsandbytes' quant_state is not "
+            "a parameter) = 17.4 GiB") << QStringLiteral("bitsandbytes 的 quant_state");
+    }
+    void formulaTermsAreTranslatedOnce()
+    {
+        QFETCH(QString, formula);
+        QFETCH(QString, kept);
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
+        QCoreApplication::installTranslator(&translator);
+        const QString text = localizedFormula(formula.toStdString());
+        QCoreApplication::removeTranslator(&translator);
+        QVERIFY2(text.contains(kept), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("0.127 位/权重")), qPrintable(text)); // the shorter terms still apply
+    }
+
     // Every formula the explanation shows reads in Chinese: no run of three English words is left
     // after localizedFormula(), for each implementation, precision style and loss.
     void formulasReadInChinese_data()

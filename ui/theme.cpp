@@ -248,14 +248,23 @@ QString localizedFormula(const std::string &formula)
         }
         return list;
     }();
+    // One pass over the English: each term found is first replaced by a mark from Unicode's
+    // private use area, which no term contains, and the marks by the translations at the end, so
+    // a translation that keeps an English word ("bitsandbytes") is not translated again by a
+    // shorter term ("bits").
     QString text = QString::fromStdString(formula);
+    QStringList translations;
     for (const auto &[source, english] : terms) {
         if (!text.contains(english))
             continue;
         const QString translated = QCoreApplication::translate("vl::formula", source.constData());
-        if (translated != english)
-            text.replace(english, translated);
+        if (translated == english)
+            continue;
+        text.replace(english, QChar(char16_t(0xE000 + translations.size())));
+        translations << translated;
     }
+    for (qsizetype i = 0; i < translations.size(); ++i)
+        text.replace(QChar(char16_t(0xE000 + i)), translations[i]);
     return text;
 }
 
