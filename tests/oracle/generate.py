@@ -8,6 +8,7 @@ when a checked-in file differs from what PyTorch says now.
 Run with Debian's PyTorch: /usr/bin/python3 tests/oracle/generate.py [--check]
 """
 
+import difflib
 import itertools
 import json
 import pathlib
@@ -274,7 +275,11 @@ def main():
              (OPTIMIZER_DATA, render(OPTIMIZER_HEADER, optimizer_step.rows()), "what AdamW's step holds")]
     for path, text, what in files:
         if "--check" in sys.argv:
-            if path.read_text() != text:
+            checked_in = path.read_text()
+            if checked_in != text:
+                sys.stdout.writelines(difflib.unified_diff(checked_in.splitlines(keepends=True),
+                                                           text.splitlines(keepends=True),
+                                                           f"{path.name} (checked in)", f"{path.name} (now)"))
                 sys.exit(f"{path} differs from {what} now: run tests/oracle/generate.py")
             print(f"{path.name}: matches {what}")
         else:

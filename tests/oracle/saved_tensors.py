@@ -16,8 +16,7 @@ backward, allocate what they allocate.
 
 Backward's working set (backward_working_set): the most memory one layer's backward holds at
 once beyond what was alive when it began (every layer's saved tensors). Measured with the
-profiler's allocation events on the CPU, leaving out the scratch the CPU's GEMM makes and frees
-inside one call (cuBLAS works in a workspace it already holds).
+profiler's allocation events on the CPU, oneDNN's GEMM off (its scratch is the CPU's alone).
 
 Autocast is emulated op by op after CUDA's lists (aten/src/ATen/autocast_mode.cpp, PyTorch
 1.13-2.x): linear and matmul cast their inputs to 16 bits, and autograd saves the casts;
@@ -1091,34 +1090,28 @@ def backward_working_set(c):
     return held_beyond(prof)
 
 
+@contextlib.contextmanager
 def memory_profile():
-    return torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True)
+    """The profiler's allocation events, with oneDNN's GEMM off: on a CPU with AVX-512 its 16-bit
+    GEMM takes scratch from PyTorch's allocator inside each call, which a CUDA run does not (cuBLAS
+    works in a workspace it already holds) and which would make the measure depend on the machine."""
+    with torch.backends.mkldnn.flags(enabled=False), torch.profiler.profile(
+            activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+        yield prof
 
 
 def held_beyond(prof):
     """From a memory_profile() whose backward ran under record_function("backward"): the most held
-    at once after backward began, beyond what was held when it began, leaving out the scratch the
-    CPU's GEMM makes and frees inside one call (cuBLAS works in a workspace it already holds)."""
+    at once after backward began, beyond what was held when it began. The events are read in the
+    order the profiler recorded them, not by their microsecond timestamps, which tie."""
     events = list(prof.profiler.kineto_results.events())
-    begin = min(e.start_us() for e in events if e.name() == "backward")
-    gemms = [(e.start_us(), e.start_us() + e.duration_us()) for e in events
-             if e.name() in ("aten::mm", "aten::addmm", "aten::bmm")]
-    memory = [e for e in events if e.name() == "[memory]"]
-    before = sum(e.nbytes() for e in memory if e.start_us() < begin)
-    memory = [e for e in memory if e.start_us() >= begin]
-
-    def gemm_scratch(alloc, free):
-        return (alloc.nbytes() > 0 and free.nbytes() == -alloc.nbytes()
-                and any(start <= alloc.start_us() and free.start_us() <= end for start, end in gemms))
-
-    held, peak, i = before, before, 0
-    while i < len(memory):
-        if i + 1 < len(memory) and gemm_scratch(memory[i], memory[i + 1]):
-            i += 2
-            continue
-        held += memory[i].nbytes()
-        peak = max(peak, held)
-        i += 1
+    begin = next(i for i, e in enumerate(events) if e.name() == "backward")
+    before = sum(e.nbytes() for e in events[:begin] if e.name() == "[memory]")
+    held = peak = before
+    for e in events[begin:]:
+        if e.name() == "[memory]":
+            held += e.nbytes()
+            peak = max(peak, held)
     return peak - before
 
 
