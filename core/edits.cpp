@@ -1,5 +1,6 @@
 #include "core/edits.h"
 
+#include "core/estimate.h"
 #include "core/fields.h"
 #include "core/presets.h"
 
@@ -120,6 +121,8 @@ Scenario withGpu(Scenario s, const GpuPreset &gpu, std::span<const std::string_v
 {
     if (gpu.computeCapability > 0 && !contains(given, "compute-capability"))
         s.overhead.computeCapability = gpu.computeCapability;
+    if (!contains(given, "nvls"))
+        s.overhead.nvls = gpu.nvls;
     return s;
 }
 
@@ -246,8 +249,11 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers
         return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
-    if (field == "gpus-per-node")
-        return s.offload != Offload::None;
+    if (field == "nvls" || field == "nccl")
+        return s.overhead.runtimeCounted() && nvlsBuffersOnNvSwitch(s) > 0 && (field == "nvls" || s.overhead.nvls);
+    if (field == "gpus-per-node") // a node's host memory; how many of its GPUs a communicator joins
+        return s.offload != Offload::None
+            || (s.overhead.runtimeCounted() && s.overhead.nvls && widestCommunicator(s) > 2);
     if (field == "allocator-percent")
         return s.overhead.reserveCounted();
     if (field == "cuda-context" || field == "cuda-loading")

@@ -59,6 +59,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::FreedLogitsBlock, "freed_logits_block"},
     {ItemId::AllocatorReserve, "allocator_reserve"},
     {ItemId::CommBuffers, "comm_buffers"},
+    {ItemId::NvlsBuffers, "nvls_buffers"},
 }};
 
 // One weight matrix of a transformer layer: its shape, how many copies (MoE experts), and
@@ -263,6 +264,71 @@ std::string equals(Bytes bytes, Units units)
     return " = " + formatBytes(bytes, units);
 }
 
+// One NCCL communicator: the process group it serves, how many GPUs it joins and how far apart
+// their ranks are (the product of the parallel dimensions ordered inside it).
+struct Communicator {
+    const char *group = "";
+    std::int64_t size = 1;
+    std::int64_t stride = 1;
+    // How many of a node's GPUs it joins: NCCL's NVLS heads.
+    std::int64_t onNode(std::int64_t gpusPerNode) const
+    {
+        return std::min(size, std::max<std::int64_t>(1, gpusPerNode / stride));
+    }
+};
+
+// The process groups whose collectives the training step runs, each with a communicator of its
+// own: ProcessGroupNCCL creates one per group, at the group's first collective
+// (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, getNCCLComm). Ranks are ordered as
+// Megatron-Core (parallel_state.py, order "tp-cp-ep-dp-pp") and torchtitan (parallel_dims.py,
+// build_mesh: pp, dp_replicate, dp_shard, cp, tp) order them: TP innermost.
+struct Communicators {
+    std::array<Communicator, 4> list;
+    int count = 0;
+    void add(const char *group, std::int64_t size, std::int64_t stride)
+    {
+        if (size > 1)
+            list[std::size_t(count++)] = {group, size, stride};
+    }
+};
+
+Communicators communicators(const Scenario &s)
+{
+    Communicators c;
+    const std::int64_t tp = s.tensorParallel, cp = s.contextParallel;
+    if (s.megatron()) {
+        c.add("the tensor-parallel group", tp, 1);
+        c.add("the context-parallel group", cp, tp);
+        c.add("the data-parallel group with the context-parallel GPUs", s.dataParallel * cp, tp);
+    } else if (s.fsdp()) {
+        c.add("the tensor-parallel group", tp, 1);
+        c.add("the context-parallel group", cp, tp);
+        c.add("FSDP's shard group (dp_shard × cp)", s.shardGroup(), tp);
+        c.add("HSDP's replicate group", s.replicas, tp * s.shardGroup());
+    } else if (s.pytorchDdp()) {
+        c.add("the default group, DDP's", s.gpuCount(), 1);
+    } else if (s.zeroStage >= 1) {
+        // The launcher's barriers (accelerate's wait_for_everyone) and zero.Init's gathers
+        // (partition_parameters.py: ds_process_group = dist.get_world_group()) run on the default
+        // group; the engine's reductions on a clone of it (deepspeed/utils/groups.py, _clone_world_group).
+        c.add("the default group (barriers, zero.Init's gathers)", s.gpuCount(), 1);
+        c.add("DeepSpeed's data-parallel group (groups._clone_world_group)", s.dataParallel, tp * cp);
+    }
+    return c;
+}
+
+// What each NVLS channel holds for one head and direction: NCCL_BUFFSIZE (4 MiB) up to 2.20, then
+// NVLS_CHUNKSIZE (128 KiB) × NCCL_STEPS (8); beside it NVLS_MEM_ALIGN_SIZE (2 MiB) of head and tail
+// flags until 2.23 moved them out of the buffer.
+Bytes nvlsChunk(NcclRelease release)
+{
+    return release == NcclRelease::Before2_21 ? 4 * kMiB : 128 * kKiB * 8;
+}
+Bytes nvlsFlags(NcclRelease release)
+{
+    return release == NcclRelease::Since2_23 ? 0 : 2 * kMiB;
+}
+
 // Two tensors a loop optimizer reaches one after the other, in elements.
 struct LoopStep {
     std::int64_t previous = 0, current = 0;
@@ -359,6 +425,8 @@ struct Stage {
     void addWeightBlockTails(Units units, Sink &sink) const;
     template <class Sink>
     void addOverhead(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
+    void addNvlsBuffers(Units units, Sink &sink) const;
     template <class Sink>
     void addOffloadHostBuffers(Units units, Sink &sink) const;
     // How the logits' formulas begin and end: "8192 tokens × 128256 vocab × " and, split over
@@ -2091,6 +2159,39 @@ void Stage::addGatherBuffer(Units units, Sink &sink) const
     });
 }
 
+// NCCL's NVLS buffers (src/transport/nvls.cc, ncclNvlsSetup; from 2.23 ncclNvlsBufferSetup): on an
+// NVSwitch node that does NVLink SHARP, every communicator with more than two of the node's GPUs
+// (ncclNvlsInit: gpuCount <= 2 returns) maps, on each GPU, 16 channels (NCCL_NVLS_NCHANNELS) × 2
+// directions (reduce, broadcast) of one buffer per head, one head per GPU of the node in it
+// (search.cc: the NVLS graph's channels, one per GPU). cuMemCreate allocates them outside PyTorch's
+// allocator, so only nvidia-smi sees them. Not counted: the multicast granularity they are
+// rounded up to (the driver's), and 2.20's exception for communicators across nodes.
+template <class Sink>
+void Stage::addNvlsBuffers(Units units, Sink &sink) const
+{
+    const Bytes bytes = nvlsBuffersOnNvSwitch(s);
+    if (bytes == 0)
+        return;
+    sink.add(ItemId::NvlsBuffers, bytes, [&] {
+        const NcclRelease release = s.overhead.nccl;
+        const Bytes chunk = nvlsChunk(release), flags = nvlsFlags(release);
+        std::string text = "NCCL " + std::string(toString(release)) + "'s NVLS buffers: 16 channels × 2 directions × "
+            + (flags > 0 ? "(" + formatBytes(chunk, units) + " buffer + " + formatBytes(flags, units) + " flags)"
+                         : formatBytes(chunk, units) + " buffer")
+            + " × the node's GPUs in each communicator:";
+        const char *separator = " ";
+        const Communicators all = communicators(s);
+        for (int i = 0; i < all.count; ++i) {
+            const Communicator &c = all.list[std::size_t(i)];
+            if (const std::int64_t heads = c.onNode(s.gpusPerNode); heads > 2) {
+                text += separator + std::to_string(heads) + " in " + c.group;
+                separator = " + ";
+            }
+        }
+        return text + equals(bytes, units);
+    });
+}
+
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
 // buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated
@@ -2110,6 +2211,8 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
         if (s.gpuCount() > 1)
             sink.add(ItemId::CommBuffers, o.commBuffers,
                      [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
+        if (o.nvls)
+            addNvlsBuffers(units, sink);
     }
     // The 16-bit logits are freed before the loss's backward (torchtitan train.py `del pred`; the
     // Trainer drops the outputs), and with them the FP32 copies nothing saved. The loss's backward
@@ -2229,7 +2332,8 @@ Component componentOf(ItemId id)
     case ItemId::WeightBlockTails:
     case ItemId::FreedLogitsBlock:
     case ItemId::AllocatorReserve:
-    case ItemId::CommBuffers: return Component::Overhead;
+    case ItemId::CommBuffers:
+    case ItemId::NvlsBuffers: return Component::Overhead;
     }
     return Component::Overhead;
 }
@@ -2313,6 +2417,27 @@ std::vector<ExplainedItem> explain(const Scenario &s, Units units)
         return componentOf(l.id) < componentOf(r.id);
     });
     return items;
+}
+
+Bytes nvlsBuffersOnNvSwitch(const Scenario &s)
+{
+    constexpr std::int64_t kChannels = 16, kDirections = 2; // NCCL_NVLS_NCHANNELS; reduce and broadcast
+    const Bytes perHead = kChannels * kDirections * (nvlsChunk(s.overhead.nccl) + nvlsFlags(s.overhead.nccl));
+    const Communicators all = communicators(s);
+    Bytes bytes = 0;
+    for (int i = 0; i < all.count; ++i)
+        if (const std::int64_t heads = all.list[std::size_t(i)].onNode(s.gpusPerNode); heads > 2)
+            bytes += perHead * heads;
+    return bytes;
+}
+
+std::int64_t widestCommunicator(const Scenario &s)
+{
+    const Communicators all = communicators(s);
+    std::int64_t widest = 1;
+    for (int i = 0; i < all.count; ++i)
+        widest = std::max(widest, all.list[std::size_t(i)].size);
+    return widest;
 }
 
 } // namespace vl

@@ -74,8 +74,9 @@ enum class ItemId {
     FreedLogitsBlock, // the 16-bit logits' block, cached by the allocator and too small for the loss's backward
     AllocatorReserve,
     CommBuffers,
+    NvlsBuffers, // NCCL's NVLink SHARP buffers, outside PyTorch's allocator
 };
-inline constexpr int kItemCount = int(ItemId::CommBuffers) + 1; // the last one
+inline constexpr int kItemCount = int(ItemId::NvlsBuffers) + 1; // the last one
 
 Component componentOf(ItemId id);
 // Over how many GPUs a component's model states are sharded (1: this GPU holds them whole),
@@ -194,6 +195,10 @@ inline Bytes zeroOffloadHost(const Breakdown &b)
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with
 // another, named as the CLI spells it, with what is allowed. Nothing: the scenario is valid.
 [[nodiscard]] std::optional<Error> scenarioError(const Scenario &s);
+// NCCL's NVLS buffers on one GPU, were the node's NVSwitch to do NVLink SHARP (Overhead::nvls),
+// and the most GPUs one communicator of the step joins: what the NVLS settings act on.
+Bytes nvlsBuffersOnNvSwitch(const Scenario &s);
+std::int64_t widestCommunicator(const Scenario &s);
 // The same rules for an architecture on its own (a preset, a config.json), with every other
 // field at its default: what the readers check once they have read one.
 [[nodiscard]] std::optional<Error> architectureError(const Architecture &a);

@@ -312,6 +312,17 @@ const std::array kFields = {
               "9 (H100, H200, H20), 10 (B200) or 12 (RTX 50); sizes the cuBLAS workspaces, 32MiB each from 9 on, "
               "8MiB 128KiB before",
               VL_INT(overhead.computeCapability)},
+    FieldSpec{"nvls", "overhead.nvls", "yes|no",
+              "The node's GPUs hang off an NVSwitch that does NVLink SHARP (HGX and DGX H100, H200, B200): with "
+              "--measure nvidia-smi, NCCL's NVLS buffers for each communicator with more than two of the node's GPUs; "
+              "default: what the GPU preset says",
+              nullptr, VL_WORD(overhead.nvls, parseYesNo, "nvls", kYesNo), false, VL_BOOL(overhead.nvls)},
+    FieldSpec{"nccl", "overhead.nccl", "VERSION",
+              "The NCCL release the run links (torch 2.2.0 pins 2.19.3): 2.23+ (NVLS buffers of 1MiB a channel "
+              "and GPU, set up at the first collective that runs NVLS), 2.22 (2.21 and 2.22: 3MiB) or 2.20 (2.17 to "
+              "2.20: 6MiB, set up with the communicator)",
+              nullptr, VL_WORD(overhead.nccl, parseNcclRelease, "nccl", allowedNcclReleases()), false,
+              VL_NAMED(overhead.nccl)},
 };
 
 #undef VL_INT

@@ -237,7 +237,7 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
             if (auto e = g.requireMap())
                 return *e;
             if (auto e = g.rejectUnknown({"id", "name", "vendor", "label", "capacity_mib", "bandwidth_gbs",
-                                          "compute_capability", "bf16", "fp8", "verified", "source"}))
+                                          "compute_capability", "bf16", "fp8", "nvls", "verified", "source"}))
                 return *e;
             GpuPreset gpu;
             gpu.file = file;
@@ -250,7 +250,8 @@ Result<std::vector<GpuPreset>> parseGpuPresets(std::string_view yaml, const std:
                 || (e = g.integer("compute_capability", gpu.computeCapability, capabilityRange.first,
                                   capabilityRange.second))
                 || (e = g.boolean("bf16", gpu.bf16)) || (e = g.boolean("fp8", gpu.fp8))
-                || (e = g.boolean("verified", gpu.verified)) || (e = g.string("source", gpu.source, true));
+                || (e = g.boolean("nvls", gpu.nvls)) || (e = g.boolean("verified", gpu.verified))
+                || (e = g.string("source", gpu.source, true));
             if (e)
                 return *e;
             gpu.capacity = mib * kMiB;
@@ -309,6 +310,8 @@ std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus)
             out << YAML::Key << "compute_capability" << YAML::Value << g.computeCapability;
         out << YAML::Key << "bf16" << YAML::Value << g.bf16;
         out << YAML::Key << "fp8" << YAML::Value << g.fp8;
+        if (g.nvls)
+            out << YAML::Key << "nvls" << YAML::Value << g.nvls;
         out << YAML::Key << "verified" << YAML::Value << g.verified;
         out << YAML::Key << "source" << YAML::Value << g.source;
         out << YAML::EndMap;

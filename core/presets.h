@@ -41,6 +41,7 @@ struct GpuPreset {
     std::int64_t computeCapability = 0; // its major number (NVIDIA's); 0: not known or not NVIDIA
     bool bf16 = false;
     bool fp8 = false;
+    bool nvls = false; // an NVSwitch board that does NVLink SHARP (Overhead::nvls)
     bool verified = true;
     std::string source;
     std::string file;

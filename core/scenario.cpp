@@ -58,6 +58,8 @@ constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy
 constexpr NameTable<Measure, 3> kMeasures{
     {{Measure::Allocated, "allocated"}, {Measure::Reserved, "reserved"}, {Measure::NvidiaSmi, "nvidia-smi"}}};
 constexpr NameTable<ModuleLoading, 2> kModuleLoadings{{{ModuleLoading::Lazy, "lazy"}, {ModuleLoading::Eager, "eager"}}};
+constexpr NameTable<NcclRelease, 3> kNcclReleases{
+    {{NcclRelease::Since2_23, "2.23+"}, {NcclRelease::Before2_23, "2.22"}, {NcclRelease::Before2_21, "2.20"}}};
 constexpr NameTable<unsigned, 8> kLoraTargets{{{LoraQ, "q"},
                                                {LoraK, "k"},
                                                {LoraV, "v"},
@@ -253,6 +255,14 @@ std::string_view toString(ModuleLoading v)
 std::optional<ModuleLoading> parseModuleLoading(std::string_view t)
 {
     return parseName(kModuleLoadings, t);
+}
+std::string_view toString(NcclRelease v)
+{
+    return nameOf(kNcclReleases, v);
+}
+std::optional<NcclRelease> parseNcclRelease(std::string_view t)
+{
+    return parseName(kNcclReleases, t);
 }
 std::optional<Measure> parseOverheadOn(std::string_view t)
 {
@@ -487,6 +497,10 @@ std::string_view allowedMeasures()
 std::string_view allowedModuleLoadings()
 {
     return joinedNames<kModuleLoadings>();
+}
+std::string_view allowedNcclReleases()
+{
+    return joinedNames<kNcclReleases>();
 }
 std::string_view allowedPyTorchReleases()
 {

@@ -77,6 +77,12 @@ constexpr Bytes cudaContextOf(ModuleLoading loading)
     return loading == ModuleLoading::Lazy ? 400 * kMiB : 1343 * kMiB;
 }
 inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
+// The NCCL release a run links, where the NVLS buffers each communicator allocates on an NVSwitch
+// node changed (src/transport/nvls.cc): 2.17 to 2.20 give each channel NCCL_BUFFSIZE (4 MiB) and
+// 2 MiB of flags, from communicator init; 2.21 and 2.22 a chunk of 128 KiB × 8 steps and the 2 MiB;
+// 2.23 on the chunks alone, allocated at the first collective that runs NVLS (ncclNvlsBufferSetup).
+// PyTorch's wheels pin one: torch 2.2.0 requires nvidia-nccl-cu12==2.19.3.
+enum class NcclRelease { Since2_23, Before2_23, Before2_21 };
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
@@ -100,6 +106,11 @@ struct Overhead {
     Bytes cudaContext = cudaContextOf(ModuleLoading::Lazy); // a setting; follows moduleLoading unless given
     std::int64_t allocatorPercent = 10;                     // caching-allocator reserve and fragmentation
     Bytes commBuffers = 512 * kMiB;                         // NCCL buffers, only when more than one GPU talks
+    // The node's NVSwitch does NVLink SHARP (multicast: HGX and DGX H100, H200, B200), so that NCCL
+    // sets up NVLS buffers for each communicator with more than two of the node's GPUs; follows
+    // the GPU preset unless given.
+    bool nvls = false;
+    NcclRelease nccl = NcclRelease::Since2_23;
     // The major number of the GPU's compute capability (8: A100, 9: H100): the size of the GEMM
     // libraries' workspaces follows it (Stage::addGemmWorkspaces in core/estimate.cpp).
     std::int64_t computeCapability = 9;
@@ -311,6 +322,7 @@ std::string_view toString(Implementation v);
 std::string_view toString(AmpStyle v);
 std::string_view toString(Measure v);
 std::string_view toString(ModuleLoading v);
+std::string_view toString(NcclRelease v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::string_view toString(OptimizerImpl v);
@@ -327,6 +339,7 @@ std::optional<Implementation> parseImplementation(std::string_view text);
 std::optional<AmpStyle> parseAmpStyle(std::string_view text);
 std::optional<Measure> parseMeasure(std::string_view text);
 std::optional<ModuleLoading> parseModuleLoading(std::string_view text);
+std::optional<NcclRelease> parseNcclRelease(std::string_view text);
 // `overhead: yes|no`, before measure existed: yes is what nvidia-smi shows, no the tensors alone.
 std::optional<Measure> parseOverheadOn(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
@@ -360,6 +373,7 @@ std::string_view allowedImplementations();
 std::string_view allowedAmpStyles();
 std::string_view allowedMeasures();
 std::string_view allowedModuleLoadings();
+std::string_view allowedNcclReleases();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
 std::string_view allowedOptimizerImpls();

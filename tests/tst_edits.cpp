@@ -329,6 +329,32 @@ private Q_SLOTS:
         QVERIFY(!scenarioError(after));
     }
 
+    // A GPU preset says whether its board's NVSwitch does NVLink SHARP (NCCL's NVLS buffers),
+    // unless --nvls was set in the same edit.
+    void nvlsFollowsTheGpu_data()
+    {
+        QTest::addColumn<bool>("gpuNvls");
+        QTest::addColumn<bool>("given");
+        QTest::addColumn<bool>("expected");
+        QTest::newRow("an H100 SXM: on") << true << false << true;
+        QTest::newRow("an A100: off") << false << false << false;
+        QTest::newRow("given with the GPU: kept") << false << true << true;
+    }
+    void nvlsFollowsTheGpu()
+    {
+        QFETCH(bool, gpuNvls);
+        QFETCH(bool, given);
+        QFETCH(bool, expected);
+        Scenario s = llama();
+        s.overhead.nvls = !gpuNvls;
+        GpuPreset gpu;
+        gpu.nvls = gpuNvls;
+        const std::string_view nvls[] = {"nvls"};
+        const Scenario after = withGpu(
+            s, gpu, given ? std::span<const std::string_view>(nvls) : std::span<const std::string_view>());
+        QCOMPARE(after.overhead.nvls, expected);
+    }
+
     void shardingDefaults_data()
     {
         QTest::addColumn<int>("zero");
@@ -530,6 +556,26 @@ private Q_SLOTS:
         zero2.zeroStage = 2;
         Scenario zero1 = zero3;
         zero1.zeroStage = 1;
+        Scenario nvSwitch = zero3;
+        nvSwitch.overhead.nvls = true;
+        Scenario nvSwitchTwoGpus = nvSwitch;
+        nvSwitchTwoGpus.dataParallel = 2;
+        Scenario nvSwitchReserved = nvSwitch;
+        nvSwitchReserved.overhead.measure = Measure::Reserved;
+        QTest::newRow("NVLS, ZeRO-3 over 8 GPUs") << zero3 << "nvls"
+                                                  << "yes" << true;
+        QTest::newRow("NVLS, 2 GPUs: NCCL sets none up") << nvSwitchTwoGpus << "nvls"
+                                                         << "no" << false;
+        QTest::newRow("NVLS, read as reserved") << nvSwitchReserved << "nvls"
+                                                << "no" << false;
+        QTest::newRow("NCCL release, NVSwitch") << nvSwitch << "nccl"
+                                                << "2.20" << true;
+        QTest::newRow("NCCL release, no NVSwitch") << zero3 << "nccl"
+                                                   << "2.20" << false;
+        QTest::newRow("GPUs per node, NVSwitch") << nvSwitch << "gpus-per-node"
+                                                 << "2" << true;
+        QTest::newRow("GPUs per node, NVSwitch, 2 GPUs") << nvSwitchTwoGpus << "gpus-per-node"
+                                                         << "4" << false;
         QTest::newRow("sharding engine, ZeRO-1: Megatron") << zero1 << "sharding"
                                                            << "megatron" << true;
         QTest::newRow("prefetch bucket, DeepSpeed ZeRO-3") << zero3 << "prefetch-bucket"
@@ -720,7 +766,7 @@ private Q_SLOTS:
     }
 
     // GPUs per node says how many GPUs' offloaded memory one node's CPU memory holds: it matters
-    // with an offload only, and never to the GPU.
+    // with an offload only, and, on a node without NVLS (nvlsFollowsTheGpu), never to the GPU.
     void gpusPerNodeCountsTheNodesHostMemory_data()
     {
         QTest::addColumn<int>("offload");

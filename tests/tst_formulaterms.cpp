@@ -115,6 +115,37 @@ private Q_SLOTS:
             s.overhead.measure = Measure::NvidiaSmi;
             s.dataParallel = 8;
         });
+        row("DeepSpeed ZeRO-3 on an NVSwitch node, NCCL 2.20", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.overhead.nvls = true;
+            s.overhead.nccl = NcclRelease::Before2_21;
+        });
+        row("DDP on an NVSwitch node", [](Scenario &s) {
+            s.dataParallel = 8;
+            s.overhead.nvls = true;
+        });
+        row("FSDP with TP and CP on NVSwitch nodes, HSDP", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.replicas = 4;
+            s.tensorParallel = 4;
+            s.contextParallel = 4;
+            s.attention = Attention::Flash;
+            s.gpusPerNode = 128; // every group within a node, so that each has NVLS buffers
+            s.overhead.nvls = true;
+        });
+        row("Megatron with TP and CP on an NVSwitch node", [](Scenario &s) {
+            s.sharding = Sharding::Megatron;
+            s.zeroStage = 1;
+            s.dataParallel = 4;
+            s.tensorParallel = 4;
+            s.contextParallel = 4;
+            s.attention = Attention::Flash;
+            s.gpusPerNode = 64;
+            s.overhead.nvls = true;
+        });
         row("ZeRO-1 with an offloaded optimizer", [](Scenario &s) {
             s.zeroStage = 1;
             s.dataParallel = 8;

@@ -652,6 +652,24 @@ void ControlPanel::build()
                       "gives cuBLAS a workspace for forward's thread and one for backward's: 32 MiB each from 9 "
                       "on, 8 MiB before.");
         });
+    m_nvls = new QCheckBox(m_advancedBody);
+    row(
+        af, m_nvls, [] { return tr("NVLink SHARP"); },
+        [] {
+            return tr("The node's GPUs hang off an NVSwitch that reduces in the switch (HGX and DGX H100, H200, "
+                      "B200); the GPU chosen sets it. NCCL then maps NVLS buffers, outside PyTorch's allocator, for "
+                      "each process group with more than two of the node's GPUs.");
+        });
+    m_nccl = combo({{int(NcclRelease::Since2_23), [] { return tr("2.23 or later"); }},
+                    {int(NcclRelease::Before2_23), [] { return tr("2.21–2.22"); }},
+                    {int(NcclRelease::Before2_21), [] { return tr("2.17–2.20"); }}});
+    row(
+        af, m_nccl, [] { return tr("NCCL release"); },
+        [] {
+            return tr("The NCCL library the run links; PyTorch's wheels pin one (torch 2.2.0: NCCL 2.19.3). "
+                      "Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers per process group, from 2.21 "
+                      "96 MiB, from 2.23 32 MiB.");
+        });
 
     // Each choice edits its field by name, so that the rules that follow an edit are core's.
     auto comboEdit = [this](QComboBox *box, const char *field, void (*change)(Scenario &, int)) {
@@ -712,6 +730,8 @@ void ControlPanel::build()
     comboEdit(m_measure, "measure", [](Scenario &s, int v) { s.overhead.measure = Measure(v); });
     comboEdit(m_cudaLoading, "cuda-loading", [](Scenario &s, int v) { s.overhead.moduleLoading = ModuleLoading(v); });
     comboEdit(m_computeCapability, "compute-capability", [](Scenario &s, int v) { s.overhead.computeCapability = v; });
+    comboEdit(m_nccl, "nccl", [](Scenario &s, int v) { s.overhead.nccl = NcclRelease(v); });
+    checkEdit(m_nvls, "nvls", [](Scenario &s, int v) { s.overhead.nvls = v; });
 
     layout->addWidget(m_advanced);
     layout->addStretch(1);
@@ -940,6 +960,8 @@ void ControlPanel::syncFromModel()
     setComboData(m_measure, s.overhead.measure);
     setComboData(m_cudaLoading, s.overhead.moduleLoading);
     setComboData(m_computeCapability, int(s.overhead.computeCapability));
+    setComboData(m_nccl, s.overhead.nccl);
+    setCheck(m_nvls, s.overhead.nvls);
     for (const auto &[control, field] : m_fieldControls)
         control->setEnabled(fieldInEffect(s, field));
 

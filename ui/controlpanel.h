@@ -133,6 +133,8 @@ private:
     QComboBox *m_measure = nullptr;
     QComboBox *m_cudaLoading = nullptr;
     QComboBox *m_computeCapability = nullptr;
+    QCheckBox *m_nvls = nullptr;
+    QComboBox *m_nccl = nullptr;
     QCheckBox *m_noSync = nullptr;
     QCheckBox *m_ddpBucketView = nullptr;
     QCheckBox *m_overlapComm = nullptr;

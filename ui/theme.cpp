@@ -89,7 +89,8 @@ QColor itemColor(ItemId id)
     case ItemId::PipelineInputsKept:
     case ItemId::GemmWorkspaces:
     case ItemId::GatherBuffer:
-    case ItemId::CommBuffers: return base.darker(125);
+    case ItemId::CommBuffers:
+    case ItemId::NvlsBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
     case ItemId::BackwardWorkingSet:
     case ItemId::OptimizerStepBuffer:
@@ -166,6 +167,7 @@ QString itemName(ItemId id)
     case ItemId::FreedLogitsBlock: return QCoreApplication::translate("vl::ui", "Freed logits block");
     case ItemId::AllocatorReserve: return QCoreApplication::translate("vl::ui", "Allocator reserve");
     case ItemId::CommBuffers: return QCoreApplication::translate("vl::ui", "Communication buffers");
+    case ItemId::NvlsBuffers: return QCoreApplication::translate("vl::ui", "NCCL NVLS buffers");
     }
     return {};
 }

@@ -1148,6 +1148,34 @@
         <source>How PyTorch&apos;s AdamW updates: foreach works on all tensors at once and briefly needs one more copy of the second moment; for-loop one tensor at a time, briefly holding three tensor-sized intermediates; a fused kernel needs nothing extra. transformers&apos; own AdamW (the Trainer&apos;s old adamw_hf) loops holding two. As the code runs it: foreach in lit-gpt&apos;s scripts, fused in Hugging Face&apos;s Trainer (PyTorch 2.8 on), torchtitan, Megatron and DeepSpeed.</source>
         <translation>PyTorch 的 AdamW 如何更新：foreach 一次处理所有张量，短暂多需要一份二阶矩大小的内存；for-loop 每次一个张量，短暂持有三个张量大小的中间结果；融合内核不需要额外内存。transformers 自带的 AdamW（Trainer 旧的 adamw_hf）循环时持有两个。按代码实际运行：lit-gpt 的脚本用 foreach，Hugging Face 的 Trainer（PyTorch 2.8 起）、torchtitan、Megatron 和 DeepSpeed 用融合版本。</translation>
     </message>
+    <message>
+        <source>NVLink SHARP</source>
+        <translation>NVLink SHARP</translation>
+    </message>
+    <message>
+        <source>The node&apos;s GPUs hang off an NVSwitch that reduces in the switch (HGX and DGX H100, H200, B200); the GPU chosen sets it. NCCL then maps NVLS buffers, outside PyTorch&apos;s allocator, for each process group with more than two of the node&apos;s GPUs.</source>
+        <translation>节点的 GPU 接在能在交换机内做归约的 NVSwitch 上（HGX 与 DGX H100、H200、B200）；由所选 GPU 设定。此时 NCCL 会在 PyTorch 分配器之外，为每个包含该节点两块以上 GPU 的进程组映射 NVLS 缓冲区。</translation>
+    </message>
+    <message>
+        <source>2.23 or later</source>
+        <translation>2.23 及以后</translation>
+    </message>
+    <message>
+        <source>2.21–2.22</source>
+        <translation>2.21–2.22</translation>
+    </message>
+    <message>
+        <source>2.17–2.20</source>
+        <translation>2.17–2.20</translation>
+    </message>
+    <message>
+        <source>NCCL release</source>
+        <translation>NCCL 版本</translation>
+    </message>
+    <message>
+        <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers per process group, from 2.21 96 MiB, from 2.23 32 MiB.</source>
+        <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。到 2.20 为止，节点上每块 GPU 为每个进程组映射 192 MiB 的 NVLS 缓冲区，2.21 起 96 MiB，2.23 起 32 MiB。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3215,6 +3243,58 @@
         <source>(4-bit codes)</source>
         <translation>（4 位编码）</translation>
     </message>
+    <message>
+        <source>NCCL</source>
+        <translation>NCCL</translation>
+    </message>
+    <message>
+        <source>&apos;s NVLS buffers: 16 channels × 2 directions ×</source>
+        <translation> 的 NVLS 缓冲区：16 个通道 × 2 个方向 ×</translation>
+    </message>
+    <message>
+        <source>× the node&apos;s GPUs in each communicator:</source>
+        <translation>× 每个通信器中该节点的 GPU 数：</translation>
+    </message>
+    <message>
+        <source>buffer</source>
+        <translation>缓冲区</translation>
+    </message>
+    <message>
+        <source>flags</source>
+        <translation>标志位</translation>
+    </message>
+    <message>
+        <source>in the default group (barriers, zero.Init&apos;s gathers)</source>
+        <translation>（默认进程组：屏障、zero.Init 的收集）</translation>
+    </message>
+    <message>
+        <source>in DeepSpeed&apos;s data-parallel group (groups._clone_world_group)</source>
+        <translation>（DeepSpeed 的数据并行组，groups._clone_world_group）</translation>
+    </message>
+    <message>
+        <source>in the default group, DDP&apos;s</source>
+        <translation>（默认进程组，DDP 所用）</translation>
+    </message>
+    <message>
+        <source>in the tensor-parallel group</source>
+        <translation>（张量并行组）</translation>
+    </message>
+    <message>
+        <source>in the context-parallel group</source>
+        <translation>（上下文并行组）</translation>
+    </message>
+    <message>
+        <source>in the data-parallel group with the context-parallel GPUs</source>
+        <translation>（含上下文并行 GPU 的数据并行组）</translation>
+    </message>
+    <message>
+        <source>in FSDP&apos;s shard group (dp_shard × cp)</source>
+        <translation>（FSDP 的分片组，dp_shard × cp）</translation>
+    </message>
+    <message>
+        <source>in HSDP&apos;s replicate group</source>
+        <translation>（HSDP 的副本组）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3537,6 +3617,10 @@
     <message>
         <source>DeepSpeed FP32 step gradients</source>
         <translation>DeepSpeed 更新步的 FP32 梯度</translation>
+    </message>
+    <message>
+        <source>NCCL NVLS buffers</source>
+        <translation>NCCL NVLS 缓冲区</translation>
     </message>
 </context>
 </TS>
