@@ -29,7 +29,7 @@ QString measureText(Measure measure)
                        "that fits here fits the card");
 }
 
-QString overheadText(const Overhead &o, Bytes gemmWorkspaces, Units units)
+QString overheadText(const Overhead &o, Bytes gemmWorkspaces, Bytes nvlsBuffers, Units units)
 {
     QString text = QObject::tr("cuBLAS workspaces %1 (compute capability %2)")
                        .arg(bytesText(gemmWorkspaces, units))
@@ -42,6 +42,10 @@ QString overheadText(const Overhead &o, Bytes gemmWorkspaces, Units units)
                     .arg(o.cudaContext / kMiB)
                     .arg(o.moduleLoading == ModuleLoading::Lazy ? QObject::tr("lazy") : QObject::tr("eager"))
                     .arg(o.commBuffers / kMiB);
+    if (nvlsBuffers > 0)
+        text += QObject::tr(", NCCL %1's NVLS buffers %2 (an NVSwitch that does NVLink SHARP)")
+                    .arg(QString::fromUtf8(toString(o.nccl)))
+                    .arg(bytesText(nvlsBuffers, units));
     return text;
 }
 
@@ -75,7 +79,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             .arg(dt.master > 0 ? QObject::tr("kept, 4 B per trainable parameter") : QObject::tr("not kept"))
             .arg(optimizerBytes)
             .arg(dt.activation)
-            .arg(overheadText(s.overhead, b.item(ItemId::GemmWorkspaces), units))
+            .arg(overheadText(s.overhead, b.item(ItemId::GemmWorkspaces), b.item(ItemId::NvlsBuffers), units))
             .arg(s.implementation == Implementation::Megatron
                      ? QObject::tr("as in Korthikanti et al. 2022, Table 2 (Megatron's fused kernels)")
                      : QObject::tr("as %1's code saves them, each checked against PyTorch's autograd")
