@@ -264,32 +264,38 @@ std::string equals(Bytes bytes, Units units)
     return " = " + formatBytes(bytes, units);
 }
 
-// One NCCL communicator: the process group it serves, how many GPUs it joins and how far apart
-// their ranks are (the product of the parallel dimensions ordered inside it).
+// One NCCL communicator: the process group it serves and where its ranks are: `runs` runs of
+// `run` consecutive ranks, `stride` ranks apart (the product of the parallel dimensions ordered
+// inside it). `bulk`: the step moves tensors over it, which NCCL may run as NVLS; otherwise only a
+// few bytes (barriers, the gradients' norm).
 struct Communicator {
     const char *group = "";
-    std::int64_t size = 1;
-    std::int64_t stride = 1;
+    std::int64_t run = 1, runs = 1, stride = 1;
+    bool bulk = true;
     // How many of a node's GPUs it joins: NCCL's NVLS heads.
     std::int64_t onNode(std::int64_t gpusPerNode) const
     {
-        return std::min(size, std::max<std::int64_t>(1, gpusPerNode / stride));
+        if (run >= gpusPerNode)
+            return gpusPerNode;
+        return run * std::min(runs, std::max<std::int64_t>(1, gpusPerNode / stride));
     }
 };
 
-// The process groups whose collectives the training step runs, each with a communicator of its
+// The process groups the training step runs collectives on, each with a communicator of its
 // own: ProcessGroupNCCL creates one per group, at the group's first collective
 // (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, getNCCLComm). Ranks are ordered as
 // Megatron-Core (parallel_state.py, order "tp-cp-ep-dp-pp") and torchtitan (parallel_dims.py,
 // build_mesh: pp, dp_replicate, dp_shard, cp, tp) order them: TP innermost.
 struct Communicators {
-    std::array<Communicator, 4> list;
+    std::array<Communicator, 5> list;
     int count = 0;
-    void add(const char *group, std::int64_t size, std::int64_t stride)
+    void add(Communicator c)
     {
-        if (size > 1)
-            list[std::size_t(count++)] = {group, size, stride};
+        if (c.run * c.runs > 1)
+            list[std::size_t(count++)] = c;
     }
+    void contiguous(const char *group, std::int64_t gpus, bool bulk = true) { add({group, gpus, 1, gpus, bulk}); }
+    void strided(const char *group, std::int64_t gpus, std::int64_t stride) { add({group, 1, gpus, stride, true}); }
 };
 
 Communicators communicators(const Scenario &s)
@@ -297,36 +303,58 @@ Communicators communicators(const Scenario &s)
     Communicators c;
     const std::int64_t tp = s.tensorParallel, cp = s.contextParallel;
     if (s.megatron()) {
-        c.add("the tensor-parallel group", tp, 1);
-        c.add("the context-parallel group", cp, tp);
-        c.add("the data-parallel group with the context-parallel GPUs", s.dataParallel * cp, tp);
+        c.contiguous("the tensor-parallel group", tp);
+        c.strided("the context-parallel group", cp, tp);
+        c.strided("the data-parallel group with the context-parallel GPUs", s.dataParallel * cp, tp);
+        // The gradients' norm and zeros (megatron/core/optimizer/__init__.py, grad_stats_parallel_group):
+        // the distributed optimizer's instance, every GPU; otherwise the model-parallel group, TP × PP.
+        if (s.zeroStage >= 1)
+            c.contiguous("the distributed optimizer's group (the gradients' norm)", s.gpuCount(), false);
+        else
+            c.add({"the model-parallel group (the gradients' norm)", tp, s.pipelineParallel, tp * cp * s.dataParallel,
+                   false});
     } else if (s.fsdp()) {
-        c.add("the tensor-parallel group", tp, 1);
-        c.add("the context-parallel group", cp, tp);
-        c.add("FSDP's shard group (dp_shard × cp)", s.shardGroup(), tp);
-        c.add("HSDP's replicate group", s.replicas, tp * s.shardGroup());
+        c.contiguous("the tensor-parallel group", tp);
+        c.strided("the context-parallel group", cp, tp);
+        c.strided("FSDP's shard group (dp_shard × cp)", s.shardGroup(), tp);
+        c.strided("HSDP's replicate group", s.replicas, tp * s.shardGroup());
     } else if (s.pytorchDdp()) {
-        c.add("the default group, DDP's", s.gpuCount(), 1);
+        c.contiguous("the default group, DDP's", s.gpuCount());
     } else if (s.zeroStage >= 1) {
-        // The launcher's barriers (accelerate's wait_for_everyone) and zero.Init's gathers
-        // (partition_parameters.py: ds_process_group = dist.get_world_group()) run on the default
-        // group; the engine's reductions on a clone of it (deepspeed/utils/groups.py, _clone_world_group).
-        c.add("the default group (barriers, zero.Init's gathers)", s.gpuCount(), 1);
-        c.add("DeepSpeed's data-parallel group (groups._clone_world_group)", s.dataParallel, tp * cp);
+        // The launcher's barriers (accelerate's wait_for_everyone) run on the default group, and so
+        // do zero.Init's gathers (partition_parameters.py: ds_process_group = dist.get_world_group()),
+        // which transformers skips for a quantized model (modeling_utils.py: not is_quantized); the
+        // engine's reductions run on a clone of it (deepspeed/utils/groups.py, _clone_world_group).
+        const bool zeroInit = s.zeroStage == 3 && s.fineTune != FineTune::QLoRA;
+        c.contiguous(zeroInit ? "the default group (barriers, zero.Init's gathers)" : "the default group (barriers)",
+                     s.gpuCount(), zeroInit);
+        c.strided("DeepSpeed's data-parallel group (groups._clone_world_group)", s.dataParallel, tp * cp);
     }
     return c;
 }
 
 // What each NVLS channel holds for one head and direction: NCCL_BUFFSIZE (4 MiB) up to 2.20, then
 // NVLS_CHUNKSIZE (128 KiB) × NCCL_STEPS (8); beside it NVLS_MEM_ALIGN_SIZE (2 MiB) of head and tail
-// flags until 2.23 moved them out of the buffer.
+// flags until 2.22 moved them out of the buffer.
 Bytes nvlsChunk(NcclRelease release)
 {
     return release == NcclRelease::Before2_21 ? 4 * kMiB : 128 * kKiB * 8;
 }
 Bytes nvlsFlags(NcclRelease release)
 {
-    return release == NcclRelease::Since2_23 ? 0 : 2 * kMiB;
+    return release == NcclRelease::Since2_22 ? 0 : 2 * kMiB;
+}
+
+// The node's GPUs in a communicator when NCCL maps NVLS buffers for it, else 0: more than two of
+// them, and, from 2.22, which sets the buffers up at the first collective that runs NVLS, a
+// communicator the step moves tensors over (a few bytes never run as NVLS).
+// At most NCCL_MAX_NVLS_ARITY heads (src/include/device.h: 8 up to 2.20, then 32).
+std::int64_t nvlsHeads(const Scenario &s, const Communicator &c)
+{
+    const std::int64_t heads = c.onNode(s.gpusPerNode);
+    const bool setUp = c.bulk || s.overhead.nccl != NcclRelease::Since2_22;
+    const std::int64_t arity = s.overhead.nccl == NcclRelease::Before2_21 ? 8 : 32;
+    return heads > 2 && setUp ? std::min(heads, arity) : 0;
 }
 
 // Two tensors a loop optimizer reaches one after the other, in elements.
@@ -2159,13 +2187,14 @@ void Stage::addGatherBuffer(Units units, Sink &sink) const
     });
 }
 
-// NCCL's NVLS buffers (src/transport/nvls.cc, ncclNvlsSetup; from 2.23 ncclNvlsBufferSetup): on an
+// NCCL's NVLS buffers (src/transport/nvls.cc, ncclNvlsSetup; from 2.22 ncclNvlsBufferSetup): on an
 // NVSwitch node that does NVLink SHARP, every communicator with more than two of the node's GPUs
-// (ncclNvlsInit: gpuCount <= 2 returns) maps, on each GPU, 16 channels (NCCL_NVLS_NCHANNELS) × 2
-// directions (reduce, broadcast) of one buffer per head, one head per GPU of the node in it
-// (search.cc: the NVLS graph's channels, one per GPU). cuMemCreate allocates them outside PyTorch's
-// allocator, so only nvidia-smi sees them. Not counted: the multicast granularity they are
-// rounded up to (the driver's), and 2.20's exception for communicators across nodes.
+// (ncclNvlsInit: gpuCount <= 2 returns; from 2.22 only those that run NVLS, nvlsHeads) maps, on
+// each GPU, 16 channels (NCCL_NVLS_NCHANNELS) × 2 directions (reduce, broadcast) of one buffer per
+// head, one head per GPU of the node in it (search.cc: the NVLS graph's channels, one per GPU).
+// cuMemCreate allocates them outside PyTorch's allocator, so only nvidia-smi sees them. Not
+// counted: the multicast granularity they are rounded up to (the driver's), 2.22's credits (16 B
+// a channel, direction and head) and 2.20's exception for communicators across nodes.
 template <class Sink>
 void Stage::addNvlsBuffers(Units units, Sink &sink) const
 {
@@ -2183,7 +2212,7 @@ void Stage::addNvlsBuffers(Units units, Sink &sink) const
         const Communicators all = communicators(s);
         for (int i = 0; i < all.count; ++i) {
             const Communicator &c = all.list[std::size_t(i)];
-            if (const std::int64_t heads = c.onNode(s.gpusPerNode); heads > 2) {
+            if (const std::int64_t heads = nvlsHeads(s, c); heads > 0) {
                 text += separator + std::to_string(heads) + " in " + c.group;
                 separator = " + ";
             }
@@ -2426,8 +2455,7 @@ Bytes nvlsBuffersOnNvSwitch(const Scenario &s)
     const Communicators all = communicators(s);
     Bytes bytes = 0;
     for (int i = 0; i < all.count; ++i)
-        if (const std::int64_t heads = all.list[std::size_t(i)].onNode(s.gpusPerNode); heads > 2)
-            bytes += perHead * heads;
+        bytes += perHead * nvlsHeads(s, all.list[std::size_t(i)]);
     return bytes;
 }
 
@@ -2436,7 +2464,7 @@ std::int64_t widestCommunicator(const Scenario &s)
     const Communicators all = communicators(s);
     std::int64_t widest = 1;
     for (int i = 0; i < all.count; ++i)
-        widest = std::max(widest, all.list[std::size_t(i)].size);
+        widest = std::max(widest, all.list[std::size_t(i)].run * all.list[std::size_t(i)].runs);
     return widest;
 }
 

@@ -59,7 +59,7 @@ constexpr NameTable<Measure, 3> kMeasures{
     {{Measure::Allocated, "allocated"}, {Measure::Reserved, "reserved"}, {Measure::NvidiaSmi, "nvidia-smi"}}};
 constexpr NameTable<ModuleLoading, 2> kModuleLoadings{{{ModuleLoading::Lazy, "lazy"}, {ModuleLoading::Eager, "eager"}}};
 constexpr NameTable<NcclRelease, 3> kNcclReleases{
-    {{NcclRelease::Since2_23, "2.23+"}, {NcclRelease::Before2_23, "2.22"}, {NcclRelease::Before2_21, "2.20"}}};
+    {{NcclRelease::Since2_22, "2.22+"}, {NcclRelease::Before2_22, "2.21"}, {NcclRelease::Before2_21, "2.20"}}};
 constexpr NameTable<unsigned, 8> kLoraTargets{{{LoraQ, "q"},
                                                {LoraK, "k"},
                                                {LoraV, "v"},

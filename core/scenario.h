@@ -79,10 +79,10 @@ constexpr Bytes cudaContextOf(ModuleLoading loading)
 inline constexpr int kLossChunks = 8; // torchtune's num_output_chunks
 // The NCCL release a run links, where the NVLS buffers each communicator allocates on an NVSwitch
 // node changed (src/transport/nvls.cc): 2.17 to 2.20 give each channel NCCL_BUFFSIZE (4 MiB) and
-// 2 MiB of flags, from communicator init; 2.21 and 2.22 a chunk of 128 KiB × 8 steps and the 2 MiB;
-// 2.23 on the chunks alone, allocated at the first collective that runs NVLS (ncclNvlsBufferSetup).
-// PyTorch's wheels pin one: torch 2.2.0 requires nvidia-nccl-cu12==2.19.3.
-enum class NcclRelease { Since2_23, Before2_23, Before2_21 };
+// 2 MiB of flags, when the communicator is created; 2.21 a chunk of 128 KiB × 8 steps and the
+// 2 MiB; from 2.22 the chunks alone, at the first collective that runs NVLS (runtime connection,
+// ncclNvlsBufferSetup). PyTorch's wheels pin one: torch 2.2.0 requires nvidia-nccl-cu12==2.19.3.
+enum class NcclRelease { Since2_22, Before2_22, Before2_21 };
 
 // Which projections LoRA adapts; a bit set so scenarios stay trivially copyable.
 enum LoraTarget : unsigned {
@@ -110,7 +110,7 @@ struct Overhead {
     // sets up NVLS buffers for each communicator with more than two of the node's GPUs; follows
     // the GPU preset unless given.
     bool nvls = false;
-    NcclRelease nccl = NcclRelease::Since2_23;
+    NcclRelease nccl = NcclRelease::Since2_22;
     // The major number of the GPU's compute capability (8: A100, 9: H100): the size of the GEMM
     // libraries' workspaces follows it (Stage::addGemmWorkspaces in core/estimate.cpp).
     std::int64_t computeCapability = 9;

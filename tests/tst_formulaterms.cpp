@@ -121,6 +121,20 @@ private Q_SLOTS:
             s.overhead.nvls = true;
             s.overhead.nccl = NcclRelease::Before2_21;
         });
+        row("DeepSpeed ZeRO-2 on an NVSwitch node, NCCL 2.20", [](Scenario &s) {
+            s.zeroStage = 2;
+            s.dataParallel = 8;
+            s.overhead.nvls = true;
+            s.overhead.nccl = NcclRelease::Before2_21;
+        });
+        row("Megatron without the distributed optimizer, TP and PP on NVSwitch nodes, NCCL 2.20", [](Scenario &s) {
+            s.sharding = Sharding::Megatron;
+            s.dataParallel = 2;
+            s.tensorParallel = 4;
+            s.pipelineParallel = 4;
+            s.overhead.nvls = true;
+            s.overhead.nccl = NcclRelease::Before2_21;
+        });
         row("DDP on an NVSwitch node", [](Scenario &s) {
             s.dataParallel = 8;
             s.overhead.nvls = true;
@@ -145,6 +159,7 @@ private Q_SLOTS:
             s.attention = Attention::Flash;
             s.gpusPerNode = 64;
             s.overhead.nvls = true;
+            s.overhead.nccl = NcclRelease::Before2_21;
         });
         row("ZeRO-1 with an offloaded optimizer", [](Scenario &s) {
             s.zeroStage = 1;

@@ -99,7 +99,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.overhead.measure = *parseMeasure(row["measure_kind"].as<std::string>());
     s.overhead.computeCapability = row["compute_capability"].as<std::int64_t>(); // the source's GPU
     s.overhead.nvls = get<bool>(row, "nvls", false); // the source's node: an NVSwitch that does NVLink SHARP
-    s.overhead.nccl = *parseNcclRelease(get<std::string>(row, "nccl", "2.23+"));
+    s.overhead.nccl = *parseNcclRelease(get<std::string>(row, "nccl", "2.22+"));
     if (row["cuda_context_mib"]) // the CUDA context the source measured on its GPU
         s.overhead.cudaContext = row["cuda_context_mib"].as<std::int64_t>() * kMiB;
     return s;

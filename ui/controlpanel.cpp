@@ -660,15 +660,15 @@ void ControlPanel::build()
                       "B200); the GPU chosen sets it. NCCL then maps NVLS buffers, outside PyTorch's allocator, for "
                       "each process group with more than two of the node's GPUs.");
         });
-    m_nccl = combo({{int(NcclRelease::Since2_23), [] { return tr("2.23 or later"); }},
-                    {int(NcclRelease::Before2_23), [] { return tr("2.21–2.22"); }},
+    m_nccl = combo({{int(NcclRelease::Since2_22), [] { return tr("2.22 or later"); }},
+                    {int(NcclRelease::Before2_22), [] { return tr("2.21"); }},
                     {int(NcclRelease::Before2_21), [] { return tr("2.17–2.20"); }}});
     row(
         af, m_nccl, [] { return tr("NCCL release"); },
         [] {
             return tr("The NCCL library the run links; PyTorch's wheels pin one (torch 2.2.0: NCCL 2.19.3). "
-                      "Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers per process group, from 2.21 "
-                      "96 MiB, from 2.23 32 MiB.");
+                      "Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers for every process group, 2.21 "
+                      "96 MiB; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.");
         });
 
     // Each choice edits its field by name, so that the rules that follow an edit are core's.

@@ -1161,14 +1161,6 @@
         <translation>节点的 GPU 接在能在交换机内做归约的 NVSwitch 上（HGX 与 DGX H100、H200、B200）；由所选 GPU 设定。此时 NCCL 会在 PyTorch 分配器之外，为每个包含该节点两块以上 GPU 的进程组映射 NVLS 缓冲区。</translation>
     </message>
     <message>
-        <source>2.23 or later</source>
-        <translation>2.23 及以后</translation>
-    </message>
-    <message>
-        <source>2.21–2.22</source>
-        <translation>2.21–2.22</translation>
-    </message>
-    <message>
         <source>2.17–2.20</source>
         <translation>2.17–2.20</translation>
     </message>
@@ -1177,8 +1169,16 @@
         <translation>NCCL 版本</translation>
     </message>
     <message>
-        <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers per process group, from 2.21 96 MiB, from 2.23 32 MiB.</source>
-        <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。到 2.20 为止，节点上每块 GPU 为每个进程组映射 192 MiB 的 NVLS 缓冲区，2.21 起 96 MiB，2.23 起 32 MiB。</translation>
+        <source>2.22 or later</source>
+        <translation>2.22 及以后</translation>
+    </message>
+    <message>
+        <source>2.21</source>
+        <translation>2.21</translation>
+    </message>
+    <message>
+        <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers for every process group, 2.21 96 MiB; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.</source>
+        <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。到 2.20 为止，节点上每块 GPU 为每个进程组映射 192 MiB 的 NVLS 缓冲区，2.21 为 96 MiB；2.22 起为 32 MiB，且只为集合通信用到 NVLS 的进程组映射。</translation>
     </message>
 </context>
 <context>
@@ -3298,6 +3298,18 @@
     <message>
         <source>in HSDP&apos;s replicate group</source>
         <translation>（HSDP 的副本组）</translation>
+    </message>
+    <message>
+        <source>in the default group (barriers)</source>
+        <translation>（默认进程组：屏障）</translation>
+    </message>
+    <message>
+        <source>in the distributed optimizer&apos;s group (the gradients&apos; norm)</source>
+        <translation>（分布式优化器的进程组：梯度范数）</translation>
+    </message>
+    <message>
+        <source>in the model-parallel group (the gradients&apos; norm)</source>
+        <translation>（模型并行组：梯度范数）</translation>
     </message>
 </context>
 <context>
