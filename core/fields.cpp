@@ -255,8 +255,8 @@ const std::array kFields = {
     FieldSpec{"offload", "parallel.offload", "WHAT", "ZeRO-Offload to CPU memory: none, optimizer or optimizer-params",
               nullptr, VL_WORD(offload, parseOffload, "offload", allowedOffloads()), false, VL_NAMED(offload)},
     FieldSpec{"gpus-per-node", "parallel.gpus_per_node", "N",
-              "GPUs sharing one node's CPU memory: with --offload, the node holds every one's offloaded "
-              "states and buffers (default 8)",
+              "GPUs in one node: with --offload, the node's CPU memory holds every one's offloaded states and "
+              "buffers; with --nvls, how many of a communicator's GPUs share the node's NVSwitch (default 8)",
               VL_INT(gpusPerNode)},
     FieldSpec{"finetune", "finetune.mode", "MODE", "Fine-tuning: full, freeze, lora or qlora", nullptr,
               VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes()), false, VL_NAMED(fineTune)},

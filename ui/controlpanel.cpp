@@ -439,8 +439,9 @@ void ControlPanel::build()
     row(
         af, m_gpusPerNode, [] { return tr("GPUs per node"); },
         [] {
-            return tr("GPUs that share one machine's CPU memory. Each GPU's process keeps its own offloaded "
-                      "states and buffers there, so the node needs them this many times.");
+            return tr("GPUs in one machine. They share its CPU memory: each GPU's process keeps its own offloaded "
+                      "states and buffers there, so the node needs them this many times. On an NVSwitch that does "
+                      "NVLink SHARP, NCCL's NVLS buffers grow with how many of a process group's GPUs share it.");
         });
 
     m_implementation = combo({{int(Implementation::Megatron), [] { return tr("Megatron (fused)"); }},
