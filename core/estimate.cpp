@@ -17,6 +17,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Weights, "weights"},
     {ItemId::LoraAdapters, "lora_adapters"},
     {ItemId::Zero3GatheredParams, "zero3_gathered_params"},
+    {ItemId::Zero3PersistentParams, "zero3_persistent_params"},
     {ItemId::FsdpUnshardedParams, "fsdp_unsharded_params"},
     {ItemId::FsdpAllGatherBuffers, "fsdp_all_gather_buffers"},
     {ItemId::QloraDequantized, "qlora_dequantized_weight"},
@@ -134,6 +135,9 @@ std::int64_t adafactorStatePerLayer(const Architecture &a, std::int64_t expertPa
 // torch.zeros_like on the GPU below that (Optimizer8bit.get_state_buffer); the 8-bit ones keep
 // FP32 states for a tensor under min_8bit_size, 4096 elements (Optimizer2State.init_state).
 constexpr std::int64_t kPagedMinElements = 100000;
+// DeepSpeed ZeRO-3's stage3_param_persistence_threshold (runtime/zero/config.py default): a
+// parameter of at most this many elements is never released.
+constexpr std::int64_t kZero3PersistenceThreshold = 100000;
 constexpr std::int64_t kMin8bitElements = 4096;
 
 // A tensor's elements if it has fewer than `threshold`, else none.
@@ -394,8 +398,14 @@ struct Stage {
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
     void addOptimizerStates(Units units, Sink &sink) const;
-    // Of the trainable parameters here, those in tensors of fewer than `threshold` elements.
+    // Of the trainable parameters here, those in tensors of fewer than `threshold` elements; of
+    // every parameter here, trained or frozen, likewise; and the two parts they are made of: the
+    // base model's small tensors in `layerCount` of this stage's layers and around them, and
+    // LoRA's adapters.
     std::int64_t trainableBelow(std::int64_t threshold) const;
+    std::int64_t paramsBelow(std::int64_t threshold) const;
+    std::int64_t baseTensorsBelow(std::int64_t threshold, std::int64_t layerCount, bool embeddings) const;
+    std::int64_t adaptersBelow(std::int64_t threshold) const;
     // The largest trainable module's weight on this tensor-parallel GPU, whole (a LoRA adapter's
     // under LoRA), and the largest trainable tensor the optimizer sees here (that, sharded).
     std::int64_t largestTrainableModule() const;
@@ -921,6 +931,26 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             return text + " + the largest trainable module's gradient " + formatCount(largest) + " × "
                 + std::to_string(dt.gradient) + " B" + equals(gathered, units);
         });
+        // A parameter of at most param_persistence_threshold elements stays gathered all step
+        // beside its shard (runtime/zero/parameter_offload.py, mark_persistent_parameters sets
+        // ds_persist; partition_parameters.py keeps its data whole): the norms and, under LoRA,
+        // most adapters. What trains is in the working dtype, the frozen in the base's (QLoRA's
+        // small tensors are not quantized).
+        const std::int64_t persistent = paramsBelow(kZero3PersistenceThreshold + 1);
+        const std::int64_t persistentTrained = trainableBelow(kZero3PersistenceThreshold + 1);
+        const int frozenBytes = s.fineTune == FineTune::QLoRA ? dt.weight : dt.base;
+        const Bytes persistentBytes = persistentTrained * dt.weight + (persistent - persistentTrained) * frozenBytes;
+        sink.add(ItemId::Zero3PersistentParams, persistentBytes, [&] {
+            const std::string bytes = frozenBytes != dt.weight && persistentTrained > 0
+                    && persistent > persistentTrained
+                ? " params (" + formatCount(persistentTrained) + " trainable params × " + std::to_string(dt.weight)
+                    + " B + " + formatCount(persistent - persistentTrained) + " frozen params × "
+                    + std::to_string(frozenBytes) + " B)"
+                : " params × " + std::to_string(persistentTrained > 0 ? dt.weight : frozenBytes) + " B";
+            return formatCount(persistent) + bytes + " in tensors of at most " + formatCount(kZero3PersistenceThreshold)
+                + " elements, kept whole beside their shards (DeepSpeed's param_persistence_threshold)"
+                + equals(persistentBytes, units);
+        });
     }
     addRotaryTable(units, sink);
 }
@@ -1316,30 +1346,44 @@ void Stage::addOffloadHostBuffers(Units units, Sink &sink) const
 
 std::int64_t Stage::trainableBelow(std::int64_t threshold) const
 {
+    if (s.lora())
+        return std::min(adaptersBelow(threshold), trainable);
+    return std::min(baseTensorsBelow(threshold, trainableLayersHere, s.fineTune == FineTune::Full), trainable);
+}
+
+std::int64_t Stage::paramsBelow(std::int64_t threshold) const
+{
+    return baseTensorsBelow(threshold, layers.count(), true) + (s.lora() ? adaptersBelow(threshold) : 0);
+}
+
+std::int64_t Stage::adaptersBelow(std::int64_t threshold) const
+{
+    std::int64_t total = loraTensorsBelow(s, threshold) * layers.count();
+    if (lastStage && (s.loraTargets & LoraHead))
+        total += below(s.loraRank * s.arch.hidden, threshold) + below(s.arch.vocab * s.loraRank, threshold);
+    return total;
+}
+
+// Whole tensors on one tensor-parallel GPU. A count given directly keeps its layers' matrices
+// whole, and large. `embeddings`: the learned positions and BERT's token types, tensors of the
+// embedding that train only under full fine-tuning.
+std::int64_t Stage::baseTensorsBelow(std::int64_t threshold, std::int64_t layerCount, bool embeddings) const
+{
     const Architecture &a = s.arch;
     const std::int64_t h = a.hidden;
     const auto small = [&](std::int64_t elements) { return below(elements, threshold); };
-    std::int64_t total = 0;
-    if (s.lora()) {
-        total = loraTensorsBelow(s, threshold) * layers.count();
-        if (lastStage && (s.loraTargets & LoraHead))
-            total += small(s.loraRank * h) + small(a.vocab * s.loraRank);
-        return std::min(total, trainable);
-    }
-    // Full or freeze, whole tensors on one tensor-parallel GPU. A count given directly keeps its
-    // layers' matrices whole, and large.
     const bool shapesKnown = a.fixedParams == 0;
     const std::int64_t perLayer = std::min(layerTensorsBelow(s, threshold, shapesKnown),
                                            counts.perLayerVectors + (shapesKnown ? counts.perLayerMatrices : 0));
-    total = perLayer * trainableLayersHere;
-    if (firstStage && s.fineTune == FineTune::Full) // learned positions, BERT's token types
+    std::int64_t total = perLayer * layerCount;
+    if (firstStage && embeddings)
         total += small(a.learnedPositions * h) + (a.modeling == Modeling::Bert ? small(2 * h) : 0);
     if (lastStage) {
         total += std::min(counts.finalNorm, (a.norm == NormKind::LayerNorm ? 2 : 1) * small(h));
         if (a.modeling == Modeling::Bert) // the pooler's weight and bias, the classifier's
             total += small(h * h) + small(h) + small(2 * h) + small(2);
     }
-    return std::min(total, trainable);
+    return total;
 }
 
 std::int64_t Stage::largestTrainableModule() const
@@ -2320,6 +2364,7 @@ Component componentOf(ItemId id)
     case ItemId::Weights:
     case ItemId::LoraAdapters:
     case ItemId::Zero3GatheredParams:
+    case ItemId::Zero3PersistentParams:
     case ItemId::FsdpUnshardedParams:
     case ItemId::FsdpAllGatherBuffers:
     case ItemId::QloraDequantized:

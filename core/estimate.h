@@ -30,6 +30,7 @@ enum class ItemId {
     Weights,
     LoraAdapters,
     Zero3GatheredParams,
+    Zero3PersistentParams, // DeepSpeed ZeRO-3's small parameters, kept whole beside their shards
     FsdpUnshardedParams,
     FsdpAllGatherBuffers,
     QloraDequantized,

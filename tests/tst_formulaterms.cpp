@@ -135,6 +135,14 @@ private Q_SLOTS:
             s.overhead.nvls = true;
             s.overhead.nccl = NcclRelease::Before2_21;
         });
+        row("DeepSpeed ZeRO-3, LoRA under autocast over a BF16 base", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::LoRA;
+            s.baseDtype = BaseDtype::Bf16;
+        });
         row("DDP on an NVSwitch node", [](Scenario &s) {
             s.dataParallel = 8;
             s.overhead.nvls = true;

@@ -168,6 +168,38 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::Zero3GatheredParams), Bytes(gatheredBytes) + Bytes(gradient) * 2);
     }
 
+    // DeepSpeed ZeRO-3 keeps every parameter of at most 1e5 elements whole beside its shard
+    // (parameter_offload.py, mark_persistent_parameters), counted by hand for Llama-2-7B: the two
+    // norms of each layer and the final norm, 4096 each, 266,240; under LoRA r 16 also q's, k's,
+    // v's and o's lora_A and lora_B (16 × 4096 each), gate's and up's lora_A and down's lora_B,
+    // 720,896 a layer (gate's and up's lora_B and down's lora_A, 176,128, are partitioned).
+    void zero3KeepsSmallParametersWhole_data()
+    {
+        QTest::addColumn<QStringList>("edits");
+        QTest::addColumn<qint64>("persistent");
+        const qint64 norms = 2 * 4096 * 32 + 4096;
+        QTest::newRow("full fine-tuning: the norms") << QStringList{} << 2 * norms;
+        QTest::newRow("LoRA: the norms and most adapters")
+            << QStringList{"finetune", "lora"} << 2 * (norms + 720'896 * 32);
+        QTest::newRow("LoRA on q and v: their adapters")
+            << QStringList{"finetune", "lora", "lora-targets", "q,v"} << 2 * (norms + 4 * 65'536 * 32);
+        QTest::newRow("FSDP shards every parameter") << QStringList{"sharding", "fsdp"} << qint64(0);
+        QTest::newRow("ZeRO-2 shards no parameter") << QStringList{"zero", "2"} << qint64(0);
+    }
+    void zero3KeepsSmallParametersWhole()
+    {
+        QFETCH(QStringList, edits);
+        QFETCH(qint64, persistent);
+        Scenario s; // Architecture{} is Llama-2-7B's shapes
+        s.precision = Precision::MixedBf16;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        for (qsizetype i = 0; i + 1 < edits.size(); i += 2)
+            QVERIFY(!setField(s, edits[i].toStdString(), edits[i + 1].toStdString()));
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(estimate(s).item(ItemId::Zero3PersistentParams), Bytes(persistent));
+    }
+
     // FSDP2 as torchtitan applies it to Llama 3.1 8B (8,030,261,248 parameters; per layer
     // 4096·(4096+1024+1024+4096) + 3·4096·14336 + 2·4096 = 218,112,000; root: embedding and head
     // 128256·4096 each plus the final norm, 1,050,677,248), counted by hand from the PyTorch code

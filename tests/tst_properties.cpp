@@ -262,10 +262,10 @@ private Q_SLOTS:
             // slice becomes a view keeping the last layer's output instead of a small 16-bit cast,
             // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32.
             {Lever::ZeroSharding,
-             {ItemId::Zero3GatheredParams, ItemId::FsdpUnshardedParams, ItemId::FsdpAllGatherBuffers,
-              ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket, ItemId::ZeroFp32Gradients,
-              ItemId::OptimizerStepBuffer, ItemId::CommBuffers, ItemId::AllocatorReserve, ItemId::Gradients,
-              ItemId::HeadActivations, ItemId::QloraDequantized}},
+             {ItemId::Zero3GatheredParams, ItemId::Zero3PersistentParams, ItemId::FsdpUnshardedParams,
+              ItemId::FsdpAllGatherBuffers, ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket,
+              ItemId::ZeroFp32Gradients, ItemId::OptimizerStepBuffer, ItemId::CommBuffers, ItemId::AllocatorReserve,
+              ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,

@@ -59,6 +59,7 @@ QColor itemColor(ItemId id)
     switch (id) {
     case ItemId::MasterWeights:
     case ItemId::LoraAdapters:
+    case ItemId::Zero3PersistentParams:
     case ItemId::RotaryTable:
     case ItemId::Logits:
     case ItemId::HeadActivations:
@@ -118,6 +119,7 @@ QString itemName(ItemId id)
     case ItemId::Weights: return QCoreApplication::translate("vl::ui", "Weights");
     case ItemId::LoraAdapters: return QCoreApplication::translate("vl::ui", "LoRA adapters");
     case ItemId::Zero3GatheredParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 gathered parameters");
+    case ItemId::Zero3PersistentParams: return QCoreApplication::translate("vl::ui", "ZeRO-3 persistent parameters");
     case ItemId::FsdpUnshardedParams: return QCoreApplication::translate("vl::ui", "FSDP gathered parameters");
     case ItemId::FsdpAllGatherBuffers: return QCoreApplication::translate("vl::ui", "FSDP all-gather buffers");
     case ItemId::QloraDequantized: return QCoreApplication::translate("vl::ui", "QLoRA dequantized module");

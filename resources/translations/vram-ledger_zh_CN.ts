@@ -3311,6 +3311,14 @@
         <source>in the model-parallel group (the gradients&apos; norm)</source>
         <translation>（模型并行组：梯度范数）</translation>
     </message>
+    <message>
+        <source>in tensors of at most</source>
+        <translation>，所在张量不超过</translation>
+    </message>
+    <message>
+        <source>elements, kept whole beside their shards (DeepSpeed&apos;s param_persistence_threshold)</source>
+        <translation>个元素，在分片之外保留完整副本（DeepSpeed 的 param_persistence_threshold）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3637,6 +3645,10 @@
     <message>
         <source>NCCL NVLS buffers</source>
         <translation>NCCL NVLS 缓冲区</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 persistent parameters</source>
+        <translation>ZeRO-3 常驻参数</translation>
     </message>
 </context>
 </TS>
