@@ -249,11 +249,22 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers
         return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
-    if (field == "nvls" || field == "nccl")
-        return s.overhead.runtimeCounted() && nvlsBuffersOnNvSwitch(s) > 0 && (field == "nvls" || s.overhead.nvls);
-    if (field == "gpus-per-node") // a node's host memory; how many of its GPUs a communicator joins
-        return s.offload != Offload::None
-            || (s.overhead.runtimeCounted() && s.overhead.nvls && widestCommunicator(s) > 2);
+    // NCCL's NVLS buffers (nvlsBuffersOnNvSwitch): --nvls matters where some communicator would
+    // have them, --nccl where one would under 2.20 (which sets them up for every communicator),
+    // --gpus-per-node where one would on the largest node allowed.
+    const auto nvlsWith = [&](auto &&edit) {
+        Scenario other = s;
+        edit(other);
+        return s.overhead.runtimeCounted() && nvlsBuffersOnNvSwitch(other) > 0;
+    };
+    if (field == "nvls")
+        return nvlsWith([](Scenario &) {});
+    if (field == "nccl")
+        return s.overhead.nvls && nvlsWith([](Scenario &o) { o.overhead.nccl = NcclRelease::Before2_21; });
+    if (field == "gpus-per-node") // also how many GPUs' offloaded states a node's CPU memory holds
+        return s.offload != Offload::None || (s.overhead.nvls && nvlsWith([](Scenario &o) {
+                                                  o.gpusPerNode = allowedRange(o, "gpus-per-node")->second;
+                                              }));
     if (field == "allocator-percent")
         return s.overhead.reserveCounted();
     if (field == "cuda-context" || field == "cuda-loading")

@@ -2504,13 +2504,4 @@ Bytes nvlsBuffersOnNvSwitch(const Scenario &s)
     return bytes;
 }
 
-std::int64_t widestCommunicator(const Scenario &s)
-{
-    const Communicators all = communicators(s);
-    std::int64_t widest = 1;
-    for (int i = 0; i < all.count; ++i)
-        widest = std::max(widest, all.list[std::size_t(i)].run * all.list[std::size_t(i)].runs);
-    return widest;
-}
-
 } // namespace vl

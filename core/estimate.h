@@ -196,10 +196,9 @@ inline Bytes zeroOffloadHost(const Breakdown &b)
 // What is wrong with a scenario, if anything: the first field out of its range or at odds with
 // another, named as the CLI spells it, with what is allowed. Nothing: the scenario is valid.
 [[nodiscard]] std::optional<Error> scenarioError(const Scenario &s);
-// NCCL's NVLS buffers on one GPU, were the node's NVSwitch to do NVLink SHARP (Overhead::nvls),
-// and the most GPUs one communicator of the step joins: what the NVLS settings act on.
+// NCCL's NVLS buffers on one GPU, were the node's NVSwitch to do NVLink SHARP (Overhead::nvls):
+// what the NVLS settings act on.
 Bytes nvlsBuffersOnNvSwitch(const Scenario &s);
-std::int64_t widestCommunicator(const Scenario &s);
 // The same rules for an architecture on its own (a preset, a config.json), with every other
 // field at its default: what the readers check once they have read one.
 [[nodiscard]] std::optional<Error> architectureError(const Architecture &a);

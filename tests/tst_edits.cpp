@@ -576,6 +576,20 @@ private Q_SLOTS:
                                                  << "2" << true;
         QTest::newRow("GPUs per node, NVSwitch, 2 GPUs") << nvSwitchTwoGpus << "gpus-per-node"
                                                          << "4" << false;
+        // Megatron TP 2 × PP 2 × DP 2 with the distributed optimizer: only the gradients' norm
+        // group spans more than two GPUs, and it sends a few bytes, so NCCL 2.22+ maps no NVLS for
+        // it while 2.20 maps it with every communicator.
+        Scenario megatronNvSwitch = nvSwitch;
+        megatronNvSwitch.sharding = Sharding::Megatron;
+        megatronNvSwitch.zeroStage = 1;
+        megatronNvSwitch.dataParallel = 2;
+        megatronNvSwitch.tensorParallel = 2;
+        megatronNvSwitch.pipelineParallel = 2;
+        QTest::newRow("NCCL release, NVLS only for a group of a few bytes") << megatronNvSwitch << "nccl"
+                                                                            << "2.20" << true;
+        QTest::newRow("GPUs per node, NCCL 2.22+, NVLS only for a group of a few bytes")
+            << megatronNvSwitch << "gpus-per-node"
+            << "4" << false;
         QTest::newRow("sharding engine, ZeRO-1: Megatron") << zero1 << "sharding"
                                                            << "megatron" << true;
         QTest::newRow("prefetch bucket, DeepSpeed ZeRO-3") << zero3 << "prefetch-bucket"
