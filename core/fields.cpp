@@ -318,9 +318,9 @@ const std::array kFields = {
               "default: what the GPU preset says",
               nullptr, VL_WORD(overhead.nvls, parseYesNo, "nvls", kYesNo), false, VL_BOOL(overhead.nvls)},
     FieldSpec{"nccl", "overhead.nccl", "VERSION",
-              "The NCCL release the run links (torch 2.2.0 pins 2.19.3): 2.22+ (NVLS buffers of 1MiB a channel "
-              "and GPU, set up at a process group's first collective that runs NVLS), 2.21 (3MiB, set up with every "
-              "communicator) or 2.20 (2.17 to 2.20: 6MiB, likewise)",
+              "The NCCL release the run links (torch 2.2.0 pins 2.19.3): 2.22+ (NVLS buffers of 1MiB per channel, "
+              "direction and GPU of the node in a process group, set up at the group's first collective that runs "
+              "NVLS), 2.21 (3MiB, set up with every communicator) or 2.20 (2.17 to 2.20: 6MiB, likewise)",
               nullptr, VL_WORD(overhead.nccl, parseNcclRelease, "nccl", allowedNcclReleases()), false,
               VL_NAMED(overhead.nccl)},
 };

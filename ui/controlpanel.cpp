@@ -667,9 +667,10 @@ void ControlPanel::build()
     row(
         af, m_nccl, [] { return tr("NCCL release"); },
         [] {
-            return tr("The NCCL library the run links; PyTorch's wheels pin one (torch 2.2.0: NCCL 2.19.3). "
-                      "Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers for every process group, 2.21 "
-                      "96 MiB; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.");
+            return tr("The NCCL library the run links; PyTorch's wheels pin one (torch 2.2.0: NCCL 2.19.3). For "
+                      "a process group, each GPU maps NVLS buffers of 192 MiB per GPU of the node in the group up "
+                      "to 2.20 (1.5 GiB with 8) and 96 MiB in 2.21, for every group; from 2.22 32 MiB, and only "
+                      "for the groups whose collectives run NVLS.");
         });
 
     // Each choice edits its field by name, so that the rules that follow an edit are core's.

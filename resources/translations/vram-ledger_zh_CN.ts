@@ -1173,12 +1173,12 @@
         <translation>2.21</translation>
     </message>
     <message>
-        <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). Up to 2.20 each GPU of the node maps 192 MiB of NVLS buffers for every process group, 2.21 96 MiB; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.</source>
-        <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。到 2.20 为止，节点上每块 GPU 为每个进程组映射 192 MiB 的 NVLS 缓冲区，2.21 为 96 MiB；2.22 起为 32 MiB，且只为集合通信用到 NVLS 的进程组映射。</translation>
-    </message>
-    <message>
         <source>GPUs in one machine. They share its CPU memory: each GPU&apos;s process keeps its own offloaded states and buffers there, so the node needs them this many times. On an NVSwitch that does NVLink SHARP, NCCL&apos;s NVLS buffers grow with how many of a process group&apos;s GPUs share it.</source>
         <translation>一台机器中的 GPU 数。它们共用机器的 CPU 内存：每张 GPU 的进程都在那里保存自己卸载的状态和缓冲区，所以整个节点要乘以这个数。在支持 NVLink SHARP 的 NVSwitch 上，NCCL 的 NVLS 缓冲区随一个进程组中共用该交换机的 GPU 数增长。</translation>
+    </message>
+    <message>
+        <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). For a process group, each GPU maps NVLS buffers of 192 MiB per GPU of the node in the group up to 2.20 (1.5 GiB with 8) and 96 MiB in 2.21, for every group; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.</source>
+        <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。对一个进程组，每块 GPU 按该组在本节点上的每块 GPU 映射 NVLS 缓冲区：到 2.20 为止每块 192 MiB（8 块共 1.5 GiB），2.21 为 96 MiB，且每个进程组都有；2.22 起为 32 MiB，且只为集合通信用到 NVLS 的进程组映射。</translation>
     </message>
 </context>
 <context>
