@@ -936,8 +936,9 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // ds_persist; partition_parameters.py keeps its data whole): the norms and, under LoRA,
         // most adapters. What trains is in the working dtype, the frozen in the base's (QLoRA's
         // small tensors are not quantized).
-        const std::int64_t persistent = paramsBelow(kZero3PersistenceThreshold + 1);
-        const std::int64_t persistentTrained = trainableBelow(kZero3PersistenceThreshold + 1);
+        const std::int64_t keptUpTo = kZero3PersistenceThreshold + 1; // the threshold itself included
+        const std::int64_t persistent = paramsBelow(keptUpTo);
+        const std::int64_t persistentTrained = trainableBelow(keptUpTo);
         const int frozenBytes = s.fineTune == FineTune::QLoRA ? dt.weight : dt.base;
         const Bytes persistentBytes = persistentTrained * dt.weight + (persistent - persistentTrained) * frozenBytes;
         sink.add(ItemId::Zero3PersistentParams, persistentBytes, [&] {
