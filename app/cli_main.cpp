@@ -79,6 +79,13 @@ vl::HubResult fetchHubConfig(const vl::HubModelRef &ref, bool offline)
 }
 
 // A GPU is a preset id, or a capacity such as 80GB, 24GiB or 81920MiB.
+// "did you mean llama-3-70b? (see --list-models)", or "see --list-models" when nothing is close.
+std::string suggestion(const std::vector<std::string> &similar, const char *listOption)
+{
+    const std::string guess = vl::didYouMean(similar);
+    return guess.empty() ? std::string("see ") + listOption : guess + " (see " + listOption + ")";
+}
+
 std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const std::string &spec)
 {
     if (const vl::GpuPreset *gpu = catalog.findGpu(spec))
@@ -230,9 +237,12 @@ int main(int argc, char *argv[])
             gpu = gpus.found.front();
     }
     if (parser.isSet(modelOpt)) {
-        const vl::ModelPreset *model = catalog.findModel(text(parser.value(modelOpt)));
+        const std::string typed = text(parser.value(modelOpt));
+        const vl::ModelPreset *model = catalog.findModel(typed);
         if (!model)
-            fail({InvalidInput, "--model: '" + text(parser.value(modelOpt)) + "' is not a preset; see --list-models"});
+            fail({InvalidInput,
+                  "--model: '" + typed + "' is not a preset; "
+                      + suggestion(catalog.similarModelIds(typed), "--list-models")});
         scenario = vl::withModel(scenario, model->arch);
     }
     if (parser.isSet(configOpt)) {
@@ -278,11 +288,12 @@ int main(int argc, char *argv[])
         fail(invalid(*error));
 
     if (parser.isSet(gpuOpt)) {
-        gpu = resolveGpu(catalog, text(parser.value(gpuOpt)));
+        const std::string typed = text(parser.value(gpuOpt));
+        gpu = resolveGpu(catalog, typed);
         if (!gpu)
             fail({InvalidInput,
-                  "--gpu: '" + text(parser.value(gpuOpt))
-                      + "' is neither a GPU preset (see --list-gpus) nor a size like 80GB"});
+                  "--gpu: '" + typed + "' is neither a GPU preset nor a size like 80GB; "
+                      + suggestion(catalog.similarGpuIds(typed), "--list-gpus")});
         scenario = vl::withGpu(scenario, *gpu, given);
     }
 

@@ -14,16 +14,107 @@ namespace vl {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Every id is a slug (slugify()), so "Llama-3.1-8B" and "meta-llama/Llama-3.1-8B" name the same
+// preset as "llama-3.1-8b".
+template <class Preset>
+const Preset *findById(const std::vector<Preset> &list, std::string_view typed)
+{
+    const auto named = [&](std::string_view id) {
+        return std::find_if(list.begin(), list.end(), [&](const Preset &p) { return p.id == id; });
+    };
+    auto it = named(typed);
+    if (it == list.end())
+        it = named(slugify(typed));
+    return it == list.end() ? nullptr : &*it;
+}
+
+// Levenshtein's distance: the fewest characters inserted, deleted or replaced to turn a into b.
+std::size_t editDistance(std::string_view a, std::string_view b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j < row.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row.back();
+}
+
+// Whether `part` occurs in `whole` from a dash or its start ("qwen" in "qwen2.5-7b"), and with
+// `toWordEnd` up to a dash or its end too ("a100" holds no "a10").
+bool holdsWord(std::string_view whole, std::string_view part, bool toWordEnd)
+{
+    for (std::size_t at = whole.find(part); at != std::string_view::npos; at = whole.find(part, at + 1)) {
+        const std::size_t end = at + part.size();
+        if ((at == 0 || whole[at - 1] == '-') && (!toWordEnd || end == whole.size() || whole[end] == '-'))
+            return true;
+    }
+    return false;
+}
+
+// The ids that contain what was typed, or are contained in it ("h100" -> h100-sxm, "mixtral" ->
+// mixtral-8x7b, "meta-llama-3-8b-instruct" -> llama-3-8b); failing those, the ids a typo or two
+// away (one in four characters, at least one). Nearest first, at most three.
+template <class Preset>
+std::vector<std::string> similarIds(const std::vector<Preset> &list, std::string_view typed)
+{
+    const std::string slug = slugify(typed);
+    if (slug.size() > kMaxTypedIdLength)
+        return {};
+    const auto contains = [&](const std::string &id) {
+        return slug.size() >= 2 && (holdsWord(id, slug, false) || holdsWord(slug, id, true));
+    };
+    const bool anyContains = std::any_of(list.begin(), list.end(), [&](const Preset &p) { return contains(p.id); });
+    const std::size_t typos = std::max<std::size_t>(1, slug.size() / 4);
+    std::vector<std::pair<std::size_t, std::string>> near;
+    for (const Preset &p : list) {
+        const std::size_t distance = editDistance(slug, p.id);
+        if (anyContains ? contains(p.id) : distance <= typos)
+            near.emplace_back(distance, p.id);
+    }
+    std::sort(near.begin(), near.end());
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < near.size() && i < 3; ++i)
+        ids.push_back(near[i].second);
+    return ids;
+}
+
+} // namespace
+
 const ModelPreset *PresetCatalog::findModel(std::string_view id) const
 {
-    const auto it = std::find_if(models.begin(), models.end(), [&](const ModelPreset &m) { return m.id == id; });
-    return it == models.end() ? nullptr : &*it;
+    return findById(models, id);
 }
 
 const GpuPreset *PresetCatalog::findGpu(std::string_view id) const
 {
-    const auto it = std::find_if(gpus.begin(), gpus.end(), [&](const GpuPreset &g) { return g.id == id; });
-    return it == gpus.end() ? nullptr : &*it;
+    return findById(gpus, id);
+}
+
+std::vector<std::string> PresetCatalog::similarModelIds(std::string_view typed) const
+{
+    return similarIds(models, typed);
+}
+
+std::vector<std::string> PresetCatalog::similarGpuIds(std::string_view typed) const
+{
+    return similarIds(gpus, typed);
+}
+
+std::string didYouMean(const std::vector<std::string> &ids)
+{
+    std::string text;
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        text += (i == 0 ? "did you mean " : i + 1 == ids.size() ? " or " : ", ") + ids[i];
+    return text.empty() ? text : text + "?";
 }
 
 PresetCatalog::ResolvedGpus PresetCatalog::resolveGpus(const std::vector<std::string> &ids) const

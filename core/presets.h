@@ -54,8 +54,12 @@ struct PresetCatalog {
     std::vector<GpuPreset> gpus;
     std::vector<Error> skipped; // files that failed to load; everything else still loaded
 
+    // By id, in any case, or by a Hub name whose slug is an id ("meta-llama/Llama-3.1-8B").
     const ModelPreset *findModel(std::string_view id) const;
     const GpuPreset *findGpu(std::string_view id) const;
+    // For an id that names no preset: the ids the user may have meant, nearest first, at most three.
+    std::vector<std::string> similarModelIds(std::string_view typed) const;
+    std::vector<std::string> similarGpuIds(std::string_view typed) const;
     // The GPUs a scenario names, each once and in order: those the catalog has, and the ids it
     // does not (a colleague's custom GPU, a typo), to say so and to keep them when saving.
     struct ResolvedGpus {
@@ -82,6 +86,12 @@ GpuPreset customGpu(const std::string &name, Bytes capacity);
 
 // "meta-llama/Llama-2-7b-hf" -> "llama-2-7b-hf": lower case, letters, digits, '.', '-'.
 std::string slugify(std::string_view text);
+
+// "did you mean a, b or c?" for similarModelIds()/similarGpuIds(); empty for none.
+std::string didYouMean(const std::vector<std::string> &ids);
+
+// Longer than any id anyone types: beyond it no suggestion is looked for (the distance is quadratic).
+inline constexpr std::size_t kMaxTypedIdLength = 200;
 
 // Reads <dir>/models/*.yaml and <dir>/gpus/*.yaml from the built-in folder, then the user's;
 // a bad file is listed in `skipped` and never stops the others. Either folder may be missing.

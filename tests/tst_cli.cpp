@@ -473,9 +473,10 @@ private Q_SLOTS:
         const Run models = cli({QStringLiteral("--list-models")});
         QCOMPARE(models.exitCode, 0);
         for (const char *id :
-             {"gpt2", "gpt2-xl", "gpt3-175b", "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b",
-              "llama-3.1-70b", "llama-3.1-405b", "mistral-7b", "mixtral-8x7b", "qwen2.5-7b", "qwen2.5-14b",
-              "qwen2.5-72b", "gemma-2-9b", "phi-3-mini", "pythia-1.4b", "seed-7b"})
+             {"gpt2",          "gpt2-xl",        "gpt3-175b",    "llama-2-7b",    "llama-2-13b",  "llama-2-70b",
+              "llama-3-8b",    "llama-3-70b",    "llama-3.1-8b", "llama-3.1-70b", "llama-3.2-1b", "llama-3.2-3b",
+              "llama-3.3-70b", "llama-3.1-405b", "mistral-7b",   "mixtral-8x7b",  "qwen2.5-7b",   "qwen2.5-14b",
+              "qwen2.5-72b",   "gemma-2-9b",     "phi-3-mini",   "pythia-1.4b",   "seed-7b"})
             QVERIFY2(models.out.contains(id), id);
         QVERIFY(models.out.contains("6.74e9"));
         const Run gpus = cli({QStringLiteral("--list-gpus")});
@@ -568,7 +569,14 @@ private Q_SLOTS:
         QTest::newRow("heads not dividing the hidden size given with them")
             << QStringList{"--heads", "30", "--hidden", "4096"} << 2 << "--heads: 30 does not divide";
         QTest::newRow("unknown model") << QStringList{"--model", "gpt5"} << 2 << "--model: 'gpt5' is not a preset";
-        QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2 << "--gpu: 'tpu' is neither";
+        QTest::newRow("a model mistyped: the ones meant")
+            << QStringList{"--model", "llama3-70b"} << 2
+            << "--model: 'llama3-70b' is not a preset; did you mean llama-3-70b or llama-2-70b? (see --list-models)";
+        QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2
+                                     << "--gpu: 'tpu' is neither a GPU preset nor a size like 80GB; see --list-gpus";
+        QTest::newRow("a GPU by its chip alone")
+            << QStringList{"--gpu", "h100"} << 2
+            << "--gpu: 'h100' is neither a GPU preset nor a size like 80GB; did you mean h100-sxm? (see --list-gpus)";
         QTest::newRow("unknown implementation")
             << QStringList{"--implementation", "nemo"} << 2
             << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt|torchtune";

@@ -33,6 +33,8 @@ private Q_SLOTS:
         QTest::newRow("Llama-2 7B") << QStringLiteral("llama-2-7b") << qint64(6'738'415'616);
         QTest::newRow("Llama-3.1 8B (GQA, untied, 128k vocab)")
             << QStringLiteral("llama-3.1-8b") << qint64(8'030'261'248);
+        // The Hub's safetensors count of meta-llama/Llama-3.2-1B, which stores the tied embedding once.
+        QTest::newRow("Llama-3.2 1B (tied embeddings)") << QStringLiteral("llama-3.2-1b") << qint64(1'235'814'400);
         QTest::newRow("the article's 7B, given directly") << QStringLiteral("seed-7b") << qint64(7'000'000'000);
     }
     void exactPublishedCounts()

@@ -276,6 +276,80 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(slugify(text.toStdString())), slug);
     }
 
+    // What a user types for a preset: its id in any case, or the model's name on the Hub.
+    void presetsFoundByWhatUsersType_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("id");
+        QTest::newRow("the id") << "llama-3.1-8b"
+                                << "llama-3.1-8b";
+        QTest::newRow("capitals") << "Llama-3.1-8B"
+                                  << "llama-3.1-8b";
+        QTest::newRow("the Hub's name") << "meta-llama/Llama-3.2-1B"
+                                        << "llama-3.2-1b";
+        QTest::newRow("a GPU in capitals") << "H100-SXM"
+                                           << "h100-sxm";
+    }
+    void presetsFoundByWhatUsersType()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, id);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const ModelPreset *model = catalog.findModel(typed.toStdString());
+        const GpuPreset *gpu = catalog.findGpu(typed.toStdString());
+        QVERIFY2(model || gpu, qPrintable(typed));
+        QCOMPARE(QString::fromStdString(model ? model->id : gpu->id), id);
+    }
+
+    // An id that names no preset: the ones meant, nearest first, for the CLI's "did you mean".
+    void similarIdsForAMistypedPreset_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QStringList>("similar");
+        QTest::newRow("a dash left out") << "llama3-70b" << QStringList{"llama-3-70b", "llama-2-70b"};
+        QTest::newRow("a family: the nearest three")
+            << "qwen" << QStringList{"qwen2.5-7b", "qwen2.5-14b", "qwen2.5-72b"};
+        QTest::newRow("the Hub's name of an instruct model")
+            << "meta-llama/Meta-Llama-3-8B-Instruct" << QStringList{"llama-3-8b"};
+        QTest::newRow("the chip alone") << "h100" << QStringList{"h100-sxm"};
+        QTest::newRow("a100 is no a10") << "a100" << QStringList{"a100-40gb", "a100-80gb"};
+        QTest::newRow("the number alone") << "4090" << QStringList{"rtx-4090"};
+        QTest::newRow("nothing close") << "banana" << QStringList{};
+        QTest::newRow("hostile length") << QString(100000, QLatin1Char('h')) << QStringList{};
+    }
+    void similarIdsForAMistypedPreset()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QStringList, similar);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        std::vector<std::string> ids = catalog.similarModelIds(typed.toStdString());
+        const std::vector<std::string> gpuIds = catalog.similarGpuIds(typed.toStdString());
+        ids.insert(ids.end(), gpuIds.begin(), gpuIds.end());
+        QStringList got;
+        for (const std::string &id : ids)
+            got << QString::fromStdString(id);
+        QCOMPARE(got, similar);
+    }
+
+    void didYouMeanLists_data()
+    {
+        QTest::addColumn<QStringList>("ids");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("none") << QStringList{} << "";
+        QTest::newRow("one") << QStringList{"h100-sxm"} << "did you mean h100-sxm?";
+        QTest::newRow("two") << QStringList{"a100-40gb", "a100-80gb"} << "did you mean a100-40gb or a100-80gb?";
+        QTest::newRow("three") << QStringList{"a", "b", "c"} << "did you mean a, b or c?";
+    }
+    void didYouMeanLists()
+    {
+        QFETCH(QStringList, ids);
+        QFETCH(QString, text);
+        std::vector<std::string> list;
+        for (const QString &id : ids)
+            list.push_back(id.toStdString());
+        QCOMPARE(QString::fromStdString(didYouMean(list)), text);
+    }
+
     void customGpuIsMarkedUnverified()
     {
         const GpuPreset gpu = customGpu("80GB", 80 * kGB);
