@@ -64,6 +64,36 @@ std::string joinSurrogatePairs(std::string_view json)
     return out;
 }
 
+// What a config.json can state that no field of Architecture expresses: refused at the key that
+// states it, since importing the rest would count another model.
+std::optional<Error> refuseUnmodelled(YamlReader &r)
+{
+    if (r.has("kv_lora_rank"))
+        return r.errorAt("kv_lora_rank", "multi-head latent attention (DeepSeek-V2 and V3) is not modelled");
+    struct Limit {
+        const char *key;
+        std::int64_t most; // the largest value the estimate models
+        const char *what;
+    };
+    static constexpr Limit kLimits[] = {
+        {"shared_expert_intermediate_size", 0, "a shared expert beside the routed ones is not modelled"},
+        {"n_shared_experts", 0, "shared experts beside the routed ones are not modelled"},
+        {"first_k_dense_replace", 0, "dense layers before the MoE layers are not modelled"},
+        {"decoder_sparse_step", 1, "MoE in every n-th layer only is not modelled"},
+        {"moe_layer_freq", 1, "MoE in every n-th layer only is not modelled"},
+    };
+    for (const Limit &limit : kLimits) {
+        std::int64_t value = 0;
+        if (auto e = r.integer(limit.key, value))
+            return e;
+        if (value > limit.most)
+            return r.errorAt(limit.key, std::to_string(value) + ": " + limit.what);
+    }
+    if (r.has("mlp_only_layers") && r.node()["mlp_only_layers"].size() > 0)
+        return r.errorAt("mlp_only_layers", "dense layers among the MoE layers are not modelled");
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<ModelPreset> importHfConfig(std::string_view json, const std::string &file)
@@ -111,17 +141,20 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                 : field == "layers"             ? keys.layers
                 : field == "heads"              ? keys.heads
                 : field == "vocab"              ? "vocab_size"
-                : field == "ffn"                ? keys.ffn
-                : field == "positions"          ? (bert ? "max_position_embeddings" : keys.positions)
-                : field == "max-positions"      ? "max_position_embeddings"
-                : field == "kv-heads"           ? "num_key_value_heads"
-                : field == "head-dim"           ? "head_dim"
-                : field == "experts"            ? "num_local_experts"
-                : field == "experts-per-token"  ? "num_experts_per_tok"
-                                                : error->field.c_str();
+                : field == "ffn"
+                ? (a.experts > 1 && r.has("moe_intermediate_size") ? "moe_intermediate_size" : keys.ffn)
+                : field == "positions"         ? (bert ? "max_position_embeddings" : keys.positions)
+                : field == "max-positions"     ? "max_position_embeddings"
+                : field == "kv-heads"          ? "num_key_value_heads"
+                : field == "head-dim"          ? "head_dim"
+                : field == "experts"           ? (r.has("num_experts") ? "num_experts" : "num_local_experts")
+                : field == "experts-per-token" ? "num_experts_per_tok"
+                                               : error->field.c_str();
             return r.errorAt(key, error->message);
         };
-        std::optional<Error> e;
+        std::optional<Error> e = refuseUnmodelled(r);
+        if (e)
+            return *e;
         (e = r.integer(keys.hidden, a.hidden, true)) || (e = r.integer(keys.layers, a.layers, true))
             || (e = r.integer(keys.heads, a.heads, true)) || (e = r.integer("vocab_size", a.vocab, true));
         if (e)
@@ -168,8 +201,12 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
+                || (e = r.integer("num_experts", a.experts)) // Qwen-MoE's name for it
                 || (e = r.integer("num_experts_per_tok", a.expertsPerToken))
                 || (e = r.integer("max_position_embeddings", a.rotaryPositions));
+            // Qwen-MoE sizes its experts apart from a dense MLP's intermediate_size.
+            if (!e && a.experts > 1)
+                e = r.integer("moe_intermediate_size", a.ffn);
             if (!r.has("tie_word_embeddings") && modelType == "gemma2")
                 a.tiedEmbeddings = true;
         }

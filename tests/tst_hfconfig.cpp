@@ -132,6 +132,55 @@ private Q_SLOTS:
         QVERIFY(QString::fromStdString(model.error().file).endsWith(file));
     }
 
+    // What a config states that no field expresses is refused at its key, not imported as another model.
+    void unmodelledArchitecturesAreRefused_data()
+    {
+        QTest::addColumn<QString>("keys");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("DeepSeek-V3's latent attention")
+            << "\"model_type\": \"deepseek_v3\", \"kv_lora_rank\": 512, \"q_lora_rank\": 1536, "
+            << "kv_lora_rank: multi-head latent attention (DeepSeek-V2 and V3) is not modelled";
+        QTest::newRow("Qwen1.5-MoE's shared expert")
+            << "\"model_type\": \"qwen2_moe\", \"num_experts\": 60, \"moe_intermediate_size\": 1408, "
+               "\"shared_expert_intermediate_size\": 5632, "
+            << "shared_expert_intermediate_size: 5632: a shared expert beside the routed ones is not modelled";
+        QTest::newRow("DeepSeek-MoE's first dense layers")
+            << "\"num_experts\": 64, \"first_k_dense_replace\": 1, "
+            << "first_k_dense_replace: 1: dense layers before the MoE layers are not modelled";
+        QTest::newRow("MoE in every other layer")
+            << "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"decoder_sparse_step\": 2, "
+            << "decoder_sparse_step: 2: MoE in every n-th layer only is not modelled";
+        QTest::newRow("dense layers listed among MoE ones")
+            << "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"mlp_only_layers\": [0, 5], "
+            << "mlp_only_layers: dense layers among the MoE layers are not modelled";
+    }
+    void unmodelledArchitecturesAreRefused()
+    {
+        QFETCH(QString, keys);
+        QFETCH(QString, message);
+        const std::string json = "{" + keys.toStdString()
+            + "\"hidden_size\": 2048, \"num_hidden_layers\": 24, \"num_attention_heads\": 16, "
+              "\"intermediate_size\": 5632, \"vocab_size\": 151936}";
+        const auto model = importHfConfig(json, "config.json");
+        QVERIFY(!model.ok());
+        QVERIFY2(QString::fromStdString(model.error().describe()).contains(message), model.error().describe().c_str());
+    }
+
+    // The same keys at values that state nothing beyond the model: imported.
+    void modelledValuesOfThoseKeysImport()
+    {
+        const std::string json = "{\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, "
+                                 "\"moe_intermediate_size\": 768, \"decoder_sparse_step\": 1, \"mlp_only_layers\": [], "
+                                 "\"shared_expert_intermediate_size\": 0, \"hidden_size\": 2048, "
+                                 "\"num_hidden_layers\": 24, \"num_attention_heads\": 16, \"intermediate_size\": 6144, "
+                                 "\"vocab_size\": 151936}";
+        const auto model = importHfConfig(json, "config.json");
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(model->arch.experts, qint64(8));
+        QCOMPARE(model->arch.expertsPerToken, qint64(2));
+        QCOMPARE(model->arch.ffn, qint64(768)); // the experts' size, not the unused dense one
+    }
+
     void importedPresetSavesAndReloads()
     {
         const auto model = importHfConfig(sampleText(QStringLiteral("qwen2.5-7b.json")), "qwen2.5-7b.json");
