@@ -21,6 +21,15 @@ std::int64_t normSize(const Architecture &a)
     return a.norm == NormKind::LayerNorm ? 2 * a.hidden : a.hidden;
 }
 
+// Qwen3's q_norm and k_norm (modeling_qwen3.py, Qwen3RMSNorm(head_dim)), Megatron's --qk-layernorm:
+// one norm over a head's width for the queries, one for the keys, shared by every head.
+std::int64_t qkNormSize(const Architecture &a)
+{
+    if (!a.qkNorm)
+        return 0;
+    return 2 * (a.norm == NormKind::LayerNorm ? 2 : 1) * a.effectiveHeadDim();
+}
+
 } // namespace
 
 ParameterCounts countParameters(const Architecture &a)
@@ -44,8 +53,8 @@ ParameterCounts countParameters(const Architecture &a)
     c.perLayerExpertMatrices = a.experts > 1 ? mlpMatrices(a) * a.experts : 0;
     c.perLayerBiases = attentionBias + mlpBiases(a) * a.experts;
     c.perLayerColumnBiases = columnBiases;
-    c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a);
-    c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a)
+    c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a) + qkNormSize(a);
+    c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a) + qkNormSize(a)
         + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
     c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
     c.replicatedEmbedding = a.learnedPositions * a.hidden;

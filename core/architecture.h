@@ -34,6 +34,7 @@ struct Architecture {
     std::int64_t normsPerLayer = 2; // Gemma-2 has four
     bool tiedEmbeddings = false;
     bool qkvBias = false;             // Qwen2
+    bool qkNorm = false;              // Qwen3: a norm over each head's queries and keys (q_norm, k_norm)
     bool linearBias = false;          // GPT-2: every linear layer has a bias
     bool parallelResidual = true;     // gpt-neox blocks: attention and MLP read the same input
     std::int64_t experts = 1;         // MoE: experts per layer (1 = dense)

@@ -77,6 +77,9 @@ const std::array kFields = {
               nullptr, VL_WORD(arch.linearBias, parseYesNo, "linear-bias", kYesNo), true},
     FieldSpec{"qkv-bias", "architecture.qkv_bias", "yes|no", "Query, key and value projections have a bias (Qwen2)",
               nullptr, VL_WORD(arch.qkvBias, parseYesNo, "qkv-bias", kYesNo), true},
+    FieldSpec{"qk-norm", "architecture.qk_norm", "yes|no",
+              "A norm over each head's queries and keys after their projections (Qwen3; Megatron's --qk-layernorm)",
+              nullptr, VL_WORD(arch.qkNorm, parseYesNo, "qk-norm", kYesNo), true},
     FieldSpec{"parallel-residual", "architecture.parallel_residual", "yes|no",
               "GPT-NeoX blocks: attention and MLP both read the block's input (yes, GPT-NeoX, Pythia, phi, "
               "StableLM-alpha) or the MLP reads the attention's residual sum (no, RedPajama-INCITE)",

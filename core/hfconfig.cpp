@@ -198,6 +198,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             if (modelType == "gemma2")
                 a.normsPerLayer = 4;
             a.qkvBias = modelType == "qwen2" || modelType == "qwen2_moe";
+            a.qkNorm = modelType == "qwen3" || modelType == "qwen3_moe";
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))

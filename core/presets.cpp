@@ -233,6 +233,8 @@ void writeArchitecture(YAML::Emitter &out, const Architecture &a)
     out << YAML::Key << "tied_embeddings" << YAML::Value << a.tiedEmbeddings;
     if (a.qkvBias)
         out << YAML::Key << "qkv_bias" << YAML::Value << true;
+    if (a.qkNorm)
+        out << YAML::Key << "qk_norm" << YAML::Value << true;
     if (!a.parallelResidual)
         out << YAML::Key << "parallel_residual" << YAML::Value << false;
     if (a.linearBias)

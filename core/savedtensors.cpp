@@ -94,6 +94,14 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
     const bool flashKeepsOutput = s.attention != Attention::Eager && recompute != Recompute::Selective;
     const std::int64_t projInput = gemm + (gemm < e && flashKeepsOutput ? e : 0);
     p.attention = sb * (e * (a.heads * d + 2 * a.kvHeads * d) + projInput * a.heads * d) / t; // Q, K, V, out-proj input
+    if (a.qkNorm) {
+        // --qk-layernorm (transformer/attention.py, get_query_key_value_tensors: q_layernorm and
+        // k_layernorm, TENorm over each head's width): Transformer Engine's norm saves its 16-bit
+        // input and its statistics a row (module/rmsnorm.py, layernorm.py: inputmat, rsigma, mu).
+        const std::int64_t rows = sb * (a.heads + a.kvHeads) / t;
+        p.attention += e * rows * d;
+        p.statistics += megatronNormStatisticsPerToken(a) * rows;
+    }
     if (s.attention != Attention::Eager) {
         if (flashKeepsOutput)
             p.attention += 4 * a.heads * sb / t; // fp32 log-sum-exp
@@ -177,22 +185,58 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 // rsqrt saves its result; before PyTorch 2.2 mean saves its input, x²; the product with the
 // weight saves the normalized tensor only when the weight trains. torchtitan's unfused RMSNorm
 // (models/norms.py) and torchtune's compose the same ops.
-void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
+// What one RMSNorm's saved tensors are called in the explanation.
+struct RmsNormNames {
+    std::string_view fp32Input, squares, rms, normalized, ligerInput;
+};
+
+// One RMSNorm over `rows` rows of `width` (the layer's norms: tokens × hidden; Qwen3's q_norm and
+// k_norm: tokens × heads rows of the head's width). `input` is the bytes an element of what it
+// reads: the stream's dtype for the layer's norms, the activations' for q_norm and k_norm.
+void rmsNorm(const Scenario &s, TensorList &out, std::int64_t rows, std::int64_t width, const RmsNormNames &names,
+             std::int64_t input)
 {
-    const DtypeBytes dt = dtypeBytes(s);
     if (s.liger) {
         // Liger's LigerRMSNormFunction (liger_kernel/ops/rms_norm.py at ead96b6, casting mode
         // "llama"): save_for_backward(X, W, RSTD), the input as it comes and an FP32 1/rms a row.
-        out.add("RMSNorm input, saved by Liger's kernel", dt.stream * tokens * s.arch.hidden);
-        out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
+        out.add(names.ligerInput, input * rows * width);
+        out.add(names.rms, 4 * rows);
         return;
     }
-    out.add("RMSNorm input in FP32", 4 * tokens * s.arch.hidden);
+    out.add(names.fp32Input, 4 * rows * width);
     if (s.meanKeepsInput())
-        out.add("x² (FP32), saved by mean (PyTorch before 2.2)", 4 * tokens * s.arch.hidden);
-    out.add("RMSNorm 1/rms (FP32)", 4 * tokens);
+        out.add(names.squares, 4 * rows * width);
+    out.add(names.rms, 4 * rows);
     if (baseTrains(s))
-        out.add("RMSNorm normalized input, saved by × weight", dt.stream * tokens * s.arch.hidden);
+        out.add(names.normalized, input * rows * width);
+}
+
+void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
+{
+    static constexpr RmsNormNames kNames{"RMSNorm input in FP32", "x² (FP32), saved by mean (PyTorch before 2.2)",
+                                         "RMSNorm 1/rms (FP32)", "RMSNorm normalized input, saved by × weight",
+                                         "RMSNorm input, saved by Liger's kernel"};
+    rmsNorm(s, out, tokens, s.arch.hidden, kNames, dtypeBytes(s).stream);
+}
+
+// Qwen3's q_norm and k_norm, an RMSNorm over each head's width on the query and key projections'
+// outputs: Hugging Face's Qwen3Attention.forward (models/qwen3/modeling_qwen3.py, Qwen3RMSNorm,
+// LlamaRMSNorm's code) and torchtitan's Attention.forward (models/common/attention.py, nn.RMSNorm)
+// before rotary, torchtune's MultiHeadAttention (modules/attention.py, its RMSNorm) after it, which
+// saves the same. Pinned to autograd by tests/oracle.
+void qkNorms(const Scenario &s, TensorList &out, std::int64_t tokens, std::int64_t heads, std::int64_t kvHeads)
+{
+    if (!s.arch.qkNorm)
+        return;
+    static constexpr RmsNormNames kQuery{"q_norm input in FP32", "q_norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                         "q_norm 1/rms (FP32)", "q_norm normalized query, saved by × weight",
+                                         "q_norm input, saved by Liger's kernel"};
+    static constexpr RmsNormNames kKey{"k_norm input in FP32", "k_norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                       "k_norm 1/rms (FP32)", "k_norm normalized key, saved by × weight",
+                                       "k_norm input, saved by Liger's kernel"};
+    const std::int64_t d = s.arch.effectiveHeadDim(), e = dtypeBytes(s).activation;
+    rmsNorm(s, out, tokens * heads, d, kQuery, e);
+    rmsNorm(s, out, tokens * kvHeads, d, kKey, e);
 }
 
 // torchtitan's tensor parallelism (parallelisms/parallelize_llama.py at 9dec370, apply_tp): each
@@ -331,6 +375,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
     const std::int64_t q = heads * d;
     rmsNorm(s, out, tokens / t);
     projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
+    qkNorms(s, out, tokens, heads, kvHeads);
     if (s.attention != Attention::Eager) {
         // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
         // _scaled_dot_product_flash_attention; flash_attn_func likewise). Hugging Face passes K and

@@ -95,6 +95,14 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         return Error{"modeling",
                      "gpt-neox blocks are modelled as lit-gpt computes them; use --implementation litgpt "
                      "or megatron"};
+    // Qwen3's q_norm and k_norm are modelled in the Llama-family blocks (savedtensors.cpp qkNorms);
+    // lit-gpt's of 2023 have none.
+    if (a.qkNorm && (litgpt || a.modeling != Modeling::Llama))
+        return Error{"qk-norm",
+                     litgpt ? "lit-gpt's blocks (the code modelled, of 2023) have no query/key norms; use "
+                              "--implementation huggingface, torchtitan, torchtune or megatron"
+                            : "query/key norms are modelled in the Llama-family block; use --modeling llama or "
+                              "--implementation megatron"};
     const bool torchtune = s.implementation == Implementation::TorchTune;
     if ((titan || torchtune) && a.modeling != Modeling::Llama)
         return Error{"implementation",

@@ -577,6 +577,9 @@ private Q_SLOTS:
         QTest::newRow("a GPU by its chip alone")
             << QStringList{"--gpu", "h100"} << 2
             << "--gpu: 'h100' is neither a GPU preset nor a size like 80GB; did you mean h100-sxm? (see --list-gpus)";
+        QTest::newRow("query/key norms in lit-gpt's blocks")
+            << QStringList{"--model", "qwen3-8b", "--implementation", "litgpt"} << 2
+            << "--qk-norm: lit-gpt's blocks (the code modelled, of 2023) have no query/key norms";
         QTest::newRow("unknown implementation")
             << QStringList{"--implementation", "nemo"} << 2
             << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt|torchtune";

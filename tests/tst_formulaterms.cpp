@@ -296,6 +296,17 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.pytorch = PyTorchRelease::Before2_2;
         });
+        row("Hugging Face's Qwen3 (query/key norms) on PyTorch 2.1", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.qkNorm = true;
+            s.pytorch = PyTorchRelease::Before2_2;
+        });
+        row("Hugging Face's Qwen3 with Liger kernels", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.qkNorm = true;
+            s.attention = Attention::Sdpa;
+            s.liger = true;
+        });
         row("lit-gpt on PyTorch 2.1, two sequences (the loss copies the last chunk)", [](Scenario &s) {
             s.implementation = Implementation::LitGpt;
             s.precision = Precision::Bf16;

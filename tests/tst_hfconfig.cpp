@@ -37,6 +37,12 @@ private Q_SLOTS:
                                           << "mixtral" << qint64(46'702'792'704) << "llama" << qint64(32768);
         QTest::newRow("Qwen2 QKV bias") << "qwen2.5-7b.json"
                                         << "qwen2" << qint64(7'615'616'512) << "llama" << qint64(131072);
+        // The Hub's safetensors totals of Qwen/Qwen3-8B and Qwen/Qwen3-30B-A3B.
+        QTest::newRow("Qwen3 query/key norms") << "qwen3-8b.json"
+                                               << "qwen3" << qint64(8'190'735'360) << "llama" << qint64(40960);
+        QTest::newRow("Qwen3-MoE: num_experts, moe_intermediate_size")
+            << "qwen3-30b-a3b.json"
+            << "qwen3-moe" << qint64(30'532'122'624) << "llama" << qint64(40960);
         // 335,143,938: BertForSequenceClassification as the Hugging Face performance guide trains it.
         QTest::newRow("BERT: token types, pooler, 2-label classifier")
             << "bert-large-uncased.json"

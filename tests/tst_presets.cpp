@@ -307,8 +307,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QStringList>("similar");
         QTest::newRow("a dash left out") << "llama3-70b" << QStringList{"llama-3-70b", "llama-2-70b"};
-        QTest::newRow("a family: the nearest three")
-            << "qwen" << QStringList{"qwen2.5-7b", "qwen2.5-14b", "qwen2.5-72b"};
+        QTest::newRow("a family: its sizes") << "llama-3.2" << QStringList{"llama-3.2-1b", "llama-3.2-3b"};
+        QTest::newRow("a large family: the nearest three")
+            << "llama" << QStringList{"llama-2-7b", "llama-3-8b", "llama-2-13b"};
         QTest::newRow("the Hub's name of an instruct model")
             << "meta-llama/Meta-Llama-3-8B-Instruct" << QStringList{"llama-3-8b"};
         QTest::newRow("the chip alone") << "h100" << QStringList{"h100-sxm"};

@@ -63,6 +63,7 @@ Scenario scenarioOf(const YAML::Node &c)
         a.parallelResidual = c["parallel_residual"].as<bool>();
     } else if (a.modeling == Modeling::Llama) {
         a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
+        a.qkNorm = c["qk_norm"] && c["qk_norm"].as<bool>();
         a.mlp = MlpKind::Gated;
         a.norm = NormKind::RmsNorm;
         a.tiedEmbeddings = false;
@@ -121,6 +122,8 @@ std::string rowName(const YAML::Node &c)
         name += " liger";
     if (c["packed"] && c["packed"].as<bool>())
         name += " packed";
+    if (c["qk_norm"] && c["qk_norm"].as<bool>())
+        name += " qk-norm";
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

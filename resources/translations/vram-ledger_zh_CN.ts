@@ -3319,6 +3319,46 @@
         <source>elements, kept whole beside their shards (DeepSpeed&apos;s param_persistence_threshold)</source>
         <translation>个元素，在分片之外保留完整副本（DeepSpeed 的 param_persistence_threshold）</translation>
     </message>
+    <message>
+        <source>q_norm input in FP32</source>
+        <translation>q_norm 的 FP32 输入</translation>
+    </message>
+    <message>
+        <source>q_norm x² (FP32), saved by mean (PyTorch before 2.2)</source>
+        <translation>q_norm 的 x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
+    </message>
+    <message>
+        <source>q_norm 1/rms (FP32)</source>
+        <translation>q_norm 1/rms（FP32）</translation>
+    </message>
+    <message>
+        <source>q_norm normalized query, saved by × weight</source>
+        <translation>q_norm 归一化后的 query，由 × weight 保存</translation>
+    </message>
+    <message>
+        <source>q_norm input, saved by Liger&apos;s kernel</source>
+        <translation>q_norm 输入，由 Liger 内核保存</translation>
+    </message>
+    <message>
+        <source>k_norm input in FP32</source>
+        <translation>k_norm 的 FP32 输入</translation>
+    </message>
+    <message>
+        <source>k_norm x² (FP32), saved by mean (PyTorch before 2.2)</source>
+        <translation>k_norm 的 x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
+    </message>
+    <message>
+        <source>k_norm 1/rms (FP32)</source>
+        <translation>k_norm 1/rms（FP32）</translation>
+    </message>
+    <message>
+        <source>k_norm normalized key, saved by × weight</source>
+        <translation>k_norm 归一化后的 key，由 × weight 保存</translation>
+    </message>
+    <message>
+        <source>k_norm input, saved by Liger&apos;s kernel</source>
+        <translation>k_norm 输入，由 Liger 内核保存</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -210,6 +210,21 @@ def configs():
     for family, shape, precision, p, recompute in itertools.product(
             ["gpt2", "bert"], MHA_SHAPES, PRECISIONS, [0.0, 0.1], RECOMPUTE):
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)
+    # Qwen3's q_norm and k_norm over each head: Hugging Face's dense block (eager and SDPA, with
+    # Liger's RMSNorm, before PyTorch 2.2) and its MoE block, torchtitan's (with TP) and torchtune's
+    qk = dict(recompute="none", dropout=0.0, qk_norm=True)
+    for shape, precision, training, attention in itertools.product(
+            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2], [{}, dict(attention="sdpa")]):
+        yield dict(family="llama", **shape, **precision, **training, **attention, **qk)
+    for precision, extra in itertools.product(PRECISIONS, [dict(liger=True), dict(pytorch="2.1")]):
+        yield dict(family="llama", **LLAMA_SHAPES[0], **precision, **LLAMA_TRAINING[0], attention="sdpa", **extra, **qk)
+    for precision in PRECISIONS:
+        yield dict(family="mixtral", **MOE_SHAPES[0], **precision, finetune="full", attention="sdpa", **qk)
+    for shape, precision in itertools.product(LLAMA_SHAPES[:2], PRECISIONS):
+        yield dict(family="torchtitan", **shape, **precision, finetune="full", attention="sdpa", **qk)
+    yield dict(family="torchtitan", **LLAMA_SHAPES[1], **PRECISIONS[0], finetune="full", attention="sdpa", tp=2, **qk)
+    for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], LLAMA_TRAINING[:2]):
+        yield dict(family="torchtune", **shape, **precision, **training, attention="sdpa", **qk)
 
 
 def rows():

@@ -432,7 +432,9 @@ class LlamaLayer:
     """transformers/models/llama/modeling_llama.py (v4.48-4.5x): LlamaDecoderLayer.forward with
     LlamaRMSNorm, LlamaAttention + eager_attention_forward (repeat_kv, softmax in FP32) and LlamaMLP
     (down_proj(act_fn(gate_proj(x)) * up_proj(x)), SiLU). Mistral and Qwen2 share this code
-    (Qwen2 adds a QKV bias, which saves nothing more)."""
+    (Qwen2 adds a QKV bias, which saves nothing more); Qwen3 (models/qwen3/modeling_qwen3.py,
+    c["qk_norm"]) adds q_norm and k_norm, Qwen3RMSNorm (LlamaRMSNorm's code) over each head's
+    width, on the projections' outputs before the transpose and rotary."""
 
     def __init__(self, c):
         self.c = c
@@ -459,10 +461,12 @@ class LlamaLayer:
         self.gate = proj("gate", h, f)
         self.up = proj("up", h, f)
         self.down = proj("down", f, h)
+        self.qk_norms = [parameter((d,), weight, trainable), parameter((d,), weight, trainable)] if c.get(
+            "qk_norm") else []
 
     def params(self):
         projections = [self.q, self.k, self.v, self.o, self.gate, self.up, self.down]
-        return [self.norm1, self.norm2] + [p for proj in projections for p in proj.params()]
+        return [self.norm1, self.norm2] + self.qk_norms + [p for proj in projections for p in proj.params()]
 
     @staticmethod
     def rms_norm(weight, x, pytorch, eps=1e-6, liger=False):
@@ -483,9 +487,14 @@ class LlamaLayer:
 
         residual = x
         x = self.rms_norm(self.norm1, x, c.get("pytorch"), liger=c.get("liger", False))
-        # LlamaAttention.forward
-        q = self.q(ops, x).view(b, s, a, d).transpose(1, 2)
-        k = self.k(ops, x).view(b, s, g, d).transpose(1, 2)
+        # LlamaAttention.forward (Qwen3Attention.forward with q_norm and k_norm)
+        q = self.q(ops, x).view(b, s, a, d)
+        k = self.k(ops, x).view(b, s, g, d)
+        if self.qk_norms:
+            liger = c.get("liger", False)
+            q = self.rms_norm(self.qk_norms[0], q, c.get("pytorch"), liger=liger)
+            k = self.rms_norm(self.qk_norms[1], k, c.get("pytorch"), liger=liger)
+        q, k = q.transpose(1, 2), k.transpose(1, 2)
         v = self.v(ops, x).view(b, s, g, d).transpose(1, 2)
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # apply_rotary_pos_emb
         q = (q * cos) + (rotate_half(q) * sin)
@@ -543,7 +552,8 @@ class MixtralLayer(LlamaLayer):
     def params(self):
         attention = [self.q, self.k, self.v, self.o]
         experts = [p for expert in self.experts for proj in expert for p in proj.params()]
-        return [self.norm1, self.norm2] + [p for proj in attention + [self.router] for p in proj.params()] + experts
+        return ([self.norm1, self.norm2] + self.qk_norms + [p for proj in attention + [self.router] for p in proj.params()]
+                + experts)
 
     def mlp(self, ops, x):
         c = self.c
@@ -604,7 +614,9 @@ class TorchtitanLayer:
     FeedForward w2(F.silu(w1(x)) * w3(x)). With tensor parallelism (c["tp"]; parallelisms/
     parallelize_llama.py apply_tp at 9dec370) one GPU of the group: its norms and residual sums on
     its slice of the sequence (SequenceParallel), the attention's and the MLP's input all-gathered,
-    heads/tp and ffn/tp of each column-wise projection, row-wise wo and w2 reduce-scattered."""
+    heads/tp and ffn/tp of each column-wise projection, row-wise wo and w2 reduce-scattered. Qwen3
+    (c["qk_norm"]; models/common/attention.py, Attention.forward) normalises each head's queries
+    and keys with nn.RMSNorm before rotary."""
 
     def __init__(self, c):
         self.c = c
@@ -620,10 +632,12 @@ class TorchtitanLayer:
         self.bq, self.bk, self.bv = ((parameter((a * d,), w, tr), parameter((g * d,), w, tr),
                                       parameter((g * d,), w, tr)) if bias else (None, None, None))
         self.w1, self.w2, self.w3 = parameter((f, h), w, tr), parameter((h, f), w, tr), parameter((f, h), w, tr)
+        self.qk_norms = [parameter((d,), w, tr), parameter((d,), w, tr)] if c.get("qk_norm") else []
 
     def params(self):
         biases = [t for t in (self.bq, self.bk, self.bv) if t is not None]
-        return [self.attention_norm, self.ffn_norm, self.wq, self.wk, self.wv, self.wo, self.w1, self.w2, self.w3] + biases
+        return ([self.attention_norm, self.ffn_norm, self.wq, self.wk, self.wv, self.wo, self.w1, self.w2, self.w3]
+                + biases + self.qk_norms)
 
     @staticmethod
     def rotary(x, freqs_cis):
@@ -650,6 +664,9 @@ class TorchtitanLayer:
         xq = ops.linear(y, self.wq, self.bq).view(b, s, a, d)
         xk = ops.linear(y, self.wk, self.bk).view(b, s, g, d)
         xv = ops.linear(y, self.wv, self.bv).view(b, s, g, d)
+        if self.qk_norms:
+            xq = torch_rms_norm(xq, self.qk_norms[0], c.get("pytorch"))
+            xk = torch_rms_norm(xk, self.qk_norms[1], c.get("pytorch"))
         xq, xk = self.rotary(xq, freqs_cis), self.rotary(xk, freqs_cis)
         keys, values = self.repeat_kv(xk, a // g), self.repeat_kv(xv, a // g)
         out = ops.sdpa(xq.transpose(1, 2), keys.transpose(1, 2), values.transpose(1, 2))
@@ -676,7 +693,9 @@ class TorchtuneLayer(LlamaLayer):
     unsqueeze(2).expand(...).flatten(1, 2); SDPA, here its flash stand-in; output.transpose(1,
     2).contiguous().view(b, s, -1); output_proj), modules/feed_forward.py FeedForward w2(silu(w1(x))
     * w3(x)). LoRA as modules/peft/lora.py LoRALinear: out + (alpha / rank) * lora_b(lora_a(
-    dropout(x))), which saves what PEFT's does (Lora above)."""
+    dropout(x))), which saves what PEFT's does (Lora above). Qwen3 (c["qk_norm"]; models/qwen3)
+    passes q_norm and k_norm, its RMSNorm over each head's width, which MultiHeadAttention applies
+    after rotary and the transpose."""
 
     def rope(self, x, cache, input_pos):
         seq_len = x.size(1)
@@ -707,6 +726,9 @@ class TorchtuneLayer(LlamaLayer):
         y = torch_rms_norm(x, self.norm1, c.get("pytorch"))
         q = self.rope(self.q(ops, y).view(b, s, a, d), cache, input_pos).transpose(1, 2)
         k = self.rope(self.k(ops, y).view(b, s, g, d), cache, input_pos).transpose(1, 2)
+        if self.qk_norms:
+            q = torch_rms_norm(q, self.qk_norms[0], c.get("pytorch"))
+            k = torch_rms_norm(k, self.qk_norms[1], c.get("pytorch"))
         v = self.v(ops, y).view(b, s, g, d).transpose(1, 2)
         if a != g:
             k = k.unsqueeze(2).expand(b, g, a // g, s, d).flatten(1, 2)
