@@ -21,6 +21,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "params"),
     VL_TRANSLATE_NOOP("vl::formula", "tensors"),
     VL_TRANSLATE_NOOP("vl::formula", "norm statistics (FP32)"),
+    VL_TRANSLATE_NOOP("vl::formula", "query and key norms' inputs and statistics"),
     VL_TRANSLATE_NOOP("vl::formula", "the final norm's statistics (FP32)"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 master copy"),
     VL_TRANSLATE_NOOP("vl::formula", "8-bit Adam m and v"),

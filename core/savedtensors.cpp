@@ -57,7 +57,8 @@ struct ActivationParts {
     // Beyond the paper, which leaves them out as small: the two norms' FP32 statistics per token.
     Bytes statistics = 0;
     Bytes routing = 0; // MoE: the experts' permuted input rows and the permutation's indices
-    Bytes total() const { return inputs + attention + scores + mlp + statistics + routing; }
+    Bytes qkNorms = 0; // --qk-layernorm: the query and key norms' inputs and statistics
+    Bytes total() const { return inputs + attention + scores + mlp + statistics + routing + qkNorms; }
 };
 
 // Korthikanti et al. 2022, Table 2, generalised to GQA, gated MLPs, MoE top-k, FlashAttention.
@@ -99,8 +100,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
         // k_layernorm, TENorm over each head's width): Transformer Engine's norm saves its 16-bit
         // input and its statistics a row (module/rmsnorm.py, layernorm.py: inputmat, rsigma, mu).
         const std::int64_t rows = sb * (a.heads + a.kvHeads) / t;
-        p.attention += e * rows * d;
-        p.statistics += megatronNormStatisticsPerToken(a) * rows;
+        p.qkNorms = (e * d + megatronNormStatisticsPerToken(a)) * rows;
     }
     if (s.attention != Attention::Eager) {
         if (flashKeepsOutput)
@@ -948,6 +948,7 @@ TensorList layerTensors(const Scenario &s)
     list.add("MLP", p.mlp);
     list.add("norm statistics (FP32)", p.statistics);
     list.add("MoE permuted rows and indices", p.routing);
+    list.add("query and key norms' inputs and statistics", p.qkNorms);
     return list;
 }
 

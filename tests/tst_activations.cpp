@@ -134,6 +134,30 @@ private Q_SLOTS:
         QCOMPARE(double(estimate(s).oneLayerActivations), expected + normStatistics(s));
     }
 
+    // Megatron's --qk-layernorm: TENorm over each head's width saves its 16-bit input and, for
+    // RMSNorm, an FP32 1/rms a row (a head of a token), for the queries and for the keys; under
+    // tensor parallelism for this GPU's heads.
+    void megatronQueryKeyNorms_data()
+    {
+        QTest::addColumn<int>("tp");
+        QTest::newRow("one GPU") << 1;
+        QTest::newRow("tensor parallel 4") << 4;
+    }
+    void megatronQueryKeyNorms()
+    {
+        QFETCH(int, tp);
+        Scenario s;
+        s.arch.kvHeads = 8;
+        s.arch.ffn = 14336;
+        s.attention = Attention::Flash;
+        s.tensorParallel = tp;
+        Scenario normed = s;
+        normed.arch.qkNorm = true;
+        const double rows = double(s.sequence * s.microBatch) * (32 + 8) / tp;
+        QCOMPARE(double(estimate(normed).oneLayerActivations - estimate(s).oneLayerActivations),
+                 rows * (2.0 * 128 + 4.0));
+    }
+
     // Transformer Engine under FP8, tensor by tensor from what its modules save for backward
     // (transformer_engine/pytorch/module, TE 1.x): LayerNormLinear keeps the norm's 16-bit input
     // and its FP8 output; the flash kernel Q, K, V and its 16-bit output, which the out-projection

@@ -3359,6 +3359,10 @@
         <source>k_norm input, saved by Liger&apos;s kernel</source>
         <translation>k_norm 输入，由 Liger 内核保存</translation>
     </message>
+    <message>
+        <source>query and key norms&apos; inputs and statistics</source>
+        <translation>query 与 key 归一化层的输入与统计量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
