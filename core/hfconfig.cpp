@@ -68,6 +68,10 @@ std::string joinSurrogatePairs(std::string_view json)
 // states it, since importing the rest would count another model.
 std::optional<Error> refuseUnmodelled(YamlReader &r)
 {
+    if (r.has("text_config"))
+        return r.errorAt("text_config",
+                         "a multimodal model (its language model under text_config, beside a vision encoder) is not "
+                         "modelled; enter its language model (the fields under text_config) by hand");
     if (r.has("kv_lora_rank"))
         return r.errorAt("kv_lora_rank", "multi-head latent attention (DeepSeek-V2 and V3) is not modelled");
     struct Limit {
@@ -106,6 +110,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         YamlReader r = *opened;
         if (auto duplicate = r.rejectDuplicates())
             return *duplicate;
+        if (auto unmodelled = refuseUnmodelled(r))
+            return *unmodelled;
 
         std::string modelType, nameOrPath;
         r.string("model_type", modelType);
@@ -152,9 +158,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                                                : error->field.c_str();
             return r.errorAt(key, error->message);
         };
-        std::optional<Error> e = refuseUnmodelled(r);
-        if (e)
-            return *e;
+        std::optional<Error> e;
         (e = r.integer(keys.hidden, a.hidden, true)) || (e = r.integer(keys.layers, a.layers, true))
             || (e = r.integer(keys.heads, a.heads, true)) || (e = r.integer("vocab_size", a.vocab, true));
         if (e)
@@ -195,10 +199,13 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         } else {
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;
-            if (modelType == "gemma2")
+            // Gemma-2 and Gemma-3: a norm before and after attention and the MLP; Gemma-3 and Qwen3
+            // a norm over each head's queries and keys.
+            const bool gemma = modelType == "gemma2" || modelType == "gemma3_text";
+            if (gemma)
                 a.normsPerLayer = 4;
             a.qkvBias = modelType == "qwen2" || modelType == "qwen2_moe";
-            a.qkNorm = modelType == "qwen3" || modelType == "qwen3_moe";
+            a.qkNorm = modelType == "qwen3" || modelType == "qwen3_moe" || modelType == "gemma3_text";
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
@@ -208,7 +215,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             // Qwen-MoE sizes its experts apart from a dense MLP's intermediate_size.
             if (!e && a.experts > 1)
                 e = r.integer("moe_intermediate_size", a.ffn);
-            if (!r.has("tie_word_embeddings") && modelType == "gemma2")
+            if (!r.has("tie_word_embeddings") && gemma)
                 a.tiedEmbeddings = true;
         }
         if (e)

@@ -51,6 +51,10 @@ private Q_SLOTS:
         QTest::newRow("GPT-NeoX (Pythia): LayerNorm, GELU, biases, untied")
             << "pythia-1.4b.json"
             << "gpt-neox" << qint64(1'414'647'808) << "gpt-neox" << qint64(2048);
+        // 999,885,952: the Hub's safetensors total of google/gemma-3-1b-pt.
+        QTest::newRow("Gemma-3 text: four norms, query/key norms, tied")
+            << "gemma-3-1b.json"
+            << "gemma3-text" << qint64(999'885'952) << "llama" << qint64(32768);
         QTest::newRow("Gemma-2 head_dim, four norms, tied")
             << "gemma-2-9b.json"
             << "gemma2" << qint64(9'241'705'984) << "llama" << qint64(8192);
@@ -143,6 +147,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("keys");
         QTest::addColumn<QString>("message");
+        QTest::newRow("Gemma-3's multimodal config")
+            << "\"model_type\": \"gemma3\", \"text_config\": {\"model_type\": \"gemma3_text\"}, "
+               "\"vision_config\": {}, "
+            << "text_config: a multimodal model (its language model under text_config, beside a vision encoder) is "
+               "not modelled";
         QTest::newRow("DeepSeek-V3's latent attention")
             << "\"model_type\": \"deepseek_v3\", \"kv_lora_rank\": 512, \"q_lora_rank\": 1536, "
             << "kv_lora_rank: multi-head latent attention (DeepSeek-V2 and V3) is not modelled";
