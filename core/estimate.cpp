@@ -996,8 +996,9 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
     if (s.implementation == Implementation::TorchTune) {
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = rotaryCachePositions(s);
-        // Per position: cos and sin of head_dim/2 angles, or for Qwen2 of head_dim (each angle twice).
-        const std::int64_t perPosition = s.arch.qkvBias ? s.arch.effectiveHeadDim() : s.arch.effectiveHeadDim() / 2;
+        // Per position: cos and sin of head_dim/2 angles, or for Qwen's of head_dim (each angle twice).
+        const std::int64_t perPosition = torchtuneQwenRope(s.arch) ? s.arch.effectiveHeadDim()
+                                                                   : s.arch.effectiveHeadDim() / 2;
         const Bytes cache = positions * perPosition * 2 * 4;
         sink.add(ItemId::RotaryTable, cache, [&] {
             return "torchtune's RoPE cache: " + formatCount(positions)

@@ -11,6 +11,11 @@ bool baseTrains(const Scenario &s)
     return s.fineTune == FineTune::Full || s.fineTune == FineTune::Freeze;
 }
 
+bool torchtuneQwenRope(const Architecture &a)
+{
+    return a.qkvBias || a.qkNorm;
+}
+
 Bytes megatronNormStatisticsPerToken(const Architecture &a)
 {
     return (a.norm == NormKind::LayerNorm ? 2 : 1) * 4;
@@ -222,8 +227,8 @@ void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 // Qwen3's q_norm and k_norm, an RMSNorm over each head's width on the query and key projections'
 // outputs: Hugging Face's Qwen3Attention.forward (models/qwen3/modeling_qwen3.py, Qwen3RMSNorm,
 // LlamaRMSNorm's code) and torchtitan's Attention.forward (models/common/attention.py, nn.RMSNorm)
-// before rotary, torchtune's MultiHeadAttention (modules/attention.py, its RMSNorm) after it, which
-// saves the same. Pinned to autograd by tests/oracle.
+// before rotary, as torchtune's Qwen3Attention (models/qwen3/_attention.py, its RMSNorm on the
+// transposed heads). Pinned to autograd by tests/oracle.
 void qkNorms(const Scenario &s, TensorList &out, std::int64_t tokens, std::int64_t heads, std::int64_t kvHeads)
 {
     if (!s.arch.qkNorm)
@@ -335,7 +340,7 @@ void torchtuneRopeRows(const Scenario &s, TensorList &out)
     const std::int64_t d = s.arch.effectiveHeadDim();
     const std::int64_t rows = s.sequence * (s.packed ? s.microBatch : 1);
     const int e = dtypeBytes(s).activation;
-    if (!s.arch.qkvBias) {
+    if (!torchtuneQwenRope(s.arch)) {
         if (!s.packed)
             return;
         const Bytes gathered = rows * (d / 2) * 2 * 4;

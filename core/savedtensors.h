@@ -62,6 +62,11 @@ bool baseTrains(const Scenario &s);
 // _LayerNormLinear.forward: ctx.save_for_backward(..., mu, rsigma)).
 Bytes megatronNormStatisticsPerToken(const Architecture &a);
 
+// torchtune builds Qwen2 and Qwen3 with Qwen2's RoPE (models/qwen2/_positional_embeddings.py;
+// models/qwen3/_component_builders.py), which the architecture tells by Qwen2's QKV biases and
+// Qwen3's query/key norms; Llama's and Mistral's with Llama's.
+bool torchtuneQwenRope(const Architecture &a);
+
 // lit-gpt's finetune/lora.py runs the LM head on slices of the sequence
 // (GPT.forward(lm_head_chunk_size=128), x.split(128, dim=1)): how many.
 std::int64_t litgptHeadChunks(const Scenario &s);

@@ -212,6 +212,7 @@ def configs():
         yield dict(family=family, **shape, **precision, finetune="full", recompute=recompute, dropout=p)
     # Qwen3's q_norm and k_norm over each head: Hugging Face's dense block (eager and SDPA, with
     # Liger's RMSNorm, before PyTorch 2.2) and its MoE block, torchtitan's (with TP) and torchtune's
+    # (with Qwen2's RoPE, which its Qwen3 uses, packed or not)
     qk = dict(recompute="none", dropout=0.0, qk_norm=True)
     for shape, precision, training, attention in itertools.product(
             LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2], [{}, dict(attention="sdpa")]):
@@ -223,8 +224,9 @@ def configs():
     for shape, precision in itertools.product(LLAMA_SHAPES[:2], PRECISIONS):
         yield dict(family="torchtitan", **shape, **precision, finetune="full", attention="sdpa", **qk)
     yield dict(family="torchtitan", **LLAMA_SHAPES[1], **PRECISIONS[0], finetune="full", attention="sdpa", tp=2, **qk)
-    for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS[:2], LLAMA_TRAINING[:2]):
-        yield dict(family="torchtune", **shape, **precision, **training, attention="sdpa", **qk)
+    for shape, precision, training, packed in itertools.product(
+            LLAMA_SHAPES[:2], PRECISIONS[:2], LLAMA_TRAINING[:2], [False, True]):
+        yield dict(family="torchtune", **shape, **precision, **training, attention="sdpa", packed=packed, **qk)
 
 
 def rows():

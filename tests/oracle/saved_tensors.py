@@ -693,14 +693,14 @@ class TorchtuneLayer(LlamaLayer):
     unsqueeze(2).expand(...).flatten(1, 2); SDPA, here its flash stand-in; output.transpose(1,
     2).contiguous().view(b, s, -1); output_proj), modules/feed_forward.py FeedForward w2(silu(w1(x))
     * w3(x)). LoRA as modules/peft/lora.py LoRALinear: out + (alpha / rank) * lora_b(lora_a(
-    dropout(x))), which saves what PEFT's does (Lora above). Qwen3 (c["qk_norm"]; models/qwen3)
-    passes q_norm and k_norm, its RMSNorm over each head's width, which MultiHeadAttention applies
-    after rotary and the transpose."""
+    dropout(x))), which saves what PEFT's does (Lora above). Qwen3 (c["qk_norm"]; models/qwen3/
+    _component_builders.py, _attention.py Qwen3Attention) normalises each head's queries and keys
+    with its RMSNorm on the transposed heads before rotary, and rotates them with Qwen2's RoPE."""
 
     def rope(self, x, cache, input_pos):
         seq_len = x.size(1)
         rope_cache = cache[:seq_len] if input_pos is None else cache[input_pos]
-        if self.c.get("qkv_bias"):
+        if qwen_rope(self.c):
             # Qwen2 (its q, k and v biases): models/qwen2/_positional_embeddings.py
             # Qwen2RotaryPositionalEmbeddings.forward, cos and sin each head_dim wide, cast to x's dtype
             head_dim = x.size(-1)
@@ -724,11 +724,12 @@ class TorchtuneLayer(LlamaLayer):
         a, g = c["heads"], c["kv_heads"]
         d = c["hidden"] // a
         y = torch_rms_norm(x, self.norm1, c.get("pytorch"))
-        q = self.rope(self.q(ops, y).view(b, s, a, d), cache, input_pos).transpose(1, 2)
-        k = self.rope(self.k(ops, y).view(b, s, g, d), cache, input_pos).transpose(1, 2)
+        q, k = self.q(ops, y).view(b, s, a, d), self.k(ops, y).view(b, s, g, d)
         if self.qk_norms:
-            q = torch_rms_norm(q, self.qk_norms[0], c.get("pytorch"))
-            k = torch_rms_norm(k, self.qk_norms[1], c.get("pytorch"))
+            q = torch_rms_norm(q.transpose(1, 2), self.qk_norms[0], c.get("pytorch")).transpose(1, 2)
+            k = torch_rms_norm(k.transpose(1, 2), self.qk_norms[1], c.get("pytorch")).transpose(1, 2)
+        q = self.rope(q, cache, input_pos).transpose(1, 2)
+        k = self.rope(k, cache, input_pos).transpose(1, 2)
         v = self.v(ops, y).view(b, s, g, d).transpose(1, 2)
         if a != g:
             k = k.unsqueeze(2).expand(b, g, a // g, s, d).flatten(1, 2)
@@ -736,6 +737,11 @@ class TorchtuneLayer(LlamaLayer):
         out = ops.sdpa(q, k, v).transpose(1, 2).contiguous().view(b, s, -1)
         h = self.o(ops, out) + x
         return h + self.mlp(ops, torch_rms_norm(h, self.norm2, c.get("pytorch")))
+
+
+def qwen_rope(c):
+    """torchtune builds Qwen2 (its QKV biases) and Qwen3 (its query/key norms) with Qwen2's RoPE."""
+    return c.get("qkv_bias") or c.get("qk_norm")
 
 
 def torchtune_rope(c):
@@ -746,7 +752,7 @@ def torchtune_rope(c):
     d = c["hidden"] // c["heads"]
     theta = 1.0 / (10000 ** (torch.arange(0, d, 2)[: d // 2].float() / d))
     idx_theta = torch.einsum("i, j -> ij", torch.arange(2 * c["seq"]).float(), theta).float()
-    if c.get("qkv_bias"):
+    if qwen_rope(c):
         freqs = torch.cat([idx_theta, idx_theta], dim=-1)
         cache = torch.cat([freqs.cos(), freqs.sin()], dim=-1)
     else:
