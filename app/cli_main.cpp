@@ -78,7 +78,6 @@ vl::HubResult fetchHubConfig(const vl::HubModelRef &ref, bool offline)
     return result;
 }
 
-// A GPU is a preset id, or a capacity such as 80GB, 24GiB or 81920MiB.
 // "did you mean llama-3-70b? (see --list-models)", or "see --list-models" when nothing is close.
 std::string suggestion(const std::vector<std::string> &similar, const char *listOption)
 {
@@ -86,6 +85,7 @@ std::string suggestion(const std::vector<std::string> &similar, const char *list
     return guess.empty() ? std::string("see ") + listOption : guess + " (see " + listOption + ")";
 }
 
+// A GPU is a preset id, or a capacity such as 80GB, 24GiB or 81920MiB.
 std::optional<vl::GpuPreset> resolveGpu(const vl::PresetCatalog &catalog, const std::string &spec)
 {
     if (const vl::GpuPreset *gpu = catalog.findGpu(spec))

@@ -16,6 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Longer than any id anyone types: beyond it no suggestion is looked for (the distance is quadratic).
+constexpr std::size_t kMaxTypedIdLength = 200;
+
 // Every id is a slug (slugify()), so "Llama-3.1-8B" and "meta-llama/Llama-3.1-8B" name the same
 // preset as "llama-3.1-8b".
 template <class Preset>

@@ -90,9 +90,6 @@ std::string slugify(std::string_view text);
 // "did you mean a, b or c?" for similarModelIds()/similarGpuIds(); empty for none.
 std::string didYouMean(const std::vector<std::string> &ids);
 
-// Longer than any id anyone types: beyond it no suggestion is looked for (the distance is quadratic).
-inline constexpr std::size_t kMaxTypedIdLength = 200;
-
 // Reads <dir>/models/*.yaml and <dir>/gpus/*.yaml from the built-in folder, then the user's;
 // a bad file is listed in `skipped` and never stops the others. Either folder may be missing.
 PresetCatalog loadCatalog(const std::filesystem::path &builtinDir, const std::filesystem::path &userDir);

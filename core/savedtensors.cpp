@@ -185,19 +185,19 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
         out.add("projection input", dt.activation * tokens * width);
 }
 
-// LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
-// mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
-// rsqrt saves its result; before PyTorch 2.2 mean saves its input, x²; the product with the
-// weight saves the normalized tensor only when the weight trains. torchtitan's unfused RMSNorm
-// (models/norms.py) and torchtune's compose the same ops.
 // What one RMSNorm's saved tensors are called in the explanation.
 struct RmsNormNames {
     std::string_view fp32Input, squares, rms, normalized, ligerInput;
 };
 
-// One RMSNorm over `rows` rows of `width` (the layer's norms: tokens × hidden; Qwen3's q_norm and
-// k_norm: tokens × heads rows of the head's width). `input` is the bytes an element of what it
-// reads: the stream's dtype for the layer's norms, the activations' for q_norm and k_norm.
+// LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
+// mean, rsqrt, x * rsqrt, weight * x.to(input_dtype). pow and the product save the FP32 input;
+// rsqrt saves its result; before PyTorch 2.2 mean saves its input, x²; the product with the
+// weight saves the normalized tensor only when the weight trains. torchtitan's unfused RMSNorm
+// (models/norms.py) and torchtune's compose the same ops. Here over `rows` rows of `width` (the
+// layer's norms: tokens × hidden; Qwen3's q_norm and k_norm: tokens × heads rows of the head's
+// width); `input` is the bytes an element of what it reads: the stream's dtype for the layer's
+// norms, the activations' for q_norm and k_norm.
 void rmsNorm(const Scenario &s, TensorList &out, std::int64_t rows, std::int64_t width, const RmsNormNames &names,
              std::int64_t input)
 {
