@@ -418,6 +418,35 @@ std::string gpuPresetsToYaml(const std::vector<GpuPreset> &gpus)
 
 namespace {
 
+// "llama-3-8b" before "llama-3-70b": runs of digits compare as numbers, the rest as text.
+bool naturalLess(std::string_view a, std::string_view b)
+{
+    const auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (isDigit(a[i]) && isDigit(b[j])) {
+            const std::size_t iEnd = a.find_first_not_of("0123456789", i), jEnd = b.find_first_not_of("0123456789", j);
+            std::string_view x = a.substr(i, iEnd - i), y = b.substr(j, jEnd - j);
+            x.remove_prefix(std::min(x.find_first_not_of('0'), x.size()));
+            y.remove_prefix(std::min(y.find_first_not_of('0'), y.size()));
+            if (x.size() != y.size())
+                return x.size() < y.size();
+            if (x != y)
+                return x < y;
+            i = std::min(iEnd, a.size());
+            j = std::min(jEnd, b.size());
+        } else {
+            if (a[i] != b[j])
+                return a[i] < b[j];
+            ++i;
+            ++j;
+        }
+    }
+    if (a.size() - i != b.size() - j)
+        return a.size() - i < b.size() - j;
+    return a < b; // "a01" and "a1": equal as numbers, still two names
+}
+
 std::vector<fs::path> yamlFilesIn(const fs::path &dir)
 {
     std::vector<fs::path> files;
@@ -427,7 +456,8 @@ std::vector<fs::path> yamlFilesIn(const fs::path &dir)
         if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml"))
             files.push_back(it->path());
     }
-    std::sort(files.begin(), files.end());
+    std::sort(files.begin(), files.end(),
+              [](const fs::path &a, const fs::path &b) { return naturalLess(a.stem().string(), b.stem().string()); });
     return files;
 }
 

@@ -276,6 +276,36 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(slugify(text.toStdString())), slug);
     }
 
+    // The presets are listed with their sizes in numeric order, as the files name them.
+    void presetsInNaturalOrder_data()
+    {
+        QTest::addColumn<QString>("earlier");
+        QTest::addColumn<QString>("later");
+        QTest::newRow("7B before 13B") << "llama-2-7b"
+                                       << "llama-2-13b";
+        QTest::newRow("8B before 70B") << "llama-3-8b"
+                                       << "llama-3-70b";
+        QTest::newRow("Llama-3 before Llama-3.1") << "llama-3-70b"
+                                                  << "llama-3.1-8b";
+        QTest::newRow("GPT-2 before GPT-2 XL") << "gpt2"
+                                               << "gpt2-xl";
+        QTest::newRow("Qwen2.5 7B before 14B") << "qwen2.5-7b"
+                                               << "qwen2.5-14b";
+    }
+    void presetsInNaturalOrder()
+    {
+        QFETCH(QString, earlier);
+        QFETCH(QString, later);
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
+        const auto at = [&](const QString &id) {
+            return std::find_if(catalog.models.begin(), catalog.models.end(),
+                                [&](const ModelPreset &m) { return m.id == id.toStdString(); })
+                - catalog.models.begin();
+        };
+        QVERIFY(at(later) < qsizetype(catalog.models.size()));
+        QVERIFY2(at(earlier) < at(later), qPrintable(earlier + " lists after " + later));
+    }
+
     // What a user types for a preset: its id in any case, or the model's name on the Hub.
     void presetsFoundByWhatUsersType_data()
     {
