@@ -14,6 +14,14 @@ std::string sampleText(const QString &name)
     return text ? *text : std::string();
 }
 
+// A config.json of the keys given, then a small Llama's shape.
+std::string smallLlamaConfig(const std::string &keys)
+{
+    return "{" + keys
+        + "\"hidden_size\": 2048, \"num_hidden_layers\": 24, \"num_attention_heads\": 16, "
+          "\"intermediate_size\": 5632, \"vocab_size\": 151936}";
+}
+
 } // namespace
 
 class TestHfConfig : public QObject {
@@ -173,10 +181,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, keys);
         QFETCH(QString, message);
-        const std::string json = "{" + keys.toStdString()
-            + "\"hidden_size\": 2048, \"num_hidden_layers\": 24, \"num_attention_heads\": 16, "
-              "\"intermediate_size\": 5632, \"vocab_size\": 151936}";
-        const auto model = importHfConfig(json, "config.json");
+        const auto model = importHfConfig(smallLlamaConfig(keys.toStdString()), "config.json");
         QVERIFY(!model.ok());
         QVERIFY2(QString::fromStdString(model.error().describe()).contains(message), model.error().describe().c_str());
     }
@@ -184,11 +189,10 @@ private Q_SLOTS:
     // The same keys at values that state nothing beyond the model: imported.
     void modelledValuesOfThoseKeysImport()
     {
-        const std::string json = "{\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, "
-                                 "\"moe_intermediate_size\": 768, \"decoder_sparse_step\": 1, \"mlp_only_layers\": [], "
-                                 "\"shared_expert_intermediate_size\": 0, \"hidden_size\": 2048, "
-                                 "\"num_hidden_layers\": 24, \"num_attention_heads\": 16, \"intermediate_size\": 6144, "
-                                 "\"vocab_size\": 151936}";
+        const std::string json = smallLlamaConfig(
+            "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"num_experts_per_tok\": 2, "
+            "\"moe_intermediate_size\": 768, \"decoder_sparse_step\": 1, \"mlp_only_layers\": [], "
+            "\"shared_expert_intermediate_size\": 0, ");
         const auto model = importHfConfig(json, "config.json");
         QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
         QCOMPARE(model->arch.experts, qint64(8));
