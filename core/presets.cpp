@@ -456,8 +456,13 @@ std::vector<fs::path> yamlFilesIn(const fs::path &dir)
         if (it->is_regular_file(ec) && (ext == ".yaml" || ext == ".yml"))
             files.push_back(it->path());
     }
-    std::sort(files.begin(), files.end(),
-              [](const fs::path &a, const fs::path &b) { return naturalLess(a.stem().string(), b.stem().string()); });
+    // By name without the extension (gpt2 before gpt2-xl), then with it (x.yaml before x.yml).
+    std::sort(files.begin(), files.end(), [](const fs::path &a, const fs::path &b) {
+        const std::string stemA = a.stem().string(), stemB = b.stem().string();
+        if (stemA != stemB)
+            return naturalLess(stemA, stemB);
+        return a.filename() < b.filename();
+    });
     return files;
 }
 

@@ -197,6 +197,23 @@ private Q_SLOTS:
         QVERIFY(catalog.findModel("llama-2-7b"));
     }
 
+    // Two of the user's files with one id: the first by name loads (x.yaml before x.yml), the
+    // other is reported.
+    void oneIdInTwoFilesKeepsTheFirstByName()
+    {
+        QTemporaryDir user;
+        QDir(user.path()).mkpath(QStringLiteral("models"));
+        writeFile(user.filePath(QStringLiteral("models/twin.yml")), sample("twin", 512));
+        writeFile(user.filePath(QStringLiteral("models/twin.yaml")), sample("twin", 256));
+        const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, user.path().toStdString());
+        const ModelPreset *twin = catalog.findModel("twin");
+        QVERIFY(twin);
+        QCOMPARE(twin->arch.hidden, qint64(256));
+        QCOMPARE(catalog.skipped.size(), std::size_t(1));
+        QVERIFY2(QString::fromStdString(catalog.skipped.front().file).endsWith(QLatin1String("twin.yml")),
+                 catalog.skipped.front().describe().c_str());
+    }
+
     void modelPresetRoundTrips()
     {
         const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
