@@ -249,8 +249,10 @@ private Q_SLOTS:
         QTest::newRow("V100: 7.0") << "v100-16gb" << qint64(7);
         QTest::newRow("T4: 7.5") << "t4" << qint64(7);
         QTest::newRow("A100: 8.0") << "a100-80gb" << qint64(8);
+        QTest::newRow("A800: 8.0") << "a800-80gb" << qint64(8);
         QTest::newRow("L4: 8.9") << "l4" << qint64(8);
         QTest::newRow("H100: 9.0") << "h100-sxm" << qint64(9);
+        QTest::newRow("H800: 9.0") << "h800" << qint64(9);
         QTest::newRow("B200: 10.0") << "b200" << qint64(10);
         QTest::newRow("RTX 5090: 12.0") << "rtx-5090" << qint64(12);
         QTest::newRow("MI300X: AMD's, none") << "mi300x" << qint64(0);
