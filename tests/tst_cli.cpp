@@ -574,9 +574,9 @@ private Q_SLOTS:
             << "--model: 'llama3-70b' is not a preset; did you mean llama-3-70b or llama-2-70b? (see --list-models)";
         QTest::newRow("unknown GPU") << QStringList{"--gpu", "tpu"} << 2
                                      << "--gpu: 'tpu' is neither a GPU preset nor a size like 80GB; see --list-gpus";
-        QTest::newRow("a GPU by its chip alone")
-            << QStringList{"--gpu", "h100"} << 2
-            << "--gpu: 'h100' is neither a GPU preset nor a size like 80GB; did you mean h100-sxm? (see --list-gpus)";
+        QTest::newRow("a board the presets name by its chip")
+            << QStringList{"--gpu", "h200-sxm"} << 2
+            << "--gpu: 'h200-sxm' is neither a GPU preset nor a size like 80GB; did you mean h200? (see --list-gpus)";
         QTest::newRow("query/key norms in lit-gpt's blocks")
             << QStringList{"--model", "qwen3-8b", "--implementation", "litgpt"} << 2
             << "--qk-norm: lit-gpt's blocks (the code modelled, of 2023) have no query/key norms";

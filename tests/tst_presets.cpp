@@ -253,6 +253,8 @@ private Q_SLOTS:
         QTest::newRow("L4: 8.9") << "l4" << qint64(8);
         QTest::newRow("H100: 9.0") << "h100-sxm" << qint64(9);
         QTest::newRow("H800: 9.0") << "h800" << qint64(9);
+        QTest::newRow("H100 PCIe: 9.0") << "h100-pcie" << qint64(9);
+        QTest::newRow("RTX 6000 Ada: 8.9") << "rtx-6000-ada" << qint64(8);
         QTest::newRow("B200: 10.0") << "b200" << qint64(10);
         QTest::newRow("RTX 5090: 12.0") << "rtx-5090" << qint64(12);
         QTest::newRow("MI300X: AMD's, none") << "mi300x" << qint64(0);
@@ -361,7 +363,7 @@ private Q_SLOTS:
             << "llama" << QStringList{"llama-2-7b", "llama-3-8b", "llama-2-13b"};
         QTest::newRow("the Hub's name of an instruct model")
             << "meta-llama/Meta-Llama-3-8B-Instruct" << QStringList{"llama-3-8b"};
-        QTest::newRow("the chip alone") << "h100" << QStringList{"h100-sxm"};
+        QTest::newRow("the chip alone: its boards") << "h100" << QStringList{"h100-nvl", "h100-sxm", "h100-pcie"};
         QTest::newRow("a100 is no a10") << "a100" << QStringList{"a100-40gb", "a100-80gb"};
         QTest::newRow("the number alone") << "4090" << QStringList{"rtx-4090"};
         QTest::newRow("nothing close") << "banana" << QStringList{};
