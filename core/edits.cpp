@@ -258,7 +258,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.overhead.runtimeCounted() && nvlsBuffersOnNvSwitch(other) > 0;
     };
     if (field == "nvls")
-        return nvlsWith([](Scenario &) {});
+        return s.overhead.runtimeCounted() && nvlsBuffersOnNvSwitch(s) > 0;
     if (field == "nccl")
         return s.overhead.nvls && nvlsWith([](Scenario &o) { o.overhead.nccl = NcclRelease::Before2_21; });
     if (field == "gpus-per-node") // also how many GPUs' offloaded states a node's CPU memory holds
