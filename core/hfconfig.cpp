@@ -64,6 +64,65 @@ std::string joinSurrogatePairs(std::string_view json)
     return out;
 }
 
+// The block a config's model_type builds, as the import reads its keys.
+enum class ConfigBlock { Gpt2, Bert, GptNeox, LlamaFamily };
+
+// Each model_type whose Hugging Face modeling code builds a block the fields express, with what
+// its code fixes beyond the keys read (transformers models/<type>/modeling_<type>.py and
+// configuration_<type>.py). Other types are refused, not read as the nearest one: Phi-2's
+// LayerNorm and plain GELU MLP, OLMo-2's full-width query/key norms after the projections,
+// GPT-BigCode's single key/value head or Jamba's Mamba layers would be counted as another model.
+struct KnownModelType {
+    std::string_view modelType;
+    ConfigBlock block;
+    bool qkvBias = false;     // Qwen2: biases on q, k and v only (qkv_bias=True in its attention)
+    bool qkNorm = false;      // Qwen3, Gemma-3: an RMSNorm over each head's queries and keys
+    bool fourNorms = false;   // Gemma-2, Gemma-3: a norm before and after attention and the MLP
+    bool tiedDefault = false; // the config class's tie_word_embeddings default (Gemma's True)
+};
+constexpr KnownModelType kKnownModelTypes[] = {
+    {"gpt2", ConfigBlock::Gpt2},
+    {"bert", ConfigBlock::Bert},
+    {"gpt_neox", ConfigBlock::GptNeox},
+    {"llama", ConfigBlock::LlamaFamily},
+    {"mistral", ConfigBlock::LlamaFamily},
+    {"mixtral", ConfigBlock::LlamaFamily},
+    {"phi3", ConfigBlock::LlamaFamily}, // fused qkv_proj and gate_up_proj: the same weights, split
+    {"qwen2", ConfigBlock::LlamaFamily, true},
+    {"qwen2_moe", ConfigBlock::LlamaFamily, true},
+    {"qwen3", ConfigBlock::LlamaFamily, false, true},
+    {"qwen3_moe", ConfigBlock::LlamaFamily, false, true},
+    {"gemma", ConfigBlock::LlamaFamily, false, false, false, true},
+    {"gemma2", ConfigBlock::LlamaFamily, false, false, true, true},
+    {"gemma3_text", ConfigBlock::LlamaFamily, false, true, true, true},
+};
+
+std::string knownModelTypeList()
+{
+    std::string list;
+    for (const KnownModelType &known : kKnownModelTypes)
+        list += (list.empty() ? "" : ", ") + std::string(known.modelType);
+    return list;
+}
+
+// The model_type's row; a config without one (written before transformers named its types) is
+// read by its keys: GPT-2's n_embd, else a Llama-family block.
+Result<KnownModelType> knownModelType(YamlReader &r)
+{
+    std::string modelType;
+    if (auto e = r.string("model_type", modelType))
+        return *e;
+    if (modelType.empty())
+        return KnownModelType{"", r.has("n_embd") ? ConfigBlock::Gpt2 : ConfigBlock::LlamaFamily};
+    for (const KnownModelType &known : kKnownModelTypes)
+        if (known.modelType == modelType)
+            return known;
+    return r.errorAt("model_type",
+                     "'" + modelType + "' is not a model type the import reads (" + knownModelTypeList()
+                         + "): its blocks may differ from all of them. Enter the architecture by hand, or set "
+                           "model_type to llama if its code is Llama's");
+}
+
 // What a config.json can state that no field of Architecture expresses: refused at the key that
 // states it, since importing the rest would count another model.
 std::optional<Error> refuseUnmodelled(YamlReader &r)
@@ -93,6 +152,11 @@ std::optional<Error> refuseUnmodelled(YamlReader &r)
         if (value > limit.most)
             return r.errorAt(limit.key, std::to_string(value) + ": " + limit.what);
     }
+    bool mlpBias = false; // Llama's config (transformers 4.41+): biases on the MLP's three linears
+    if (auto e = r.boolean("mlp_bias", mlpBias))
+        return e;
+    if (mlpBias)
+        return r.errorAt("mlp_bias", "biases on a gated MLP's linears are not modelled");
     if (r.has("mlp_only_layers") && r.node()["mlp_only_layers"].size() > 0)
         return r.errorAt("mlp_only_layers", "dense layers among the MoE layers are not modelled");
     return std::nullopt;
@@ -113,12 +177,14 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         if (auto unmodelled = refuseUnmodelled(r))
             return *unmodelled;
 
-        std::string modelType, nameOrPath;
-        r.string("model_type", modelType);
+        const auto family = knownModelType(r);
+        if (!family)
+            return family.error();
+        const std::string modelType(family->modelType);
+        std::string nameOrPath;
         r.string("_name_or_path", nameOrPath);
-        const bool gpt2Style = r.has("n_embd") || modelType == "gpt2";
-        const bool bert = modelType == "bert";
-        const bool neox = modelType == "gpt_neox";
+        const bool gpt2Style = family->block == ConfigBlock::Gpt2;
+        const bool bert = family->block == ConfigBlock::Bert;
         const KeyNames &keys = gpt2Style ? kGpt2Keys : kLlamaKeys;
 
         std::string missing;
@@ -185,7 +251,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.modeling = Modeling::Bert;
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("max_position_embeddings", a.learnedPositions))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
-        } else if (neox) {
+        } else if (family->block == ConfigBlock::GptNeox) {
             // modeling_gpt_neox.py: two LayerNorms a layer, GELU MLP, biases everywhere, rotary on
             // rotary_pct of each head, an untied head (tie_word_embeddings defaults to false).
             a.mlp = MlpKind::Gelu;
@@ -199,13 +265,11 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         } else {
             a.mlp = MlpKind::Gated;
             a.norm = NormKind::RmsNorm;
-            // Gemma-2 and Gemma-3: a norm before and after attention and the MLP; Gemma-3 and Qwen3
-            // a norm over each head's queries and keys.
-            const bool gemma = modelType == "gemma2" || modelType == "gemma3_text";
-            if (gemma)
+            if (family->fourNorms)
                 a.normsPerLayer = 4;
-            a.qkvBias = modelType == "qwen2" || modelType == "qwen2_moe";
-            a.qkNorm = modelType == "qwen3" || modelType == "qwen3_moe" || modelType == "gemma3_text";
+            a.qkvBias = family->qkvBias;
+            a.qkNorm = family->qkNorm;
+            a.tiedEmbeddings = family->tiedDefault;
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
@@ -215,8 +279,6 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             // Qwen-MoE sizes its experts apart from a dense MLP's intermediate_size.
             if (!e && a.experts > 1)
                 e = r.integer("moe_intermediate_size", a.ffn);
-            if (!r.has("tie_word_embeddings") && gemma)
-                a.tiedEmbeddings = true;
         }
         if (e)
             return *e;

@@ -66,6 +66,11 @@ private Q_SLOTS:
         QTest::newRow("Gemma-2 head_dim, four norms, tied")
             << "gemma-2-9b.json"
             << "gemma2" << qint64(9'241'705'984) << "llama" << qint64(8192);
+        // 8,537,680,896: Gemma 7B's count in KerasHub's presets (gemma_7b_en); its config.json
+        // leaves tie_word_embeddings to GemmaConfig's default, True.
+        QTest::newRow("Gemma: tied unless the config says otherwise")
+            << "gemma-7b.json"
+            << "gemma" << qint64(8'537'680'896) << "llama" << qint64(8192);
     }
     void families()
     {
@@ -139,6 +144,10 @@ private Q_SLOTS:
                                         << "not valid YAML";
         QTest::newRow("a key given twice (JSON readers keep the last, YAML the first)") << "duplicate-key.json"
                                                                                         << "hidden_size: appears twice";
+        // Every key a Llama-family config has, but LayerNorm, biases and a plain GELU MLP.
+        QTest::newRow("StarCoder2: a model type the import does not read")
+            << "starcoder2-15b.json"
+            << "model_type: 'starcoder2' is not a model type the import reads (gpt2, bert, gpt_neox, llama,";
     }
     void refusals()
     {
@@ -176,6 +185,20 @@ private Q_SLOTS:
         QTest::newRow("dense layers listed among MoE ones")
             << "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"mlp_only_layers\": [0, 5], "
             << "mlp_only_layers: dense layers among the MoE layers are not modelled";
+        QTest::newRow("Llama's MLP biases") << "\"model_type\": \"llama\", \"mlp_bias\": true, "
+                                            << "mlp_bias: biases on a gated MLP's linears are not modelled";
+        QTest::newRow("Phi-2: LayerNorm, parallel blocks, a plain MLP")
+            << "\"model_type\": \"phi\", \"partial_rotary_factor\": 0.4, "
+            << "model_type: 'phi' is not a model type the import reads";
+        QTest::newRow("OLMo-2: full-width query/key norms, norms after each sublayer")
+            << "\"model_type\": \"olmo2\", "
+            << "model_type: 'olmo2' is not a model type the import reads";
+        QTest::newRow("Jamba: Mamba layers among attention ones")
+            << "\"model_type\": \"jamba\", \"num_experts\": 16, \"attn_layer_period\": 8, "
+            << "model_type: 'jamba' is not a model type the import reads";
+        QTest::newRow("GPT-BigCode: one key/value head for all")
+            << "\"model_type\": \"gpt_bigcode\", \"multi_query\": true, \"n_embd\": 2048, "
+            << "model_type: 'gpt_bigcode' is not a model type the import reads";
     }
     void unmodelledArchitecturesAreRefused()
     {
@@ -184,6 +207,24 @@ private Q_SLOTS:
         const auto model = importHfConfig(smallLlamaConfig(keys.toStdString()), "config.json");
         QVERIFY(!model.ok());
         QVERIFY2(QString::fromStdString(model.error().describe()).contains(message), model.error().describe().c_str());
+    }
+
+    // A config written before transformers named its model types: its keys say which block.
+    void withoutModelTypeTheKeysDecide_data()
+    {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("modeling");
+        QTest::newRow("n_embd: GPT-2") << "{\"n_embd\": 768, \"n_layer\": 12, \"n_head\": 12, \"vocab_size\": 50257}"
+                                       << "gpt2";
+        QTest::newRow("hidden_size: a Llama-family block") << QString::fromStdString(smallLlamaConfig({})) << "llama";
+    }
+    void withoutModelTypeTheKeysDecide()
+    {
+        QFETCH(QString, json);
+        QFETCH(QString, modeling);
+        const auto model = importHfConfig(json.toStdString(), "config.json");
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(QString::fromLatin1(toString(model->arch.modeling)), modeling);
     }
 
     // The same keys at values that state nothing beyond the model: imported.
