@@ -31,7 +31,11 @@ struct Architecture {
     MlpKind mlp = MlpKind::Gated;
     Modeling modeling = Modeling::Llama;
     NormKind norm = NormKind::RmsNorm;
-    std::int64_t normsPerLayer = 2; // Gemma-2 has four
+    // Two: before attention and before the MLP. Four (Gemma-2, Gemma-3): after each of them too.
+    std::int64_t normsPerLayer = 2;
+    bool zeroCenteredNorm = false;  // Gemma: norms scale by 1 + weight (Megatron's --apply-layernorm-1p)
+    bool softCapping = false;       // Gemma-2: tanh soft-capping of the attention scores and the logits
+    std::int64_t slidingWindow = 0; // tokens a sliding-window layer attends back to; 0: none
     bool tiedEmbeddings = false;
     bool qkvBias = false;             // Qwen2
     bool qkNorm = false;              // Qwen3: a norm over each head's queries and keys (q_norm, k_norm)

@@ -75,26 +75,42 @@ enum class ConfigBlock { Gpt2, Bert, GptNeox, LlamaFamily };
 struct KnownModelType {
     std::string_view modelType;
     ConfigBlock block;
-    bool qkvBias = false;     // Qwen2: biases on q, k and v only (qkv_bias=True in its attention)
-    bool qkNorm = false;      // Qwen3, Gemma-3: an RMSNorm over each head's queries and keys
-    bool fourNorms = false;   // Gemma-2, Gemma-3: a norm before and after attention and the MLP
-    bool tiedDefault = false; // the config class's tie_word_embeddings default (Gemma's True)
+    bool qkvBias = false;            // Qwen2: biases on q, k and v only (qkv_bias=True in its attention)
+    bool qkNorm = false;             // Qwen3, Gemma-3: an RMSNorm over each head's queries and keys
+    bool zeroCenteredNorm = false;   // Gemma: RMSNorm scales by 1 + weight
+    bool fourNorms = false;          // Gemma-2, Gemma-3: a norm before and after attention and the MLP
+    bool tiedDefault = false;        // the config class's tie_word_embeddings default (Gemma's True)
+    bool softCappingDefault = false; // Gemma2Config: final_logit_softcapping 30, attn_logit_softcapping 50
+    bool slidingWindow = false;      // its sliding_window key is a window its layers attend within
 };
+using enum ConfigBlock;
 constexpr KnownModelType kKnownModelTypes[] = {
-    {"gpt2", ConfigBlock::Gpt2},
-    {"bert", ConfigBlock::Bert},
-    {"gpt_neox", ConfigBlock::GptNeox},
-    {"llama", ConfigBlock::LlamaFamily},
-    {"mistral", ConfigBlock::LlamaFamily},
-    {"mixtral", ConfigBlock::LlamaFamily},
-    {"phi3", ConfigBlock::LlamaFamily}, // fused qkv_proj and gate_up_proj: the same weights, split
-    {"qwen2", ConfigBlock::LlamaFamily, true},
-    {"qwen2_moe", ConfigBlock::LlamaFamily, true},
-    {"qwen3", ConfigBlock::LlamaFamily, false, true},
-    {"qwen3_moe", ConfigBlock::LlamaFamily, false, true},
-    {"gemma", ConfigBlock::LlamaFamily, false, false, false, true},
-    {"gemma2", ConfigBlock::LlamaFamily, false, false, true, true},
-    {"gemma3_text", ConfigBlock::LlamaFamily, false, true, true, true},
+    {.modelType = "gpt2", .block = Gpt2},
+    {.modelType = "bert", .block = Bert},
+    {.modelType = "gpt_neox", .block = GptNeox},
+    {.modelType = "llama", .block = LlamaFamily},
+    {.modelType = "mistral", .block = LlamaFamily, .slidingWindow = true},
+    {.modelType = "mixtral", .block = LlamaFamily, .slidingWindow = true},
+    {.modelType = "phi3", .block = LlamaFamily}, // fused qkv_proj and gate_up_proj: the same weights, split
+    {.modelType = "qwen2", .block = LlamaFamily, .qkvBias = true},
+    {.modelType = "qwen2_moe", .block = LlamaFamily, .qkvBias = true},
+    {.modelType = "qwen3", .block = LlamaFamily, .qkNorm = true},
+    {.modelType = "qwen3_moe", .block = LlamaFamily, .qkNorm = true},
+    {.modelType = "gemma", .block = LlamaFamily, .zeroCenteredNorm = true, .tiedDefault = true},
+    {.modelType = "gemma2",
+     .block = LlamaFamily,
+     .zeroCenteredNorm = true,
+     .fourNorms = true,
+     .tiedDefault = true,
+     .softCappingDefault = true,
+     .slidingWindow = true},
+    {.modelType = "gemma3_text",
+     .block = LlamaFamily,
+     .qkNorm = true,
+     .zeroCenteredNorm = true,
+     .fourNorms = true,
+     .tiedDefault = true,
+     .slidingWindow = true},
 };
 
 std::string knownModelTypeList()
@@ -113,7 +129,7 @@ Result<KnownModelType> knownModelType(YamlReader &r)
     if (auto e = r.string("model_type", modelType))
         return *e;
     if (modelType.empty())
-        return KnownModelType{"", r.has("n_embd") ? ConfigBlock::Gpt2 : ConfigBlock::LlamaFamily};
+        return KnownModelType{.modelType = "", .block = r.has("n_embd") ? Gpt2 : LlamaFamily};
     for (const KnownModelType &known : kKnownModelTypes)
         if (known.modelType == modelType)
             return known;
@@ -152,6 +168,11 @@ std::optional<Error> refuseUnmodelled(YamlReader &r)
         if (value > limit.most)
             return r.errorAt(limit.key, std::to_string(value) + ": " + limit.what);
     }
+    bool layerWindows = false; // Qwen2's and Qwen3's: a sliding window from max_window_layers up
+    if (auto e = r.boolean("use_sliding_window", layerWindows))
+        return e;
+    if (layerWindows)
+        return r.errorAt("use_sliding_window", "a sliding window in some layers only is not modelled");
     bool mlpBias = false; // Llama's config (transformers 4.41+): biases on the MLP's three linears
     if (auto e = r.boolean("mlp_bias", mlpBias))
         return e;
@@ -160,6 +181,22 @@ std::optional<Error> refuseUnmodelled(YamlReader &r)
     if (r.has("mlp_only_layers") && r.node()["mlp_only_layers"].size() > 0)
         return r.errorAt("mlp_only_layers", "dense layers among the MoE layers are not modelled");
     return std::nullopt;
+}
+
+// Gemma-2's tanh soft-capping of the logits (final_logit_softcapping) and of the attention scores
+// (attn_logit_softcapping), each a number or null; the estimate models both or neither.
+Result<bool> softCapping(YamlReader &r, bool byDefault)
+{
+    const auto stated = [&](const char *key) {
+        const YAML::Node value = r.node()[key];
+        return value.IsDefined() ? !value.IsNull() : byDefault;
+    };
+    const bool logits = stated("final_logit_softcapping"), scores = stated("attn_logit_softcapping");
+    if (logits != scores)
+        return r.errorAt(logits ? "final_logit_softcapping" : "attn_logit_softcapping",
+                         "soft-capping of the logits without the attention scores' (or the reverse) is not "
+                         "modelled");
+    return logits;
 }
 
 } // namespace
@@ -269,8 +306,15 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                 a.normsPerLayer = 4;
             a.qkvBias = family->qkvBias;
             a.qkNorm = family->qkNorm;
+            a.zeroCenteredNorm = family->zeroCenteredNorm;
             a.tiedEmbeddings = family->tiedDefault;
-            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
+            if (auto capped = softCapping(r, family->softCappingDefault); !capped)
+                return capped.error();
+            else
+                a.softCapping = *capped;
+            if (family->slidingWindow)
+                e = r.integer("sliding_window", a.slidingWindow); // null: none
+            e || (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
                 || (e = r.integer("num_experts", a.experts)) // Qwen-MoE's name for it

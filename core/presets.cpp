@@ -233,6 +233,12 @@ void writeArchitecture(YAML::Emitter &out, const Architecture &a)
         out << YAML::Key << "modeling" << YAML::Value << toString(a.modeling);
     if (a.normsPerLayer != 2)
         out << YAML::Key << "norms_per_layer" << YAML::Value << a.normsPerLayer;
+    if (a.zeroCenteredNorm)
+        out << YAML::Key << "zero_centered_norm" << YAML::Value << true;
+    if (a.softCapping)
+        out << YAML::Key << "soft_capping" << YAML::Value << true;
+    if (a.slidingWindow > 0)
+        out << YAML::Key << "sliding_window" << YAML::Value << a.slidingWindow;
     out << YAML::Key << "tied_embeddings" << YAML::Value << a.tiedEmbeddings;
     if (a.qkvBias)
         out << YAML::Key << "qkv_bias" << YAML::Value << true;

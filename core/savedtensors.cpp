@@ -187,7 +187,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
 
 // What one RMSNorm's saved tensors are called in the explanation.
 struct RmsNormNames {
-    std::string_view fp32Input, squares, rms, normalized, ligerInput;
+    std::string_view fp32Input, squares, rms, normalized, ligerInput, onePlusWeight;
 };
 
 // LlamaRMSNorm.forward (transformers/models/llama/modeling_llama.py): x.to(float32), pow(2),
@@ -198,6 +198,9 @@ struct RmsNormNames {
 // layer's norms: tokens × hidden; Qwen3's q_norm and k_norm: tokens × heads rows of the head's
 // width); `input` is the bytes an element of what it reads: the stream's dtype for the layer's
 // norms, the activations' for q_norm and k_norm.
+// Gemma's RMSNorm (Gemma3RMSNorm.forward, models/gemma3/modeling_gemma3.py; Gemma's and Gemma-2's
+// alike) multiplies in FP32, output * (1.0 + weight.float()), then casts back (type_as): the
+// product saves 1 + weight, FP32, and the normalized tensor in FP32 when the weight trains.
 void rmsNorm(const Scenario &s, TensorList &out, std::int64_t rows, std::int64_t width, const RmsNormNames &names,
              std::int64_t input)
 {
@@ -213,15 +216,42 @@ void rmsNorm(const Scenario &s, TensorList &out, std::int64_t rows, std::int64_t
         out.add(names.squares, 4 * rows * width);
     out.add(names.rms, 4 * rows);
     if (baseTrains(s))
-        out.add(names.normalized, input * rows * width);
+        out.add(names.normalized, (s.arch.zeroCenteredNorm ? 4 : input) * rows * width);
+    if (s.arch.zeroCenteredNorm)
+        out.add(names.onePlusWeight, 4 * width);
 }
 
 void rmsNorm(const Scenario &s, TensorList &out, std::int64_t tokens)
 {
-    static constexpr RmsNormNames kNames{"RMSNorm input in FP32", "x² (FP32), saved by mean (PyTorch before 2.2)",
-                                         "RMSNorm 1/rms (FP32)", "RMSNorm normalized input, saved by × weight",
-                                         "RMSNorm input, saved by Liger's kernel"};
+    static constexpr RmsNormNames kNames{"RMSNorm input in FP32",
+                                         "x² (FP32), saved by mean (PyTorch before 2.2)",
+                                         "RMSNorm 1/rms (FP32)",
+                                         "RMSNorm normalized input, saved by × weight",
+                                         "RMSNorm input, saved by Liger's kernel",
+                                         "RMSNorm 1 + weight (FP32), saved by ×"};
     rmsNorm(s, out, tokens, s.arch.hidden, kNames, dtypeBytes(s).stream);
+}
+
+// Gemma-2's and Gemma-3's norms after attention and after the MLP (post_attention_layernorm,
+// post_feedforward_layernorm in Gemma3DecoderLayer.forward), over the output projection's and
+// down_proj's outputs, before the residual sum: with four norms a layer.
+void postNorm(const Scenario &s, TensorList &out, std::int64_t tokens, bool afterAttention)
+{
+    if (s.arch.normsPerLayer != 4)
+        return;
+    static constexpr RmsNormNames kAttention{"post-attention norm input in FP32",
+                                             "post-attention norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                             "post-attention norm 1/rms (FP32)",
+                                             "post-attention norm normalized input, saved by × weight",
+                                             "",
+                                             "post-attention norm 1 + weight (FP32), saved by ×"};
+    static constexpr RmsNormNames kMlp{"post-MLP norm input in FP32",
+                                       "post-MLP norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                       "post-MLP norm 1/rms (FP32)",
+                                       "post-MLP norm normalized input, saved by × weight",
+                                       "",
+                                       "post-MLP norm 1 + weight (FP32), saved by ×"};
+    rmsNorm(s, out, tokens, s.arch.hidden, afterAttention ? kAttention : kMlp, dtypeBytes(s).activation);
 }
 
 // Qwen3's q_norm and k_norm, an RMSNorm over each head's width on the query and key projections'
@@ -233,12 +263,18 @@ void qkNorms(const Scenario &s, TensorList &out, std::int64_t tokens, std::int64
 {
     if (!s.arch.qkNorm)
         return;
-    static constexpr RmsNormNames kQuery{"q_norm input in FP32", "q_norm x² (FP32), saved by mean (PyTorch before 2.2)",
-                                         "q_norm 1/rms (FP32)", "q_norm normalized query, saved by × weight",
-                                         "q_norm input, saved by Liger's kernel"};
-    static constexpr RmsNormNames kKey{"k_norm input in FP32", "k_norm x² (FP32), saved by mean (PyTorch before 2.2)",
-                                       "k_norm 1/rms (FP32)", "k_norm normalized key, saved by × weight",
-                                       "k_norm input, saved by Liger's kernel"};
+    static constexpr RmsNormNames kQuery{"q_norm input in FP32",
+                                         "q_norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                         "q_norm 1/rms (FP32)",
+                                         "q_norm normalized query, saved by × weight",
+                                         "q_norm input, saved by Liger's kernel",
+                                         "q_norm 1 + weight (FP32), saved by ×"};
+    static constexpr RmsNormNames kKey{"k_norm input in FP32",
+                                       "k_norm x² (FP32), saved by mean (PyTorch before 2.2)",
+                                       "k_norm 1/rms (FP32)",
+                                       "k_norm normalized key, saved by × weight",
+                                       "k_norm input, saved by Liger's kernel",
+                                       "k_norm 1 + weight (FP32), saved by ×"};
     const std::int64_t d = s.arch.effectiveHeadDim(), e = dtypeBytes(s).activation;
     rmsNorm(s, out, tokens * heads, d, kQuery, e);
     rmsNorm(s, out, tokens * kvHeads, d, kKey, e);
@@ -404,12 +440,16 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("key after rotary, repeated to every head", e * tokens * q);
         out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
+        // Gemma-2's eager_attention_forward: scores / softcap, tanh, × softcap; tanh saves its output.
+        if (a.softCapping)
+            out.add("tanh of the soft-capped scores, saved by tanh", e * scores);
         fp32SoftmaxInput(s, out, "attention scores, kept by softmax before PyTorch 1.11", scores);
         out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
         projectionInputs(s, out, {LoraO}, q, false);
     }
+    postNorm(s, out, tokens, true);
     rmsNorm(s, out, tokens / t);
     if (a.experts > 1) {
         mixtralMoe(s, out);
@@ -427,6 +467,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("up_proj output, saved by × SiLU", e * tokens * ffn);
     }
     projectionInputs(s, out, {LoraDown}, ffn, false);
+    postNorm(s, out, tokens, false);
 }
 
 // One dropout (nn.Dropout in training; CUDA's fused kernel saves a 1-byte mask; none at p = 0).
@@ -907,6 +948,10 @@ void codeHead(const Scenario &s, TensorList &out)
         // LoRA on the head reads the final norm's output like a layer's projections read theirs.
         if (loraOn(s, LoraHead))
             projectionInputs(s, out, {LoraHead}, h, dt.autocast, false, false);
+        // Gemma2ForCausalLM.forward: logits / final_logit_softcapping, tanh, × the cap; tanh saves
+        // its output.
+        if (s.arch.softCapping)
+            out.add("tanh of the soft-capped logits, saved by tanh", e * tokens * s.arch.vocab);
         causalLmLoss(s, out);
         break;
     case Modeling::Gpt2:
@@ -1005,7 +1050,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const std::int64_t rows = tokens * std::min(a.expertsPerToken, a.experts) / a.experts;
     const std::int64_t wide = e * rows * (a.ffn / t);
     TensorList out;
-    const bool postNorm = !megatron && a.modeling == Modeling::Bert;
+    const bool bertPostNorm = !megatron && a.modeling == Modeling::Bert;
     // GPT-2's dropout after the MLP's c_proj saved a 1-byte mask, which its backward, the layer's
     // first, frees (modeling_gpt2.py, GPT2MLP.forward).
     const bool maskFreedFirst = !megatron && a.modeling == Modeling::Gpt2 && s.dropout;
@@ -1014,7 +1059,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         out.add("gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed "
                 "first",
                 stream - tokens / streamSplit * a.hidden);
-    else if (!postNorm)
+    else if (!bertPostNorm)
         out.add("gradient of the layer's output (the residual stream)", stream);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
@@ -1027,6 +1072,24 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         std::array<SavedTensor, 2> tensors{};
         Bytes total() const { return tensors[0].bytes + tensors[1].bytes; }
     };
+    // Gemma-2's and Gemma-3's norm after the MLP runs backward first. At its widest it holds four
+    // FP32 tensors the size of its input (the gradient cast to FP32, through 1 + weight, and the
+    // input's two gradient terms), less the normalized input it saved when the weight trains and
+    // its 1 + weight, both freed by then; from PyTorch 2.2 also the mean's FP32 gradient, a value
+    // a row. Its saved tensors are all freed before the MLP's moment.
+    Bytes postMlpNormSaved = 0;
+    Moment postMlpNorm;
+    if (!megatron && a.normsPerLayer == 4 && a.modeling == Modeling::Llama) {
+        TensorList norm;
+        postNorm(s, norm, tokens, false);
+        postMlpNormSaved = norm.total;
+        const Bytes input = 4 * tokens * a.hidden;
+        postMlpNorm.tensors[0] = {
+            "the post-MLP norm's backward: four FP32 tensors the size of its input, less its "
+            "saved normalized input and 1 + weight, freed by then (and the mean's gradient, "
+            "a value a row, from PyTorch 2.2)",
+            (baseTrains(s) ? 3 : 4) * input - 4 * a.hidden - (s.meanKeepsInput() ? 4 * tokens : 0), 1};
+    }
     Moment core;
     if (a.modeling == Modeling::Gpt2 && !megatron) {
         // Under autocast the product is FP32 (1 + tanh is); 0.5·x's gradient, cast back to 16 bits,
@@ -1040,6 +1103,12 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         core.tensors[0] = {"gradient of down_proj's input", wide, 1};
         if (loraOn(s, LoraDown))
             core.tensors[1] = {"LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterFreed, 1};
+    } else if (a.mlp == MlpKind::Gated && postMlpNormSaved > 0) {
+        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output, less the post-MLP norm's saved "
+                           "tensors, freed by then",
+                           2 * wide - adapterFreed - postMlpNormSaved, 1};
+        if (!keepsInput)
+            core.tensors[1] = {"gradient of down_proj's input", wide, 1};
     } else if (a.mlp == MlpKind::Gated) {
         core.tensors[0] = {"gradients of SiLU's output and of up_proj's output", 2 * wide - adapterFreed, 1};
         if (!keepsInput)
@@ -1075,7 +1144,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                            : SavedTensor{"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's "
                                          "dtype), less LoRA A's rank-r output",
                                          4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
-    const Moment &widest = std::max({core, projection, adapterCast},
+    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);

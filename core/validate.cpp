@@ -36,6 +36,47 @@ std::optional<Error> checkMagnitude(const Scenario &s)
     return std::nullopt;
 }
 
+// Gemma's traits in the Llama-family block, modelled as Hugging Face's Gemma, Gemma-2 and Gemma-3 code
+// computes them (savedtensors.cpp): the norms' 1 + weight in FP32, the norms after attention and
+// the MLP, soft-capping; sliding windows where they change nothing saved.
+std::optional<Error> checkGemmaTraits(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const bool gemmaBlock = a.zeroCenteredNorm || a.softCapping || a.normsPerLayer == 4;
+    const bool huggingFace = s.implementation == Implementation::HuggingFace;
+    const char *field = a.softCapping ? "soft-capping" : a.zeroCenteredNorm ? "zero-centered-norm" : "norms-per-layer";
+    if (a.modeling == Modeling::Llama && a.normsPerLayer != 2 && a.normsPerLayer != 4)
+        return Error{"norms-per-layer",
+                     std::string(toString(s.implementation))
+                         + " is modelled for the Llama block's two norms a layer, or four (Gemma-2's and Gemma-3's, "
+                           "after attention and the MLP too); "
+                         + std::to_string(a.normsPerLayer) + " is counted with --implementation megatron"};
+    if (gemmaBlock && (!huggingFace || a.modeling != Modeling::Llama || a.experts > 1 || s.liger))
+        return Error{field,
+                     "Gemma's block is modelled as Hugging Face's Gemma code computes it (dense, without Liger's "
+                     "patch); use --implementation huggingface with --modeling llama, or megatron"};
+    // integrations/sdpa_attention.py: scaled_dot_product_attention takes no soft-cap, and a
+    // window shorter than the sequence comes as a mask, under which PyTorch picks the
+    // memory-efficient kernel with K and V repeated to every head and keeps the mask.
+    if (huggingFace && s.attention == Attention::Sdpa && a.softCapping)
+        return Error{"attention",
+                     "Hugging Face's SDPA path cannot soft-cap the scores; Gemma-2 trains with --attention eager "
+                     "(as transformers advises) or flash"};
+    const bool windowShorter = a.slidingWindow > 0 && a.slidingWindow < s.sequence;
+    if (windowShorter && s.attention == Attention::Sdpa && huggingFace)
+        return Error{"attention",
+                     "a sliding window of " + std::to_string(a.slidingWindow)
+                         + " tokens, shorter than the sequence, "
+                           "reaches SDPA as a mask, which is not modelled; use --attention eager or flash, or a "
+                           "sequence within the window"};
+    if (windowShorter && !huggingFace)
+        return Error{"sliding-window",
+                     std::string(toString(s.implementation))
+                         + "'s Llama attends to the whole sequence; use --sliding-window 0 or --implementation "
+                           "huggingface"};
+    return std::nullopt;
+}
+
 // What the code-level implementations (Hugging Face transformers, torchtitan, lit-gpt, torchtune) are
 // modelled for.
 std::optional<Error> checkCodeLevel(const Scenario &s)
@@ -69,15 +110,8 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraAttention)))
         return Error{"lora-targets",
                      "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
-    // Gemma-2's block (transformers models/gemma2/modeling_gemma2.py: a norm before and after both
-    // attention and the MLP, its own RMSNorm, soft-capped scores and logits) is not the Llama
-    // block the code-level layers count.
-    if (a.modeling == Modeling::Llama && a.normsPerLayer != 2)
-        return Error{
-            "norms-per-layer",
-            code + " is modelled for the Llama block's two norms a layer; a block with "
-                + std::to_string(a.normsPerLayer)
-                + " (Gemma-2's, with soft-capped scores and logits) is counted with --implementation megatron"};
+    if (auto e = checkGemmaTraits(s))
+        return e;
     if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))
@@ -235,6 +269,7 @@ auto fieldRanges(const Scenario &s)
         {"positions", a.learnedPositions, 0, 1 << 24},
         {"max-positions", a.rotaryPositions, 0, 1 << 26},
         {"norms-per-layer", a.normsPerLayer, 0, 8},
+        {"sliding-window", a.slidingWindow, 0, 1 << 24},
         {"experts", a.experts, 1, 4096},
         {"experts-per-token", a.expertsPerToken, 1, a.experts},
         {"params", a.fixedParams, 0, 1'000'000'000'000'000},

@@ -476,7 +476,7 @@ private Q_SLOTS:
              {"gpt2",          "gpt2-xl",        "gpt3-175b",    "llama-2-7b",    "llama-2-13b",  "llama-2-70b",
               "llama-3-8b",    "llama-3-70b",    "llama-3.1-8b", "llama-3.1-70b", "llama-3.2-1b", "llama-3.2-3b",
               "llama-3.3-70b", "llama-3.1-405b", "mistral-7b",   "mixtral-8x7b",  "qwen2.5-7b",   "qwen2.5-14b",
-              "qwen2.5-72b",   "gemma-2-9b",     "phi-3-mini",   "pythia-1.4b",   "seed-7b"})
+              "qwen2.5-72b",   "gemma-2-9b",     "gemma-3-1b",   "phi-3-mini",    "pythia-1.4b",  "seed-7b"})
             QVERIFY2(models.out.contains(id), id);
         QVERIFY(models.out.contains("6.74e9"));
         const Run gpus = cli({QStringLiteral("--list-gpus")});
@@ -580,6 +580,22 @@ private Q_SLOTS:
         QTest::newRow("query/key norms in lit-gpt's blocks")
             << QStringList{"--model", "qwen3-8b", "--implementation", "litgpt"} << 2
             << "--qk-norm: lit-gpt's blocks (the code modelled, of 2023) have no query/key norms";
+        QTest::newRow("Gemma-2's soft-capping through SDPA")
+            << QStringList{"--model", "gemma-2-9b", "--implementation", "huggingface", "--attention", "sdpa",
+                           "--seq",   "2048"}
+            << 2 << "--attention: Hugging Face's SDPA path cannot soft-cap the scores";
+        QTest::newRow("Gemma-3's 512-token windows through SDPA")
+            << QStringList{"--model", "gemma-3-1b", "--implementation", "huggingface", "--attention", "sdpa",
+                           "--seq",   "2048"}
+            << 2 << "--attention: a sliding window of 512 tokens, shorter than the sequence, reaches SDPA as a mask";
+        QTest::newRow("Gemma's norms in torchtitan's Llama")
+            << QStringList{"--model", "gemma-3-1b", "--implementation", "torchtitan"} << 2
+            << "--zero-centered-norm: Gemma's block is modelled as Hugging Face's Gemma code computes it";
+        QTest::newRow("three norms a layer")
+            << QStringList{"--implementation", "huggingface", "--norms-per-layer", "3"} << 2
+            << "--norms-per-layer: huggingface is modelled for the Llama block's two norms a layer, or four";
+        QTest::newRow("soft-capping neither yes nor no")
+            << QStringList{"--soft-capping", "30"} << 2 << "--soft-capping: '30' is not allowed; use yes|no";
         QTest::newRow("unknown implementation")
             << QStringList{"--implementation", "nemo"} << 2
             << "--implementation: 'nemo' is not allowed; use megatron|huggingface|torchtitan|litgpt|torchtune";
@@ -639,9 +655,6 @@ private Q_SLOTS:
         QTest::newRow("torchtitan with a pipeline")
             << QStringList{"--implementation", "torchtitan", "--attention", "sdpa", "--pp", "2"} << 2
             << "--implementation: torchtitan is modelled without pipeline parallelism";
-        QTest::newRow("Gemma-2's four norms a layer in Hugging Face's code")
-            << QStringList{"--model", "gemma-2-9b", "--implementation", "huggingface", "--attention", "sdpa"} << 2
-            << "--norms-per-layer: huggingface is modelled for the Llama block's two norms a layer; a block with 4";
         QTest::newRow("Liger kernels under Megatron's code")
             << QStringList{"--liger", "yes"} << 2
             << "--liger: Liger Kernel is modelled as its patch of Hugging Face's Llama-family code";

@@ -301,6 +301,21 @@ private Q_SLOTS:
             s.arch.qkNorm = true;
             s.pytorch = PyTorchRelease::Before2_2;
         });
+        row("Hugging Face's Gemma-3 (1 + weight, four norms) on PyTorch 2.1", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.qkNorm = true;
+            s.arch.zeroCenteredNorm = true;
+            s.arch.normsPerLayer = 4;
+            s.pytorch = PyTorchRelease::Before2_2;
+        });
+        row("Hugging Face's Gemma-2 (soft-capping), short sequences, a narrow MLP", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.zeroCenteredNorm = true;
+            s.arch.normsPerLayer = 4;
+            s.arch.softCapping = true;
+            s.arch.ffn = 1024; // narrow enough for the post-MLP norm's backward to be the widest moment
+            s.sequence = 256;
+        });
         row("Hugging Face's Qwen3 with Liger kernels", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.arch.qkNorm = true;

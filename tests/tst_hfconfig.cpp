@@ -87,6 +87,38 @@ private Q_SLOTS:
         QCOMPARE(model->arch.rotaryPositions, rotaryPositions);
     }
 
+    // What Gemma's code computes beyond the Llama block, and the windows its layers attend within.
+    void gemmaTraits_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("zeroCentered");
+        QTest::addColumn<qint64>("norms");
+        QTest::addColumn<bool>("softCapping");
+        QTest::addColumn<qint64>("slidingWindow");
+        QTest::newRow("Gemma: 1 + weight, two norms") << "gemma-7b.json" << true << qint64(2) << false << qint64(0);
+        QTest::newRow("Gemma-2: four norms, soft-capping, 4096-token windows")
+            << "gemma-2-9b.json" << true << qint64(4) << true << qint64(4096);
+        QTest::newRow("Gemma-3: four norms, no soft-capping (null), 512-token windows")
+            << "gemma-3-1b.json" << true << qint64(4) << false << qint64(512);
+        QTest::newRow("Llama: none of them") << "llama-3.1-8b.json" << false << qint64(2) << false << qint64(0);
+        QTest::newRow("Mixtral: sliding_window null")
+            << "mixtral-8x7b.json" << false << qint64(2) << false << qint64(0);
+    }
+    void gemmaTraits()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, zeroCentered);
+        QFETCH(qint64, norms);
+        QFETCH(bool, softCapping);
+        QFETCH(qint64, slidingWindow);
+        const auto model = importHfConfig(sampleText(file), file.toStdString());
+        QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
+        QCOMPARE(model->arch.zeroCenteredNorm, zeroCentered);
+        QCOMPARE(model->arch.normsPerLayer, norms);
+        QCOMPARE(model->arch.softCapping, softCapping);
+        QCOMPARE(model->arch.slidingWindow, slidingWindow);
+    }
+
     // Characters beyond U+FFFF come as escaped surrogate pairs (Python's json.dumps); an escaped
     // backslash before "u" is not an escape.
     void surrogatePairs_data()
@@ -185,6 +217,13 @@ private Q_SLOTS:
         QTest::newRow("dense layers listed among MoE ones")
             << "\"model_type\": \"qwen3_moe\", \"num_experts\": 8, \"mlp_only_layers\": [0, 5], "
             << "mlp_only_layers: dense layers among the MoE layers are not modelled";
+        QTest::newRow("Gemma-2 soft-capping its logits only")
+            << "\"model_type\": \"gemma2\", \"attn_logit_softcapping\": null, "
+            << "final_logit_softcapping: soft-capping of the logits without the attention scores' (or the reverse) "
+               "is not modelled";
+        QTest::newRow("Qwen2's windows in its upper layers")
+            << "\"model_type\": \"qwen2\", \"use_sliding_window\": true, \"max_window_layers\": 21, "
+            << "use_sliding_window: a sliding window in some layers only is not modelled";
         QTest::newRow("Llama's MLP biases") << "\"model_type\": \"llama\", \"mlp_bias\": true, "
                                             << "mlp_bias: biases on a gated MLP's linears are not modelled";
         QTest::newRow("Phi-2: LayerNorm, parallel blocks, a plain MLP")

@@ -64,6 +64,9 @@ Scenario scenarioOf(const YAML::Node &c)
     } else if (a.modeling == Modeling::Llama) {
         a.qkvBias = c["qkv_bias"] && c["qkv_bias"].as<bool>();
         a.qkNorm = c["qk_norm"] && c["qk_norm"].as<bool>();
+        a.zeroCenteredNorm = c["zero_centered_norm"] && c["zero_centered_norm"].as<bool>(); // Gemma's blocks
+        a.normsPerLayer = c["norms"] ? c["norms"].as<std::int64_t>() : 2;
+        a.softCapping = c["soft_capping"] && c["soft_capping"].as<bool>();
         a.mlp = MlpKind::Gated;
         a.norm = NormKind::RmsNorm;
         a.tiedEmbeddings = false;
@@ -124,6 +127,12 @@ std::string rowName(const YAML::Node &c)
         name += " packed";
     if (c["qk_norm"] && c["qk_norm"].as<bool>())
         name += " qk-norm";
+    if (c["zero_centered_norm"])
+        name += " gemma";
+    if (c["norms"])
+        name += " " + c["norms"].as<std::string>() + " norms";
+    if (c["soft_capping"])
+        name += " soft-capped";
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 

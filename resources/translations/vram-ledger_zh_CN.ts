@@ -3363,6 +3363,74 @@
         <source>query and key norms&apos; inputs and statistics</source>
         <translation>query 与 key 归一化层的输入与统计量</translation>
     </message>
+    <message>
+        <source>RMSNorm 1 + weight (FP32), saved by ×</source>
+        <translation>RMSNorm 的 1 + weight（FP32），由 × 保存</translation>
+    </message>
+    <message>
+        <source>q_norm 1 + weight (FP32), saved by ×</source>
+        <translation>q_norm 的 1 + weight（FP32），由 × 保存</translation>
+    </message>
+    <message>
+        <source>k_norm 1 + weight (FP32), saved by ×</source>
+        <translation>k_norm 的 1 + weight（FP32），由 × 保存</translation>
+    </message>
+    <message>
+        <source>post-attention norm input in FP32</source>
+        <translation>注意力后归一化的 FP32 输入</translation>
+    </message>
+    <message>
+        <source>post-attention norm x² (FP32), saved by mean (PyTorch before 2.2)</source>
+        <translation>注意力后归一化的 x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
+    </message>
+    <message>
+        <source>post-attention norm 1/rms (FP32)</source>
+        <translation>注意力后归一化的 1/rms（FP32）</translation>
+    </message>
+    <message>
+        <source>post-attention norm normalized input, saved by × weight</source>
+        <translation>注意力后归一化的归一化输入，由 × weight 保存</translation>
+    </message>
+    <message>
+        <source>post-attention norm 1 + weight (FP32), saved by ×</source>
+        <translation>注意力后归一化的 1 + weight（FP32），由 × 保存</translation>
+    </message>
+    <message>
+        <source>post-MLP norm input in FP32</source>
+        <translation>MLP 后归一化的 FP32 输入</translation>
+    </message>
+    <message>
+        <source>post-MLP norm x² (FP32), saved by mean (PyTorch before 2.2)</source>
+        <translation>MLP 后归一化的 x²（FP32），由 mean 保存（PyTorch 2.2 之前）</translation>
+    </message>
+    <message>
+        <source>post-MLP norm 1/rms (FP32)</source>
+        <translation>MLP 后归一化的 1/rms（FP32）</translation>
+    </message>
+    <message>
+        <source>post-MLP norm normalized input, saved by × weight</source>
+        <translation>MLP 后归一化的归一化输入，由 × weight 保存</translation>
+    </message>
+    <message>
+        <source>post-MLP norm 1 + weight (FP32), saved by ×</source>
+        <translation>MLP 后归一化的 1 + weight（FP32），由 × 保存</translation>
+    </message>
+    <message>
+        <source>tanh of the soft-capped scores, saved by tanh</source>
+        <translation>软上限注意力分数的 tanh，由 tanh 保存</translation>
+    </message>
+    <message>
+        <source>tanh of the soft-capped logits, saved by tanh</source>
+        <translation>软上限 logits 的 tanh，由 tanh 保存</translation>
+    </message>
+    <message>
+        <source>gradients of SiLU&apos;s output and of up_proj&apos;s output, less the post-MLP norm&apos;s saved tensors, freed by then</source>
+        <translation>SiLU 输出与 up_proj 输出的梯度，减去此前已释放的 MLP 后归一化所保存的张量</translation>
+    </message>
+    <message>
+        <source>the post-MLP norm&apos;s backward: four FP32 tensors the size of its input, less its saved normalized input and 1 + weight, freed by then (and the mean&apos;s gradient, a value a row, from PyTorch 2.2)</source>
+        <translation>MLP 后归一化的反向：四个与其输入同大小的 FP32 张量，减去此前已释放的其保存的归一化输入与 1 + weight（PyTorch 2.2 起另有 mean 的梯度，每行一个值）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -227,6 +227,26 @@ def configs():
     for shape, precision, training, packed in itertools.product(
             LLAMA_SHAPES[:2], PRECISIONS[:2], LLAMA_TRAINING[:2], [False, True]):
         yield dict(family="torchtune", **shape, **precision, **training, attention="sdpa", packed=packed, **qk)
+    # Gemma's blocks in Hugging Face's code: Gemma (its RMSNorm's 1 + weight in FP32), Gemma-3
+    # (four norms a layer, query/key norms) and Gemma-2 (four norms, soft-capped scores and logits,
+    # eager attention as transformers advises for it); sliding windows change nothing saved here
+    gemma = dict(recompute="none", dropout=0.0, zero_centered_norm=True)
+    for shape, precision, training, attention in itertools.product(
+            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2] + LLAMA_TRAINING[4:5], [{}, dict(attention="sdpa")]):
+        yield dict(family="llama", **shape, **precision, **training, **attention, **gemma)
+    for shape, precision, training, attention in itertools.product(
+            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2], [{}, dict(attention="sdpa")]):
+        yield dict(family="llama", **shape, **precision, **training, **attention, **gemma, norms=4, qk_norm=True)
+    for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2]):
+        yield dict(family="llama", **shape, **precision, **training, **gemma, norms=4, soft_capping=True)
+    for precision, pytorch in itertools.product(PRECISIONS, ["2.1", "1.10"]):
+        yield dict(family="llama", **LLAMA_SHAPES[0], **precision, **LLAMA_TRAINING[0], **gemma, norms=4,
+                   soft_capping=True, pytorch=pytorch)
+    for precision in PRECISIONS:
+        yield dict(family="llama", **llama_aligned, **precision, **LLAMA_TRAINING[0], attention="sdpa",
+                   **gemma, norms=4, qk_norm=True)
+        yield dict(family="llama", **LLAMA_SHAPES[1], **precision, **LLAMA_TRAINING[0], attention="sdpa",
+                   **dict(gemma, recompute="full"), norms=4, qk_norm=True)
 
 
 def rows():

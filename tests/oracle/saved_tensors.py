@@ -434,7 +434,11 @@ class LlamaLayer:
     (down_proj(act_fn(gate_proj(x)) * up_proj(x)), SiLU). Mistral and Qwen2 share this code
     (Qwen2 adds a QKV bias, which saves nothing more); Qwen3 (models/qwen3/modeling_qwen3.py,
     c["qk_norm"]) adds q_norm and k_norm, Qwen3RMSNorm (LlamaRMSNorm's code) over each head's
-    width, on the projections' outputs before the transpose and rotary."""
+    width, on the projections' outputs before the transpose and rotary. Gemma's blocks
+    (models/gemma3/modeling_gemma3.py Gemma3DecoderLayer; Gemma's and Gemma-2's alike) are this
+    block with Gemma3RMSNorm (c["zero_centered_norm"]), with c["norms"] == 4 a norm after attention
+    and after the MLP too (Gemma-2, Gemma-3), and with c["soft_capping"] Gemma-2's tanh soft-capping
+    of eager attention's scores."""
 
     def __init__(self, c):
         self.c = c
@@ -463,15 +467,30 @@ class LlamaLayer:
         self.down = proj("down", f, h)
         self.qk_norms = [parameter((d,), weight, trainable), parameter((d,), weight, trainable)] if c.get(
             "qk_norm") else []
+        # post_attention_layernorm, post_feedforward_layernorm
+        self.post_norms = [parameter((h,), weight, trainable), parameter((h,), weight, trainable)] if c.get(
+            "norms", 2) == 4 else []
 
     def params(self):
         projections = [self.q, self.k, self.v, self.o, self.gate, self.up, self.down]
-        return [self.norm1, self.norm2] + self.qk_norms + [p for proj in projections for p in proj.params()]
+        return ([self.norm1, self.norm2] + self.qk_norms + self.post_norms
+                + [p for proj in projections for p in proj.params()])
+
+    def norm(self, weight, x):
+        c = self.c
+        return self.rms_norm(weight, x, c.get("pytorch"), liger=c.get("liger", False),
+                             gemma=c.get("zero_centered_norm", False))
 
     @staticmethod
-    def rms_norm(weight, x, pytorch, eps=1e-6, liger=False):
+    def rms_norm(weight, x, pytorch, eps=1e-6, liger=False, gemma=False):
         if liger:
             return LigerRMSNorm.apply(x, weight, eps)
+        if gemma:
+            # Gemma3RMSNorm.forward: x.float(), x * rsqrt(pow(2).mean + eps), times 1 + weight in
+            # FP32, type_as(x)
+            up = x.float()
+            out = up * torch.rsqrt(mean_last(up.pow(2), pytorch) + eps)
+            return (out * (1.0 + weight.float())).type_as(x)
         # LlamaRMSNorm.forward
         input_dtype = x.dtype
         x = x.to(torch.float32)
@@ -486,14 +505,13 @@ class LlamaLayer:
         d = c["hidden"] // a
 
         residual = x
-        x = self.rms_norm(self.norm1, x, c.get("pytorch"), liger=c.get("liger", False))
+        x = self.norm(self.norm1, x)
         # LlamaAttention.forward (Qwen3Attention.forward with q_norm and k_norm)
         q = self.q(ops, x).view(b, s, a, d)
         k = self.k(ops, x).view(b, s, g, d)
         if self.qk_norms:
-            liger = c.get("liger", False)
-            q = self.rms_norm(self.qk_norms[0], q, c.get("pytorch"), liger=liger)
-            k = self.rms_norm(self.qk_norms[1], k, c.get("pytorch"), liger=liger)
+            q = self.norm(self.qk_norms[0], q)
+            k = self.norm(self.qk_norms[1], k)
         q, k = q.transpose(1, 2), k.transpose(1, 2)
         v = self.v(ops, x).view(b, s, g, d).transpose(1, 2)
         cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # apply_rotary_pos_emb
@@ -508,13 +526,21 @@ class LlamaLayer:
             k = self.repeat_kv(k, a // g)
             v = self.repeat_kv(v, a // g)
             scores = ops.matmul(q, k.transpose(2, 3)) * d**-0.5
+            if c.get("soft_capping"):  # Gemma-2's attn_logit_softcapping
+                scores = torch.tanh(scores / 50.0) * 50.0
             scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1).to(scores.dtype)
             probs = softmax(scores, -1, c.get("pytorch"), dtype=torch.float32).to(q.dtype)
             out = ops.matmul(probs, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
-        x = residual + self.o(ops, out)
+        attended = self.o(ops, out)
+        if self.post_norms:
+            attended = self.norm(self.post_norms[0], attended)
+        x = residual + attended
 
         residual = x
-        return residual + self.mlp(ops, self.rms_norm(self.norm2, x, c.get("pytorch"), liger=c.get("liger", False)))
+        mlp = self.mlp(ops, self.norm(self.norm2, x))
+        if self.post_norms:
+            mlp = self.norm(self.post_norms[1], mlp)
+        return residual + mlp
 
     def mlp(self, ops, x):
         if self.c.get("liger"):
@@ -1258,8 +1284,12 @@ def count_outside(c, loss_backward=False):
             shifted = torch.hstack((labels[..., 1:], torch.full((b, 1), -100)))
             cross_entropy(logits.float().reshape(-1, vocab), shifted.reshape(-1), c.get("pytorch"), ignore_index=-100)
         elif family in ("llama", "mixtral"):
-            x = F.embedding(ids, embed) + layers
-            normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"), liger=c.get("liger", False))
+            x = F.embedding(ids, embed)
+            if c.get("zero_centered_norm"):  # Gemma3TextScaledWordEmbedding: times sqrt(hidden), a 0-dim tensor
+                x = x * torch.tensor(h**0.5).to(embed.dtype)
+            x = x + layers
+            normed = LlamaLayer.rms_norm(norm, x, c.get("pytorch"), liger=c.get("liger", False),
+                                         gemma=c.get("zero_centered_norm", False))
             if c.get("liger"):
                 # Liger's lce_forward: LigerForCausalLMLoss over the flattened hidden states and
                 # self.lm_head.weight (the labels padded and shifted as Hugging Face does)
@@ -1268,6 +1298,8 @@ def count_outside(c, loss_backward=False):
                 logits = ops.linear(normed, head)
                 if head_lora:
                     logits = logits + head_lora(ops, normed)
+                if c.get("soft_capping"):  # Gemma2ForCausalLM: final_logit_softcapping
+                    logits = torch.tanh(logits / 30.0) * 30.0
                 causal_lm_loss(logits, labels, vocab, c.get("pytorch"))
         elif family == "gpt2":
             # GPT2Model.forward: position_ids from cache_position (an arange made in forward)
