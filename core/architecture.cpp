@@ -8,12 +8,12 @@ namespace {
 
 std::int64_t mlpMatrices(const Architecture &a)
 {
-    return (a.mlp == MlpKind::Gated ? 3 : 2) * a.hidden * a.ffn;
+    return (gated(a.mlp) ? 3 : 2) * a.hidden * a.ffn;
 }
 
 std::int64_t mlpBiases(const Architecture &a)
 {
-    return a.linearBias ? (a.mlp == MlpKind::Gated ? 2 * a.ffn : a.ffn) + a.hidden : 0;
+    return a.linearBias ? (gated(a.mlp) ? 2 * a.ffn : a.ffn) + a.hidden : 0;
 }
 
 std::int64_t normSize(const Architecture &a)
@@ -44,7 +44,7 @@ ParameterCounts countParameters(const Architecture &a)
     if (a.qkvBias || a.linearBias)
         attentionBias += qWidth + 2 * kvWidth;
     const std::int64_t columnBiases = attentionBias
-        + (a.linearBias ? (a.mlp == MlpKind::Gated ? 2 * a.ffn : a.ffn) * a.experts : 0);
+        + (a.linearBias ? (gated(a.mlp) ? 2 * a.ffn : a.ffn) * a.experts : 0);
     if (a.linearBias)
         attentionBias += a.hidden;
     const std::int64_t router = a.experts > 1 ? a.hidden * a.experts : 0;
@@ -129,7 +129,12 @@ std::int64_t headsDividingHidden(const Architecture &arch)
 
 const char *toString(MlpKind kind)
 {
-    return kind == MlpKind::Gated ? "swiglu" : "gelu";
+    switch (kind) {
+    case MlpKind::Gelu: return "gelu";
+    case MlpKind::SwiGlu: return "swiglu";
+    case MlpKind::GeGlu: return "geglu";
+    }
+    return "swiglu";
 }
 
 const char *toString(Modeling modeling)

@@ -7,7 +7,12 @@
 
 namespace vl {
 
-enum class MlpKind { Gelu, Gated };         // Gated covers SwiGLU and GeGLU: three matrices
+// SwiGLU and GeGLU (gated: three matrices) differ only in the gate's activation, SiLU or GELU.
+enum class MlpKind { Gelu, SwiGlu, GeGlu };
+constexpr bool gated(MlpKind kind)
+{
+    return kind != MlpKind::Gelu;
+}
 enum class NormKind { LayerNorm, RmsNorm }; // LayerNorm has weight and bias, RMSNorm weight only
 // Which block the model's code computes (what its layers save depends on it): Hugging Face
 // transformers' modeling_llama.py (also Mistral, Qwen2), modeling_gpt2.py, modeling_bert.py, or
@@ -28,7 +33,7 @@ struct Architecture {
     // The positions a rotary model is built for (config.json's max_position_embeddings, torchtune's
     // max_seq_len), which torchtune's RoPE caches whole; 0: not stated.
     std::int64_t rotaryPositions = 0;
-    MlpKind mlp = MlpKind::Gated;
+    MlpKind mlp = MlpKind::SwiGlu;
     Modeling modeling = Modeling::Llama;
     NormKind norm = NormKind::RmsNorm;
     // Two: before attention and before the MLP. Four (Gemma-2, Gemma-3): after each of them too.

@@ -81,7 +81,7 @@ std::array<Matrix, 8> layerMatrices(const Architecture &a, int &count)
     m[count++] = {a.hidden, a.kvHeads * d, 1, LoraK};
     m[count++] = {a.hidden, a.kvHeads * d, 1, LoraV};
     m[count++] = {a.heads * d, a.hidden, 1, LoraO};
-    if (a.mlp == MlpKind::Gated)
+    if (gated(a.mlp))
         m[count++] = {a.hidden, a.ffn, experts, LoraGate};
     m[count++] = {a.hidden, a.ffn, experts, LoraUp};
     m[count++] = {a.ffn, a.hidden, experts, LoraDown};
@@ -160,7 +160,7 @@ std::int64_t layerTensorsBelow(const Scenario &s, std::int64_t threshold, bool w
     if (a.qkvBias || a.linearBias)
         total += small(a.heads * d) + 2 * small(a.kvHeads * d);
     if (a.linearBias)
-        total += small(a.hidden) + experts * ((a.mlp == MlpKind::Gated ? 2 : 1) * small(a.ffn) + small(a.hidden));
+        total += small(a.hidden) + experts * ((gated(a.mlp) ? 2 : 1) * small(a.ffn) + small(a.hidden));
     if (withMatrices) {
         int count = 0;
         const auto matrices = layerMatrices(a, count);
@@ -1435,7 +1435,7 @@ void Stage::registeredTensors(std::int64_t layersShown, Visit &&visit) const
     };
     const bool fusedQkv = s.implementation == Implementation::LitGpt || s.implementation == Implementation::Megatron
         || a.modeling == Modeling::Gpt2;
-    const bool fusedGateUp = s.implementation == Implementation::Megatron && a.mlp == MlpKind::Gated;
+    const bool fusedGateUp = s.implementation == Implementation::Megatron && gated(a.mlp);
     const bool normsFirst = s.implementation == Implementation::LitGpt || s.implementation == Implementation::Megatron;
     int count = 0;
     const auto m = layerMatrices(a, count);

@@ -73,7 +73,8 @@ const std::array kFields = {
     FieldSpec{"sliding-window", "architecture.sliding_window", "N",
               "Tokens a sliding-window layer attends back to (Mistral v0.1, Gemma-2, Gemma-3); 0: none",
               VL_INT(arch.slidingWindow), nullptr, true},
-    FieldSpec{"mlp", "architecture.mlp", "KIND", "MLP kind: gelu or swiglu (geglu counts as swiglu)", nullptr,
+    FieldSpec{"mlp", "architecture.mlp", "KIND",
+              "MLP kind: gelu, or gated: swiglu (SiLU gate) or geglu (GELU gate, Gemma)", nullptr,
               VL_WORD(arch.mlp, parseMlp, "mlp", "gelu|swiglu|geglu"), true},
     FieldSpec{"modeling", "architecture.modeling", "BLOCK",
               "Block the model's code computes: llama (also Mistral, Qwen2), gpt2 or bert, as "

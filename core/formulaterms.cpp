@@ -295,6 +295,13 @@ constexpr std::string_view kTerms[] = {
                       "the post-MLP norm's backward: four FP32 tensors the size of its input, less its saved "
                       "normalized input and 1 + weight, freed by then (and the mean's gradient, a value a row, from "
                       "PyTorch 2.2)"),
+    VL_TRANSLATE_NOOP("vl::formula", "gate_proj output, saved by GELU"),
+    VL_TRANSLATE_NOOP("vl::formula", "GELU output, saved by × up"),
+    VL_TRANSLATE_NOOP("vl::formula", "up_proj output, saved by × GELU"),
+    VL_TRANSLATE_NOOP("vl::formula", "gradients of GELU's output and of up_proj's output"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "gradients of GELU's output and of up_proj's output, less the post-MLP norm's saved tensors, "
+                      "freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", "SiLU output, saved by × up"),
     VL_TRANSLATE_NOOP("vl::formula", "attention context, saved by the output dense"),
     VL_TRANSLATE_NOOP("vl::formula", "attention output, saved by the kernel and the output projection"),

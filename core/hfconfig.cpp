@@ -300,7 +300,11 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                 || (e = r.boolean("use_parallel_residual", a.parallelResidual))
                 || (e = r.integer("max_position_embeddings", a.rotaryPositions));
         } else {
-            a.mlp = MlpKind::Gated;
+            // hidden_act (Gemma's and Llama's configs) or hidden_activation (Gemma-2's, Gemma-3's):
+            // a GELU gate makes the MLP a GeGLU.
+            std::string activation;
+            r.string(r.has("hidden_activation") ? "hidden_activation" : "hidden_act", activation);
+            a.mlp = activation.starts_with("gelu") ? MlpKind::GeGlu : MlpKind::SwiGlu;
             a.norm = NormKind::RmsNorm;
             if (family->fourNorms)
                 a.normsPerLayer = 4;

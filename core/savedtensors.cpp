@@ -115,7 +115,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
         p.scores = (e * scores + (s.dropout ? scores + e * scores : 0)) / t;
     }
     // FC1's output(s) for the activation's backward, and the activation's output, FC2's input.
-    const std::int64_t fc1Outputs = a.mlp == MlpKind::Gated ? 2 : 1;
+    const std::int64_t fc1Outputs = gated(a.mlp) ? 2 : 1;
     const std::int64_t k = std::min(a.expertsPerToken, a.experts);
     p.mlp = (fc1Outputs * e + gemm) * sb * a.ffn * k / t;
     if (a.experts > 1) {
@@ -129,7 +129,7 @@ ActivationParts megatronLayer(const Scenario &s, Recompute recompute)
         // the fused weighted SwiGLU keeps only its input, as the dense count has it.
         const std::int64_t rows = sb * k;
         p.routing = rows * (e * h + 8);
-        if (a.mlp != MlpKind::Gated)
+        if (!gated(a.mlp))
             p.mlp += e * rows * a.ffn / t;
     }
     return p;
@@ -461,6 +461,11 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // recomputed in backward.
         out.add("gate_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
         out.add("up_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
+    } else if (a.mlp == MlpKind::GeGlu) {
+        // Gemma's MLP: gelu_pytorch_tanh, whose backward, like SiLU's, needs only its input.
+        out.add("gate_proj output, saved by GELU", e * tokens * ffn);
+        out.add("GELU output, saved by × up", e * tokens * ffn);
+        out.add("up_proj output, saved by × GELU", e * tokens * ffn);
     } else {
         out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
         out.add("SiLU output, saved by × up", e * tokens * ffn);
@@ -1099,18 +1104,22 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                           {"FP32 gradients of its two factors, 0.5·x and 1 + tanh", 8 * rows * a.ffn,
                                            1}}}
             : std::array<SavedTensor, 2>{{{"gradients of NewGELU's two factors, 0.5·x and 1 + tanh", 2 * wide, 1}}};
-    } else if (a.mlp == MlpKind::Gated && s.liger) {
+    } else if (gated(a.mlp) && s.liger) {
         core.tensors[0] = {"gradient of down_proj's input", wide, 1};
         if (loraOn(s, LoraDown))
             core.tensors[1] = {"LoRA's gradient of down_proj's input, less its rank-r output", wide - adapterFreed, 1};
-    } else if (a.mlp == MlpKind::Gated && postMlpNormSaved > 0) {
-        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output, less the post-MLP norm's saved "
-                           "tensors, freed by then",
+    } else if (gated(a.mlp) && postMlpNormSaved > 0) {
+        core.tensors[0] = {a.mlp == MlpKind::GeGlu ? "gradients of GELU's output and of up_proj's output, less the "
+                                                     "post-MLP norm's saved tensors, freed by then"
+                                                   : "gradients of SiLU's output and of up_proj's output, less the "
+                                                     "post-MLP norm's saved tensors, freed by then",
                            2 * wide - adapterFreed - postMlpNormSaved, 1};
         if (!keepsInput)
             core.tensors[1] = {"gradient of down_proj's input", wide, 1};
-    } else if (a.mlp == MlpKind::Gated) {
-        core.tensors[0] = {"gradients of SiLU's output and of up_proj's output", 2 * wide - adapterFreed, 1};
+    } else if (gated(a.mlp)) {
+        core.tensors[0] = {a.mlp == MlpKind::GeGlu ? "gradients of GELU's output and of up_proj's output"
+                                                   : "gradients of SiLU's output and of up_proj's output",
+                           2 * wide - adapterFreed, 1};
         if (!keepsInput)
             core.tensors[1] = {"gradient of down_proj's input", wide, 1};
     } else {

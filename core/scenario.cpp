@@ -369,8 +369,10 @@ std::optional<MlpKind> parseMlp(std::string_view t)
 {
     if (t == "gelu")
         return MlpKind::Gelu;
-    if (t == "swiglu" || t == "geglu" || t == "gated")
-        return MlpKind::Gated;
+    if (t == "swiglu" || t == "gated")
+        return MlpKind::SwiGlu;
+    if (t == "geglu")
+        return MlpKind::GeGlu;
     return std::nullopt;
 }
 

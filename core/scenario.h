@@ -250,11 +250,12 @@ struct Scenario {
     {
         return optimizer == Optimizer::AdamW || optimizer == Optimizer::AdamW8bit || optimizer == Optimizer::Lion;
     }
-    // Liger Kernel's patch applies: Hugging Face's code for a dense Llama-family model
-    // (apply_liger_kernel_to_llama; its Mixtral patch is not modelled).
+    // Liger Kernel's patch applies: Hugging Face's code for a dense Llama-family model with a SwiGLU
+    // MLP (apply_liger_kernel_to_llama; its Mixtral and Gemma patches are not modelled).
     bool ligerPatchable() const
     {
-        return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1;
+        return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1
+            && arch.mlp == MlpKind::SwiGlu;
     }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }

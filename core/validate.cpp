@@ -84,7 +84,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     const Architecture &a = s.arch;
     const std::string code(toString(s.implementation));
     const bool titan = s.implementation == Implementation::TorchTitan;
-    const bool llamaShape = a.norm == NormKind::RmsNorm && a.mlp == MlpKind::Gated && a.learnedPositions == 0;
+    const bool llamaShape = a.norm == NormKind::RmsNorm && gated(a.mlp) && a.learnedPositions == 0;
     const bool gptShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.kvHeads == a.heads;
     const bool neoxShape = a.norm == NormKind::LayerNorm && a.mlp == MlpKind::Gelu && a.learnedPositions == 0
         && a.normsPerLayer <= 2;

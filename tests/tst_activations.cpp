@@ -199,7 +199,7 @@ private Q_SLOTS:
         Scenario s;
         s.arch.kvHeads = 8;
         s.arch.ffn = 14336;
-        s.arch.mlp = gated ? MlpKind::Gated : MlpKind::Gelu;
+        s.arch.mlp = gated ? MlpKind::SwiGlu : MlpKind::Gelu;
         s.sequence = 8192;
         s.precision = Precision::Fp8;
         s.tensorParallel = tp;
@@ -334,10 +334,10 @@ private Q_SLOTS:
             << int(Implementation::Megatron) << int(MlpKind::Gelu) << 4 << (2 * tokens * h + 2 * tokens * f)
             << (2 * tokens * h + 2 * tokens * f);
         QTest::newRow("megatron SwiGLU, first of 4 stages")
-            << int(Implementation::Megatron) << int(MlpKind::Gated) << 4 << (2 * tokens * h + 4 * tokens * f)
+            << int(Implementation::Megatron) << int(MlpKind::SwiGlu) << 4 << (2 * tokens * h + 4 * tokens * f)
             << (2 * tokens * h + 4 * tokens * f);
         QTest::newRow("torchtitan SwiGLU, one GPU: the loss's 8 B a logit outweigh it")
-            << int(Implementation::TorchTitan) << int(MlpKind::Gated) << 1 << (2 * tokens * h + 4 * tokens * f)
+            << int(Implementation::TorchTitan) << int(MlpKind::SwiGlu) << 1 << (2 * tokens * h + 4 * tokens * f)
             << qint64(0);
     }
     void backwardWorkingSetBeyondTheLoss()
@@ -705,7 +705,7 @@ private Q_SLOTS:
         Scenario s;
         s.sequence = 2048;
         s.precision = Precision::MixedBf16;
-        s.arch.mlp = gated ? MlpKind::Gated : MlpKind::Gelu;
+        s.arch.mlp = gated ? MlpKind::SwiGlu : MlpKind::Gelu;
         s.arch.experts = 8;
         s.arch.expertsPerToken = topK;
         s.tensorParallel = tp;

@@ -306,6 +306,7 @@ private Q_SLOTS:
             s.arch.qkNorm = true;
             s.arch.zeroCenteredNorm = true;
             s.arch.normsPerLayer = 4;
+            s.arch.mlp = MlpKind::GeGlu;
             s.pytorch = PyTorchRelease::Before2_2;
         });
         row("Hugging Face's Gemma-2 (soft-capping), short sequences, a narrow MLP", [](Scenario &s) {

@@ -95,14 +95,17 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("norms");
         QTest::addColumn<bool>("softCapping");
         QTest::addColumn<qint64>("slidingWindow");
-        QTest::newRow("Gemma: 1 + weight, two norms") << "gemma-7b.json" << true << qint64(2) << false << qint64(0);
+        QTest::addColumn<QString>("mlp"); // from hidden_act or hidden_activation
+        QTest::newRow("Gemma: 1 + weight, two norms, hidden_act gelu")
+            << "gemma-7b.json" << true << qint64(2) << false << qint64(0) << "geglu";
         QTest::newRow("Gemma-2: four norms, soft-capping, 4096-token windows")
-            << "gemma-2-9b.json" << true << qint64(4) << true << qint64(4096);
+            << "gemma-2-9b.json" << true << qint64(4) << true << qint64(4096) << "geglu";
         QTest::newRow("Gemma-3: four norms, no soft-capping (null), 512-token windows")
-            << "gemma-3-1b.json" << true << qint64(4) << false << qint64(512);
-        QTest::newRow("Llama: none of them") << "llama-3.1-8b.json" << false << qint64(2) << false << qint64(0);
+            << "gemma-3-1b.json" << true << qint64(4) << false << qint64(512) << "geglu";
+        QTest::newRow("Llama: none of them, SiLU")
+            << "llama-3.1-8b.json" << false << qint64(2) << false << qint64(0) << "swiglu";
         QTest::newRow("Mixtral: sliding_window null")
-            << "mixtral-8x7b.json" << false << qint64(2) << false << qint64(0);
+            << "mixtral-8x7b.json" << false << qint64(2) << false << qint64(0) << "swiglu";
     }
     void gemmaTraits()
     {
@@ -111,12 +114,14 @@ private Q_SLOTS:
         QFETCH(qint64, norms);
         QFETCH(bool, softCapping);
         QFETCH(qint64, slidingWindow);
+        QFETCH(QString, mlp);
         const auto model = importHfConfig(sampleText(file), file.toStdString());
         QVERIFY2(model.ok(), model.ok() ? "" : model.error().describe().c_str());
         QCOMPARE(model->arch.zeroCenteredNorm, zeroCentered);
         QCOMPARE(model->arch.normsPerLayer, norms);
         QCOMPARE(model->arch.softCapping, softCapping);
         QCOMPARE(model->arch.slidingWindow, slidingWindow);
+        QCOMPARE(QString::fromLatin1(toString(model->arch.mlp)), mlp);
     }
 
     // Characters beyond U+FFFF come as escaped surrogate pairs (Python's json.dumps); an escaped

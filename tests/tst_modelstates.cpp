@@ -1378,7 +1378,7 @@ private Q_SLOTS:
             s.arch.ffn = row["ffn"].as<std::int64_t>();
             s.arch.vocab = row["vocab"].as<std::int64_t>();
             s.arch.layers = row["layers"].as<std::int64_t>();
-            s.arch.mlp = MlpKind::Gated;
+            s.arch.mlp = MlpKind::SwiGlu;
             s.arch.norm = NormKind::RmsNorm;
             s.arch.modeling = Modeling::Llama;
             s.arch.tiedEmbeddings = false;

@@ -67,7 +67,7 @@ Scenario scenarioOf(const YAML::Node &c)
         a.zeroCenteredNorm = c["zero_centered_norm"] && c["zero_centered_norm"].as<bool>(); // Gemma's blocks
         a.normsPerLayer = c["norms"] ? c["norms"].as<std::int64_t>() : 2;
         a.softCapping = c["soft_capping"] && c["soft_capping"].as<bool>();
-        a.mlp = MlpKind::Gated;
+        a.mlp = a.zeroCenteredNorm ? MlpKind::GeGlu : MlpKind::SwiGlu;
         a.norm = NormKind::RmsNorm;
         a.tiedEmbeddings = false;
     } else {

@@ -3431,6 +3431,26 @@
         <source>the post-MLP norm&apos;s backward: four FP32 tensors the size of its input, less its saved normalized input and 1 + weight, freed by then (and the mean&apos;s gradient, a value a row, from PyTorch 2.2)</source>
         <translation>MLP 后归一化的反向：四个与其输入同大小的 FP32 张量，减去此前已释放的其保存的归一化输入与 1 + weight（PyTorch 2.2 起另有 mean 的梯度，每行一个值）</translation>
     </message>
+    <message>
+        <source>gate_proj output, saved by GELU</source>
+        <translation>gate_proj 输出，由 GELU 保存</translation>
+    </message>
+    <message>
+        <source>GELU output, saved by × up</source>
+        <translation>GELU 输出，由 × up 保存</translation>
+    </message>
+    <message>
+        <source>up_proj output, saved by × GELU</source>
+        <translation>up_proj 输出，由 × GELU 保存</translation>
+    </message>
+    <message>
+        <source>gradients of GELU&apos;s output and of up_proj&apos;s output</source>
+        <translation>GELU 输出与 up_proj 输出的梯度</translation>
+    </message>
+    <message>
+        <source>gradients of GELU&apos;s output and of up_proj&apos;s output, less the post-MLP norm&apos;s saved tensors, freed by then</source>
+        <translation>GELU 输出与 up_proj 输出的梯度，减去此前已释放的 MLP 后归一化所保存的张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

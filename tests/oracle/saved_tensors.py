@@ -546,7 +546,9 @@ class LlamaLayer:
         if self.c.get("liger"):
             # LigerSwiGLUMLP.forward (liger_kernel/transformers/swiglu.py)
             return self.down(ops, LigerSiLUMul.apply(self.gate(ops, x), self.up(ops, x)))
-        return self.down(ops, F.silu(self.gate(ops, x)) * self.up(ops, x))
+        # Gemma3MLP: gelu_pytorch_tanh in SiLU's place
+        act = (lambda t: F.gelu(t, approximate="tanh")) if self.c.get("zero_centered_norm") else F.silu
+        return self.down(ops, act(self.gate(ops, x)) * self.up(ops, x))
 
     @staticmethod
     def repeat_kv(x, n_rep):
