@@ -302,6 +302,12 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "gradients of GELU's output and of up_proj's output, less the post-MLP norm's saved tensors, "
                       "freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "16-bit gradient of the MLP's output from the post-MLP norm and the gradient of the MLP's "
+                      "second linear's input, less the norm's saved tensors, freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "16-bit gradient of the MLP's output from the post-MLP norm and the FP32 gradients of "
+                      "down_proj's LoRA input, less the norm's saved tensors and LoRA A's, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", "SiLU output, saved by × up"),
     VL_TRANSLATE_NOOP("vl::formula", "attention context, saved by the output dense"),
     VL_TRANSLATE_NOOP("vl::formula", "attention output, saved by the kernel and the output projection"),

@@ -1153,6 +1153,20 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                            : SavedTensor{"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's "
                                          "dtype), less LoRA A's rank-r output",
                                          4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
+    // Behind a post-MLP norm these moments come after its backward, its saved tensors freed; the
+    // gradient reaching the MLP's output is the norm's, cast back to 16 bits, not a copy of the
+    // stream's.
+    if (postMlpNormSaved > 0) {
+        if (projection.total() > 0)
+            projection.tensors = {{{"16-bit gradient of the MLP's output from the post-MLP norm and the gradient of "
+                                    "the MLP's second linear's input, less the norm's saved tensors, freed by then",
+                                    projection.total() - postMlpNormSaved, 1}}};
+        if (adapterCast.total() > 0)
+            adapterCast.tensors = {{{"16-bit gradient of the MLP's output from the post-MLP norm and the FP32 "
+                                     "gradients of down_proj's LoRA input, less the norm's saved tensors and LoRA "
+                                     "A's, freed by then",
+                                     adapterCast.total() - postMlpNormSaved, 1}}};
+    }
     const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)

@@ -3451,6 +3451,14 @@
         <source>gradients of GELU&apos;s output and of up_proj&apos;s output, less the post-MLP norm&apos;s saved tensors, freed by then</source>
         <translation>GELU 输出与 up_proj 输出的梯度，减去此前已释放的 MLP 后归一化所保存的张量</translation>
     </message>
+    <message>
+        <source>16-bit gradient of the MLP&apos;s output from the post-MLP norm and the gradient of the MLP&apos;s second linear&apos;s input, less the norm&apos;s saved tensors, freed by then</source>
+        <translation>MLP 后归一化传回的 MLP 输出的 16 位梯度，与 MLP 第二个线性层输入的梯度，减去此前已释放的该归一化所保存的张量</translation>
+    </message>
+    <message>
+        <source>16-bit gradient of the MLP&apos;s output from the post-MLP norm and the FP32 gradients of down_proj&apos;s LoRA input, less the norm&apos;s saved tensors and LoRA A&apos;s, freed by then</source>
+        <translation>MLP 后归一化传回的 MLP 输出的 16 位梯度，与 down_proj 的 LoRA 输入的 FP32 梯度，减去此前已释放的该归一化与 LoRA A 所保存的张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

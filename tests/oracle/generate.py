@@ -235,7 +235,7 @@ def configs():
             LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2] + LLAMA_TRAINING[4:5], [{}, dict(attention="sdpa")]):
         yield dict(family="llama", **shape, **precision, **training, **attention, **gemma)
     for shape, precision, training, attention in itertools.product(
-            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2], [{}, dict(attention="sdpa")]):
+            LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:3], [{}, dict(attention="sdpa")]):
         yield dict(family="llama", **shape, **precision, **training, **attention, **gemma, norms=4, qk_norm=True)
     for shape, precision, training in itertools.product(LLAMA_SHAPES[:2], PRECISIONS, LLAMA_TRAINING[:2]):
         yield dict(family="llama", **shape, **precision, **training, **gemma, norms=4, soft_capping=True)
