@@ -258,6 +258,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
                 : field == "head-dim"          ? "head_dim"
                 : field == "experts"           ? (r.has("num_experts") ? "num_experts" : "num_local_experts")
                 : field == "experts-per-token" ? "num_experts_per_tok"
+                : field == "sliding-window"    ? "sliding_window"
                                                : error->field.c_str();
             return r.errorAt(key, error->message);
         };
@@ -312,13 +313,11 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.qkNorm = family->qkNorm;
             a.zeroCenteredNorm = family->zeroCenteredNorm;
             a.tiedEmbeddings = family->tiedDefault;
-            if (auto capped = softCapping(r, family->softCappingDefault); !capped)
+            const auto capped = softCapping(r, family->softCappingDefault);
+            if (!capped)
                 return capped.error();
-            else
-                a.softCapping = *capped;
-            if (family->slidingWindow)
-                e = r.integer("sliding_window", a.slidingWindow); // null: none
-            e || (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
+            a.softCapping = *capped;
+            (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("num_key_value_heads", a.kvHeads))
                 || (e = r.integer("head_dim", a.headDim)) || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings))
                 || (e = r.boolean("attention_bias", a.qkvBias)) || (e = r.integer("num_local_experts", a.experts))
                 || (e = r.integer("num_experts", a.experts)) // Qwen-MoE's name for it
@@ -327,6 +326,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             // Qwen-MoE sizes its experts apart from a dense MLP's intermediate_size.
             if (!e && a.experts > 1)
                 e = r.integer("moe_intermediate_size", a.ffn);
+            if (!e && family->slidingWindow)
+                e = r.integer("sliding_window", a.slidingWindow); // null: none
         }
         if (e)
             return *e;

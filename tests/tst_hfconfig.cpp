@@ -229,6 +229,8 @@ private Q_SLOTS:
         QTest::newRow("Qwen2's windows in its upper layers")
             << "\"model_type\": \"qwen2\", \"use_sliding_window\": true, \"max_window_layers\": 21, "
             << "use_sliding_window: a sliding window in some layers only is not modelled";
+        QTest::newRow("a negative sliding window") << "\"model_type\": \"mistral\", \"sliding_window\": -5, "
+                                                   << "sliding_window: -5 is out of range; allowed 0 to 16777216";
         QTest::newRow("Llama's MLP biases") << "\"model_type\": \"llama\", \"mlp_bias\": true, "
                                             << "mlp_bias: biases on a gated MLP's linears are not modelled";
         QTest::newRow("Phi-2: LayerNorm, parallel blocks, a plain MLP")
