@@ -107,6 +107,18 @@ Scenario withModel(Scenario s, const Architecture &arch)
         s.tensorParallel = 1;
     s.pipelineParallel = std::min(s.pipelineParallel, arch.layers);
     s.trainableLayers = std::min(s.trainableLayers, arch.layers);
+    return withAttentionDefaults(std::move(s), {});
+}
+
+Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    if (contains(given, "attention") || contains(given, "flash-attention"))
+        return s;
+    const Architecture &a = s.arch;
+    const bool shorterWindow = a.slidingWindow > 0 && a.slidingWindow < s.sequence;
+    if (s.implementation == Implementation::HuggingFace && s.attention == Attention::Sdpa
+        && (a.softCapping || shorterWindow))
+        s.attention = Attention::Eager;
     return s;
 }
 
@@ -171,6 +183,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
         s = withImplementationDefaults(std::move(s), given);
     s = withTorchtitanSequenceParallel(std::move(s), given);
     s = withLigerDefaults(std::move(s), given);
+    s = withAttentionDefaults(std::move(s), given);
     return withLoraTargetDefaults(std::move(s), given);
 }
 

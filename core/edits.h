@@ -46,6 +46,12 @@ Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_
 // another implementation than Hugging Face turns Liger off (withImplementationDefaults()).
 Scenario withLigerDefaults(Scenario s, std::span<const std::string_view> given);
 
+// Hugging Face's SDPA path cannot soft-cap the scores (Gemma-2) and hands a sliding window shorter
+// than the sequence to PyTorch as a mask, which is not modelled: such a model under that path
+// runs eager attention instead, what transformers advises for training Gemma-2 and Gemma-3, unless
+// the attention was among `given` (then scenarioError() says why it does not fit).
+Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> given);
+
 // The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given
 // too (`given`: CLI names).
 Scenario withOverheadDefaults(Scenario s, std::span<const std::string_view> given);
@@ -63,7 +69,8 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
 
 // Another model chosen (a preset, a config.json): its architecture, with the parallel and
 // fine-tuning settings that it cannot take brought back into range - tensor parallelism to 1
-// where it does not divide the heads, pipeline stages and trainable layers to the model's layers.
+// where it does not divide the heads, pipeline stages and trainable layers to the model's layers,
+// SDPA to eager attention where withAttentionDefaults() says.
 Scenario withModel(Scenario s, const Architecture &arch);
 
 // Every rule above that follows fields set by name, in order: the architecture's, sharding's,

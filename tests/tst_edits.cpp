@@ -489,6 +489,49 @@ private Q_SLOTS:
                  expected);
     }
 
+    // What Hugging Face's SDPA path cannot run as modelled falls back to eager attention, unless the
+    // attention was chosen in the same edit.
+    void attentionFollowsWhatSdpaCannotRun_data()
+    {
+        QTest::addColumn<bool>("softCapping");
+        QTest::addColumn<int>("window");
+        QTest::addColumn<int>("seq");
+        QTest::addColumn<QString>("implementation");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("Gemma-2's soft-capping: eager")
+            << true << 4096 << 2048 << "huggingface" << QStringList{"model"} << "eager";
+        QTest::newRow("a 512-token window, 2048 tokens: eager")
+            << false << 512 << 2048 << "huggingface" << QStringList{"seq"} << "eager";
+        QTest::newRow("the sequence within the window: SDPA kept")
+            << false << 4096 << 4096 << "huggingface" << QStringList{"seq"} << "sdpa";
+        QTest::newRow("no window, no soft-capping: SDPA kept")
+            << false << 0 << 8192 << "huggingface" << QStringList{"model"} << "sdpa";
+        QTest::newRow("SDPA chosen in the same edit: kept, for scenarioError()")
+            << false << 512 << 2048 << "huggingface" << QStringList{"attention"} << "sdpa";
+        QTest::newRow("torchtitan's SDPA: not Hugging Face's path")
+            << false << 512 << 2048 << "torchtitan" << QStringList{"seq"} << "sdpa";
+    }
+    void attentionFollowsWhatSdpaCannotRun()
+    {
+        QFETCH(bool, softCapping);
+        QFETCH(int, window);
+        QFETCH(int, seq);
+        QFETCH(QString, implementation);
+        QFETCH(QStringList, given);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.implementation = *parseImplementation(implementation.toStdString());
+        s.attention = Attention::Sdpa;
+        s.sequence = seq;
+        s.arch.softCapping = softCapping;
+        s.arch.slidingWindow = window;
+        const FieldNames names(given);
+        const Scenario edited = given.contains(QStringLiteral("model")) ? withModel(s, s.arch)
+                                                                        : withEditRules(s, s.arch, names.views());
+        QCOMPARE(QString::fromLatin1(toString(edited.attention)), expected);
+    }
+
     // `vram-ledger-cli --hidden 8192 --layers 80 --heads 64` on the default 7B must not keep "7B".
     void shapesGivenAreCounted_data()
     {
