@@ -114,10 +114,8 @@ Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> giv
 {
     if (contains(given, "attention") || contains(given, "flash-attention"))
         return s;
-    const Architecture &a = s.arch;
-    const bool shorterWindow = a.slidingWindow > 0 && a.slidingWindow < s.sequence;
     if (s.implementation == Implementation::HuggingFace && s.attention == Attention::Sdpa
-        && (a.softCapping || shorterWindow))
+        && (s.arch.softCapping || s.slidingWindowMasked()))
         s.attention = Attention::Eager;
     return s;
 }

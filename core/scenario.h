@@ -250,6 +250,10 @@ struct Scenario {
     {
         return optimizer == Optimizer::AdamW || optimizer == Optimizer::AdamW8bit || optimizer == Optimizer::Lion;
     }
+    // Hugging Face's attention receives a sliding-window mask: it leaves the mask out only for a
+    // sequence shorter than the window (masking_utils.py _ignore_causal_mask_sdpa: kv_length <
+    // local_attention_size).
+    bool slidingWindowMasked() const { return arch.slidingWindow > 0 && sequence >= arch.slidingWindow; }
     // Liger Kernel's patch applies: Hugging Face's code for a dense Llama-family model with a SwiGLU
     // MLP (apply_liger_kernel_to_llama; its Mixtral and Gemma patches are not modelled).
     bool ligerPatchable() const

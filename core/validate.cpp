@@ -57,17 +57,16 @@ std::optional<Error> checkGemmaTraits(const Scenario &s)
                      "Gemma's block is modelled as Hugging Face's Gemma code computes it (dense, without Liger's "
                      "patch); use --implementation huggingface with --modeling llama, or megatron"};
     // integrations/sdpa_attention.py: scaled_dot_product_attention takes no soft-cap, and a
-    // window shorter than the sequence comes as a mask, under which PyTorch picks the
+    // window no longer than the sequence comes as a mask, under which PyTorch picks the
     // memory-efficient kernel with K and V repeated to every head and keeps the mask.
     if (huggingFace && s.attention == Attention::Sdpa && a.softCapping)
         return Error{"attention",
                      "Hugging Face's SDPA path cannot soft-cap the scores; Gemma-2 trains with --attention eager "
                      "(as transformers advises) or flash"};
-    const bool windowShorter = a.slidingWindow > 0 && a.slidingWindow < s.sequence;
-    if (windowShorter && s.attention == Attention::Sdpa && huggingFace)
+    if (s.slidingWindowMasked() && s.attention == Attention::Sdpa && huggingFace)
         return Error{"attention",
                      "a sliding window of " + std::to_string(a.slidingWindow)
-                         + " tokens, shorter than the sequence, "
+                         + " tokens, no longer than the sequence, "
                            "reaches SDPA as a mask, which is not modelled; use --attention eager or flash, or a "
                            "sequence within the window"};
     return std::nullopt;

@@ -587,7 +587,7 @@ private Q_SLOTS:
         QTest::newRow("Gemma-3's 512-token windows through SDPA")
             << QStringList{"--model", "gemma-3-1b", "--implementation", "huggingface", "--attention", "sdpa",
                            "--seq",   "2048"}
-            << 2 << "--attention: a sliding window of 512 tokens, shorter than the sequence, reaches SDPA as a mask";
+            << 2 << "--attention: a sliding window of 512 tokens, no longer than the sequence, reaches SDPA as a mask";
         QTest::newRow("Gemma's norms in torchtitan's Llama")
             << QStringList{"--model", "gemma-3-1b", "--implementation", "torchtitan"} << 2
             << "--zero-centered-norm: Gemma's block is modelled as Hugging Face's Gemma code computes it";

@@ -503,8 +503,10 @@ private Q_SLOTS:
             << true << 4096 << 2048 << "huggingface" << QStringList{"model"} << "eager";
         QTest::newRow("a 512-token window, 2048 tokens: eager")
             << false << 512 << 2048 << "huggingface" << QStringList{"seq"} << "eager";
-        QTest::newRow("the sequence within the window: SDPA kept")
-            << false << 4096 << 4096 << "huggingface" << QStringList{"seq"} << "sdpa";
+        QTest::newRow("a sequence as long as the window: masked, eager")
+            << false << 4096 << 4096 << "huggingface" << QStringList{"seq"} << "eager";
+        QTest::newRow("a sequence one token shorter than the window: SDPA kept")
+            << false << 4096 << 4095 << "huggingface" << QStringList{"seq"} << "sdpa";
         QTest::newRow("no window, no soft-capping: SDPA kept")
             << false << 0 << 8192 << "huggingface" << QStringList{"model"} << "sdpa";
         QTest::newRow("SDPA chosen in the same edit: kept, for scenarioError()")
