@@ -287,9 +287,17 @@ private Q_SLOTS:
         QCOMPARE(model->arch.ffn, qint64(768)); // the experts' size, not the unused dense one
     }
 
+    void importedPresetSavesAndReloads_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("Qwen2.5: QKV biases") << "qwen2.5-7b.json";
+        QTest::newRow("Gemma-2: four norms, 1 + weight, soft-capping, a window, GeGLU") << "gemma-2-9b.json";
+        QTest::newRow("Gemma-3: query/key norms too") << "gemma-3-1b.json";
+    }
     void importedPresetSavesAndReloads()
     {
-        const auto model = importHfConfig(sampleText(QStringLiteral("qwen2.5-7b.json")), "qwen2.5-7b.json");
+        QFETCH(QString, file);
+        const auto model = importHfConfig(sampleText(file), file.toStdString());
         QVERIFY(model.ok());
         const auto reloaded = parseModelPreset(modelPresetToYaml(*model), "saved.yaml");
         QVERIFY(reloaded.ok());
