@@ -91,7 +91,9 @@ constexpr KnownModelType kKnownModelTypes[] = {
     {.modelType = "llama", .block = LlamaFamily},
     {.modelType = "mistral", .block = LlamaFamily, .slidingWindow = true},
     {.modelType = "mixtral", .block = LlamaFamily, .slidingWindow = true},
-    {.modelType = "phi3", .block = LlamaFamily}, // fused qkv_proj and gate_up_proj: the same weights, split
+    // Phi-3: fused qkv_proj and gate_up_proj, the same weights split; Phi3Model.forward masks its
+    // sliding_window
+    {.modelType = "phi3", .block = LlamaFamily, .slidingWindow = true},
     {.modelType = "qwen2", .block = LlamaFamily, .qkvBias = true},
     {.modelType = "qwen2_moe", .block = LlamaFamily, .qkvBias = true},
     {.modelType = "qwen3", .block = LlamaFamily, .qkNorm = true},

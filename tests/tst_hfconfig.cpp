@@ -68,6 +68,10 @@ private Q_SLOTS:
             << "gemma2" << qint64(9'241'705'984) << "llama" << qint64(8192);
         // 8,537,680,896: Gemma 7B's count in KerasHub's presets (gemma_7b_en); its config.json
         // leaves tie_word_embeddings to GemmaConfig's default, True.
+        // 3,821,079,552: Phi-3-mini's total (microsoft/Phi-3-mini-4k-instruct, safetensors).
+        QTest::newRow("Phi-3: fused projections, the same weights")
+            << "phi-3-mini-4k.json"
+            << "phi-3-mini-4k-instruct" << qint64(3'821'079'552) << "llama" << qint64(4096);
         QTest::newRow("Gemma: tied unless the config says otherwise")
             << "gemma-7b.json"
             << "gemma" << qint64(8'537'680'896) << "llama" << qint64(8192);
@@ -104,6 +108,8 @@ private Q_SLOTS:
             << "gemma-3-1b.json" << true << qint64(4) << false << qint64(512) << "geglu";
         QTest::newRow("Llama: none of them, SiLU")
             << "llama-3.1-8b.json" << false << qint64(2) << false << qint64(0) << "swiglu";
+        QTest::newRow("Phi-3 mini 4k: a 2047-token window")
+            << "phi-3-mini-4k.json" << false << qint64(2) << false << qint64(2047) << "swiglu";
         QTest::newRow("Mixtral: sliding_window null")
             << "mixtral-8x7b.json" << false << qint64(2) << false << qint64(0) << "swiglu";
     }
