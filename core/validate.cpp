@@ -68,7 +68,7 @@ std::optional<Error> checkGemmaTraits(const Scenario &s)
                      "a sliding window of " + std::to_string(a.slidingWindow)
                          + " tokens, no longer than the sequence, "
                            "reaches SDPA as a mask, which is not modelled; use --attention eager or flash, or a "
-                           "sequence within the window"};
+                           "sequence shorter than the window"};
     return std::nullopt;
 }
 
