@@ -114,8 +114,7 @@ Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> giv
 {
     if (contains(given, "attention") || contains(given, "flash-attention"))
         return s;
-    if (s.implementation == Implementation::HuggingFace && s.attention == Attention::Sdpa
-        && (s.arch.softCapping || s.slidingWindowMasked()))
+    if (s.huggingFaceSdpaUnmodelled())
         s.attention = Attention::Eager;
     return s;
 }

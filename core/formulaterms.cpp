@@ -293,8 +293,8 @@ constexpr std::string_view kTerms[] = {
                       "freed by then"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the post-MLP norm's backward: four FP32 tensors the size of its input, less its saved "
-                      "normalized input and 1 + weight, freed by then (and the mean's gradient, a value a row, from "
-                      "PyTorch 2.2)"),
+                      "normalized input and 1 + weight, freed by then (before PyTorch 2.2, one FP32 value a row "
+                      "fewer)"),
     VL_TRANSLATE_NOOP("vl::formula", "gate_proj output, saved by GELU"),
     VL_TRANSLATE_NOOP("vl::formula", "GELU output, saved by × up"),
     VL_TRANSLATE_NOOP("vl::formula", "up_proj output, saved by × GELU"),

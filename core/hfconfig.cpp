@@ -222,8 +222,8 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
         const std::string modelType(family->modelType);
         std::string nameOrPath;
         r.string("_name_or_path", nameOrPath);
-        const bool gpt2Style = family->block == ConfigBlock::Gpt2;
-        const bool bert = family->block == ConfigBlock::Bert;
+        const bool gpt2Style = family->block == Gpt2;
+        const bool bert = family->block == Bert;
         const KeyNames &keys = gpt2Style ? kGpt2Keys : kLlamaKeys;
 
         std::string missing;
@@ -291,7 +291,7 @@ Result<ModelPreset> importHfConfig(std::string_view json, const std::string &fil
             a.modeling = Modeling::Bert;
             (e = r.integer(keys.ffn, a.ffn, true)) || (e = r.integer("max_position_embeddings", a.learnedPositions))
                 || (e = r.boolean("tie_word_embeddings", a.tiedEmbeddings));
-        } else if (family->block == ConfigBlock::GptNeox) {
+        } else if (family->block == GptNeox) {
             // modeling_gpt_neox.py: two LayerNorms a layer, GELU MLP, biases everywhere, rotary on
             // rotary_pct of each head, an untied head (tie_word_embeddings defaults to false).
             a.mlp = MlpKind::Gelu;

@@ -1080,8 +1080,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // Gemma-2's and Gemma-3's norm after the MLP runs backward first. At its widest it holds four
     // FP32 tensors the size of its input (the gradient cast to FP32, through 1 + weight, and the
     // input's two gradient terms), less the normalized input it saved when the weight trains and
-    // its 1 + weight, both freed by then; from PyTorch 2.2 also the mean's FP32 gradient, a value
-    // a row. Its saved tensors are all freed before the MLP's moment.
+    // its 1 + weight, both freed by then; before PyTorch 2.2 (mean keeping x²) one FP32 value a
+    // row fewer, as the oracle measures. Its saved tensors are all freed before the MLP's moment.
     Bytes postMlpNormSaved = 0;
     Moment postMlpNorm;
     if (!megatron && a.normsPerLayer == 4 && a.modeling == Modeling::Llama) {
@@ -1091,8 +1091,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         const Bytes input = 4 * tokens * a.hidden;
         postMlpNorm.tensors[0] = {
             "the post-MLP norm's backward: four FP32 tensors the size of its input, less its "
-            "saved normalized input and 1 + weight, freed by then (and the mean's gradient, "
-            "a value a row, from PyTorch 2.2)",
+            "saved normalized input and 1 + weight, freed by then (before PyTorch 2.2, one FP32 "
+            "value a row fewer)",
             (baseTrains(s) ? 3 : 4) * input - 4 * a.hidden - (s.meanKeepsInput() ? 4 * tokens : 0), 1};
     }
     Moment core;

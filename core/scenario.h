@@ -254,6 +254,14 @@ struct Scenario {
     // sequence shorter than the window (masking_utils.py _ignore_causal_mask_sdpa: kv_length <
     // local_attention_size).
     bool slidingWindowMasked() const { return arch.slidingWindow > 0 && sequence >= arch.slidingWindow; }
+    // Hugging Face's SDPA path gets what it cannot run as modelled: soft-capping, which
+    // scaled_dot_product_attention takes no argument for, or a sliding-window mask, under which
+    // PyTorch runs its memory-efficient kernel (integrations/sdpa_attention.py).
+    bool huggingFaceSdpaUnmodelled() const
+    {
+        return implementation == Implementation::HuggingFace && attention == Attention::Sdpa
+            && (arch.softCapping || slidingWindowMasked());
+    }
     // Liger Kernel's patch applies: Hugging Face's code for a dense Llama-family model with a SwiGLU
     // MLP (apply_liger_kernel_to_llama; its Mixtral and Gemma patches are not modelled).
     bool ligerPatchable() const

@@ -45,7 +45,6 @@ std::optional<Error> checkGemmaTraits(const Scenario &s)
     const Architecture &a = s.arch;
     const bool gemmaBlock = a.zeroCenteredNorm || a.softCapping || a.normsPerLayer == 4;
     const bool huggingFace = s.implementation == Implementation::HuggingFace;
-    const char *field = a.softCapping ? "soft-capping" : a.zeroCenteredNorm ? "zero-centered-norm" : "norms-per-layer";
     if (a.modeling == Modeling::Llama && a.normsPerLayer != 2 && a.normsPerLayer != 4)
         return Error{"norms-per-layer",
                      std::string(toString(s.implementation))
@@ -53,22 +52,20 @@ std::optional<Error> checkGemmaTraits(const Scenario &s)
                            "after attention and the MLP too); "
                          + std::to_string(a.normsPerLayer) + " is counted with --implementation megatron"};
     if (gemmaBlock && (!huggingFace || a.modeling != Modeling::Llama || a.experts > 1 || s.liger))
-        return Error{field,
+        return Error{a.softCapping            ? "soft-capping"
+                         : a.zeroCenteredNorm ? "zero-centered-norm"
+                                              : "norms-per-layer",
                      "Gemma's block is modelled as Hugging Face's Gemma code computes it (dense, without Liger's "
                      "patch); use --implementation huggingface with --modeling llama, or megatron"};
-    // integrations/sdpa_attention.py: scaled_dot_product_attention takes no soft-cap, and a
-    // window no longer than the sequence comes as a mask, under which PyTorch picks the
-    // memory-efficient kernel with K and V repeated to every head and keeps the mask.
-    if (huggingFace && s.attention == Attention::Sdpa && a.softCapping)
-        return Error{"attention",
-                     "Hugging Face's SDPA path cannot soft-cap the scores; Gemma-2 trains with --attention eager "
-                     "(as transformers advises) or flash"};
-    if (s.slidingWindowMasked() && s.attention == Attention::Sdpa && huggingFace)
-        return Error{"attention",
-                     "a sliding window of " + std::to_string(a.slidingWindow)
-                         + " tokens, no longer than the sequence, "
-                           "reaches SDPA as a mask, which is not modelled; use --attention eager or flash, or a "
-                           "sequence shorter than the window"};
+    // The memory-efficient kernel a mask selects keeps K and V repeated to every head and the mask.
+    if (s.huggingFaceSdpaUnmodelled())
+        return Error{
+            "attention",
+            a.softCapping ? std::string("Hugging Face's SDPA path cannot soft-cap the scores; Gemma-2 trains "
+                                        "with --attention eager (as transformers advises) or flash")
+                          : "a sliding window of " + std::to_string(a.slidingWindow)
+                    + " tokens, no longer than the sequence, reaches SDPA as a mask, which is not modelled; use "
+                      "--attention eager or flash, or a sequence shorter than the window"};
     return std::nullopt;
 }
 

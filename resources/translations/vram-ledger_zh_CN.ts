@@ -3428,10 +3428,6 @@
         <translation>SiLU 输出与 up_proj 输出的梯度，减去此前已释放的 MLP 后归一化所保存的张量</translation>
     </message>
     <message>
-        <source>the post-MLP norm&apos;s backward: four FP32 tensors the size of its input, less its saved normalized input and 1 + weight, freed by then (and the mean&apos;s gradient, a value a row, from PyTorch 2.2)</source>
-        <translation>MLP 后归一化的反向：四个与其输入同大小的 FP32 张量，减去此前已释放的其保存的归一化输入与 1 + weight（PyTorch 2.2 起另有 mean 的梯度，每行一个值）</translation>
-    </message>
-    <message>
         <source>gate_proj output, saved by GELU</source>
         <translation>gate_proj 输出，由 GELU 保存</translation>
     </message>
@@ -3458,6 +3454,10 @@
     <message>
         <source>16-bit gradient of the MLP&apos;s output from the post-MLP norm and the FP32 gradients of down_proj&apos;s LoRA input, less the norm&apos;s saved tensors and LoRA A&apos;s, freed by then</source>
         <translation>MLP 后归一化传回的 MLP 输出的 16 位梯度，与 down_proj 的 LoRA 输入的 FP32 梯度，减去此前已释放的该归一化与 LoRA A 所保存的张量</translation>
+    </message>
+    <message>
+        <source>the post-MLP norm&apos;s backward: four FP32 tensors the size of its input, less its saved normalized input and 1 + weight, freed by then (before PyTorch 2.2, one FP32 value a row fewer)</source>
+        <translation>MLP 后归一化的反向：四个与其输入同大小的 FP32 张量，减去此前已释放的其保存的归一化输入与 1 + weight（PyTorch 2.2 之前每行少一个 FP32 值）</translation>
     </message>
 </context>
 <context>
