@@ -24,6 +24,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::Fp8WeightCache, "fp8_weight_cache"},
     {ItemId::RotaryTable, "rotary_table"},
     {ItemId::ContextParallelCopies, "context_parallel_copies"},
+    {ItemId::ModelBeforePartitioning, "model_before_partitioning"},
     {ItemId::Gradients, "gradients"},
     {ItemId::FsdpGradientBuffers, "fsdp_gradient_buffers"},
     {ItemId::FsdpAccumulatedGradients, "fsdp_accumulated_gradients"},
@@ -727,6 +728,8 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
     const bool cast = lightning && s.precision != Precision::MixedFp16;
     std::int64_t largestFourBit = 0;
     Bytes dequantized = 0;
+    Bytes wholeWeights = 0; // the weights unsharded, where the GPU holds them so at start-up
+    std::string wholeHow;
     if (s.fineTune == FineTune::QLoRA) {
         // NF4 (Dettmers et al. 2023; bitsandbytes functional.py quantize_4bit, blocksize 64): 4 bits
         // per weight and an FP32 absmax per block of 64, 0.5 bits; double quantization
@@ -753,14 +756,29 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const Bytes nf4 = torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant);
         const Bytes constants = constantsWhole ? nf4Constants(quantised, s.doubleQuant) : 0;
         weightBytes = shard(nf4 - constants + kept * dt.base, shardParams) + constants;
+        const std::string_view bitsBnb = s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + "
+                                                       : " params × 4.5 bits (NF4) + ";
+        // transformers quantizes a bitsandbytes model on the GPU and, with ZeRO-3 enabled, moves
+        // each 4-bit weight to CPU memory instead of building the model under zero.Init
+        // (modeling_utils.py, _load_state_dict_into_meta_model: is_deepspeed_zero3_enabled() ->
+        // value.data.to("cpu")); the 16-bit rest loads onto the GPU and the constants stay there.
+        // DeepSpeed's engine casts the module to the 16-bit dtype and moves it whole to the GPU
+        // (runtime/engine.py, _configure_distributed_model: self.module.to(self.device), skipped
+        // only for a zero.Init model) before its ZeRO-3 optimizer partitions each parameter
+        // (runtime/zero/parameter_offload.py, _convert_to_zero_parameters).
+        if (s.implementation == Implementation::HuggingFace && !s.fsdp() && constantsWhole) {
+            wholeWeights = nf4 + kept * dt.base;
+            if constexpr (std::is_same_v<Sink, TextSink>)
+                wholeHow = formatCount(quantised) + std::string(bitsBnb) + formatCount(kept) + " × "
+                    + std::to_string(dt.base) + " B";
+        }
         if constexpr (std::is_same_v<Sink, TextSink>) {
             how = formatCount(quantised)
                 + (torchao ? " params × 4.126 bits (torchao's NF4: 4-bit codes, an int8 scaler per 64, a BF16 factor "
                              "per 16384) + "
                            + formatCount(tensors) + " tensors × 34 B + "
                        : constantsWhole ? " params × 4 bits (NF4 codes) + "
-                       : s.doubleQuant  ? " params × 4.127 bits (NF4, double-quantized) + "
-                                        : " params × 4.5 bits (NF4) + ")
+                                        : std::string(bitsBnb))
                 + formatCount(kept) + " × " + std::to_string(dt.base) + " B";
             if (constantsWhole)
                 how = "(" + how + ")" + shardText(s, shardParams) + " + their quantization constants "
@@ -841,11 +859,21 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                 + equals(cache, units);
         });
     }
-    if (adapters > 0) {
-        const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
+    const Bytes adapterBytes = shard(adapters * dt.weight, shardParams);
+    if (adapters > 0)
         sink.add(ItemId::LoraAdapters, adapterBytes, [&] {
             return formatCount(adapters) + " adapter params (rank " + std::to_string(s.loraRank) + ") × "
                 + std::to_string(dt.weight) + " B" + shardText(s, shardParams) + equals(adapterBytes, units);
+        });
+    if (wholeWeights > 0) {
+        // Until the partitioning, this GPU holds the other GPUs' shards too.
+        const Bytes whole = wholeWeights + adapters * dt.weight;
+        const Bytes own = (onHost ? 0 : weightBytes) + adapterBytes;
+        sink.add(ItemId::ModelBeforePartitioning, whole - own, [&] {
+            return "the model whole, as DeepSpeed's engine moves it to the GPU before ZeRO-3 partitions it (" + wholeHow
+                + " + " + formatCount(adapters) + " adapter params × " + std::to_string(dt.weight) + " B, unsharded"
+                + equals(whole, units) + "), less this GPU's shards of the weights and adapters "
+                + formatBytes(own, units) + equals(whole - own, units) + "; at start-up only";
         });
     }
     if (shardParams && s.fsdp()) {
@@ -2309,8 +2337,11 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
         });
     const Bytes reserve = allocated * o.allocatorPercent / 100;
     sink.add(ItemId::AllocatorReserve, reserve, [&] {
+        // A share of whichever point is the peak: the start-up's where a model is placed whole.
         return std::to_string(o.allocatorPercent) + " % of " + formatBytes(allocated, units)
-            + " allocated at the step's peak (caching-allocator reserve)" + equals(reserve, units);
+            + (stepTimeline(b).peakAtStartUp() ? " allocated at start-up, the run's peak (caching-allocator reserve)"
+                                               : " allocated at the step's peak (caching-allocator reserve)")
+            + equals(reserve, units);
     });
 }
 
@@ -2373,6 +2404,7 @@ Component componentOf(ItemId id)
     case ItemId::Fp8WeightCache:
     case ItemId::RotaryTable:
     case ItemId::ContextParallelCopies:
+    case ItemId::ModelBeforePartitioning:
     case ItemId::OffloadParamBuffer: return Component::Parameters;
     case ItemId::Gradients:
     case ItemId::FsdpGradientBuffers:
@@ -2441,7 +2473,7 @@ bool isRuntimeBuffer(ItemId id)
         || id == ItemId::QloraDequantized || id == ItemId::FsdpGradientBuffers || id == ItemId::FsdpAccumulatedGradients
         || id == ItemId::DdpGradientBuckets || id == ItemId::ZeroReduceBucket || id == ItemId::ZeroFp32Gradients
         || id == ItemId::OffloadGradientBuffer || id == ItemId::ContextParallelCopies
-        || id == ItemId::OptimizerStepBuffer;
+        || id == ItemId::ModelBeforePartitioning || id == ItemId::OptimizerStepBuffer;
 }
 
 std::string_view idString(ItemId id)

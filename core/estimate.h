@@ -37,6 +37,9 @@ enum class ItemId {
     Fp8WeightCache,
     RotaryTable,           // RoPE's table, a buffer of the model (torchtitan's freqs_cis)
     ContextParallelCopies, // what context_parallel() clones and shards while it is open
+    // The other GPUs' shards of a model DeepSpeed's engine places whole before ZeRO-3 partitions it
+    // (a quantized model, which transformers does not build under zero.Init): at start-up only.
+    ModelBeforePartitioning,
     Gradients,
     FsdpGradientBuffers,
     FsdpAccumulatedGradients,

@@ -152,7 +152,8 @@ std::string reportJson(const Report &r)
     out << "  \"per_gpu\": {";
     for (Component c : kComponents)
         out << jsonString(idString(c)) << ": " << b.component(c) << ", ";
-    out << "\"total\": " << b.total << ", \"peak\": " << r.peak << ", \"between_steps\": " << r.betweenSteps
+    out << "\"total\": " << b.total << ", \"peak\": " << r.peak
+        << ", \"peak_phase\": " << jsonString(idString(r.peakPhase)) << ", \"between_steps\": " << r.betweenSteps
         << ", \"measure\": " << jsonString(toString(r.scenario.overhead.measure)) << "},\n";
     out << "  \"items\": [\n";
     for (std::size_t i = 0; i < r.items.size(); ++i) {
@@ -218,6 +219,7 @@ Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu, 
     r.breakdown = estimate(s);
     const StepTimeline timeline = stepTimeline(r.breakdown);
     r.peak = timeline.peak();
+    r.peakPhase = timeline.points[timeline.peakIndex].phase;
     r.betweenSteps = timeline.beforeTheStep();
     r.fitRule = fitRule;
     r.items = explain(s, units);
@@ -259,7 +261,8 @@ std::string renderReport(const Report &r, Format format)
         if (c != Component::Overhead || r.scenario.overhead.reserveCounted())
             totals.push_back({std::string(componentTitle(c)), formatBytes(b.component(c), r.units)});
     totals.push_back({"Total", formatBytes(b.total, r.units)});
-    totals.push_back({"Step peak", formatBytes(r.peak, r.units)});
+    totals.push_back(
+        {r.peakPhase == StepPhase::StartUp ? "Peak (at start-up)" : "Step peak", formatBytes(r.peak, r.units)});
     totals.push_back({"Between steps", formatBytes(r.betweenSteps, r.units)});
     if (b.host > 0) {
         const std::int64_t gpus = r.scenario.gpusOnNode();

@@ -32,9 +32,10 @@ struct Report {
     std::optional<GpuPreset> gpu;
     std::optional<SolveAnswer> solve;
     Units units = Units::GiB;
-    Bytes peak = 0;                    // the step timeline's peak, beside the sum (breakdown.total)
-    Bytes betweenSteps = 0;            // what the timeline holds before the step, kept from the last
-    FitRule fitRule = kDefaultFitRule; // which of the two the verdict compares with the GPU
+    Bytes peak = 0;                         // the step timeline's peak, beside the sum (breakdown.total)
+    StepPhase peakPhase = StepPhase::Start; // where the peak is: the run's start-up or a point of the step
+    Bytes betweenSteps = 0;                 // what the timeline holds before the step, kept from the last
+    FitRule fitRule = kDefaultFitRule;      // which of the two the verdict compares with the GPU
     Bytes required() const { return requiredBy(fitRule, breakdown.total, peak); }
 };
 

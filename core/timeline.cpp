@@ -49,7 +49,10 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         + b.item(ItemId::QloraDequantized) + b.item(ItemId::ContextParallelCopies)
         + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
     const Bytes notAtLoss = b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized);
-    const Bytes params = b.component(Component::Parameters) - gathered;
+    // The model DeepSpeed places whole before ZeRO-3 partitions it: at start-up only, with the
+    // context, NCCL's buffers of the communicators set up by then and the allocator's reserve.
+    const Bytes wholeModel = b.item(ItemId::ModelBeforePartitioning);
+    const Bytes params = b.component(Component::Parameters) - gathered - wholeModel;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
     // 16-bit casts of its weights.
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
@@ -86,6 +89,16 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // Kept from the previous step until each pipeline chunk's first forward (set_input_tensor),
     // and again from the last backward through the optimizer step.
     const Bytes kept = b.item(ItemId::PipelineInputsKept) + b.batchesKeptAtStepEnd();
+    if (wholeModel > 0) {
+        TimelinePoint p{StepPhase::StartUp, 0, 0, {}};
+        p.parts[std::size_t(Component::Parameters)] = b.item(ItemId::Weights) + b.item(ItemId::LoraAdapters)
+            + b.item(ItemId::RotaryTable) + wholeModel;
+        p.parts[std::size_t(Component::Overhead)] = b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers)
+            + b.item(ItemId::NvlsBuffers) + b.item(ItemId::AllocatorReserve);
+        for (Bytes part : p.parts)
+            p.inUse += part;
+        visit(p);
+    }
     point(StepPhase::Start, 0, params, 0, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
     // (with checkpointing the last five layers' inputs, until backward starts), and in backward
@@ -141,7 +154,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
 StepTimeline stepTimeline(const Breakdown &b)
 {
     StepTimeline t;
-    t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 3));
+    t.points.reserve(static_cast<std::size_t>(2 * b.layersOnStage + 4));
     walkStep(b, [&t](const TimelinePoint &p) {
         if (p.inUse > (t.points.empty() ? -1 : t.points[t.peakIndex].inUse))
             t.peakIndex = t.points.size();
@@ -161,6 +174,19 @@ Bytes stepPeak(const Breakdown &b)
 Bytes requiredBytes(const Breakdown &b, FitRule rule)
 {
     return requiredBy(rule, b.total, rule == FitRule::Peak ? stepPeak(b) : 0);
+}
+
+std::string_view idString(StepPhase phase)
+{
+    switch (phase) {
+    case StepPhase::StartUp: return "start_up";
+    case StepPhase::Start: return "start";
+    case StepPhase::Forward: return "forward";
+    case StepPhase::Loss: return "loss";
+    case StepPhase::Backward: return "backward";
+    case StepPhase::OptimizerStep: return "optimizer_step";
+    }
+    return "start";
 }
 
 std::string_view toString(FitRule rule)

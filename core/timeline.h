@@ -1,6 +1,7 @@
 #pragma once
 // Memory in use through one training step, on the GPU estimate() reports: forward layer by
-// layer, the loss, backward layer by layer, the optimizer step. The peak — not the sum of
+// layer, the loss, backward layer by layer, the optimizer step (and the run's start-up where it
+// holds more). The peak — not the sum of
 // all components — is what decides whether a run fits; the sum is an upper bound.
 
 #include "core/estimate.h"
@@ -14,7 +15,12 @@
 
 namespace vl {
 
-enum class StepPhase { Start, Forward, Loss, Backward, OptimizerStep };
+// StartUp: before the first step, where the run holds more than between steps (a model placed
+// whole before it is sharded); a timeline has that point only then.
+enum class StepPhase { StartUp, Start, Forward, Loss, Backward, OptimizerStep };
+
+// "start_up", "start", "forward", "loss", "backward", "optimizer_step": stable, for JSON.
+std::string_view idString(StepPhase phase);
 
 struct TimelinePoint {
     StepPhase phase;
@@ -28,8 +34,14 @@ struct StepTimeline {
     std::vector<TimelinePoint> points;
     std::size_t peakIndex = 0;
     Bytes peak() const { return points.empty() ? 0 : points[peakIndex].inUse; }
+    bool peakAtStartUp() const { return !points.empty() && points[peakIndex].phase == StepPhase::StartUp; }
     // What stays allocated from one step to the next (Megatron-LM logs it as mem-allocated-bytes).
-    Bytes beforeTheStep() const { return points.empty() ? 0 : points.front().inUse; }
+    Bytes beforeTheStep() const
+    {
+        if (points.empty())
+            return 0;
+        return points[points.front().phase == StepPhase::StartUp && points.size() > 1 ? 1 : 0].inUse;
+    }
 };
 
 StepTimeline stepTimeline(const Scenario &s);

@@ -281,6 +281,11 @@ private Q_SLOTS:
                            QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/megatron-7b-interleaved-pp4.vramledger.yaml"),
                            QStringLiteral("--rerun-keeps-batches"), QStringLiteral("no")}
             << states + QStringList{"gradients", "pipeline_inputs_kept"};
+        QTest::newRow("QLoRA under ZeRO-3: the shards, not the whole model of its start-up")
+            << QStringList{QStringLiteral("--scenario"),
+                           QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/llama-2-70b-qlora-zero3-peft.vramledger.yaml")}
+            << QStringList{"weights",           "lora_adapters",   "zero3_persistent_params", "master_weights",
+                           "optimizer_moments", "gemm_workspaces", "zero_reduce_bucket"};
     }
     void betweenSteps()
     {
@@ -296,6 +301,31 @@ private Q_SLOTS:
         QVERIFY(sum < perGpu[QStringLiteral("peak")].toInteger());
         const Run table = cli(args);
         QVERIFY2(table.out.contains("Between steps"), table.out.constData());
+    }
+
+    // The report says where the peak is: a point of the step, or the run's start-up where the
+    // model is placed whole before it is sharded (the table then calls it so).
+    void peakSaysWhereItIs_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("phase");
+        QTest::newRow("the article's example: at the loss") << QStringList{} << "loss";
+        QTest::newRow("every layer recomputed: in backward")
+            << QStringList{QStringLiteral("--recompute"), QStringLiteral("full")} << "backward";
+        QTest::newRow("PEFT's QLoRA under DeepSpeed ZeRO-3: at start-up")
+            << QStringList{QStringLiteral("--scenario"),
+                           QStringLiteral(VL_SOURCE_DIR "/docs/scenarios/llama-2-70b-qlora-zero3-peft.vramledger.yaml")}
+            << "start_up";
+    }
+    void peakSaysWhereItIs()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, phase);
+        const QJsonObject perGpu = json(args)[QStringLiteral("per_gpu")].toObject();
+        QCOMPARE(perGpu[QStringLiteral("peak_phase")].toString(), phase);
+        const Run table = cli(args);
+        QCOMPARE(table.out.contains("Peak (at start-up)"), phase == QStringLiteral("start_up"));
+        QCOMPARE(table.out.contains("Step peak"), phase != QStringLiteral("start_up"));
     }
 
     // Scenarios at the edge of the ranges: every item non-negative, the total their sum, the peak

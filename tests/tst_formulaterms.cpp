@@ -260,6 +260,14 @@ private Q_SLOTS:
             s.zeroStage = 3;
             s.dataParallel = 2;
         });
+        row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::MixedBf16;
+            s.fineTune = FineTune::QLoRA;
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.overhead.measure = Measure::NvidiaSmi;
+        });
         row("ZeRO-3, a recomputed layer holds the most gathered", [](Scenario &s) {
             s.zeroStage = 3;
             s.dataParallel = 8;

@@ -260,12 +260,13 @@ private Q_SLOTS:
             // item may grow, the model states as a whole may not (checked below). FSDP also does
             // mixed precision itself (16-bit parameters, no autocast), so the head's first-token
             // slice becomes a view keeping the last layer's output instead of a small 16-bit cast,
-            // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32.
+            // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32. A 4-bit model
+            // reaches DeepSpeed's ZeRO-3 whole, which holds it so until it partitions it.
             {Lever::ZeroSharding,
-             {ItemId::Zero3GatheredParams, ItemId::Zero3PersistentParams, ItemId::FsdpUnshardedParams,
-              ItemId::FsdpAllGatherBuffers, ItemId::FsdpGradientBuffers, ItemId::ZeroReduceBucket,
-              ItemId::ZeroFp32Gradients, ItemId::OptimizerStepBuffer, ItemId::CommBuffers, ItemId::AllocatorReserve,
-              ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
+             {ItemId::Zero3GatheredParams, ItemId::Zero3PersistentParams, ItemId::ModelBeforePartitioning,
+              ItemId::FsdpUnshardedParams, ItemId::FsdpAllGatherBuffers, ItemId::FsdpGradientBuffers,
+              ItemId::ZeroReduceBucket, ItemId::ZeroFp32Gradients, ItemId::OptimizerStepBuffer, ItemId::CommBuffers,
+              ItemId::AllocatorReserve, ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,

@@ -674,6 +674,69 @@ private Q_SLOTS:
         QCOMPARE(parameters(StepPhase::Start) + dequantized, parameters(StepPhase::Forward));
     }
 
+    // transformers does not build a 4-bit model under DeepSpeed's zero.Init; the engine moves it
+    // whole onto every GPU before ZeRO-3 partitions it. The run's start-up then holds the model as
+    // one GPU alone would, before the step's first point; other runs start at the step.
+    void startUpHoldsTheModelWhole_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("edit");
+        QTest::addColumn<bool>("startUp");
+        const auto row = [](const char *name, bool startUp, std::function<void(Scenario &)> edit) {
+            QTest::newRow(name) << edit << startUp;
+        };
+        row("PEFT's QLoRA under DeepSpeed ZeRO-3 over 2 GPUs", true, [](Scenario &) {});
+        row("the same over 8 GPUs, as nvidia-smi reads", true, [](Scenario &s) {
+            s.dataParallel = 8;
+            s.overhead.measure = Measure::NvidiaSmi;
+        });
+        row("the same with its weights offloaded to the CPU", true,
+            [](Scenario &s) { s.offload = Offload::OptimizerAndParams; });
+        row("ZeRO-2: the weights are never partitioned", false, [](Scenario &s) { s.zeroStage = 2; });
+        row("ZeRO-3 on one GPU: nothing to partition", false, [](Scenario &s) { s.dataParallel = 1; });
+        row("FSDP: wraps and shards one unit at a time", false, [](Scenario &s) { s.sharding = Sharding::Fsdp; });
+        row("LoRA over a 16-bit base: built under zero.Init", false, [](Scenario &s) { s.fineTune = FineTune::LoRA; });
+    }
+    void startUpHoldsTheModelWhole()
+    {
+        QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(bool, startUp);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.precision = Precision::MixedBf16;
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraAll;
+        s.zeroStage = 3;
+        s.dataParallel = 2;
+        edit(s);
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        const StepTimeline t = stepTimeline(b);
+        QCOMPARE(b.has(ItemId::ModelBeforePartitioning), startUp);
+        QCOMPARE(t.points.front().phase == StepPhase::StartUp, startUp);
+        QCOMPARE(std::count_if(t.points.begin(), t.points.end(),
+                               [](const TimelinePoint &p) { return p.phase == StepPhase::StartUp; }),
+                 startUp ? 1 : 0);
+        if (!startUp)
+            return;
+        Scenario alone = s;
+        alone.dataParallel = 1;
+        alone.offload = Offload::None;
+        const Breakdown one = estimate(alone);
+        const TimelinePoint &first = t.points.front();
+        QCOMPARE(first.part(Component::Parameters),
+                 one.item(ItemId::Weights) + one.item(ItemId::LoraAdapters) + one.item(ItemId::RotaryTable));
+        for (Component c : {Component::Gradients, Component::OptimizerStates, Component::Activations})
+            QCOMPARE(first.part(c), Bytes(0));
+        QCOMPARE(first.part(Component::Overhead),
+                 b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers) + b.item(ItemId::NvlsBuffers)
+                     + b.item(ItemId::AllocatorReserve));
+        // The step after it is what it was: between steps, and the item nowhere in it.
+        QCOMPARE(t.points[1].phase, StepPhase::Start);
+        QCOMPARE(t.beforeTheStep(), t.points[1].inUse);
+        QVERIFY(t.peak() >= first.inUse);
+        QCOMPARE(stepPeak(b), t.peak());
+    }
+
     // The 16-bit logits are freed before the loss's backward, whose FP32 buffers (4 B a logit)
     // fill the blocks freed with them but for 2 B a logit (pinned to the allocator below). A
     // reading of reserved memory sees that block while the loss's backward runs;

@@ -103,7 +103,8 @@ void ChartPanel::retranslate()
     m_fitLabel->setText(tr("&Fits by:"));
     m_fitRule->setItemText(0, tr("sum of all parts"));
     m_fitRule->setItemText(1, tr("peak of the step"));
-    m_fitRule->setToolTip(tr("Peak: the most in use at any moment of the step, from the timeline; the measured runs "
+    m_fitRule->setToolTip(tr("Peak: the most in use at any moment of the step, or of the run's start-up where a "
+                             "model is placed whole before it is sharded, from the timeline; the measured runs "
                              "read within a few per cent of it. Sum: everything at once, as other tools count, an "
                              "upper bound that adds buffers which never live together (the optimizer step's beside "
                              "the loss's)."));

@@ -207,6 +207,7 @@ void StepTimelineView::rebuild()
             ++j;
         const double middle = (i + j) / 2.0;
         switch (phase) {
+        case StepPhase::StartUp: ticker->addTick(middle, tr("start-up")); break;
         case StepPhase::Start: break; // the axis' left end says it
         case StepPhase::Forward: ticker->addTick(middle, tr("forward →")); break;
         case StepPhase::Loss: ticker->addTick(middle, tr("loss")); break;
@@ -270,6 +271,7 @@ void StepTimelineView::rebuild()
                 : tr("all gradients with the optimizer states");
             break;
         case StepPhase::Start: why = tr("the model states alone"); break;
+        case StepPhase::StartUp: why = tr("the model whole, before it is sharded"); break;
         }
         tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why));
         tag->setColor(text);

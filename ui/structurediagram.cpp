@@ -215,11 +215,14 @@ void StructureDiagram::paintEvent(QPaintEvent *)
     const bool moment = m_moment && *m_moment >= 0 && *m_moment < int(points.size());
     // At a moment of the step, the moment in words; its parts' list gives way first where the
     // window is narrow (each block shows its part anyway).
+    const QString sum = bytesText(m_shown->analysis.breakdown.total, m_shown->units);
+    const QString peak = bytesText(m_shown->analysis.timeline.peak(), m_shown->units);
     QString title = moment ? tr("At %1").arg(describePoint(points[std::size_t(*m_moment)], m_shown->units))
-                           : tr("One GPU's memory: %1 in all, %2 at the step's peak (block areas are "
-                                "proportional to bytes)")
-                                 .arg(bytesText(m_shown->analysis.breakdown.total, m_shown->units),
-                                      bytesText(m_shown->analysis.timeline.peak(), m_shown->units));
+        : m_shown->analysis.timeline.peakAtStartUp()
+        ? tr("One GPU's memory: %1 in all, %2 at its peak, the run's start-up (block areas are proportional to bytes)")
+              .arg(sum, peak)
+        : tr("One GPU's memory: %1 in all, %2 at the step's peak (block areas are proportional to bytes)")
+              .arg(sum, peak);
     p.drawText(QRectF(8, 4, width() - 16, p.fontMetrics().height() * 1.6), Qt::AlignLeft | Qt::AlignVCenter,
                p.fontMetrics().elidedText(title, Qt::ElideRight, width() - 16));
     p.setFont(font);

@@ -71,6 +71,7 @@ QColor itemColor(ItemId id)
     case ItemId::QloraDequantized:
     case ItemId::Fp8WeightCache:
     case ItemId::ContextParallelCopies:
+    case ItemId::ModelBeforePartitioning:
     case ItemId::FsdpGradientBuffers:
     case ItemId::FsdpAccumulatedGradients:
     case ItemId::DdpGradientBuckets:
@@ -126,6 +127,8 @@ QString itemName(ItemId id)
     case ItemId::Fp8WeightCache: return QCoreApplication::translate("vl::ui", "FP8 weight copies");
     case ItemId::RotaryTable: return QCoreApplication::translate("vl::ui", "Rotary table");
     case ItemId::ContextParallelCopies: return QCoreApplication::translate("vl::ui", "Context-parallel copies");
+    case ItemId::ModelBeforePartitioning:
+        return QCoreApplication::translate("vl::ui", "Model before partitioning (start-up)");
     case ItemId::Gradients: return QCoreApplication::translate("vl::ui", "Gradients");
     case ItemId::FsdpGradientBuffers: return QCoreApplication::translate("vl::ui", "FSDP gradient buffers");
     case ItemId::FsdpAccumulatedGradients:
@@ -226,6 +229,7 @@ QString describePoint(const TimelinePoint &p, Units units)
 {
     QString where;
     switch (p.phase) {
+    case StepPhase::StartUp: where = QCoreApplication::translate("vl::ui", "start-up"); break;
     case StepPhase::Start: where = QCoreApplication::translate("vl::ui", "before the step"); break;
     case StepPhase::Forward: where = QCoreApplication::translate("vl::ui", "forward, layer %1").arg(p.layer); break;
     case StepPhase::Loss: where = QCoreApplication::translate("vl::ui", "the loss"); break;

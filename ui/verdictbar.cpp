@@ -115,11 +115,13 @@ void VerdictBar::render()
         {QStringLiteral(" (%1)").arg(a.fitRule == FitRule::Peak ? tr("peak") : tr("sum of all parts")), false, {}}};
     // The other of the two numbers, where they differ.
     if (a.timeline.peak() < a.breakdown.total)
-        summary.append({a.fitRule == FitRule::Sum
-                            ? tr(" · the step's peak is %1").arg(bytesText(a.timeline.peak(), m_shown->units))
-                            : tr(" · all parts at once %1").arg(bytesText(a.breakdown.total, m_shown->units)),
-                        false,
-                        {}});
+        summary.append(
+            {a.fitRule == FitRule::Sum
+                 ? (a.timeline.peakAtStartUp() ? tr(" · the peak, at start-up, is %1") : tr(" · the step's peak is %1"))
+                       .arg(bytesText(a.timeline.peak(), m_shown->units))
+                 : tr(" · all parts at once %1").arg(bytesText(a.breakdown.total, m_shown->units)),
+             false,
+             {}});
     // A paged optimizer's states sit in managed memory, on the GPU while it has room.
     const bool paged = a.breakdown.hostItem(ItemId::PagedOptimizerStates) > 0;
     if (a.breakdown.host > 0)

@@ -386,8 +386,8 @@
         <translation>勾选的手段从上到下逐一尝试，直到方案放得进第一块选中的 GPU。拖动可调整顺序。</translation>
     </message>
     <message>
-        <source>Peak: the most in use at any moment of the step, from the timeline; the measured runs read within a few per cent of it. Sum: everything at once, as other tools count, an upper bound that adds buffers which never live together (the optimizer step&apos;s beside the loss&apos;s).</source>
-        <translation>峰值：一步中任意时刻占用的最大值，取自时间线；实测运行的读数与它相差仅几个百分点。总和：所有部分同时计入，与其他工具的算法相同，是一个上界，会把从不同时存在的缓冲区（优化器步骤的与损失的）加在一起。</translation>
+        <source>Peak: the most in use at any moment of the step, or of the run&apos;s start-up where a model is placed whole before it is sharded, from the timeline; the measured runs read within a few per cent of it. Sum: everything at once, as other tools count, an upper bound that adds buffers which never live together (the optimizer step&apos;s beside the loss&apos;s).</source>
+        <translation>峰值：一步中任意时刻占用的最大值（若运行启动时模型在切分前被整体放上 GPU，则也包括启动时），取自时间线；实测运行的读数与它相差仅几个百分点。总和：所有部分同时计入，与其他工具的算法相同，是一个上界，会把从不同时存在的缓冲区（优化器步骤的与损失的）加在一起。</translation>
     </message>
 </context>
 <context>
@@ -1663,6 +1663,14 @@
         <source>gradients, optimizer states, step intermediates</source>
         <translation>梯度、优化器状态、更新中间张量</translation>
     </message>
+    <message>
+        <source>start-up</source>
+        <translation>启动时</translation>
+    </message>
+    <message>
+        <source>the model whole, before it is sharded</source>
+        <translation>模型整体，切分之前</translation>
+    </message>
 </context>
 <context>
     <name>vl::StructureDiagram</name>
@@ -1725,6 +1733,10 @@
     <message>
         <source>One GPU&apos;s memory: %1 in all, %2 at the step&apos;s peak (block areas are proportional to bytes)</source>
         <translation>单张 GPU 的显存：全部合计 %1，步骤峰值 %2（方块面积与字节数成正比）</translation>
+    </message>
+    <message>
+        <source>One GPU&apos;s memory: %1 in all, %2 at its peak, the run&apos;s start-up (block areas are proportional to bytes)</source>
+        <translation>单张 GPU 的显存：全部合计 %1，峰值 %2 出现在运行启动时（方块面积与字节数成正比）</translation>
     </message>
 </context>
 <context>
@@ -1847,6 +1859,10 @@
     <message>
         <source> · all parts at once %1</source>
         <translation> · 所有部分同时计入为 %1</translation>
+    </message>
+    <message>
+        <source> · the peak, at start-up, is %1</source>
+        <translation> · 峰值出现在启动时，为 %1</translation>
     </message>
 </context>
 <context>
@@ -3459,6 +3475,26 @@
         <source>the post-MLP norm&apos;s backward: four FP32 tensors the size of its input, less its saved normalized input and 1 + weight, freed by then (before PyTorch 2.2, one FP32 value a row fewer)</source>
         <translation>MLP 后归一化的反向：四个与其输入同大小的 FP32 张量，减去此前已释放的其保存的归一化输入与 1 + weight（PyTorch 2.2 之前每行少一个 FP32 值）</translation>
     </message>
+    <message>
+        <source>the model whole, as DeepSpeed&apos;s engine moves it to the GPU before ZeRO-3 partitions it</source>
+        <translation>整个模型，DeepSpeed 引擎在 ZeRO-3 切分之前将其整体移到 GPU 上</translation>
+    </message>
+    <message>
+        <source>unsharded</source>
+        <translation>未切分</translation>
+    </message>
+    <message>
+        <source>less this GPU&apos;s shards of the weights and adapters</source>
+        <translation>减去本 GPU 上权重和适配器的分片</translation>
+    </message>
+    <message>
+        <source>at start-up only</source>
+        <translation>仅在启动时</translation>
+    </message>
+    <message>
+        <source>allocated at start-up, the run&apos;s peak (caching-allocator reserve)</source>
+        <translation>启动时（整个运行的峰值）的已分配量（缓存分配器预留）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -3789,6 +3825,14 @@
     <message>
         <source>ZeRO-3 persistent parameters</source>
         <translation>ZeRO-3 常驻参数</translation>
+    </message>
+    <message>
+        <source>Model before partitioning (start-up)</source>
+        <translation>切分前的模型（启动时）</translation>
+    </message>
+    <message>
+        <source>start-up</source>
+        <translation>启动时</translation>
     </message>
 </context>
 </TS>
