@@ -330,7 +330,7 @@ Communicators communicators(const Scenario &s)
         // do zero.Init's gathers (partition_parameters.py: ds_process_group = dist.get_world_group()),
         // which transformers skips for a quantized model (modeling_utils.py: not is_quantized); the
         // engine's reductions run on a clone of it (deepspeed/utils/groups.py, _clone_world_group).
-        const bool zeroInit = s.zeroStage == 3 && s.fineTune != FineTune::QLoRA;
+        const bool zeroInit = s.builtUnderZeroInit();
         c.contiguous(zeroInit ? "the default group (barriers, zero.Init's gathers)" : "the default group (barriers)",
                      s.gpuCount(), zeroInit);
         c.strided("DeepSpeed's data-parallel group (groups._clone_world_group)", s.dataParallel, tp * cp);
@@ -762,11 +762,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // each 4-bit weight to CPU memory instead of building the model under zero.Init
         // (modeling_utils.py, _load_state_dict_into_meta_model: is_deepspeed_zero3_enabled() ->
         // value.data.to("cpu")); the 16-bit rest loads onto the GPU and the constants stay there.
-        // DeepSpeed's engine casts the module to the 16-bit dtype and moves it whole to the GPU
-        // (runtime/engine.py, _configure_distributed_model: self.module.to(self.device), skipped
-        // only for a zero.Init model) before its ZeRO-3 optimizer partitions each parameter
-        // (runtime/zero/parameter_offload.py, _convert_to_zero_parameters).
-        if (s.implementation == Implementation::HuggingFace && !s.fsdp() && constantsWhole) {
+        if (s.placedWholeBeforePartitioning()) {
             wholeWeights = nf4 + kept * dt.base;
             if constexpr (std::is_same_v<Sink, TextSink>)
                 wholeHow = formatCount(quantised) + std::string(bitsBnb) + formatCount(kept) + " × "
@@ -812,14 +808,23 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             : s.fineTune == FineTune::Freeze                     ? stageParams - trainable
                                                                  : stageParams;
         const std::int64_t frozenExperts = s.fineTune == FineTune::Full ? 0 : expertsHere - trainableExperts;
-        weightBytes = shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, shardParams)
-            + shardSplit(frozen, frozenExperts, dt.base, shardParams);
+        const auto weights = [&](bool sharded) {
+            return shardSplit(stageParams - frozen, expertsHere - frozenExperts, dt.weight, sharded)
+                + shardSplit(frozen, frozenExperts, dt.base, sharded);
+        };
+        weightBytes = weights(shardParams);
         if constexpr (std::is_same_v<Sink, TextSink>)
             if (frozen > 0 && dt.base != dt.weight)
                 how = (frozen < stageParams
                            ? formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
                            : std::string())
                     + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
+        if (s.placedWholeBeforePartitioning()) {
+            wholeWeights = weights(false);
+            if constexpr (std::is_same_v<Sink, TextSink>)
+                wholeHow = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
+                                       : how;
+        }
     }
     const bool onHost = s.offload == Offload::OptimizerAndParams;
     sink.add(
@@ -866,7 +871,11 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                 + std::to_string(dt.weight) + " B" + shardText(s, shardParams) + equals(adapterBytes, units);
         });
     if (wholeWeights > 0) {
-        // Until the partitioning, this GPU holds the other GPUs' shards too.
+        // A model built outside zero.Init: DeepSpeed's engine casts it to the 16-bit dtype and
+        // moves it whole to the GPU (runtime/engine.py, _configure_distributed_model:
+        // self.module.to(self.device), skipped only for a zero.Init model) before its ZeRO-3
+        // optimizer partitions each parameter (runtime/zero/parameter_offload.py,
+        // _convert_to_zero_parameters). Until then this GPU holds the other GPUs' shards too.
         const Bytes whole = wholeWeights + adapters * dt.weight;
         const Bytes own = (onHost ? 0 : weightBytes) + adapterBytes;
         sink.add(ItemId::ModelBeforePartitioning, whole - own, [&] {

@@ -229,6 +229,12 @@ const std::array kFields = {
               "DeepSpeed's overlap_comm at --zero 1 or 2: two gradient buckets, one reduced while the other "
               "fills (no: DeepSpeed's default below stage 3; Hugging Face's sample configurations say yes)",
               nullptr, VL_WORD(overlapComm, parseYesNo, "overlap-comm", kYesNo), false, VL_BOOL(overlapComm)},
+    FieldSpec{"zero-init", "parallel.zero_init", "yes|no",
+              "DeepSpeed's zero.Init at --zero 3 in Hugging Face's code: the model is built already partitioned "
+              "(from_pretrained under a ZeRO-3 config, accelerate's zero3_init_flag; the default). no: it is built "
+              "whole in CPU memory and DeepSpeed's engine moves it whole onto every GPU before partitioning it, "
+              "the run's start-up. A 4-bit model is never built under it",
+              nullptr, VL_WORD(zeroInit, parseYesNo, "zero-init", kYesNo), false, VL_BOOL(zeroInit)},
     FieldSpec{"replicate", "parallel.replicate", "N",
               "HSDP with --sharding fsdp: the data-parallel GPUs form N groups; FSDP shards within a "
               "group of dp/N and replicates across groups",

@@ -168,6 +168,11 @@ struct Scenario {
     // DeepSpeed's overlap_comm at ZeRO-1/2: a second gradient bucket, so that one is reduced while
     // the other fills (off by default below stage 3, DeepSpeed's zero/config.py).
     bool overlapComm = false;
+    // DeepSpeed's zero.Init at ZeRO-3: the model is built already partitioned (transformers'
+    // from_pretrained under a ZeRO-3 config, accelerate's zero3_init_flag). false: it is built
+    // whole in CPU memory and DeepSpeed's engine moves it whole onto every GPU before partitioning
+    // it. transformers never builds a 4-bit model under it (modeling_utils.py: not is_quantized).
+    bool zeroInit = true;
     // DeepSpeed ZeRO-3's parameter coordinator (deepspeed/runtime/zero/config.py defaults): how many
     // parameters it prefetches ahead, how near a module's next use must be for it to stay gathered,
     // and how many may be gathered at once before prefetching stops.
@@ -273,6 +278,15 @@ struct Scenario {
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
+    // Whether DeepSpeed's zero.Init builds the model: ZeRO-3, not a 4-bit model, unless switched off.
+    bool builtUnderZeroInit() const { return zeroStage == 3 && deepSpeed() && fineTune != FineTune::QLoRA && zeroInit; }
+    // Whether each GPU holds the whole model at start-up, before DeepSpeed's ZeRO-3 partitions it:
+    // Hugging Face's code, a model built outside zero.Init, more than one GPU to shard over.
+    bool placedWholeBeforePartitioning() const
+    {
+        return zeroStage == 3 && deepSpeed() && implementation == Implementation::HuggingFace && shardGroup() > 1
+            && !builtUnderZeroInit();
+    }
     // torch.optim's AdamW stepping on the GPU: not bitsandbytes' kernels, not the CPU's offloaded step.
     bool torchAdamWOnGpu() const
     {

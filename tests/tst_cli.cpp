@@ -640,6 +640,8 @@ private Q_SLOTS:
             << "--implementation: torchtune is modelled without tensor, sequence or pipeline parallelism";
         QTest::newRow("torchtune for GPT-2") << QStringList{"--model", "gpt2", "--implementation", "torchtune"} << 2
                                              << "--implementation: torchtune is modelled for its Llama";
+        QTest::newRow("zero.Init neither yes nor no") << QStringList{"--zero", "3", "--dp", "8", "--zero-init", "later"}
+                                                      << 2 << "--zero-init: 'later' is not allowed; use yes|no";
         QTest::newRow("packed neither yes nor no") << QStringList{"--implementation", "torchtune", "--packed", "often"}
                                                    << 2 << "--packed: 'often' is not allowed; use yes|no";
         QTest::newRow("negative maximum positions") << QStringList{"--max-positions", "-1"} << 2

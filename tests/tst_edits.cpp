@@ -800,6 +800,25 @@ private Q_SLOTS:
         torchtuneQlora.loraTargets = LoraQ | LoraV;
         QTest::newRow("double quantization, torchtune's QLoRA") << torchtuneQlora << "double-quant"
                                                                 << "no" << false;
+        // zero.Init decides whether the start-up holds the whole model on each GPU.
+        Scenario peftZero3 = lora;
+        peftZero3.implementation = Implementation::HuggingFace;
+        peftZero3.zeroStage = 3;
+        peftZero3.dataParallel = 8;
+        QTest::newRow("zero.Init, Hugging Face's LoRA under ZeRO-3") << peftZero3 << "zero-init"
+                                                                     << "no" << true;
+        Scenario peftQlora = peftZero3;
+        peftQlora.fineTune = FineTune::QLoRA;
+        QTest::newRow("zero.Init, QLoRA: a 4-bit model is never built under it") << peftQlora << "zero-init"
+                                                                                 << "no" << false;
+        Scenario peftZero2 = peftZero3;
+        peftZero2.zeroStage = 2;
+        QTest::newRow("zero.Init, ZeRO-2: nothing partitioned") << peftZero2 << "zero-init"
+                                                                << "no" << false;
+        Scenario peftFsdp = peftZero3;
+        peftFsdp.sharding = Sharding::Fsdp;
+        QTest::newRow("zero.Init, FSDP") << peftFsdp << "zero-init"
+                                         << "no" << false;
     }
     void fieldInEffectMatchesTheEstimate()
     {

@@ -674,9 +674,9 @@ private Q_SLOTS:
         QCOMPARE(parameters(StepPhase::Start) + dequantized, parameters(StepPhase::Forward));
     }
 
-    // transformers does not build a 4-bit model under DeepSpeed's zero.Init; the engine moves it
-    // whole onto every GPU before ZeRO-3 partitions it. The run's start-up then holds the model as
-    // one GPU alone would, before the step's first point; other runs start at the step.
+    // transformers does not build a 4-bit model under DeepSpeed's zero.Init (nor any model without
+    // it); the engine moves it whole onto every GPU before ZeRO-3 partitions it. The run's start-up then holds the
+    // model as one GPU alone would, before the step's first point; other runs start at the step.
     void startUpHoldsTheModelWhole_data()
     {
         QTest::addColumn<std::function<void(Scenario &)>>("edit");
@@ -695,6 +695,20 @@ private Q_SLOTS:
         row("ZeRO-3 on one GPU: nothing to partition", false, [](Scenario &s) { s.dataParallel = 1; });
         row("FSDP: wraps and shards one unit at a time", false, [](Scenario &s) { s.sharding = Sharding::Fsdp; });
         row("LoRA over a 16-bit base: built under zero.Init", false, [](Scenario &s) { s.fineTune = FineTune::LoRA; });
+        row("LoRA built outside zero.Init (no zero3_init_flag)", true, [](Scenario &s) {
+            s.fineTune = FineTune::LoRA;
+            s.zeroInit = false;
+        });
+        row("full fine-tuning built outside zero.Init, 8 GPUs", true, [](Scenario &s) {
+            s.fineTune = FineTune::Full;
+            s.zeroInit = false;
+            s.dataParallel = 8;
+        });
+        row("FSDP, whatever zero.Init says", false, [](Scenario &s) {
+            s.fineTune = FineTune::Full;
+            s.sharding = Sharding::Fsdp;
+            s.zeroInit = false;
+        });
     }
     void startUpHoldsTheModelWhole()
     {

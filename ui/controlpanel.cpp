@@ -321,6 +321,7 @@ void ControlPanel::build()
     m_noSync = new QCheckBox(m_advancedBody);
     m_ddpBucketView = new QCheckBox(m_advancedBody);
     m_overlapComm = new QCheckBox(m_advancedBody);
+    m_zeroInit = new QCheckBox(m_advancedBody);
     m_dp = fieldSpinBox("dp");
     m_tp = fieldSpinBox("tp");
     m_pp = fieldSpinBox("pp");
@@ -387,6 +388,15 @@ void ControlPanel::build()
                       "other is being reduced, so it allocates two (reduce_bucket_size elements each, 1 GB in 16 "
                       "bits by default). Off is DeepSpeed's default below stage 3; Hugging Face's sample "
                       "configurations turn it on.");
+        });
+    row(
+        af, m_zeroInit, [] { return tr("Built partitioned (zero.Init)"); },
+        [] {
+            return tr("DeepSpeed's zero.Init at ZeRO stage 3: Hugging Face's from_pretrained builds the model already "
+                      "partitioned when the DeepSpeed configuration exists first (accelerate's zero3_init_flag). "
+                      "Off: the model is built whole in CPU memory, and DeepSpeed moves it whole onto every GPU "
+                      "before partitioning it, so the run's start-up needs the whole model on each GPU. A 4-bit "
+                      "model is always loaded that way.");
         });
     row(
         af, m_dp, [] { return tr("Data-parallel GPUs"); },
@@ -697,6 +707,7 @@ void ControlPanel::build()
     checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
     checkEdit(m_ddpBucketView, "ddp-bucket-view", [](Scenario &s, int v) { s.ddpBucketView = v; });
     checkEdit(m_overlapComm, "overlap-comm", [](Scenario &s, int v) { s.overlapComm = v; });
+    checkEdit(m_zeroInit, "zero-init", [](Scenario &s, int v) { s.zeroInit = v; });
     checkEdit(m_sp, "sp", [](Scenario &s, int v) { s.sequenceParallel = v; });
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
@@ -938,6 +949,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_noSync, s.fsdpNoSync);
     setCheck(m_ddpBucketView, s.ddpBucketView);
     setCheck(m_overlapComm, s.overlapComm);
+    setCheck(m_zeroInit, s.zeroInit);
     setCheck(m_groupedGemm, s.groupedGemm);
     setCheck(m_sp, s.sequenceParallel);
     setComboData(m_offload, s.offload);

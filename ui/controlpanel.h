@@ -138,6 +138,7 @@ private:
     QCheckBox *m_noSync = nullptr;
     QCheckBox *m_ddpBucketView = nullptr;
     QCheckBox *m_overlapComm = nullptr;
+    QCheckBox *m_zeroInit = nullptr;
     QSpinBox *m_allocator = nullptr;
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
     // Every control that edits a field, enabled where core says the field is in effect (fieldInEffect).

@@ -1180,6 +1180,14 @@
         <source>The NCCL library the run links; PyTorch&apos;s wheels pin one (torch 2.2.0: NCCL 2.19.3). For a process group, each GPU maps NVLS buffers of 192 MiB per GPU of the node in the group up to 2.20 (1.5 GiB with 8) and 96 MiB in 2.21, for every group; from 2.22 32 MiB, and only for the groups whose collectives run NVLS.</source>
         <translation>训练所链接的 NCCL 库；PyTorch 的 wheel 固定了版本（torch 2.2.0：NCCL 2.19.3）。对一个进程组，每块 GPU 按该组在本节点上的每块 GPU 映射 NVLS 缓冲区：到 2.20 为止每块 192 MiB（8 块共 1.5 GiB），2.21 为 96 MiB，且每个进程组都有；2.22 起为 32 MiB，且只为集合通信用到 NVLS 的进程组映射。</translation>
     </message>
+    <message>
+        <source>Built partitioned (zero.Init)</source>
+        <translation>构建时即切分（zero.Init）</translation>
+    </message>
+    <message>
+        <source>DeepSpeed&apos;s zero.Init at ZeRO stage 3: Hugging Face&apos;s from_pretrained builds the model already partitioned when the DeepSpeed configuration exists first (accelerate&apos;s zero3_init_flag). Off: the model is built whole in CPU memory, and DeepSpeed moves it whole onto every GPU before partitioning it, so the run&apos;s start-up needs the whole model on each GPU. A 4-bit model is always loaded that way.</source>
+        <translation>DeepSpeed 在 ZeRO 阶段 3 的 zero.Init：若 DeepSpeed 配置先于模型存在（accelerate 的 zero3_init_flag），Hugging Face 的 from_pretrained 构建模型时即已切分。关闭：模型在 CPU 内存中整体构建，DeepSpeed 在切分之前把它整体移到每张 GPU 上，因此运行启动时每张 GPU 需要容纳整个模型。4 位模型总是以这种方式加载。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
