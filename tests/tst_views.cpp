@@ -5,9 +5,11 @@
 #include "core/fields.h"
 #include "litgptscenario.h"
 #include "ui/assumptionsdialog.h"
+#include "ui/explanationpanel.h"
 #include "ui/ledgermodel.h"
 #include "ui/memorychart.h"
 #include "ui/plotstyle.h"
+#include "ui/richlabel.h"
 #include "ui/steptimelineview.h"
 #include "ui/structurediagram.h"
 #include "ui/sweepview.h"
@@ -60,6 +62,20 @@ ScenarioDocument scenario(const QString &name)
         doc.scenario.implementation = Implementation::HuggingFace;
         doc.scenario.attention = Attention::Sdpa;
         doc.scenario.activationOffload = true;
+    } else if (name == QLatin1String("70b-qlora-zero3")) {
+        // PEFT's QLoRA under ZeRO-3 on two A100s: the run's start-up is its peak.
+        s.arch = catalog.findModel("llama-2-70b")->arch;
+        s.implementation = Implementation::HuggingFace;
+        s.precision = Precision::MixedBf16;
+        s.fineTune = FineTune::QLoRA;
+        s.loraTargets = LoraAll;
+        s.zeroStage = 3;
+        s.dataParallel = 2;
+        s.microBatch = 2;
+        s.sequence = 2048;
+        s.recompute = Recompute::Full;
+        s.attention = Attention::Flash;
+        doc.gpuIds = {"a100-40gb"};
     } else {
         s.arch = catalog.findModel("gpt2")->arch;
         s.sequence = 1024;
@@ -322,6 +338,7 @@ private Q_SLOTS:
         QTest::newRow("GPT-2 on a laptop-class GPU") << "gpt2";
         QTest::newRow("Llama-2-7B, ZeRO-2 offloading the optimizer") << "7b-zero2-offload";
         QTest::newRow("the same with its activations offloaded too") << "7b-zero2-offload-activations";
+        QTest::newRow("Llama-2-70B QLoRA under ZeRO-3: the peak at start-up") << "70b-qlora-zero3";
     }
     void diagram()
     {
@@ -732,6 +749,40 @@ private Q_SLOTS:
                                 .arg(bar.height())
                                 .arg(lines)
                                 .arg(QFontMetrics(font).lineSpacing())));
+    }
+
+    // Where the run's start-up is the peak, the levers' line says so, and what would avoid it where
+    // anything can (a model built under zero.Init); elsewhere the levers are listed as before.
+    void leversSayWhenTheStartUpIsThePeak_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("zeroInit");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("QLoRA under ZeRO-3: nothing avoids it") << "70b-qlora-zero3" << true << "4-bit model";
+        QTest::newRow("LoRA outside zero.Init: build it under zero.Init")
+            << "70b-qlora-zero3" << false << "Built under zero.Init";
+        QTest::newRow("the article's 7B: the levers") << "article" << true << "";
+    }
+    void leversSayWhenTheStartUpIsThePeak()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, zeroInit);
+        QFETCH(QString, expected);
+        ScenarioDocument doc = scenario(name);
+        if (!zeroInit) {
+            doc.scenario.fineTune = FineTune::LoRA;
+            doc.scenario.zeroInit = false;
+        }
+        const ShownPtr shown = shownFor(doc, {*loadCatalog(VL_SOURCE_PRESETS, {}).findGpu("a100-40gb")});
+        ExplanationPanel panel;
+        panel.showAnalysis(shown);
+        const QString text = panel.findChild<RichLabel *>()->text();
+        QCOMPARE(text.contains(QStringLiteral("start-up")), !expected.isEmpty());
+        QCOMPARE(shown->analysis.timeline.peakAtStartUp(), !expected.isEmpty());
+        if (!expected.isEmpty())
+            QVERIFY2(text.contains(expected), qPrintable(text));
+        else
+            QVERIFY2(!shown->analysis.levers.empty(), qPrintable(text));
     }
 
     void smallBlocksStayLabelled()

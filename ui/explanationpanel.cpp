@@ -1,5 +1,6 @@
 #include "ui/explanationpanel.h"
 
+#include "core/edits.h"
 #include "ui/richlabel.h"
 #include "ui/theme.h"
 
@@ -112,7 +113,18 @@ void ExplanationPanel::render()
     }
 
     QString levers = QStringLiteral("<b>%1</b>").arg(tr("What would cut it most (the article's levers):"));
-    if (m_shown->analysis.levers.empty())
+    // The levers act on the step; a start-up that holds the whole model is beyond them.
+    const Analysis &a = m_shown->analysis;
+    if (a.fitRule == FitRule::Peak && a.timeline.peakAtStartUp()) {
+        // Short lines: the label does not wrap.
+        QStringList startUp{tr("The peak is the run's start-up, before ZeRO-3 partitions the model:")};
+        if (fieldInEffect(m_shown->scenario, "zero-init"))
+            startUp << tr("DeepSpeed moves it whole onto each GPU; no lever of the step lowers that.")
+                    << tr("Built under zero.Init (Advanced: \"Built partitioned\"), it never is whole.");
+        else
+            startUp << tr("a 4-bit model reaches DeepSpeed whole on each GPU; no lever of the step lowers that.");
+        levers += QStringLiteral("<br>") + startUp.join(QStringLiteral("<br>"));
+    } else if (a.levers.empty())
         levers += QStringLiteral("<br>") + tr("Every lever is already pulled.");
     int rank = 0;
     const bool fitsAlready = !m_shown->analysis.verdicts.empty() && m_shown->analysis.verdicts.front().fits();
