@@ -5,6 +5,7 @@
 
 #include "core/estimate.h"
 #include "core/formulaterms.h"
+#include "peftscenario.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -253,18 +254,9 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
-        row("QLoRA under DeepSpeed ZeRO-3, PEFT", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.precision = Precision::MixedBf16;
-            s.fineTune = FineTune::QLoRA;
-            s.zeroStage = 3;
-            s.dataParallel = 2;
-        });
+        row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.precision = Precision::MixedBf16;
-            s.fineTune = FineTune::QLoRA;
-            s.zeroStage = 3;
+            peftQloraUnderZero3(s);
             s.dataParallel = 8;
             s.overhead.measure = Measure::NvidiaSmi;
         });

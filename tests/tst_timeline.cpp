@@ -3,6 +3,7 @@
 
 #include "core/edits.h"
 #include "core/timeline.h"
+#include "peftscenario.h"
 
 #include <QTest>
 
@@ -715,12 +716,7 @@ private Q_SLOTS:
         QFETCH(std::function<void(Scenario &)>, edit);
         QFETCH(bool, startUp);
         Scenario s;
-        s.implementation = Implementation::HuggingFace;
-        s.precision = Precision::MixedBf16;
-        s.fineTune = FineTune::QLoRA;
-        s.loraTargets = LoraAll;
-        s.zeroStage = 3;
-        s.dataParallel = 2;
+        peftQloraUnderZero3(s);
         edit(s);
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const Breakdown b = estimate(s);

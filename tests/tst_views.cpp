@@ -4,6 +4,7 @@
 #include "core/analysis.h"
 #include "core/fields.h"
 #include "litgptscenario.h"
+#include "peftscenario.h"
 #include "ui/assumptionsdialog.h"
 #include "ui/explanationpanel.h"
 #include "ui/ledgermodel.h"
@@ -65,12 +66,7 @@ ScenarioDocument scenario(const QString &name)
     } else if (name == QLatin1String("70b-qlora-zero3")) {
         // PEFT's QLoRA under ZeRO-3 on two A100s: the run's start-up is its peak.
         s.arch = catalog.findModel("llama-2-70b")->arch;
-        s.implementation = Implementation::HuggingFace;
-        s.precision = Precision::MixedBf16;
-        s.fineTune = FineTune::QLoRA;
-        s.loraTargets = LoraAll;
-        s.zeroStage = 3;
-        s.dataParallel = 2;
+        peftQloraUnderZero3(s);
         s.microBatch = 2;
         s.sequence = 2048;
         s.recompute = Recompute::Full;
