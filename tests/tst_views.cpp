@@ -284,6 +284,34 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("Mixed precision: FSDP's MixedPrecisionPolicy")), qPrintable(html));
     }
 
+    // The page says why a run's start-up holds the whole model, where it does.
+    void assumptionsSayWhyTheStartUpHoldsTheModel_data()
+    {
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<bool>("zeroInit");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("QLoRA") << int(FineTune::QLoRA) << true << "never builds a 4-bit model under it";
+        QTest::newRow("LoRA outside zero.Init") << int(FineTune::LoRA) << false << "zero.Init is off";
+        QTest::newRow("LoRA under zero.Init") << int(FineTune::LoRA) << true << "";
+    }
+    void assumptionsSayWhyTheStartUpHoldsTheModel()
+    {
+        QFETCH(int, fineTune);
+        QFETCH(bool, zeroInit);
+        QFETCH(QString, expected);
+        Scenario s;
+        peftQloraUnderZero3(s);
+        s.fineTune = FineTune(fineTune);
+        s.zeroInit = zeroInit;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const QString html = assumptionsHtml(s, b, Units::GiB);
+        saysOnlyWhere(html, QStringLiteral("The model is not built under DeepSpeed's zero.Init"), expected);
+        if (!expected.isEmpty())
+            QVERIFY2(html.contains(bytesText(stepTimeline(b).points.front().part(Component::Parameters), Units::GiB)),
+                     qPrintable(html));
+    }
+
     // torchtune's page names its RoPE cache, how packed samples keep its rows, and its QLoRA's
     // dequantization, from the breakdown's own items.
     void assumptionsNameTorchtune_data()

@@ -264,6 +264,14 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "Without sharding the data-parallel GPUs run PyTorch's DistributedDataParallel with "
             "gradient_as_bucket_view: the gradients are views into its all-reduce buckets, allocated for the "
             "whole step.");
+    if (b.has(ItemId::ModelBeforePartitioning))
+        parallel << QObject::tr("The model is not built under DeepSpeed's zero.Init (%1): its engine moves it whole "
+                                "onto every GPU before ZeRO-3 partitions it, so at the run's start-up each GPU holds "
+                                "all of it, %2, beside the context, NCCL's buffers and the reserve.")
+                        .arg(s.fineTune == FineTune::QLoRA
+                                 ? QObject::tr("transformers never builds a 4-bit model under it")
+                                 : QObject::tr("zero.Init is off"))
+                        .arg(bytesText(stepTimeline(b).points.front().part(Component::Parameters), units));
     if (b.has(ItemId::ZeroFp32Gradients))
         parallel << QObject::tr("DeepSpeed's ZeRO steps its flat partitions one at a time: for each it makes an FP32 "
                                 "copy of the partition's gradients for the optimizer (through a 16-bit flat copy, "

@@ -279,6 +279,18 @@
         <source>, NCCL %1&apos;s NVLS buffers %2 (an NVSwitch that does NVLink SHARP)</source>
         <translation>，NCCL %1 的 NVLS 缓冲区 %2（支持 NVLink SHARP 的 NVSwitch）</translation>
     </message>
+    <message>
+        <source>transformers never builds a 4-bit model under it</source>
+        <translation>transformers 从不在其下构建 4 位模型</translation>
+    </message>
+    <message>
+        <source>zero.Init is off</source>
+        <translation>zero.Init 已关闭</translation>
+    </message>
+    <message>
+        <source>The model is not built under DeepSpeed&apos;s zero.Init (%1): its engine moves it whole onto every GPU before ZeRO-3 partitions it, so at the run&apos;s start-up each GPU holds all of it, %2, beside the context, NCCL&apos;s buffers and the reserve.</source>
+        <translation>模型不在 DeepSpeed 的 zero.Init 下构建（%1）：其引擎在 ZeRO-3 切分之前把它整体移到每张 GPU 上，因此运行启动时每张 GPU 都持有整个模型，共 %2，另有 CUDA 上下文、NCCL 缓冲区和分配器预留。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
