@@ -303,7 +303,7 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
     for (Component c : kComponents)
         header.push_back(exact ? std::string(idString(c)) + "_bytes" : std::string(componentTitle(c)));
     header.push_back(exact ? "total_bytes" : "Total");
-    header.push_back(exact ? "peak_bytes" : "Step peak");
+    header.push_back(exact ? "peak_bytes" : "Peak");
     if (gpu)
         header.push_back("fits " + gpu->id + " by the " + std::string(toString(rule)));
     rows.push_back(std::move(header));

@@ -153,7 +153,7 @@ void SweepView::refresh()
         peaks[i] = toUnits(m_points[std::size_t(i)].peak, units);
     QCPGraph *peakGraph = m_plot->graph(int(kComponents.size()));
     peakGraph->setData(keys, peaks, true);
-    peakGraph->setName(tr("Step peak"));
+    peakGraph->setName(tr("Peak"));
     peakGraph->setPen(QPen(palette().color(QPalette::Text), 1.6 * m_zoom, Qt::DashLine));
 
     m_plot->clearItems();

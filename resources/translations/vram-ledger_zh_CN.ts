@@ -1826,8 +1826,8 @@
         <translation>每张 GPU 的显存（%1）</translation>
     </message>
     <message>
-        <source>Step peak</source>
-        <translation>步骤峰值</translation>
+        <source>Peak</source>
+        <translation>峰值</translation>
     </message>
 </context>
 <context>
