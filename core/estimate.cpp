@@ -277,6 +277,8 @@ struct Communicator {
     const char *group = "";
     std::int64_t run = 1, runs = 1, stride = 1;
     bool bulk = true;
+    // Set up before the model is placed on the GPU (the launcher's barriers): there at start-up.
+    bool beforeTheModel = false;
     // How many of a node's GPUs it joins: NCCL's NVLS heads.
     std::int64_t onNode(std::int64_t gpusPerNode) const
     {
@@ -299,7 +301,10 @@ struct Communicators {
         if (c.run * c.runs > 1)
             list[std::size_t(count++)] = c;
     }
-    void contiguous(const char *group, std::int64_t gpus, bool bulk = true) { add({group, gpus, 1, gpus, bulk}); }
+    void contiguous(const char *group, std::int64_t gpus, bool bulk = true, bool beforeTheModel = false)
+    {
+        add({group, gpus, 1, gpus, bulk, beforeTheModel});
+    }
     void strided(const char *group, std::int64_t gpus, std::int64_t stride) { add({group, 1, gpus, stride, true}); }
 };
 
@@ -332,7 +337,7 @@ Communicators communicators(const Scenario &s)
         // engine's reductions run on a clone of it (deepspeed/utils/groups.py, _clone_world_group).
         const bool zeroInit = s.builtUnderZeroInit();
         c.contiguous(zeroInit ? "the default group (barriers, zero.Init's gathers)" : "the default group (barriers)",
-                     s.gpuCount(), zeroInit);
+                     s.gpuCount(), zeroInit, true);
         c.strided("DeepSpeed's data-parallel group (groups._clone_world_group)", s.dataParallel, tp * cp);
     }
     return c;
@@ -2304,6 +2309,20 @@ void Stage::addNvlsBuffers(Units units, Sink &sink) const
     });
 }
 
+// NCCL's NVLS buffers on one GPU (addNvlsBuffers), of every communicator or of those set up
+// before the model is placed (the run's start-up).
+Bytes nvlsBuffers(const Scenario &s, bool atStartUp)
+{
+    constexpr std::int64_t kChannels = 16, kDirections = 2; // NCCL_NVLS_NCHANNELS; reduce and broadcast
+    const Bytes perHead = kChannels * kDirections * (nvlsChunk(s.overhead.nccl) + nvlsFlags(s.overhead.nccl));
+    const Communicators all = communicators(s);
+    Bytes bytes = 0;
+    for (int i = 0; i < all.count; ++i)
+        if (!atStartUp || all.list[std::size_t(i)].beforeTheModel)
+            bytes += perHead * nvlsHeads(s, all.list[std::size_t(i)]);
+    return bytes;
+}
+
 // Runtime overhead, when asked for: the CUDA context (Hugging Face's Model training anatomy
 // reads 1343 MB on a V100 under CUDA 11; CUDA 12's lazy loading takes 300-400 MiB), NCCL's
 // buffers when GPUs talk, and the caching allocator's reserve as a share of what is allocated
@@ -2323,8 +2342,10 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
         if (s.gpuCount() > 1)
             sink.add(ItemId::CommBuffers, o.commBuffers,
                      [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
-        if (o.nvls)
+        if (o.nvls) {
             addNvlsBuffers(units, sink);
+            b.nvlsAtStartUp = nvlsBuffers(s, true);
+        }
     }
     // The 16-bit logits are freed before the loss's backward (torchtitan train.py `del pred`; the
     // Trainer drops the outputs), and with them the FP32 copies nothing saved. The loss's backward
@@ -2538,13 +2559,7 @@ std::vector<ExplainedItem> explain(const Scenario &s, Units units)
 
 Bytes nvlsBuffersOnNvSwitch(const Scenario &s)
 {
-    constexpr std::int64_t kChannels = 16, kDirections = 2; // NCCL_NVLS_NCHANNELS; reduce and broadcast
-    const Bytes perHead = kChannels * kDirections * (nvlsChunk(s.overhead.nccl) + nvlsFlags(s.overhead.nccl));
-    const Communicators all = communicators(s);
-    Bytes bytes = 0;
-    for (int i = 0; i < all.count; ++i)
-        bytes += perHead * nvlsHeads(s, all.list[std::size_t(i)]);
-    return bytes;
+    return nvlsBuffers(s, false);
 }
 
 } // namespace vl

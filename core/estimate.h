@@ -117,6 +117,9 @@ struct Breakdown {
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
+    // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
+    // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
+    Bytes nvlsAtStartUp = 0;
     // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
     // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
     Bytes gatheredOnlyInBackward = 0;

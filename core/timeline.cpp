@@ -50,7 +50,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
     const Bytes notAtLoss = b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized);
     // The model DeepSpeed places whole before ZeRO-3 partitions it: at start-up only, with the
-    // context, NCCL's buffers of the communicators set up by then and the allocator's reserve.
+    // context, NCCL's buffers of the communicators set up by then (the launcher's barriers ran on
+    // the default group) and the allocator's reserve.
     const Bytes wholeModel = b.item(ItemId::ModelBeforePartitioning);
     const Bytes params = b.component(Component::Parameters) - gathered - wholeModel;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
@@ -94,7 +95,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         p.parts[std::size_t(Component::Parameters)] = b.item(ItemId::Weights) + b.item(ItemId::LoraAdapters)
             + b.item(ItemId::RotaryTable) + wholeModel;
         p.parts[std::size_t(Component::Overhead)] = b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers)
-            + b.item(ItemId::NvlsBuffers) + b.item(ItemId::AllocatorReserve);
+            + b.nvlsAtStartUp + b.item(ItemId::AllocatorReserve);
         for (Bytes part : p.parts)
             p.inUse += part;
         visit(p);

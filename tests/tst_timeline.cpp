@@ -738,13 +738,49 @@ private Q_SLOTS:
         for (Component c : {Component::Gradients, Component::OptimizerStates, Component::Activations})
             QCOMPARE(first.part(c), Bytes(0));
         QCOMPARE(first.part(Component::Overhead),
-                 b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers) + b.item(ItemId::NvlsBuffers)
+                 b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers) + b.nvlsAtStartUp
                      + b.item(ItemId::AllocatorReserve));
         // The step after it is what it was: between steps, and the item nowhere in it.
         QCOMPARE(t.points[1].phase, StepPhase::Start);
         QCOMPARE(t.beforeTheStep(), t.points[1].inUse);
         QVERIFY(t.peak() >= first.inUse);
         QCOMPARE(stepPeak(b), t.peak());
+    }
+
+    // At start-up only the default group has a communicator (the launcher's barriers); DeepSpeed
+    // clones its data-parallel group after placing the model. On an NVSwitch node NCCL up to 2.21
+    // gives every communicator of more than two GPUs NVLS buffers, 2.22 only those that run NVLS:
+    // the default group, which then carries barriers alone, has none.
+    void startUpHasTheDefaultGroupsNvlsBuffers_data()
+    {
+        QTest::addColumn<int>("nccl");
+        QTest::addColumn<int>("groupsAtStartUp"); // of the step's two equal communicators
+        QTest::newRow("NCCL 2.20: the default group's, half the step's") << int(NcclRelease::Before2_21) << 1;
+        QTest::newRow("NCCL 2.22: none, the barriers run no NVLS") << int(NcclRelease::Since2_22) << 0;
+    }
+    void startUpHasTheDefaultGroupsNvlsBuffers()
+    {
+        QFETCH(int, nccl);
+        QFETCH(int, groupsAtStartUp);
+        Scenario s;
+        peftQloraUnderZero3(s);
+        s.fineTune = FineTune::LoRA;
+        s.zeroInit = false;
+        s.dataParallel = 8;
+        s.overhead.measure = Measure::NvidiaSmi;
+        s.overhead.nvls = true;
+        s.overhead.nccl = NcclRelease(nccl);
+        QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
+        const Breakdown b = estimate(s);
+        // 16 channels × 2 directions × one chunk and its flags a head, 8 heads (nvls.cc).
+        const Bytes perGroup = 16 * 2 * (nccl == int(NcclRelease::Since2_22) ? 128 * 1024 * 8 : 6 * 1024 * 1024) * 8;
+        QCOMPARE(b.item(ItemId::NvlsBuffers), (groupsAtStartUp == 1 ? 2 : 1) * perGroup);
+        QCOMPARE(b.nvlsAtStartUp, groupsAtStartUp * perGroup);
+        const TimelinePoint &first = stepTimeline(b).points.front();
+        QCOMPARE(first.phase, StepPhase::StartUp);
+        QCOMPARE(first.part(Component::Overhead),
+                 b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers) + groupsAtStartUp * perGroup
+                     + b.item(ItemId::AllocatorReserve));
     }
 
     // The 16-bit logits are freed before the loss's backward, whose FP32 buffers (4 B a logit)
