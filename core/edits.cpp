@@ -228,8 +228,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "reduce-bucket")
         return s.zeroStage >= 1 && s.deepSpeed();
     if (field == "zero-init") // transformers' from_pretrained; a 4-bit model is never built under it
-        return s.zeroStage == 3 && s.deepSpeed() && s.implementation == Implementation::HuggingFace
-            && s.shardGroup() > 1 && s.fineTune != FineTune::QLoRA;
+        return s.huggingFaceUnderZero3() && s.fineTune != FineTune::QLoRA;
     if (field == "overlap-comm") // stage 3 allocates one bucket whatever it says
         return (s.zeroStage == 1 || s.zeroStage == 2) && s.deepSpeed() && s.reduceBucket > 0;
     if (field == "sp")

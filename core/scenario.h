@@ -280,13 +280,14 @@ struct Scenario {
     bool deepSpeed() const { return !fsdp() && !megatron(); }
     // Whether DeepSpeed's zero.Init builds the model: ZeRO-3, not a 4-bit model, unless switched off.
     bool builtUnderZeroInit() const { return zeroStage == 3 && deepSpeed() && fineTune != FineTune::QLoRA && zeroInit; }
-    // Whether each GPU holds the whole model at start-up, before DeepSpeed's ZeRO-3 partitions it:
-    // Hugging Face's code, a model built outside zero.Init, more than one GPU to shard over.
-    bool placedWholeBeforePartitioning() const
+    // Hugging Face's code with DeepSpeed's ZeRO-3 over more than one GPU: where transformers may
+    // build the model under zero.Init (zeroInit decides, but for a 4-bit model: never).
+    bool huggingFaceUnderZero3() const
     {
-        return zeroStage == 3 && deepSpeed() && implementation == Implementation::HuggingFace && shardGroup() > 1
-            && !builtUnderZeroInit();
+        return zeroStage == 3 && deepSpeed() && implementation == Implementation::HuggingFace && shardGroup() > 1;
     }
+    // Whether each GPU holds the whole model at start-up, before DeepSpeed's ZeRO-3 partitions it.
+    bool placedWholeBeforePartitioning() const { return huggingFaceUnderZero3() && !builtUnderZeroInit(); }
     // torch.optim's AdamW stepping on the GPU: not bitsandbytes' kernels, not the CPU's offloaded step.
     bool torchAdamWOnGpu() const
     {
