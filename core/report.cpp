@@ -1,6 +1,7 @@
 #include "core/report.h"
 
 #include "core/architecture.h"
+#include "core/edits.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -352,8 +353,17 @@ std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep
                         s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
     }
     std::string out = renderRows(rows, format);
-    if (format != Format::Csv && !steps.empty() && !steps.back().fits)
+    if (format != Format::Csv && !steps.empty() && !steps.back().fits) {
         out += "\nEven with every lever pulled it does not fit " + gpu.name + ".\n";
+        // The levers act on the step; a start-up that holds the whole model is beyond them.
+        const LadderStep &last = steps.back();
+        if (rule == FitRule::Peak && stepTimeline(last.breakdown).peakAtStartUp())
+            out += "Its peak is the run's start-up: DeepSpeed holds the whole model on each GPU before ZeRO-3 "
+                   "partitions it, which no lever of the step lowers"
+                + std::string(fieldInEffect(last.scenario, "zero-init")
+                                  ? "; built under zero.Init (--zero-init yes) the model is never whole on one GPU.\n"
+                                  : ": a 4-bit model always reaches DeepSpeed whole.\n");
+    }
     return out;
 }
 

@@ -460,6 +460,34 @@ private Q_SLOTS:
         QVERIFY(differ);
     }
 
+    // Where the run's start-up is the peak no lever lowers it: the ladder says so, and what would.
+    void ladderSaysWhenTheStartUpIsThePeak_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QString qlora = QStringLiteral(VL_SOURCE_DIR
+                                             "/docs/scenarios/llama-2-70b-qlora-zero3-peft.vramledger.yaml");
+        const QString lora = QStringLiteral(VL_SOURCE_DIR
+                                            "/docs/scenarios/llama-2-70b-lora-zero3-peft.vramledger.yaml");
+        QTest::newRow("QLoRA under ZeRO-3 on a 24 GB GPU")
+            << QStringList{"--scenario", qlora, "--gpu", "rtx-4090"} << "a 4-bit model always reaches DeepSpeed whole";
+        QTest::newRow("LoRA built outside zero.Init")
+            << QStringList{"--scenario", lora, "--zero-init", "no"} << "built under zero.Init (--zero-init yes)";
+        QTest::newRow("the same built under it: the step's peak, no such line")
+            << QStringList{"--scenario", lora, "--gpu", "rtx-4090"} << "";
+    }
+    void ladderSaysWhenTheStartUpIsThePeak()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const Run run = cli(args + QStringList{QStringLiteral("--ladder")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("does not fit"), run.out.constData());
+        QCOMPARE(run.out.contains("Its peak is the run's start-up"), !expected.isEmpty());
+        if (!expected.isEmpty())
+            QVERIFY2(run.out.contains(expected.toUtf8()), run.out.constData());
+    }
+
     // The ladder stops at the first step that fits by --fit-by, and reports what it requires by it.
     void ladder_data() { fitByRows(); }
     void ladder()
