@@ -776,7 +776,8 @@ private Q_SLOTS:
         const Bytes perGroup = 16 * 2 * (nccl == int(NcclRelease::Since2_22) ? 128 * 1024 * 8 : 6 * 1024 * 1024) * 8;
         QCOMPARE(b.item(ItemId::NvlsBuffers), (groupsAtStartUp == 1 ? 2 : 1) * perGroup);
         QCOMPARE(b.nvlsAtStartUp, groupsAtStartUp * perGroup);
-        const TimelinePoint &first = stepTimeline(b).points.front();
+        const StepTimeline t = stepTimeline(b);
+        const TimelinePoint &first = t.points.front();
         QCOMPARE(first.phase, StepPhase::StartUp);
         QCOMPARE(first.part(Component::Overhead),
                  b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers) + groupsAtStartUp * perGroup
