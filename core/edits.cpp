@@ -228,7 +228,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "reduce-bucket")
         return s.zeroStage >= 1 && s.deepSpeed();
     if (field == "zero-init") // transformers' from_pretrained; a 4-bit model is never built under it
-        return s.huggingFaceUnderZero3() && s.fineTune != FineTune::QLoRA;
+        return s.zeroInitDecides();
     if (field == "overlap-comm") // stage 3 allocates one bucket whatever it says
         return (s.zeroStage == 1 || s.zeroStage == 2) && s.deepSpeed() && s.reduceBucket > 0;
     if (field == "sp")

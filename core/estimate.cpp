@@ -824,19 +824,19 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                            ? formatCount(stageParams - frozen) + " params × " + std::to_string(dt.weight) + " B + "
                            : std::string())
                     + formatCount(frozen) + " frozen params × " + std::to_string(dt.base) + " B";
+        if constexpr (std::is_same_v<Sink, TextSink>)
+            if (how.empty())
+                how = formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B";
         if (s.placedWholeBeforePartitioning()) {
             wholeWeights = weights(false);
-            if constexpr (std::is_same_v<Sink, TextSink>)
-                wholeHow = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
-                                       : how;
+            wholeHow = how; // unsharded: the shards' text comes after
         }
     }
     const bool onHost = s.offload == Offload::OptimizerAndParams;
     sink.add(
         ItemId::Weights, onHost ? 0 : weightBytes,
         [&] {
-            std::string text = how.empty() ? formatCount(stageParams) + " params × " + std::to_string(dt.weight) + " B"
-                                           : how;
+            std::string text = how;
             if (!shardedInHow)
                 text += shardText(s, shardParams);
             if (onHost)
@@ -2344,7 +2344,8 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
                      [&] { return "NCCL communication buffers" + equals(o.commBuffers, units); });
         if (o.nvls) {
             addNvlsBuffers(units, sink);
-            b.nvlsAtStartUp = nvlsBuffers(s, true);
+            if (s.placedWholeBeforePartitioning())
+                b.nvlsAtStartUp = nvlsBuffers(s, true);
         }
     }
     // The 16-bit logits are freed before the loss's backward (torchtitan train.py `del pred`; the

@@ -1,7 +1,6 @@
 #include "core/report.h"
 
 #include "core/architecture.h"
-#include "core/edits.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -220,7 +219,7 @@ Report makeReport(const Scenario &s, Units units, std::optional<GpuPreset> gpu, 
     r.breakdown = estimate(s);
     const StepTimeline timeline = stepTimeline(r.breakdown);
     r.peak = timeline.peak();
-    r.peakPhase = timeline.points[timeline.peakIndex].phase;
+    r.peakPhase = timeline.peakPhase();
     r.betweenSteps = timeline.beforeTheStep();
     r.fitRule = fitRule;
     r.items = explain(s, units);
@@ -360,7 +359,7 @@ std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep
         if (rule == FitRule::Peak && stepTimeline(last.breakdown).peakAtStartUp())
             out += "Its peak is the run's start-up: DeepSpeed holds the whole model on each GPU before ZeRO-3 "
                    "partitions it, which no lever of the step lowers"
-                + std::string(fieldInEffect(last.scenario, "zero-init")
+                + std::string(last.scenario.zeroInitDecides()
                                   ? "; built under zero.Init (--zero-init yes) the model is never whole on one GPU.\n"
                                   : ": a 4-bit model always reaches DeepSpeed whole.\n");
     }

@@ -286,6 +286,9 @@ struct Scenario {
     {
         return zeroStage == 3 && deepSpeed() && implementation == Implementation::HuggingFace && shardGroup() > 1;
     }
+    // Where zeroInit decides whether the model is built partitioned: not for a 4-bit model, which
+    // reaches DeepSpeed whole whatever it says.
+    bool zeroInitDecides() const { return huggingFaceUnderZero3() && fineTune != FineTune::QLoRA; }
     // Whether each GPU holds the whole model at start-up, before DeepSpeed's ZeRO-3 partitions it.
     bool placedWholeBeforePartitioning() const { return huggingFaceUnderZero3() && !builtUnderZeroInit(); }
     // torch.optim's AdamW stepping on the GPU: not bitsandbytes' kernels, not the CPU's offloaded step.

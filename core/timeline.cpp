@@ -66,6 +66,12 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         - stepGradients;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
+    // A point's total is the sum of its parts.
+    const auto emit = [&visit](TimelinePoint p) {
+        for (Bytes part : p.parts)
+            p.inUse += part;
+        visit(p);
+    };
     const auto point = [&](StepPhase phase, std::int64_t layer, Bytes parameters, Bytes grads, Bytes activations,
                            Bytes heldByAllocator = 0) {
         TimelinePoint p{phase, layer, 0, {}};
@@ -77,9 +83,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
             + (phase == StepPhase::OptimizerStep ? stepBuffer : 0);
         p.parts[std::size_t(Component::Activations)] = activations;
         p.parts[std::size_t(Component::Overhead)] = overhead + heldByAllocator;
-        for (Bytes part : p.parts)
-            p.inUse += part;
-        visit(p);
+        emit(p);
     };
 
     // There at every point of forward, the loss and backward: the micro-batches Megatron-LM's
@@ -96,9 +100,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
             + b.item(ItemId::RotaryTable) + wholeModel;
         p.parts[std::size_t(Component::Overhead)] = b.item(ItemId::CudaContext) + b.item(ItemId::CommBuffers)
             + b.nvlsAtStartUp + b.item(ItemId::AllocatorReserve);
-        for (Bytes part : p.parts)
-            p.inUse += part;
-        visit(p);
+        emit(p);
     }
     point(StepPhase::Start, 0, params, 0, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward

@@ -34,7 +34,8 @@ struct StepTimeline {
     std::vector<TimelinePoint> points;
     std::size_t peakIndex = 0;
     Bytes peak() const { return points.empty() ? 0 : points[peakIndex].inUse; }
-    bool peakAtStartUp() const { return !points.empty() && points[peakIndex].phase == StepPhase::StartUp; }
+    StepPhase peakPhase() const { return points.empty() ? StepPhase::Start : points[peakIndex].phase; }
+    bool peakAtStartUp() const { return peakPhase() == StepPhase::StartUp; }
     // What stays allocated from one step to the next (Megatron-LM logs it as mem-allocated-bytes).
     Bytes beforeTheStep() const
     {

@@ -268,9 +268,8 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr("The model is not built under DeepSpeed's zero.Init (%1): its engine moves it whole "
                                 "onto every GPU before ZeRO-3 partitions it, so at the run's start-up each GPU holds "
                                 "all of it, %2, beside the context, NCCL's buffers and the reserve.")
-                        .arg(s.fineTune == FineTune::QLoRA
-                                 ? QObject::tr("transformers never builds a 4-bit model under it")
-                                 : QObject::tr("zero.Init is off"))
+                        .arg(s.zeroInitDecides() ? QObject::tr("zero.Init is off")
+                                                 : QObject::tr("transformers never builds a 4-bit model under it"))
                         .arg(bytesText(stepTimeline(b).points.front().part(Component::Parameters), units));
     if (b.has(ItemId::ZeroFp32Gradients))
         parallel << QObject::tr("DeepSpeed's ZeRO steps its flat partitions one at a time: for each it makes an FP32 "

@@ -1,6 +1,5 @@
 #include "ui/explanationpanel.h"
 
-#include "core/edits.h"
 #include "ui/richlabel.h"
 #include "ui/theme.h"
 
@@ -118,7 +117,7 @@ void ExplanationPanel::render()
     if (a.fitRule == FitRule::Peak && a.timeline.peakAtStartUp()) {
         // Short lines: the label does not wrap.
         QStringList startUp{tr("The peak is the run's start-up, before ZeRO-3 partitions the model:")};
-        if (fieldInEffect(m_shown->scenario, "zero-init"))
+        if (m_shown->scenario.zeroInitDecides())
             startUp << tr("DeepSpeed moves it whole onto each GPU; no lever of the step lowers that.")
                     << tr("Built under zero.Init (Advanced: \"Built partitioned\"), it never is whole.");
         else
