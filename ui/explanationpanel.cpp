@@ -117,11 +117,11 @@ void ExplanationPanel::render()
     if (a.fitRule == FitRule::Peak && a.timeline.peakAtStartUp()) {
         // Short lines: the label does not wrap.
         QStringList startUp{tr("The peak is the run's start-up, before ZeRO-3 partitions the model:")};
-        if (m_shown->scenario.zeroInitDecides())
-            startUp << tr("DeepSpeed moves it whole onto each GPU; no lever of the step lowers that.")
-                    << tr("Built under zero.Init (Advanced: \"Built partitioned\"), it never is whole.");
-        else
-            startUp << tr("a 4-bit model reaches DeepSpeed whole on each GPU; no lever of the step lowers that.");
+        const bool zeroInitAvoidsIt = m_shown->scenario.zeroInitDecides();
+        startUp << (zeroInitAvoidsIt ? tr("DeepSpeed puts it whole on each GPU; no lever lowers that.")
+                                     : tr("a 4-bit model reaches DeepSpeed whole; no lever lowers that."));
+        if (zeroInitAvoidsIt)
+            startUp << tr("Built under zero.Init (Advanced), it never is whole.");
         levers += QStringLiteral("<br>") + startUp.join(QStringLiteral("<br>"));
     } else if (a.levers.empty())
         levers += QStringLiteral("<br>") + tr("Every lever is already pulled.");

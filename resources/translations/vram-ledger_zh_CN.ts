@@ -1279,16 +1279,16 @@
         <translation>峰值出现在运行启动时，ZeRO-3 切分模型之前：</translation>
     </message>
     <message>
-        <source>DeepSpeed moves it whole onto each GPU; no lever of the step lowers that.</source>
-        <translation>DeepSpeed 把整个模型移到每张 GPU 上；训练步的任何手段都降不下来。</translation>
+        <source>Built under zero.Init (Advanced), it never is whole.</source>
+        <translation>在 zero.Init 下构建（高级），模型从不整体出现。</translation>
     </message>
     <message>
-        <source>Built under zero.Init (Advanced: &quot;Built partitioned&quot;), it never is whole.</source>
-        <translation>在 zero.Init 下构建（高级：“构建时即切分”），模型从不整体出现。</translation>
+        <source>DeepSpeed puts it whole on each GPU; no lever lowers that.</source>
+        <translation>DeepSpeed 把整个模型放到每张 GPU 上；任何手段都降不下来。</translation>
     </message>
     <message>
-        <source>a 4-bit model reaches DeepSpeed whole on each GPU; no lever of the step lowers that.</source>
-        <translation>4 位模型整体到达每张 GPU 上的 DeepSpeed；训练步的任何手段都降不下来。</translation>
+        <source>a 4-bit model reaches DeepSpeed whole; no lever lowers that.</source>
+        <translation>4 位模型整体到达 DeepSpeed；任何手段都降不下来。</translation>
     </message>
 </context>
 <context>
