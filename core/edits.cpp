@@ -213,7 +213,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return mixed && s.ampStyle == AmpStyle::Autocast && !s.fsdp() && !s.megatron() && s.fineTune != FineTune::Full;
     if (field == "sharding") // FSDP or DeepSpeed at stage 3; Megatron or DeepSpeed below stage 2
         return s.zeroStage != 2;
-    if (field == "replicate" || field == "reshard-after-forward")
+    if (field == "replicate" || field == "reshard-after-forward" || field == "fsdp-version")
         return s.fsdp();
     if (field == "no-sync")
         return s.fsdp() && s.microBatchesPerStep() > 1;

@@ -891,47 +891,88 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         });
     }
     if (shardParams && s.fsdp()) {
-        // FSDP2 (torch/distributed/_composable/fsdp): each transformer layer is a unit, the
-        // rest (embedding, final norm, head) the root. foreach_all_gather fills the unit's
+        // FSDP2 (torch/distributed/_composable/fsdp), and FSDP1 as accelerate wraps it
+        // (TRANSFORMER_BASED_WRAP): each transformer layer is a unit, the rest (embedding, final
+        // norm, head) the root. foreach_all_gather fills the unit's
         // unsharded parameters in the compute dtype; the root is never resharded after forward
         // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
         // gathered all step. Forward gathers one layer at a time (FSDPParamGroup.pre_forward
         // unshards it, post_forward reshards it before the next layer's pre_forward; torchtitan's
         // apply_fsdp leaves the last layer gathered, and so at the loss); backward holds the layer
-        // it computes and the one it prefetches (pre_backward: _backward_prefetch), two.
-        // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own.
+        // it computes and the one it prefetches (pre_backward: _backward_prefetch), two. FSDP1
+        // alike (_runtime_utils.py: _post_forward_reshard frees a unit unless it is the root,
+        // _pre_backward_hook prefetches under BACKWARD_PRE, accelerate's default).
+        // Gathered in the compute dtype: MixedPrecisionPolicy's param_dtype, or the parameters' own;
+        // QLoRA's 4-bit matrices in the form they are stored in, as ZeRO-3 gathers them below:
+        // torchao's NF4Tensor hands FSDP its codes, int8 scalers and BF16 factors
+        // (torchao/dtypes/nf4tensor.py, NF4Tensor.fsdp_pre_all_gather: quantized_scalers,
+        // quantization_factor, quantized_data; scaler_mean and the NF4 table stay local), and
+        // bitsandbytes' Params4bit is its packed codes, two a byte, whose quant_state is whole on
+        // every GPU already.
         // Not resharded after forward, every layer stays gathered until its backward.
         const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
                                                                    s.reshardAfterForward ? 2 : layers.count());
-        const std::int64_t gatheredParams = outsideLayers + gatheredLayers * perLayerOnRank;
-        const Bytes gathered = gatheredParams * dt.activation;
-        b.gatheredOnlyInBackward = s.reshardAfterForward && gatheredLayers == 2 ? perLayerOnRank * dt.activation : 0;
+        const bool fourBit = s.fineTune == FineTune::QLoRA;
+        const std::int64_t fourBitInLayer = fourBit ? matricesOnRank : 0;
+        const std::int64_t sixteenBitInLayer = perLayerOnRank - fourBitInLayer;
+        const Bytes fourBitForm = torchao ? torchaoNf4Bytes(fourBitInLayer, 0) : nf4Codes(fourBitInLayer);
+        const Bytes layerBytes = fourBitForm + sixteenBitInLayer * dt.activation;
+        const Bytes rootBytes = outsideLayers * dt.activation;
+        const Bytes gathered = rootBytes + gatheredLayers * layerBytes;
+        b.gatheredOnlyInBackward = s.reshardAfterForward && gatheredLayers == 2 ? layerBytes : 0;
+        // "(Y 4-bit params × 0.5 B + Z params × 2 B)" for a QLoRA layer, "Y params" otherwise.
+        const auto layerText = [&] {
+            const std::string sixteen = formatCount(sixteenBitInLayer) + " params × " + std::to_string(dt.activation)
+                + " B";
+            if (!fourBit)
+                return sixteen;
+            return "(" + formatCount(fourBitInLayer)
+                + (torchao ? " 4-bit params × 4.126 bits (torchao's codes, scalers and factors)"
+                           : " 4-bit params × 0.5 B (packed codes)")
+                + " + " + sixteen + ")";
+        };
         sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
-            return "gathered by FSDP: (root unit " + formatCount(outsideLayers) + " + " + std::to_string(gatheredLayers)
+            return "gathered by FSDP: root unit " + formatCount(outsideLayers) + " params × "
+                + std::to_string(dt.activation) + " B + " + std::to_string(gatheredLayers)
                 + (s.reshardAfterForward ? " layers, computed and prefetched, × "
                                          : " layers, not resharded after forward, × ")
-                + formatCount(perLayerOnRank) + ") params × " + std::to_string(dt.activation) + " B"
-                + equals(gathered, units);
+                + layerText() + equals(gathered, units);
         });
-        // foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather output of
-        // the whole unit in the compute dtype, allocated on FSDP's all-gather copy-in stream
-        // together with the shard's cast to that dtype (where the shards are kept in another one),
-        // and frees both once the copy-out has filled the parameters above. The largest unit's
-        // are the widest moment. The caching allocator keeps a freed block for the stream that
-        // allocated it (c10/cuda/CUDACachingAllocator.cpp: "Once freed, blocks can be re-allocated
-        // on the same stream, but not on any other stream"), so where the reading counts the
-        // reserve they stay reserved all step.
-        const std::int64_t largestUnit = std::max(outsideLayers, layers.count() > 0 ? perLayerOnRank : 0);
+        // FSDP2's foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather
+        // output of the whole unit in the compute dtype, allocated on FSDP's all-gather copy-in
+        // stream together with the shard's cast to that dtype (where the shards are kept in another
+        // one), and frees both once the copy-out has filled the parameters above. FSDP1 gathers
+        // into the flat parameter itself (_flat_param.py, FlatParamHandle._all_gather_flat_param:
+        // all_gather_into_tensor into _full_param_padded, whose views the parameters are), so only
+        // the shard's cast is extra (pre_unshard: _use_low_precision_shard into _mp_shard, freed in
+        // post_unshard). The largest unit's are the widest moment. The caching allocator keeps a
+        // freed block for the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: "Once
+        // freed, blocks can be re-allocated on the same stream, but not on any other stream"), so
+        // where the reading counts the reserve they stay reserved all step. 4-bit matrices are not
+        // cast.
+        const bool flatParams = s.fsdpVersion == FsdpVersion::Fsdp1;
+        const bool layerIsLargest = layers.count() > 0 && layerBytes > rootBytes;
+        const Bytes largestUnit = layerIsLargest ? layerBytes : rootBytes;
+        const std::int64_t castable = layerIsLargest ? sixteenBitInLayer : outsideLayers;
         const bool castsShard = (baseTrains(s) ? dt.weight : dt.base) != dt.activation;
-        const std::int64_t shardOfUnit = castsShard ? ceilDiv(largestUnit, s.shardGroup()) : 0;
-        const Bytes allGather = (largestUnit + shardOfUnit) * dt.activation;
+        const std::int64_t shardOfUnit = castsShard ? ceilDiv(castable, s.shardGroup()) : 0;
+        const Bytes allGather = (flatParams ? 0 : largestUnit) + shardOfUnit * dt.activation;
+        const std::string_view stream = flatParams ? "FSDP's unshard stream" : "FSDP's copy-in stream";
         sink.add(ItemId::FsdpAllGatherBuffers, allGather, [&] {
-            std::string text = "the largest unit's all-gather output " + formatCount(largestUnit);
-            if (shardOfUnit > 0)
-                text += " + its shard's cast " + formatCount(shardOfUnit);
-            text += " params × " + std::to_string(dt.activation) + " B";
-            if (s.overhead.reserveCounted())
-                text += ", cached for FSDP's copy-in stream all step";
+            const std::string unit = layerIsLargest
+                ? "(a layer) " + layerText()
+                : "(the root) " + formatCount(outsideLayers) + " params × " + std::to_string(dt.activation) + " B";
+            const std::string castText = formatCount(shardOfUnit) + " params × " + std::to_string(dt.activation) + " B";
+            std::string text;
+            if (flatParams)
+                text = shardOfUnit > 0
+                    ? "the largest unit's shard, cast for its all-gather, " + unit + shardText(s, true)
+                    : std::string("none: FSDP1 gathers each unit into its flat parameter");
+            else
+                text = "the largest unit's all-gather output " + unit
+                    + (shardOfUnit > 0 ? " + its shard's cast " + castText : std::string());
+            if (allGather > 0 && s.overhead.reserveCounted())
+                text += ", cached for " + std::string(stream) + " all step";
             return text + equals(allGather, units);
         });
     } else if (shardParams && n > 1) {

@@ -205,8 +205,8 @@ const std::array kFields = {
               VL_BOOL(activationOffload)},
     FieldSpec{"zero", "parallel.zero", "0|1|2|3", "ZeRO stage", VL_INT(zeroStage)},
     FieldSpec{"sharding", "parallel.sharding", "ENGINE",
-              "Who shards: zero (DeepSpeed ZeRO, stages 1-3), fsdp (at --zero 3, PyTorch FSDP as "
-              "torchtitan applies it: one unit per layer, FP32 shards gathered in 16 bits) or megatron "
+              "Who shards: zero (DeepSpeed ZeRO, stages 1-3), fsdp (at --zero 3, PyTorch FSDP: one unit per "
+              "layer, FP32 shards gathered in 16 bits; which FSDP, --fsdp-version) or megatron "
               "(Megatron-Core's DDP with FP32 main gradients; at --zero 1 its distributed optimizer)",
               nullptr, VL_WORD(sharding, parseSharding, "sharding", allowedShardings()), false, VL_NAMED(sharding)},
     FieldSpec{"prefetch-bucket", "parallel.prefetch_bucket", "N",
@@ -245,6 +245,13 @@ const std::array kFields = {
               "under pipeline parallelism)",
               nullptr, VL_WORD(reshardAfterForward, parseYesNo, "reshard-after-forward", kYesNo), false,
               VL_BOOL(reshardAfterForward)},
+    FieldSpec{"fsdp-version", "parallel.fsdp_version", "1|2",
+              "Which FSDP shards with --sharding fsdp: 2 (fully_shard, torchtitan's and torchtune's: each "
+              "parameter its own shard, gathered through an all-gather buffer and copied out) or 1 "
+              "(FullyShardedDataParallel, what accelerate, the Hugging Face Trainer and Lightning wrap: each unit "
+              "one flat parameter, gathered in place)",
+              nullptr, VL_WORD(fsdpVersion, parseFsdpVersion, "fsdp-version", allowedFsdpVersions()), false,
+              VL_NAMED(fsdpVersion)},
     FieldSpec{"no-sync", "parallel.no_sync", "yes|no",
               "With --sharding fsdp and several micro-batches a step: accumulate their gradients without "
               "syncing (FSDP's no_sync, Lightning Fabric's no_backward_sync), so every GPU keeps the unsharded "

@@ -42,6 +42,7 @@ constexpr NameTable<Implementation, 5> kImplementations{{{Implementation::Megatr
                                                          {Implementation::TorchTune, "torchtune"}}};
 constexpr NameTable<Sharding, 3> kShardings{
     {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
+constexpr NameTable<FsdpVersion, 2> kFsdpVersions{{{FsdpVersion::Fsdp1, "1"}, {FsdpVersion::Fsdp2, "2"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
 constexpr NameTable<OptimizerImpl, 5> kOptimizerImpls{{{OptimizerImpl::Auto, "auto"},
                                                        {OptimizerImpl::ForLoop, "for-loop"},
@@ -332,6 +333,14 @@ std::optional<Sharding> parseSharding(std::string_view t)
 {
     return parseName(kShardings, t);
 }
+std::string_view toString(FsdpVersion v)
+{
+    return nameOf(kFsdpVersions, v);
+}
+std::optional<FsdpVersion> parseFsdpVersion(std::string_view t)
+{
+    return parseName(kFsdpVersions, t);
+}
 
 std::optional<Attention> parseFlashAttention(std::string_view t)
 {
@@ -511,6 +520,10 @@ std::string_view allowedPyTorchReleases()
 std::string_view allowedShardings()
 {
     return joinedNames<kShardings>();
+}
+std::string_view allowedFsdpVersions()
+{
+    return joinedNames<kFsdpVersions>();
 }
 
 } // namespace vl

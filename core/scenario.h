@@ -58,6 +58,10 @@ enum class Loss { Standard, Chunked };
 // torchtitan applies it: one unit per transformer layer plus the root, FP32 sharded parameters
 // gathered in 16 bits under mixed precision, gradients reduced in FP32). Their buffers differ.
 enum class Sharding { Zero, Fsdp, Megatron };
+// Which FSDP: FSDP2 (fully_shard: per-parameter shards, gathered through an all-gather buffer and
+// copied out) or FSDP1 (FullyShardedDataParallel, what accelerate and Lightning wrap: each unit one
+// flat parameter, gathered in place). Their all-gather buffers differ.
+enum class FsdpVersion { Fsdp1, Fsdp2 };
 // Which reading of a real run the estimate predicts, and the verdict holds against the GPU's
 // capacity: torch.cuda.max_memory_allocated (the tensors alone), max_memory_reserved (+ the caching
 // allocator's reserve) or what nvidia-smi shows (+ the CUDA context and NCCL's buffers, which live
@@ -185,6 +189,7 @@ struct Scenario {
     // FSDP frees each layer's gathered parameters after its forward and gathers them again in
     // backward; off (what torchtitan sets under pipeline parallelism) every layer stays gathered.
     bool reshardAfterForward = true;
+    FsdpVersion fsdpVersion = FsdpVersion::Fsdp2;
     // FSDP without syncing gradients between micro-batches (no_sync(), FSDP2's
     // set_requires_gradient_sync(False), Lightning Fabric's no_backward_sync): each unit keeps its
     // unsharded gradient, summed over the step's micro-batches, until the last one reduces them.
@@ -358,6 +363,7 @@ std::string_view toString(Attention v);
 std::string_view toString(Loss v);
 std::string_view toString(OptimizerImpl v);
 std::string_view toString(Sharding v);
+std::string_view toString(FsdpVersion v);
 std::string_view toString(PyTorchRelease v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
@@ -377,6 +383,7 @@ std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
 std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view text);
 std::optional<Sharding> parseSharding(std::string_view text);
+std::optional<FsdpVersion> parseFsdpVersion(std::string_view text);
 // A release as its name ("2.2+", "2.1") or any version number ("1.13", "2.1.2", "2.5").
 std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
@@ -409,6 +416,7 @@ std::string_view allowedAttentions();
 std::string_view allowedLosses();
 std::string_view allowedOptimizerImpls();
 std::string_view allowedShardings();
+std::string_view allowedFsdpVersions();
 std::string_view allowedPyTorchReleases();
 
 } // namespace vl

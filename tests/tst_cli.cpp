@@ -173,6 +173,12 @@ private Q_SLOTS:
             << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16", "--zero",
                            "3",       "--dp",         "8",           "--sharding", "fsdp"}
             << "items.fsdp_unsharded_params" << (qint64(1'050'677'248) + 2 * qint64(218'112'000)) * 2;
+        // FSDP1 gathers each unit into its flat parameter: beside it only the FP32 shard's cast,
+        // the root's (embedding, final norm and head) ÷ 8, in BF16.
+        QTest::newRow("FSDP1 gathers in place: only the root's shard cast")
+            << QStringList{"--model", "llama-3.1-8b", "--precision", "mixed-bf16",     "--zero", "3", "--dp",
+                           "8",       "--sharding",   "fsdp",        "--fsdp-version", "1"}
+            << "items.fsdp_all_gather_buffers" << qint64(1'050'677'248) / 8 * 2;
         // FSDP2 without gradient sync keeps each trainable parameter's unsharded gradient in the
         // reduce dtype (FP32 under mixed precision) from the first micro-batch to the last.
         QTest::newRow("FSDP accumulating without sync: every gradient unsharded, FP32")
@@ -821,6 +827,8 @@ private Q_SLOTS:
             << "--ep: 4 does not divide the data-parallel";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "colossal"} << 2
                                                  << "--sharding: 'colossal' is not allowed; use zero|fsdp|megatron";
+        QTest::newRow("unknown FSDP version")
+            << QStringList{"--fsdp-version", "3"} << 2 << "--fsdp-version: '3' is not allowed; use 1|2";
         QTest::newRow("Megatron's distributed optimizer at ZeRO-3")
             << QStringList{"--sharding", "megatron", "--zero", "3", "--dp", "8"} << 2
             << "--sharding: Megatron-Core's distributed optimizer shards the optimizer states only";

@@ -693,6 +693,10 @@ private Q_SLOTS:
                                                         << "yes" << false;
         QTest::newRow("no-sync, DeepSpeed ZeRO-3") << zero3Accumulating << "no-sync"
                                                    << "yes" << false;
+        QTest::newRow("FSDP version, FSDP") << fsdpOneMicroBatch << "fsdp-version"
+                                            << "1" << true;
+        QTest::newRow("FSDP version, DeepSpeed ZeRO-3") << zero3Accumulating << "fsdp-version"
+                                                        << "1" << false;
         QTest::newRow("CUDA kernel loading, reserved") << reserved << "cuda-loading"
                                                        << "eager" << false;
         QTest::newRow("CUDA kernel loading, nvidia-smi") << llama() << "cuda-loading"

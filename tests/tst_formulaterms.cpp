@@ -260,6 +260,33 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.overhead.measure = Measure::NvidiaSmi;
         });
+        row("QLoRA under FSDP, PEFT: 4-bit layers gathered as packed codes, the root the largest unit",
+            [](Scenario &s) {
+                peftQloraUnderZero3(s);
+                s.sharding = Sharding::Fsdp;
+            });
+        row("FSDP1 over FP32 shards: the largest unit's shard cast", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.fsdpVersion = FsdpVersion::Fsdp1;
+            s.dataParallel = 8;
+            s.overhead.measure = Measure::Reserved;
+        });
+        row("FSDP1 in pure BF16: no buffer beside the flat parameters", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.fsdpVersion = FsdpVersion::Fsdp1;
+            s.precision = Precision::Bf16;
+            s.dataParallel = 8;
+        });
+        row("QLoRA under FSDP, torchtune: torchao's NF4 gathered, a layer the largest unit", [](Scenario &s) {
+            torchtune(s);
+            s.fineTune = FineTune::QLoRA;
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 8;
+            s.arch.vocab = 1000; // a small root, so that a layer is the largest unit
+        });
         row("ZeRO-3, a recomputed layer holds the most gathered", [](Scenario &s) {
             s.zeroStage = 3;
             s.dataParallel = 8;

@@ -211,6 +211,7 @@ private Q_SLOTS:
     // the items cite, for each precision FSDP's MixedPrecisionPolicy may gather in.
     void fsdpBuffers_data()
     {
+        QTest::addColumn<QString>("fsdpVersion");
         QTest::addColumn<QString>("precision");
         QTest::addColumn<QString>("reduceDtype");
         QTest::addColumn<qint64>("shardedWeights");
@@ -221,21 +222,35 @@ private Q_SLOTS:
         // The root unit (embedding, final norm, head) is the largest; its all-gather output is the
         // whole unit, beside its shard's cast to 16 bits where the shards are FP32.
         QTest::newRow("bf16 gather, FP32 reduce (torchtitan's default)")
+            << "2"
             << "mixed-bf16"
             << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2
             << (root + root / 8) * 2;
-        QTest::newRow("bf16 gather, BF16 reduce") << "mixed-bf16"
+        QTest::newRow("bf16 gather, BF16 reduce") << "2"
+                                                  << "mixed-bf16"
                                                   << "bf16" << params * 4 / 8 << (root + 2 * layer) * 2
                                                   << layer * (2 + 2) + head * 2 << (root + root / 8) * 2;
         QTest::newRow("FP32, no mixed precision: the shard gathers as it is")
+            << "2"
             << "fp32"
             << "auto" << params * 4 / 8 << (root + 2 * layer) * 4 << layer * (4 + 4) + head * 4 << root * 4;
         QTest::newRow("pure BF16 parameters: the shard gathers as it is")
+            << "2"
             << "bf16"
             << "auto" << params * 2 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2 << root * 2;
+        // FSDP1 gathers into the flat parameter itself: only the FP32 shard's cast is extra.
+        QTest::newRow("FSDP1, bf16 gather: the root's shard cast, no all-gather output")
+            << "1"
+            << "mixed-bf16"
+            << "auto" << params * 4 / 8 << (root + 2 * layer) * 2 << layer * (2 + 4) + head * 2 << root / 8 * 2;
+        QTest::newRow("FSDP1, pure BF16 parameters: nothing beside the flat parameter")
+            << "1"
+            << "bf16"
+            << "auto" << params * 2 / 8 << (root + 2 * layer) * 2 << layer * (2 + 2) + head * 2 << qint64(0);
     }
     void fsdpBuffers()
     {
+        QFETCH(QString, fsdpVersion);
         QFETCH(QString, precision);
         QFETCH(QString, reduceDtype);
         QFETCH(qint64, shardedWeights);
@@ -248,6 +263,7 @@ private Q_SLOTS:
         s.zeroStage = 3;
         s.dataParallel = 8;
         s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = *parseFsdpVersion(fsdpVersion.toStdString());
         const Breakdown b = estimate(s);
         QCOMPARE(b.totalParams, 8'030'261'248);
         QCOMPARE(b.item(ItemId::Weights), shardedWeights);
@@ -258,6 +274,44 @@ private Q_SLOTS:
         QVERIFY(!b.has(ItemId::MasterWeights) && !b.has(ItemId::Zero3GatheredParams));
         // The sharded gradient is cast back to the parameter's dtype, whatever the reduce dtype.
         QCOMPARE(b.item(ItemId::Gradients), shardedWeights);
+    }
+
+    // QLoRA under FSDP gathers each layer's 4-bit matrices in the form they are stored in, counted
+    // by hand for Llama 3.1 8B (a layer's matrices 218,103,808 weights, its two norms 8,192; the
+    // root, 1,050,677,248, stays 16-bit): bitsandbytes' packed codes, half a byte a weight
+    // (109,051,904 B), or torchao's NF4Tensor components, its codes, an int8 scaler per 64 weights
+    // (3,407,872) and a BF16 factor per 16,384 (2 × 13,312), 112,486,400 B; the norms in BF16.
+    void fsdpGathersFourBitLayersAsStored_data()
+    {
+        QTest::addColumn<QString>("implementation");
+        QTest::addColumn<QString>("fsdpVersion");
+        QTest::addColumn<qint64>("layerBytes");
+        constexpr qint64 norms = 8192 * 2;
+        QTest::newRow("PEFT's bitsandbytes layers under FSDP1: packed codes") << "huggingface"
+                                                                              << "1" << qint64(109'051'904) + norms;
+        QTest::newRow("torchtune's torchao layers under FSDP2: codes, scalers and factors")
+            << "torchtune"
+            << "2" << qint64(112'486'400) + norms;
+    }
+    void fsdpGathersFourBitLayersAsStored()
+    {
+        QFETCH(QString, implementation);
+        QFETCH(QString, fsdpVersion);
+        QFETCH(qint64, layerBytes);
+        Scenario s = llama31_8b();
+        s.implementation = *parseImplementation(implementation.toStdString());
+        s.precision = Precision::Bf16;
+        s.fineTune = FineTune::QLoRA;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = *parseFsdpVersion(fsdpVersion.toStdString());
+        const Breakdown b = estimate(s);
+        constexpr qint64 root = 1'050'677'248 * 2;
+        QCOMPARE(b.item(ItemId::FsdpUnshardedParams), root + 2 * layerBytes);
+        // The root, in 16 bits, is the largest unit: FSDP2's all-gather output is the root's; FSDP1
+        // has none, and BF16 shards need no cast.
+        QCOMPARE(b.item(ItemId::FsdpAllGatherBuffers), fsdpVersion == QLatin1String("2") ? root : 0);
     }
 
     // torchtitan's freqs_cis: precompute_freqs_cis(128, seq_len) is a complex64 tensor of

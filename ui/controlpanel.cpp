@@ -316,6 +316,8 @@ void ControlPanel::build()
     m_sharding = combo({{int(Sharding::Zero), [] { return tr("DeepSpeed ZeRO"); }},
                         {int(Sharding::Fsdp), [] { return tr("PyTorch FSDP"); }},
                         {int(Sharding::Megatron), [] { return tr("Megatron-Core"); }}});
+    m_fsdpVersion = combo({{int(FsdpVersion::Fsdp2), [] { return tr("FSDP2 (fully_shard)"); }},
+                           {int(FsdpVersion::Fsdp1), [] { return tr("FSDP1 (flat parameters)"); }}});
     m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
     m_noSync = new QCheckBox(m_advancedBody);
@@ -346,10 +348,18 @@ void ControlPanel::build()
         [] {
             return tr(
                 "Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and "
-                "prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding "
+                "prefetches ahead. PyTorch FSDP (stage 3) keeps FP32 shards, gathers the embedding "
                 "and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. "
                 "Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the "
                 "optimizer states.");
+        });
+    row(
+        af, m_fsdpVersion, [] { return tr("FSDP version"); },
+        [] {
+            return tr("Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an "
+                      "all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: "
+                      "accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat "
+                      "parameter, so it needs no second copy.");
         });
     row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
@@ -703,6 +713,7 @@ void ControlPanel::build()
     comboEdit(m_gradDtype, "grad-dtype", [](Scenario &s, int v) { s.gradDtype = GradDtype(v); });
     comboEdit(m_zero, "zero", [](Scenario &s, int v) { s.zeroStage = v; });
     comboEdit(m_sharding, "sharding", [](Scenario &s, int v) { s.sharding = Sharding(v); });
+    comboEdit(m_fsdpVersion, "fsdp-version", [](Scenario &s, int v) { s.fsdpVersion = FsdpVersion(v); });
     checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
     checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
     checkEdit(m_ddpBucketView, "ddp-bucket-view", [](Scenario &s, int v) { s.ddpBucketView = v; });
@@ -945,6 +956,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));
     setComboData(m_sharding, s.sharding);
+    setComboData(m_fsdpVersion, s.fsdpVersion);
     setCheck(m_reshard, s.reshardAfterForward);
     setCheck(m_noSync, s.fsdpNoSync);
     setCheck(m_ddpBucketView, s.ddpBucketView);

@@ -106,6 +106,7 @@ private:
     QSpinBox *m_cp = nullptr;
     QSpinBox *m_ep = nullptr;
     QSpinBox *m_vocabPadding = nullptr;
+    QComboBox *m_fsdpVersion = nullptr;
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QCheckBox *m_liger = nullptr;

@@ -1065,10 +1065,6 @@
         <translation>GPU 计算能力的主版本号，由勾选的第一块 GPU 设定。PyTorch 为前向线程和反向线程各给 cuBLAS 一块工作区：9 及以上每块 32 MiB，之前为 8 MiB。</translation>
     </message>
     <message>
-        <source>Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and prefetches ahead. PyTorch FSDP (torchtitan, stage 3) keeps FP32 shards, gathers the embedding and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.</source>
-        <translation>由谁来切分。DeepSpeed ZeRO（第 1–3 阶段）会把很快要再用的参数保持聚合，并提前预取。PyTorch FSDP（torchtitan，第 3 阶段）保存 FP32 分片，整个训练步都聚合嵌入层和输出头，并以 16 位在前向时每次聚合一层、反向时两层。Megatron-Core（第 0–1 阶段）保存 FP32 梯度；在第 1 阶段由其分布式优化器切分优化器状态。</translation>
-    </message>
-    <message>
         <source>N: ZeRO divides the sharded states by N (by N × c with context parallelism).</source>
         <translation>N：ZeRO 把被切分的状态除以 N（有上下文并行时除以 N × c）。</translation>
     </message>
@@ -1199,6 +1195,26 @@
     <message>
         <source>DeepSpeed&apos;s zero.Init at ZeRO stage 3: Hugging Face&apos;s from_pretrained builds the model already partitioned when the DeepSpeed configuration exists first (accelerate&apos;s zero3_init_flag). Off: the model is built whole in CPU memory, and DeepSpeed moves it whole onto every GPU before partitioning it, so the run&apos;s start-up needs the whole model on each GPU. A 4-bit model is always loaded that way.</source>
         <translation>DeepSpeed 在 ZeRO 阶段 3 的 zero.Init：若 DeepSpeed 配置先于模型存在（accelerate 的 zero3_init_flag），Hugging Face 的 from_pretrained 构建模型时即已切分。关闭：模型在 CPU 内存中整体构建，DeepSpeed 在切分之前把它整体移到每张 GPU 上，因此运行启动时每张 GPU 需要容纳整个模型。4 位模型总是以这种方式加载。</translation>
+    </message>
+    <message>
+        <source>FSDP2 (fully_shard)</source>
+        <translation>FSDP2（fully_shard）</translation>
+    </message>
+    <message>
+        <source>FSDP1 (flat parameters)</source>
+        <translation>FSDP1（扁平参数）</translation>
+    </message>
+    <message>
+        <source>Who shards. DeepSpeed ZeRO (stages 1–3) keeps gathered what it will use again soon and prefetches ahead. PyTorch FSDP (stage 3) keeps FP32 shards, gathers the embedding and head for the whole step and, in 16 bits, one layer at a time in forward and two in backward. Megatron-Core (stages 0–1) keeps FP32 gradients; at stage 1 its distributed optimizer shards the optimizer states.</source>
+        <translation>由谁来切分。DeepSpeed ZeRO（第 1–3 阶段）会把很快要再用的参数保持聚合，并提前预取。PyTorch FSDP（第 3 阶段）保存 FP32 分片，整个训练步都聚合嵌入层和输出头，并以 16 位在前向时每次聚合一层、反向时两层。Megatron-Core（第 0–1 阶段）保存 FP32 梯度；在第 1 阶段由其分布式优化器切分优化器状态。</translation>
+    </message>
+    <message>
+        <source>FSDP version</source>
+        <translation>FSDP 版本</translation>
+    </message>
+    <message>
+        <source>Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat parameter, so it needs no second copy.</source>
+        <translation>用哪个 FSDP。FSDP2（fully_shard：torchtitan、torchtune）把每层聚合到一个 all-gather 缓冲区，再拷出到各个参数。FSDP1（FullyShardedDataParallel：accelerate、Hugging Face Trainer、Lightning）把每层直接聚合进一个扁平参数，因此不需要第二份副本。</translation>
     </message>
 </context>
 <context>
@@ -2358,10 +2374,6 @@
     <message>
         <source>vocab</source>
         <translation>词表</translation>
-    </message>
-    <message>
-        <source>gathered by FSDP: (root unit</source>
-        <translation>FSDP 聚合的参数：（根单元</translation>
     </message>
     <message>
         <source>layers, computed and prefetched,</source>
@@ -3530,6 +3542,42 @@
     <message>
         <source>allocated at start-up, the run&apos;s peak (caching-allocator reserve)</source>
         <translation>启动时（整个运行的峰值）的已分配量（缓存分配器预留）</translation>
+    </message>
+    <message>
+        <source>gathered by FSDP: root unit</source>
+        <translation>FSDP 聚合的参数：根单元</translation>
+    </message>
+    <message>
+        <source>4-bit params</source>
+        <translation>个 4 位参数</translation>
+    </message>
+    <message>
+        <source>(packed codes)</source>
+        <translation>（打包的编码）</translation>
+    </message>
+    <message>
+        <source>(torchao&apos;s codes, scalers and factors)</source>
+        <translation>（torchao 的编码、缩放值和因子）</translation>
+    </message>
+    <message>
+        <source>(a layer)</source>
+        <translation>（一层）</translation>
+    </message>
+    <message>
+        <source>(the root)</source>
+        <translation>（根单元）</translation>
+    </message>
+    <message>
+        <source>the largest unit&apos;s shard, cast for its all-gather,</source>
+        <translation>最大单元的分片，为 all-gather 而转换类型，</translation>
+    </message>
+    <message>
+        <source>none: FSDP1 gathers each unit into its flat parameter</source>
+        <translation>无：FSDP1 把每个单元直接聚合进其扁平参数</translation>
+    </message>
+    <message>
+        <source>cached for FSDP&apos;s unshard stream all step</source>
+        <translation>整步缓存在 FSDP 聚合（unshard）流的缓存池中</translation>
     </message>
 </context>
 <context>
