@@ -62,6 +62,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.precision = *parsePrecision(row["precision"].as<std::string>());
     s.optimizer = *parseOptimizer(row["optimizer"].as<std::string>());
     s.optimizerImpl = *parseOptimizerImpl(get<std::string>(row, "optimizer_impl", "auto"));
+    s.gradDtype = *parseGradDtype(get<std::string>(row, "grad_dtype", "auto"));
     s.gradientsKept = get<bool>(row, "gradients_kept", false);
     s.pytorch = *parsePyTorchRelease(get<std::string>(row, "pytorch", "2.2+"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
