@@ -284,6 +284,36 @@ private Q_SLOTS:
         QVERIFY2(html.contains(QStringLiteral("Mixed precision: FSDP's MixedPrecisionPolicy")), qPrintable(html));
     }
 
+    // The page says how the FSDP chosen gathers a layer, and on which stream its buffers are
+    // cached when the reading counts the allocator's pool.
+    void assumptionsNameTheFsdpVersion_data()
+    {
+        QTest::addColumn<int>("version");
+        QTest::addColumn<QString>("gathers");
+        QTest::addColumn<QString>("stream");
+        QTest::newRow("FSDP2") << int(FsdpVersion::Fsdp2) << "through an all-gather buffer"
+                               << "all-gather buffers on its copy-in stream";
+        QTest::newRow("FSDP1") << int(FsdpVersion::Fsdp1) << "straight into its flat parameter"
+                               << "casts for the all-gather on its unshard stream";
+    }
+    void assumptionsNameTheFsdpVersion()
+    {
+        QFETCH(int, version);
+        QFETCH(QString, gathers);
+        QFETCH(QString, stream);
+        Scenario s;
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion(version);
+        s.dataParallel = 8;
+        s.precision = Precision::MixedBf16;
+        s.overhead.measure = Measure::Reserved;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY2(html.contains(gathers), qPrintable(html));
+        QVERIFY2(html.contains(stream), qPrintable(html));
+    }
+
     // The page says why a run's start-up holds the whole model, where it does.
     void assumptionsSayWhyTheStartUpHoldsTheModel_data()
     {

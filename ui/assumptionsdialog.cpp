@@ -104,19 +104,32 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                                      : QObject::tr("none"))
             .arg(measureText(s.overhead.measure));
     QStringList parallel;
+    const bool fsdp1 = s.fsdpVersion == FsdpVersion::Fsdp1;
     if (s.fsdp())
-        parallel << QObject::tr("FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 GPUs, "
-                                "gathered in 16 bits under mixed precision: the embedding, final norm and head for the "
-                                "whole step, the layers one at a time in forward and two in backward, each through an "
-                                "all-gather buffer as large as the unit; "
-                                "in backward one layer's unsharded gradients wait with their reduce-scatter input.")
+        parallel << (fsdp1 ? QObject::tr("FSDP1 (PyTorch's FullyShardedDataParallel, as accelerate and Lightning wrap "
+                                         "it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: "
+                                         "the embedding, final norm and head for the whole step, the layers one at a "
+                                         "time in forward and two in backward, each straight into its flat "
+                                         "parameter; in backward one layer's unsharded gradients wait with their "
+                                         "reduce-scatter input.")
+                           : QObject::tr("FSDP (PyTorch's fully_shard, as torchtitan applies it): FP32 shards over %1 "
+                                         "GPUs, gathered in 16 bits under mixed precision: the embedding, final norm "
+                                         "and head for the whole step, the layers one at a time in forward and two "
+                                         "in backward, each through an all-gather buffer as large as the unit; in "
+                                         "backward one layer's unsharded gradients wait with their reduce-scatter "
+                                         "input."))
                         .arg(s.shardGroup());
     if (b.streamPoolsReserved)
-        parallel << QObject::tr(
-                        "FSDP's streams: the sharded gradients are allocated on its reduce-scatter stream and the "
-                        "all-gather buffers on its copy-in stream. PyTorch's caching allocator keeps a freed block "
-                        "for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, "
-                        "which the step timeline draws from its start.")
+        parallel << (fsdp1 ? QObject::tr("FSDP's streams: the sharded gradients are allocated on its reduce-scatter "
+                                         "stream and the shards' 16-bit casts for the all-gather on its unshard "
+                                         "stream. PyTorch's caching allocator keeps a freed block for the stream "
+                                         "that allocated it, so the reserved memory holds them all step, %1 and %2, "
+                                         "which the step timeline draws from its start.")
+                           : QObject::tr("FSDP's streams: the sharded gradients are allocated on its reduce-scatter "
+                                         "stream and the all-gather buffers on its copy-in stream. PyTorch's caching "
+                                         "allocator keeps a freed block for the stream that allocated it, so the "
+                                         "reserved memory holds them all step, %1 and %2, which the step timeline "
+                                         "draws from its start."))
                         .arg(bytesText(b.item(ItemId::Gradients), units),
                              bytesText(b.item(ItemId::FsdpAllGatherBuffers), units));
     if (b.has(ItemId::FreedLogitsBlock))

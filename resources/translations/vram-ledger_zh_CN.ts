@@ -291,6 +291,14 @@
         <source>The model is not built under DeepSpeed&apos;s zero.Init (%1): its engine moves it whole onto every GPU before ZeRO-3 partitions it, so at the run&apos;s start-up each GPU holds all of it, %2, beside the context, NCCL&apos;s buffers and the reserve.</source>
         <translation>模型不在 DeepSpeed 的 zero.Init 下构建（%1）：其引擎在 ZeRO-3 切分之前把它整体移到每张 GPU 上，因此运行启动时每张 GPU 都持有整个模型，共 %2，另有 CUDA 上下文、NCCL 缓冲区和分配器预留。</translation>
     </message>
+    <message>
+        <source>FSDP1 (PyTorch&apos;s FullyShardedDataParallel, as accelerate and Lightning wrap it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: the embedding, final norm and head for the whole step, the layers one at a time in forward and two in backward, each straight into its flat parameter; in backward one layer&apos;s unsharded gradients wait with their reduce-scatter input.</source>
+        <translation>FSDP1（PyTorch 的 FullyShardedDataParallel，accelerate 与 Lightning 所封装的）：FP32 分片分布在 %1 张 GPU 上，混合精度下以 16 位聚合：嵌入层、最终归一化和输出头在整个训练步都保持聚合，各层在前向时每次一层、反向时两层，每层直接聚合进其扁平参数；反向时一层的未分片梯度与其 reduce-scatter 输入一起等待。</translation>
+    </message>
+    <message>
+        <source>FSDP&apos;s streams: the sharded gradients are allocated on its reduce-scatter stream and the shards&apos; 16-bit casts for the all-gather on its unshard stream. PyTorch&apos;s caching allocator keeps a freed block for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, which the step timeline draws from its start.</source>
+        <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，为 all-gather 转成 16 位的分片分配在它的聚合（unshard）流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
