@@ -171,6 +171,21 @@ Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_
     return s;
 }
 
+Scenario withFsdpVersionDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    const bool met = contains(given, "implementation") || contains(given, "sharding");
+    if (!met || contains(given, "fsdp-version"))
+        return s;
+    switch (s.implementation) {
+    case Implementation::HuggingFace:
+    case Implementation::LitGpt: s.fsdpVersion = FsdpVersion::Fsdp1; break;
+    case Implementation::TorchTitan:
+    case Implementation::TorchTune: s.fsdpVersion = FsdpVersion::Fsdp2; break;
+    case Implementation::Megatron: break;
+    }
+    return s;
+}
+
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given)
 {
     s = withArchitectureDefaults(std::move(s), before, given);
@@ -179,6 +194,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
     s = withTorchtitanSequenceParallel(std::move(s), given);
+    s = withFsdpVersionDefaults(std::move(s), given);
     s = withLigerDefaults(std::move(s), given);
     s = withAttentionDefaults(std::move(s), given);
     return withLoraTargetDefaults(std::move(s), given);

@@ -40,6 +40,13 @@ Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> gi
 // its TP size changes (either among `given`) and --sp was not given too, --sp follows --tp > 1.
 Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_view> given);
 
+// The FSDP the chosen code wraps by default: Hugging Face's Trainer through accelerate's
+// FullyShardedDataParallelPlugin (fsdp_version 1 unless its config says 2) and lit-gpt through
+// Lightning's FSDPStrategy run FSDP1; torchtitan and torchtune apply fully_shard, FSDP2. When the
+// implementation or the sharding engine is among `given` and --fsdp-version is not, the version
+// follows the code (Megatron's is left as it is).
+Scenario withFsdpVersionDefaults(Scenario s, std::span<const std::string_view> given);
+
 // Liger Kernel's fused linear cross-entropy is the loss and reads the head's weight itself: when
 // --liger yes is among `given`, the loss becomes the standard one and the head leaves the LoRA
 // targets (q and v if nothing else was adapted), unless those fields were given too. Choosing

@@ -249,7 +249,7 @@ const std::array kFields = {
               "Which FSDP shards with --sharding fsdp: 2 (fully_shard, torchtitan's and torchtune's: each "
               "parameter its own shard, gathered through an all-gather buffer and copied out) or 1 "
               "(FullyShardedDataParallel, what accelerate, the Hugging Face Trainer and Lightning wrap: each unit "
-              "one flat parameter, gathered in place)",
+              "one flat parameter, gathered in place). Choosing the code sets the one it wraps",
               nullptr, VL_WORD(fsdpVersion, parseFsdpVersion, "fsdp-version", allowedFsdpVersions()), false,
               VL_NAMED(fsdpVersion)},
     FieldSpec{"no-sync", "parallel.no_sync", "yes|no",

@@ -227,6 +227,45 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
+    // The FSDP version follows the code that wraps FSDP: accelerate's and Lightning's FSDP1 under
+    // Hugging Face and lit-gpt, fully_shard (FSDP2) under torchtitan and torchtune; a version
+    // given in the same edit stays.
+    void fsdpVersionFollowsTheCode_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("before");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<int>("after");
+        const int fsdp1 = int(FsdpVersion::Fsdp1), fsdp2 = int(FsdpVersion::Fsdp2);
+        QTest::newRow("Hugging Face chosen: accelerate's FSDP1")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation"} << fsdp1;
+        QTest::newRow("FSDP chosen under lit-gpt: Lightning's FSDP1")
+            << int(Implementation::LitGpt) << fsdp2 << QStringList{"sharding"} << fsdp1;
+        QTest::newRow("torchtune chosen: fully_shard")
+            << int(Implementation::TorchTune) << fsdp1 << QStringList{"implementation"} << fsdp2;
+        QTest::newRow("FSDP chosen under torchtitan: fully_shard")
+            << int(Implementation::TorchTitan) << fsdp1 << QStringList{"sharding"} << fsdp2;
+        QTest::newRow("Hugging Face with FSDP2 given in the same edit: stays")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation", "fsdp-version"} << fsdp2;
+        QTest::newRow("another field edited: the version stays")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"batch"} << fsdp2;
+    }
+    void fsdpVersionFollowsTheCode()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, before);
+        QFETCH(QStringList, given);
+        QFETCH(int, after);
+        Scenario s = llama();
+        s.implementation = Implementation(implementation);
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.dataParallel = 8;
+        s.fsdpVersion = FsdpVersion(before);
+        const FieldNames names(given);
+        QCOMPARE(int(withEditRules(s, s.arch, names.views()).fsdpVersion), after);
+    }
+
     // Liger's fused loss is the loss and reads the head's weight itself: ticking Liger brings the
     // loss back to the standard one and takes the head out of the LoRA targets, unless those were
     // set in the same edit (then refused); another implementation turns Liger off.

@@ -359,7 +359,7 @@ void ControlPanel::build()
             return tr("Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an "
                       "all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: "
                       "accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat "
-                      "parameter, so it needs no second copy.");
+                      "parameter, so it needs no second copy. Choosing the layer code sets the one it wraps.");
         });
     row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },

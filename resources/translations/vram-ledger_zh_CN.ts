@@ -1221,8 +1221,8 @@
         <translation>FSDP 版本</translation>
     </message>
     <message>
-        <source>Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat parameter, so it needs no second copy.</source>
-        <translation>用哪个 FSDP。FSDP2（fully_shard：torchtitan、torchtune）把每层聚合到一个 all-gather 缓冲区，再拷出到各个参数。FSDP1（FullyShardedDataParallel：accelerate、Hugging Face Trainer、Lightning）把每层直接聚合进一个扁平参数，因此不需要第二份副本。</translation>
+        <source>Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat parameter, so it needs no second copy. Choosing the layer code sets the one it wraps.</source>
+        <translation>用哪个 FSDP。FSDP2（fully_shard：torchtitan、torchtune）把每层聚合到一个 all-gather 缓冲区，再拷出到各个参数。FSDP1（FullyShardedDataParallel：accelerate、Hugging Face Trainer、Lightning）把每层直接聚合进一个扁平参数，因此不需要第二份副本。选择层的实现代码时，会随之选用该代码所封装的版本。</translation>
     </message>
 </context>
 <context>
