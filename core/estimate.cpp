@@ -733,7 +733,8 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
     const bool cast = lightning && s.precision != Precision::MixedFp16;
     std::int64_t largestFourBit = 0;
     Bytes dequantized = 0;
-    Bytes wholeWeights = 0; // the weights unsharded, where the GPU holds them so at start-up
+    Bytes wholeWeights = 0;        // the weights unsharded, where the GPU holds them so at start-up
+    Bytes constantsWholeBytes = 0; // bitsandbytes' quantization constants, whole on every GPU
     std::string wholeHow;
     if (s.fineTune == FineTune::QLoRA) {
         // NF4 (Dettmers et al. 2023; bitsandbytes functional.py quantize_4bit, blocksize 64): 4 bits
@@ -760,6 +761,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         shardedInHow = constantsWhole;
         const Bytes nf4 = torchao ? torchaoNf4Bytes(quantised, tensors) : nf4Bytes(quantised, s.doubleQuant);
         const Bytes constants = constantsWhole ? nf4Constants(quantised, s.doubleQuant) : 0;
+        constantsWholeBytes = constants;
         weightBytes = shard(nf4 - constants + kept * dt.base, shardParams) + constants;
         const std::string_view bitsBnb = s.doubleQuant ? " params × 4.127 bits (NF4, double-quantized) + "
                                                        : " params × 4.5 bits (NF4) + ";
@@ -832,18 +834,24 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
             wholeHow = how; // unsharded: the shards' text comes after
         }
     }
+    // Offloading moves the parameters' shards to CPU memory (DeepSpeed's offload_param, FSDP's
+    // CPUOffload); bitsandbytes' quantization constants are not parameters and stay on the GPU.
     const bool onHost = s.offload == Offload::OptimizerAndParams;
+    const Bytes weightsOnGpu = onHost ? constantsWholeBytes : weightBytes;
     sink.add(
-        ItemId::Weights, onHost ? 0 : weightBytes,
+        ItemId::Weights, weightsOnGpu,
         [&] {
             std::string text = how;
             if (!shardedInHow)
                 text += shardText(s, shardParams);
-            if (onHost)
-                return text + equals(weightBytes, units) + ", offloaded to CPU memory";
-            return text + equals(weightBytes, units);
+            if (!onHost)
+                return text + equals(weightBytes, units);
+            text += equals(weightBytes, units) + ", offloaded to CPU memory";
+            if (weightsOnGpu > 0)
+                text += " but the quantization constants" + equals(weightsOnGpu, units);
+            return text;
         },
-        onHost ? weightBytes : 0);
+        weightBytes - weightsOnGpu);
     if (s.fineTune == FineTune::QLoRA)
         sink.add(ItemId::QloraDequantized, dequantized, [&] {
             return "largest 4-bit module " + formatCount(largestFourBit) + " params × "
@@ -882,7 +890,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // optimizer partitions each parameter (runtime/zero/parameter_offload.py,
         // _convert_to_zero_parameters). Until then this GPU holds the other GPUs' shards too.
         const Bytes whole = wholeWeights + adapters * dt.weight;
-        const Bytes own = (onHost ? 0 : weightBytes) + adapterBytes;
+        const Bytes own = weightsOnGpu + adapterBytes;
         sink.add(ItemId::ModelBeforePartitioning, whole - own, [&] {
             return "the model whole, as DeepSpeed's engine moves it to the GPU before ZeRO-3 partitions it (" + wholeHow
                 + " + " + formatCount(adapters) + " adapter params × " + std::to_string(dt.weight) + " B, unsharded"

@@ -376,6 +376,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "(torchao's codes, scalers and factors)"),
     VL_TRANSLATE_NOOP("vl::formula", "(a layer)"),
     VL_TRANSLATE_NOOP("vl::formula", "(the root)"),
+    VL_TRANSLATE_NOOP("vl::formula", "but the quantization constants"),
     VL_TRANSLATE_NOOP("vl::formula", "the largest unit's shard, cast for its all-gather,"),
     VL_TRANSLATE_NOOP("vl::formula", "none: FSDP1 gathers each unit into its flat parameter"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's unshard stream all step"),

@@ -265,6 +265,10 @@ private Q_SLOTS:
                 peftQloraUnderZero3(s);
                 s.sharding = Sharding::Fsdp;
             });
+        row("QLoRA under ZeRO-3 with the parameters offloaded: the constants stay", [](Scenario &s) {
+            peftQloraUnderZero3(s);
+            s.offload = Offload::OptimizerAndParams;
+        });
         row("FSDP1 over FP32 shards: the largest unit's shard cast", [](Scenario &s) {
             s.zeroStage = 3;
             s.sharding = Sharding::Fsdp;

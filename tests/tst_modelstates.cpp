@@ -1025,21 +1025,27 @@ private Q_SLOTS:
     // parameters; 16-bit, or FP32 shards under FSDP's mixed precision), and the constants whole
     // on every GPU: with double quantization a
     // byte per block of 64 and an FP32 per 256 blocks; without, an FP32 per block. torchao's
-    // NF4Tensor, under torchtune's FSDP, shards its scalers with its codes.
+    // NF4Tensor, under torchtune's FSDP, shards its scalers with its codes. Offloading the
+    // parameters moves the shards to CPU memory and leaves the constants on the GPU.
     void qloraConstantsStayWholeWhenSharded_data()
     {
         QTest::addColumn<int>("sharding");
         QTest::addColumn<bool>("doubleQuant");
         QTest::addColumn<int>("keptBytes");
-        QTest::newRow("DeepSpeed ZeRO-3, double-quantized") << int(Sharding::Zero) << true << 2;
-        QTest::newRow("DeepSpeed ZeRO-3, FP32 absmax") << int(Sharding::Zero) << false << 2;
-        QTest::newRow("FSDP, double-quantized") << int(Sharding::Fsdp) << true << 4;
+        QTest::addColumn<bool>("offloaded");
+        QTest::newRow("DeepSpeed ZeRO-3, double-quantized") << int(Sharding::Zero) << true << 2 << false;
+        QTest::newRow("DeepSpeed ZeRO-3, FP32 absmax") << int(Sharding::Zero) << false << 2 << false;
+        QTest::newRow("FSDP, double-quantized") << int(Sharding::Fsdp) << true << 4 << false;
+        QTest::newRow("DeepSpeed ZeRO-3, parameters offloaded: the constants stay")
+            << int(Sharding::Zero) << true << 2 << true;
+        QTest::newRow("FSDP, parameters offloaded: the constants stay") << int(Sharding::Fsdp) << true << 4 << true;
     }
     void qloraConstantsStayWholeWhenSharded()
     {
         QFETCH(int, sharding);
         QFETCH(bool, doubleQuant);
         QFETCH(int, keptBytes);
+        QFETCH(bool, offloaded);
         Scenario s;
         s.precision = Precision::MixedBf16;
         s.implementation = Implementation::HuggingFace;
@@ -1048,6 +1054,8 @@ private Q_SLOTS:
         s.zeroStage = 3;
         s.dataParallel = 4;
         s.sharding = Sharding(sharding);
+        if (offloaded)
+            s.offload = Offload::OptimizerAndParams;
         QVERIFY(!scenarioError(s));
         const qint64 quantised = 32LL * (4 * 4096 * 4096 + 3 * 4096 * 11008);
         QCOMPARE(quantised, qint64(6'476'005'376));
@@ -1056,7 +1064,9 @@ private Q_SLOTS:
         const qint64 blocks = quantised / 64;
         const Bytes constants = doubleQuant ? blocks + 4 * ((blocks + 255) / 256) : 4 * blocks;
         const Bytes codesAndKept = quantised / 2 + keptBytes * kept;
-        QCOMPARE(estimate(s).item(ItemId::Weights), (codesAndKept + 3) / 4 + constants);
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.item(ItemId::Weights), offloaded ? constants : (codesAndKept + 3) / 4 + constants);
+        QCOMPARE(b.hostItem(ItemId::Weights), offloaded ? (codesAndKept + 3) / 4 : 0);
     }
 
     // Transformer Engine's FP8 copy and FP8 transpose of every linear weight, kept as module

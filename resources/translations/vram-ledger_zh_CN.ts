@@ -3587,6 +3587,10 @@
         <source>cached for FSDP&apos;s unshard stream all step</source>
         <translation>整步缓存在 FSDP 聚合（unshard）流的缓存池中</translation>
     </message>
+    <message>
+        <source>but the quantization constants</source>
+        <translation>，量化常数除外</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
