@@ -273,6 +273,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return pytorchShapesSavedTensors(s) || pytorchShapesOptimizerStep(s);
     if (field == "liger")
         return s.ligerPatchable();
+    if (field == "per-layer-rope")
+        return s.implementation == Implementation::HuggingFace && s.arch.learnedPositions == 0;
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers

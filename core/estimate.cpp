@@ -1068,11 +1068,34 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 // sample, outside Fabric's init_module, so in the default dtype, FP32. For its Llama block
 // rope_n_elem is the head's width; GPT-NeoX blocks rotate a fraction of it (rotary_percentage),
 // which the architecture does not carry, so theirs is not counted.
+//
+// transformers' Mistral and Mixtral code before 4.42 gives every attention layer its own rotary
+// embedding (models/mistral/modeling_mistral.py, MistralAttention.__init__: self.rotary_emb =
+// MistralRotaryEmbedding(head_dim, max_position_embeddings)), which builds its tables at once
+// (MistralRotaryEmbedding._set_cos_sin_cache: register_buffer("cos_cached") and "sin_cached",
+// max_position_embeddings × head_dim each, in torch.get_default_dtype(), the dtype
+// from_pretrained loads in). Buffers are not sharded: every GPU keeps its stage's layers' tables.
+// FSDP1's mixed precision casts buffers to its buffer_dtype, the compute dtype under accelerate.
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const
 {
     if (s.arch.learnedPositions > 0)
         return;
+    if (s.implementation == Implementation::HuggingFace && s.perLayerRope) {
+        const bool stated = s.arch.rotaryPositions > 0;
+        const std::int64_t positions = rotaryCachePositions(s);
+        const std::int64_t d = s.arch.effectiveHeadDim();
+        const int bytes = dt.fsdpCast && s.fsdpVersion == FsdpVersion::Fsdp1 ? dt.activation : dt.weight;
+        const Bytes tables = layers.count() * positions * d * 2 * bytes;
+        sink.add(ItemId::RotaryTable, tables, [&] {
+            return "transformers' per-layer RoPE tables: " + std::to_string(layers.count()) + " layers × "
+                + formatCount(positions)
+                + (stated ? " positions (max_position_embeddings)" : " positions (the sequence; no maximum stated)")
+                + " × " + std::to_string(d) + " × 2 (cos and sin) × " + std::to_string(bytes) + " B"
+                + equals(tables, units);
+        });
+        return;
+    }
     if (s.implementation == Implementation::LitGpt) {
         if (s.arch.modeling == Modeling::GptNeox)
             return;

@@ -827,6 +827,8 @@ private Q_SLOTS:
             << "--ep: 4 does not divide the data-parallel";
         QTest::newRow("unknown sharding engine") << QStringList{"--sharding", "colossal"} << 2
                                                  << "--sharding: 'colossal' is not allowed; use zero|fsdp|megatron";
+        QTest::newRow("per-layer RoPE tables neither yes nor no")
+            << QStringList{"--per-layer-rope", "maybe"} << 2 << "--per-layer-rope: 'maybe' is not allowed; use yes|no";
         QTest::newRow("unknown FSDP version")
             << QStringList{"--fsdp-version", "3"} << 2 << "--fsdp-version: '3' is not allowed; use 1|2";
         QTest::newRow("Megatron's distributed optimizer at ZeRO-3")

@@ -732,6 +732,12 @@ private Q_SLOTS:
                                                         << "yes" << false;
         QTest::newRow("no-sync, DeepSpeed ZeRO-3") << zero3Accumulating << "no-sync"
                                                    << "yes" << false;
+        Scenario huggingFace = llama();
+        huggingFace.implementation = Implementation::HuggingFace;
+        QTest::newRow("per-layer RoPE tables, Hugging Face") << huggingFace << "per-layer-rope"
+                                                             << "yes" << true;
+        QTest::newRow("per-layer RoPE tables, Megatron") << llama() << "per-layer-rope"
+                                                         << "yes" << false;
         QTest::newRow("FSDP version, FSDP") << fsdpOneMicroBatch << "fsdp-version"
                                             << "1" << true;
         QTest::newRow("FSDP version, DeepSpeed ZeRO-3") << zero3Accumulating << "fsdp-version"

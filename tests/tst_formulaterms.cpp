@@ -269,6 +269,15 @@ private Q_SLOTS:
             peftQloraUnderZero3(s);
             s.offload = Offload::OptimizerAndParams;
         });
+        row("Hugging Face before transformers 4.42: per-layer RoPE tables", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.perLayerRope = true;
+            s.arch.rotaryPositions = 32'768;
+        });
+        row("Hugging Face before transformers 4.42, no maximum stated", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.perLayerRope = true;
+        });
         row("FSDP1 over FP32 shards: the largest unit's shard cast", [](Scenario &s) {
             s.zeroStage = 3;
             s.sharding = Sharding::Fsdp;

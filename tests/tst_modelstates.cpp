@@ -314,6 +314,48 @@ private Q_SLOTS:
         QCOMPARE(b.item(ItemId::FsdpAllGatherBuffers), fsdpVersion == QLatin1String("2") ? root : 0);
     }
 
+    // transformers' Mistral code before 4.42: every attention layer's rotary embedding keeps cos
+    // and sin for max_position_embeddings positions, in the dtype the model was loaded in. Mistral
+    // 7B: 32 layers × 32768 positions × 128 × 2 tables, 2 B each loaded in 16 bits (512 MiB).
+    void perLayerRopeTables_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("tables");
+        Scenario mistral;
+        mistral.implementation = Implementation::HuggingFace;
+        mistral.precision = Precision::Bf16;
+        mistral.perLayerRope = true;
+        mistral.arch.ffn = 14336;
+        mistral.arch.kvHeads = 8;
+        mistral.arch.rotaryPositions = 32'768;
+        constexpr qint64 perLayer = qint64(32'768) * 128 * 2;
+        QTest::newRow("loaded in BF16") << mistral << perLayer * 32 * 2;
+        Scenario autocast = mistral;
+        autocast.precision = Precision::MixedBf16;
+        autocast.ampStyle = AmpStyle::Autocast;
+        QTest::newRow("loaded in FP32 under autocast") << autocast << perLayer * 32 * 4;
+        Scenario fsdp1 = mistral;
+        fsdp1.precision = Precision::MixedBf16;
+        fsdp1.zeroStage = 3;
+        fsdp1.sharding = Sharding::Fsdp;
+        fsdp1.fsdpVersion = FsdpVersion::Fsdp1;
+        fsdp1.dataParallel = 2;
+        QTest::newRow("FSDP1 casts buffers to BF16, and shards none") << fsdp1 << perLayer * 32 * 2;
+        Scenario today = mistral;
+        today.perLayerRope = false;
+        QTest::newRow("transformers 4.42 on: none") << today << qint64(0);
+        Scenario megatron = mistral;
+        megatron.implementation = Implementation::Megatron;
+        QTest::newRow("Megatron's code: none") << megatron << qint64(0);
+    }
+    void perLayerRopeTables()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, tables);
+        QVERIFY2(!scenarioError(scenario), scenarioError(scenario) ? scenarioError(scenario)->message.c_str() : "");
+        QCOMPARE(estimate(scenario).item(ItemId::RotaryTable), tables);
+    }
+
     // torchtitan's freqs_cis: precompute_freqs_cis(128, seq_len) is a complex64 tensor of
     // seq_len × 64, 512 B a position, on every GPU. Under CP context_parallel() keeps its clone to
     // restore, its load-balanced shard and that shard's clone, and the int64 shards of the token

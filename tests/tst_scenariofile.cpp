@@ -43,6 +43,7 @@ private Q_SLOTS:
         s.zeroStage = 3;
         s.sharding = Sharding::Fsdp;
         s.fsdpVersion = FsdpVersion::Fsdp1; // written "1", read back as a version
+        s.perLayerRope = true;
         s.dataParallel = 64;
         s.tensorParallel = 4;
         s.pipelineParallel = 2;

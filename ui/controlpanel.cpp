@@ -492,6 +492,14 @@ void ControlPanel::build()
                       "and MLP keep less for backward, and its fused loss computes the output layer's gradients "
                       "chunk by chunk without ever holding the whole logits.");
         });
+    m_perLayerRope = new QCheckBox(m_advancedBody);
+    row(
+        af, m_perLayerRope, [] { return tr("RoPE tables in every layer"); },
+        [] {
+            return tr("Hugging Face's Mistral and Mixtral code before transformers 4.42 gives every attention layer "
+                      "its own rotary embedding, which keeps cos and sin tables for all the model's positions "
+                      "(max positions) from the start. Tick it for a run on such a release.");
+        });
     row(
         af, m_pytorch, [] { return tr("PyTorch"); },
         [] {
@@ -723,6 +731,7 @@ void ControlPanel::build()
     comboEdit(m_offload, "offload", [](Scenario &s, int v) { s.offload = Offload(v); });
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
     checkEdit(m_liger, "liger", [](Scenario &s, int v) { s.liger = v; });
+    checkEdit(m_perLayerRope, "per-layer-rope", [](Scenario &s, int v) { s.perLayerRope = v; });
     comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
@@ -951,6 +960,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_master, s.masterWeights);
     setComboData(m_implementation, s.implementation);
     setCheck(m_liger, s.liger);
+    setCheck(m_perLayerRope, s.perLayerRope);
     setComboData(m_pytorch, s.pytorch);
     setComboData(m_ampStyle, s.ampStyle);
     setComboData(m_gradDtype, s.gradDtype);

@@ -110,6 +110,7 @@ private:
     QCheckBox *m_reshard = nullptr;
     QComboBox *m_implementation = nullptr;
     QCheckBox *m_liger = nullptr;
+    QCheckBox *m_perLayerRope = nullptr;
     QComboBox *m_pytorch = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;

@@ -1224,6 +1224,14 @@
         <source>Which FSDP. FSDP2 (fully_shard: torchtitan, torchtune) gathers each layer into an all-gather buffer and copies it out into the parameters. FSDP1 (FullyShardedDataParallel: accelerate, the Hugging Face Trainer, Lightning) gathers each layer straight into one flat parameter, so it needs no second copy. Choosing the layer code sets the one it wraps.</source>
         <translation>用哪个 FSDP。FSDP2（fully_shard：torchtitan、torchtune）把每层聚合到一个 all-gather 缓冲区，再拷出到各个参数。FSDP1（FullyShardedDataParallel：accelerate、Hugging Face Trainer、Lightning）把每层直接聚合进一个扁平参数，因此不需要第二份副本。选择层的实现代码时，会随之选用该代码所封装的版本。</translation>
     </message>
+    <message>
+        <source>RoPE tables in every layer</source>
+        <translation>每层各有 RoPE 表</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s Mistral and Mixtral code before transformers 4.42 gives every attention layer its own rotary embedding, which keeps cos and sin tables for all the model&apos;s positions (max positions) from the start. Tick it for a run on such a release.</source>
+        <translation>transformers 4.42 之前，Hugging Face 的 Mistral 和 Mixtral 代码给每个注意力层各建一个旋转位置编码，从一开始就为模型的全部位置（最大位置数）保存 cos 和 sin 表。在这种版本上训练时请勾选。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3590,6 +3598,18 @@
     <message>
         <source>but the quantization constants</source>
         <translation>，量化常数除外</translation>
+    </message>
+    <message>
+        <source>transformers&apos; per-layer RoPE tables:</source>
+        <translation>transformers 每层各有的 RoPE 表：</translation>
+    </message>
+    <message>
+        <source>positions (max_position_embeddings)</source>
+        <translation>个位置（max_position_embeddings）</translation>
+    </message>
+    <message>
+        <source>(cos and sin)</source>
+        <translation>（cos 和 sin）</translation>
     </message>
 </context>
 <context>
