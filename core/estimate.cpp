@@ -447,6 +447,8 @@ struct Stage {
     template <class Sink>
     void addInputBatch(bool embeddingSavesIds, Units units, Breakdown &b, Sink &sink) const;
     template <class Sink>
+    void addTrainerBatch(Units units, Breakdown &b, Sink &sink) const;
+    template <class Sink>
     void addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, const TensorList &wholeLayer, Units units,
                                Breakdown &b, Sink &sink) const;
     template <class Sink>
@@ -2032,6 +2034,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     }
     if (s.megatron())
         addInputBatch(megatronEmbedding, units, b, sink);
+    else if (s.implementation == Implementation::HuggingFace && a.modeling != Modeling::Bert)
+        addTrainerBatch(units, b, sink);
     // pipelineInFlight(): the inputs and gradients the schedule holds, each the tensor the stages
     // exchange (schedules.py tensor_shape: s × b × h, a tensor-parallel GPU's slice under SP).
     const Bytes pipelineTensor = e * sb * a.hidden / spDiv;
@@ -2222,6 +2226,31 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 
 // Megatron-LM's get_batch (pretrain_gpt.py; megatron/core/utils.py, get_batch_on_this_tp_rank):
 // every tensor-parallel rank of the first and the last pipeline stage holds a micro-batch's
+// The Hugging Face Trainer moves each batch to the GPU (Trainer._prepare_inputs) and its training
+// loop holds it (_inner_training_loop's `inputs`) from forward through the optimizer step, until
+// the next batch replaces it: for a causal LM the collator's input_ids, attention_mask and labels
+// (DataCollatorForLanguageModeling, TRL's SFT collators), int64, one per token each. The input ids
+// are the storage the embedding saves while its weight trains, counted there until its backward.
+// (BERT's batches differ with the task: not counted.)
+template <class Sink>
+void Stage::addTrainerBatch(Units units, Breakdown &b, Sink &sink) const
+{
+    const std::int64_t sb = s.sequence * s.microBatch;
+    const bool idsInEmbedding = baseTrains(s);
+    const Bytes ids = 8 * sb;
+    const Bytes batch = 16 * sb + (idsInEmbedding ? 0 : ids);
+    sink.add(ItemId::InputBatch, batch, [&] {
+        return formatCount(sb) + " tokens × ("
+            + (idsInEmbedding ? std::string() : std::string("input ids (int64) 8 B + "))
+            + "attention mask (int64) 8 B + labels (int64) 8 B), the Trainer's batch, held through the optimizer step"
+            + (idsInEmbedding ? std::string(" with its input ids, which the embedding counts until its backward")
+                              : std::string())
+            + equals(batch, units);
+    });
+    b.batchKeptAllStep = true;
+    b.batchIdsInEmbedding = idsInEmbedding ? ids : 0;
+}
+
 // tensors while it runs forward: the tokens and position ids (first stage) and the labels and
 // loss mask (last stage), int64 but the loss mask's FP32, and with the data loader's mask
 // (--create-attention-mask-in-dataloader, the default) the causal mask the dataset builds

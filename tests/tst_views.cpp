@@ -916,11 +916,11 @@ private Q_SLOTS:
         // The optimizer step: the model states, the step's own intermediates and DeepSpeed's FP32
         // gradients for it, and what stays all step: DeepSpeed ZeRO-3's bucket, ZeRO-Offload's
         // staging buffer and the runtime overhead, but the logits' freed block, held while the
-        // loss's backward runs.
+        // loss's backward runs; and the batch the training loop holds (the Trainer's).
         const Bytes persistent = (a.breakdown.bucketPersists ? a.breakdown.item(ItemId::ZeroReduceBucket) : 0)
             + a.breakdown.item(ItemId::OffloadGradientBuffer) + a.breakdown.component(Component::Overhead)
             - a.breakdown.item(ItemId::FreedLogitsBlock) + a.breakdown.item(ItemId::OptimizerStepBuffer)
-            + a.breakdown.item(ItemId::ZeroFp32Gradients);
+            + a.breakdown.item(ItemId::ZeroFp32Gradients) + a.breakdown.batchesKeptAtStepEnd();
         QCOMPARE(values.back(), toUnits(a.breakdown.modelStates() + persistent, Units::GiB));
 
         // The peak's tag stands on the sum line (never below it, where it would cross the line)

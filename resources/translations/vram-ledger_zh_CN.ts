@@ -3611,6 +3611,22 @@
         <source>(cos and sin)</source>
         <translation>（cos 和 sin）</translation>
     </message>
+    <message>
+        <source>input ids (int64)</source>
+        <translation>输入 id（int64）</translation>
+    </message>
+    <message>
+        <source>attention mask (int64)</source>
+        <translation>注意力掩码（int64）</translation>
+    </message>
+    <message>
+        <source>the Trainer&apos;s batch, held through the optimizer step</source>
+        <translation>Trainer 的批次，一直保留到优化器更新</translation>
+    </message>
+    <message>
+        <source>with its input ids, which the embedding counts until its backward</source>
+        <translation>连同其输入 id（在嵌入层反向之前计入嵌入层）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
