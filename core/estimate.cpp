@@ -2224,8 +2224,6 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
     });
 }
 
-// Megatron-LM's get_batch (pretrain_gpt.py; megatron/core/utils.py, get_batch_on_this_tp_rank):
-// every tensor-parallel rank of the first and the last pipeline stage holds a micro-batch's
 // The Hugging Face Trainer moves each batch to the GPU (Trainer._prepare_inputs) and its training
 // loop holds it (_inner_training_loop's `inputs`) from forward through the optimizer step, until
 // the next batch replaces it: for a causal LM the collator's input_ids, attention_mask and labels
@@ -2251,6 +2249,8 @@ void Stage::addTrainerBatch(Units units, Breakdown &b, Sink &sink) const
     b.batchIdsInEmbedding = idsInEmbedding ? ids : 0;
 }
 
+// Megatron-LM's get_batch (pretrain_gpt.py; megatron/core/utils.py, get_batch_on_this_tp_rank):
+// every tensor-parallel rank of the first and the last pipeline stage holds a micro-batch's
 // tensors while it runs forward: the tokens and position ids (first stage) and the labels and
 // loss mask (last stage), int64 but the loss mask's FP32, and with the data loader's mask
 // (--create-attention-mask-in-dataloader, the default) the causal mask the dataset builds
