@@ -274,7 +274,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "liger")
         return s.ligerPatchable();
     if (field == "per-layer-rope")
-        return s.implementation == Implementation::HuggingFace && s.arch.learnedPositions == 0;
+        return s.perLayerRopePossible();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers

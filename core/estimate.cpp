@@ -969,18 +969,18 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const Bytes allGather = (flatParams ? 0 : largestUnit) + shardOfUnit * dt.activation;
         const std::string_view stream = flatParams ? "FSDP's unshard stream" : "FSDP's copy-in stream";
         sink.add(ItemId::FsdpAllGatherBuffers, allGather, [&] {
-            const std::string unit = layerIsLargest
-                ? "(a layer) " + layerText()
-                : "(the root) " + formatCount(outsideLayers) + " params × " + std::to_string(dt.activation) + " B";
             const std::string castText = formatCount(shardOfUnit) + " params × " + std::to_string(dt.activation) + " B";
             std::string text;
-            if (flatParams)
-                text = shardOfUnit > 0
-                    ? "the largest unit's shard, cast for its all-gather, " + unit + shardText(s, true)
-                    : std::string("none: FSDP1 gathers each unit into its flat parameter");
-            else
-                text = "the largest unit's all-gather output " + unit
+            if (!flatParams)
+                text = "the largest unit's all-gather output "
+                    + (layerIsLargest ? "(a layer) " + layerText()
+                                      : "(the root) " + formatCount(outsideLayers) + " params × "
+                               + std::to_string(dt.activation) + " B")
                     + (shardOfUnit > 0 ? " + its shard's cast " + castText : std::string());
+            else if (shardOfUnit > 0)
+                text = "the largest unit's shard, cast for its all-gather, " + castText;
+            else
+                text = "none: FSDP1 gathers each unit into its flat parameter";
             if (allGather > 0 && s.overhead.reserveCounted())
                 text += ", cached for " + std::string(stream) + " all step";
             return text + equals(allGather, units);
@@ -1081,9 +1081,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const
 {
-    if (s.arch.learnedPositions > 0)
-        return;
-    if (s.implementation == Implementation::HuggingFace && s.perLayerRope) {
+    if (s.perLayerRope && s.perLayerRopePossible()) {
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = rotaryCachePositions(s);
         const std::int64_t d = s.arch.effectiveHeadDim();
@@ -1098,6 +1096,8 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
         });
         return;
     }
+    if (s.arch.learnedPositions > 0)
+        return;
     if (s.implementation == Implementation::LitGpt) {
         if (s.arch.modeling == Modeling::GptNeox)
             return;

@@ -282,6 +282,11 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1
             && arch.mlp == MlpKind::SwiGlu;
     }
+    // Where perLayerRope can hold: Hugging Face's code for a rotary model.
+    bool perLayerRopePossible() const
+    {
+        return implementation == Implementation::HuggingFace && arch.learnedPositions == 0;
+    }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
