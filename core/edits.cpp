@@ -171,18 +171,17 @@ Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_
     return s;
 }
 
-Scenario withFsdpVersionDefaults(Scenario s, std::span<const std::string_view> given)
+Scenario withFsdpDefaults(Scenario s, std::span<const std::string_view> given)
 {
     const bool met = contains(given, "implementation") || contains(given, "sharding");
-    if (!met || contains(given, "fsdp-version"))
+    if (!met || s.implementation == Implementation::Megatron)
         return s;
-    switch (s.implementation) {
-    case Implementation::HuggingFace:
-    case Implementation::LitGpt: s.fsdpVersion = FsdpVersion::Fsdp1; break;
-    case Implementation::TorchTitan:
-    case Implementation::TorchTune: s.fsdpVersion = FsdpVersion::Fsdp2; break;
-    case Implementation::Megatron: break;
-    }
+    const bool wrapsFsdp1 = s.implementation == Implementation::HuggingFace
+        || s.implementation == Implementation::LitGpt;
+    if (!contains(given, "fsdp-version"))
+        s.fsdpVersion = wrapsFsdp1 ? FsdpVersion::Fsdp1 : FsdpVersion::Fsdp2;
+    if (!contains(given, "no-sync"))
+        s.fsdpNoSync = wrapsFsdp1;
     return s;
 }
 
@@ -194,7 +193,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
     s = withTorchtitanSequenceParallel(std::move(s), given);
-    s = withFsdpVersionDefaults(std::move(s), given);
+    s = withFsdpDefaults(std::move(s), given);
     s = withLigerDefaults(std::move(s), given);
     s = withAttentionDefaults(std::move(s), given);
     return withLoraTargetDefaults(std::move(s), given);
@@ -233,6 +232,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.fsdp();
     if (field == "no-sync")
         return s.fsdp() && s.microBatchesPerStep() > 1;
+    if (field == "fsdp-orig-params")
+        return s.fsdp() && s.fsdpVersion == FsdpVersion::Fsdp1;
     if (field == "ddp-bucket-view")
         return s.pytorchDdp();
     if (field == "parallel-residual")

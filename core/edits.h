@@ -42,10 +42,12 @@ Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_
 
 // The FSDP the chosen code wraps by default: Hugging Face's Trainer through accelerate's
 // FullyShardedDataParallelPlugin (fsdp_version 1 unless its config says 2) and lit-gpt through
-// Lightning's FSDPStrategy run FSDP1; torchtitan and torchtune apply fully_shard, FSDP2. When the
-// implementation or the sharding engine is among `given` and --fsdp-version is not, the version
-// follows the code (Megatron's is left as it is).
-Scenario withFsdpVersionDefaults(Scenario s, std::span<const std::string_view> given);
+// Lightning's FSDPStrategy run FSDP1, and accumulate a step's micro-batches inside its no_sync
+// (accelerate's Accelerator.accumulate, Fabric's no_backward_sync); torchtitan and torchtune apply
+// fully_shard, FSDP2, and reduce-scatter every micro-batch. When the implementation or the
+// sharding engine is among `given`, the version and --no-sync follow the code unless given too
+// (Megatron's are left as they are).
+Scenario withFsdpDefaults(Scenario s, std::span<const std::string_view> given);
 
 // Liger Kernel's fused linear cross-entropy is the loss and reads the head's weight itself: when
 // --liger yes is among `given`, the loss becomes the standard one and the head leaves the LoRA

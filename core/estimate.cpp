@@ -1295,8 +1295,22 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // So do gradients that zero_grad(set_to_none=False) zeroes instead of freeing (PyTorch 1.x's
     // default, torch/optim/optimizer.py and torch/nn/modules/module.py zero_grad), and DDP's
     // gradients as views of its buckets (gradient_as_bucket_view, below).
+    // DeepSpeed ZeRO-3 reduces each gradient into its partition of one flat buffer it allocates with
+    // the optimizer and keeps (stage3.py, _setup_for_real_optimizer: grad_partitions_flat_buffer =
+    // torch.zeros(...) on self.device; CPU memory when offloaded).
     b.gradientsPersist = s.megatron() || (s.gradientsKept && !s.optimizerInBackward)
-        || (s.pytorchDdp() && s.ddpBucketView);
+        || (s.pytorchDdp() && s.ddpBucketView) || (s.deepSpeed() && s.zeroStage == 3 && !offloadsGradients);
+    // Over a step's micro-batches each backward adds into the gradients the earlier ones left
+    // (autograd's AccumulateGrad into .grad; DeepSpeed's partitions, grads_in_partition; FSDP's
+    // sharded gradients, _accumulate_sharded_grad and FSDPParam's sharded_param.grad): the last
+    // micro-batch runs beside them. Without sync, FSDP reduces only in the last backward.
+    b.gradientsAccumulated = s.microBatchesPerStep() > 1 && !(s.fsdp() && s.fsdpNoSync) && !s.optimizerInBackward;
+    // FSDP1 with use_orig_params: the optimizer's zero_grad(set_to_none=True) frees the original
+    // parameters' gradients, views of each unit's flat gradient; FSDP frees that one when the root's
+    // next forward starts (torch/distributed/fsdp/_runtime_utils.py, _root_pre_forward:
+    // _reset_flat_param_grad_info_if_needed, "free the gradients as soon after the zero_grad() call
+    // as possible").
+    b.gradientsUntilNextForward = s.fsdp() && s.fsdpVersion == FsdpVersion::Fsdp1 && s.fsdpOrigParams;
     // FSDP's sharded gradients are views of the reduce-scatter output, which foreach_reduce
     // allocates on FSDP's reduce-scatter stream (_fsdp_collectives.py: "the GPU sharded gradient
     // is allocated in the RS stream"); zero_grad frees them, but their blocks stay cached for that
@@ -1313,6 +1327,9 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
                 + shardText(s, shardGradients);
             if (b.streamPoolsReserved)
                 return text + equals(gradBytes, units) + ", cached for FSDP's reduce-scatter stream all step";
+            if (b.gradientsUntilNextForward)
+                return text + equals(gradBytes, units)
+                    + ", kept after zero_grad until the next forward (FSDP1's flat gradients, use_orig_params)";
             if (!offloadsGradients)
                 return text + equals(gradBytes, units);
             if (gradientsOnHost)
@@ -1406,11 +1423,14 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
             // Gradient sync off between micro-batches (FSDP2: FSDPParamGroup.post_backward skips
             // the reduce-scatter and FSDPParam.to_accumulated_grad_if_needed keeps the unsharded
             // gradient, cast to the reduce dtype, in unsharded_accumulated_grad;
-            // torch/distributed/fsdp/_fully_shard/_fsdp_param.py): every trainable parameter this
-            // GPU computes with, unsharded, from the first micro-batch's backward to the last one's.
-            const Bytes accumulated = trainable * reduceBytes;
+            // torch/distributed/fsdp/_fully_shard/_fsdp_param.py. FSDP1: _post_backward_hook
+            // returns before casting and reduce-scattering, the unsharded flat gradient stays in the
+            // compute dtype; fsdp/_runtime_utils.py): every trainable parameter this GPU computes
+            // with, unsharded, from the first micro-batch's backward to the last one's.
+            const int accumulatedBytes = s.fsdpVersion == FsdpVersion::Fsdp1 ? dt.activation : reduceBytes;
+            const Bytes accumulated = trainable * accumulatedBytes;
             sink.add(ItemId::FsdpAccumulatedGradients, accumulated, [&] {
-                return formatCount(trainable) + " trainable params × " + std::to_string(reduceBytes)
+                return formatCount(trainable) + " trainable params × " + std::to_string(accumulatedBytes)
                     + " B (unsharded, summed over the step's micro-batches without syncing)"
                     + equals(accumulated, units);
             });

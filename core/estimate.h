@@ -128,6 +128,12 @@ struct Breakdown {
     bool dequantizedAtLoss = false; // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
     bool bucketPersists = false;    // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
     bool gradientsPersist = false;  // the gradients live in a buffer kept all step (Megatron's main_grad)
+    // The step's earlier micro-batches' gradients, which each backward adds into: there through the
+    // drawn (last) micro-batch's forward, loss and backward.
+    bool gradientsAccumulated = false;
+    // FSDP1 with use_orig_params: zero_grad frees the original parameters' gradients, views of each
+    // unit's flat gradient, which FSDP frees at the next forward: there between steps.
+    bool gradientsUntilNextForward = false;
     // The reading counts the caching allocator's reserve and FSDP allocates the sharded gradients
     // and the all-gather buffers on its own streams: their blocks stay reserved all step.
     bool streamPoolsReserved = false;

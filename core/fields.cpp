@@ -258,6 +258,12 @@ const std::array kFields = {
               "one flat parameter, gathered in place). Choosing the code sets the one it wraps",
               nullptr, VL_WORD(fsdpVersion, parseFsdpVersion, "fsdp-version", allowedFsdpVersions()), false,
               VL_NAMED(fsdpVersion)},
+    FieldSpec{"fsdp-orig-params", "parallel.fsdp_use_orig_params", "yes|no",
+              "FSDP1's use_orig_params (yes: what accelerate, the Hugging Face Trainer and Lightning set): the "
+              "optimizer steps the original parameters, whose gradients are views of each unit's flat gradient; "
+              "zero_grad frees the views and FSDP frees the flat gradient only at the next forward, so the sharded "
+              "gradients stay between steps (no: zero_grad frees the flat parameters' gradients)",
+              nullptr, VL_WORD(fsdpOrigParams, parseYesNo, "fsdp-orig-params", kYesNo), false, VL_BOOL(fsdpOrigParams)},
     FieldSpec{"no-sync", "parallel.no_sync", "yes|no",
               "With --sharding fsdp and several micro-batches a step: accumulate their gradients without "
               "syncing (FSDP's no_sync, Lightning Fabric's no_backward_sync), so every GPU keeps the unsharded "

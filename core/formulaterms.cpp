@@ -410,6 +410,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "its shard's cast"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's copy-in stream all step"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's reduce-scatter stream all step"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "kept after zero_grad until the next forward (FSDP1's flat gradients, use_orig_params)"),
     VL_TRANSLATE_NOOP("vl::formula", "the head's, held until the root reduces,"),
     VL_TRANSLATE_NOOP("vl::formula", "wq output (1st mm), saved by the op policy"),
     VL_TRANSLATE_NOOP("vl::formula", "wv output (3rd mm), saved by the op policy"),

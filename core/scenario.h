@@ -193,6 +193,9 @@ struct Scenario {
     // backward; off (what torchtitan sets under pipeline parallelism) every layer stays gathered.
     bool reshardAfterForward = true;
     FsdpVersion fsdpVersion = FsdpVersion::Fsdp2;
+    // FSDP1's use_orig_params (accelerate's, the Trainer's and Lightning's default): the optimizer
+    // steps the original parameters, whose gradients are views of each unit's flat gradient.
+    bool fsdpOrigParams = true;
     // FSDP without syncing gradients between micro-batches (no_sync(), FSDP2's
     // set_requires_gradient_sync(False), Lightning Fabric's no_backward_sync): each unit keeps its
     // unsharded gradient, summed over the step's micro-batches, until the last one reduces them.

@@ -64,6 +64,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // The gradients themselves: the component without its buffers.
     const Bytes gradients = b.component(Component::Gradients) - persistent - gradientBuffers - accumulated
         - stepGradients;
+    // The step's earlier micro-batches' gradients, beside the drawn one's forward, loss and backward,
+    // which adds into them; and FSDP1's flat gradients, from the last step's zero_grad until this
+    // step's forward.
+    const Bytes earlierMicroBatches = b.gradientsAccumulated ? gradients : 0;
+    const Bytes untilForward = b.gradientsUntilNextForward ? gradients : 0;
     auto share = [layers](Bytes total, std::int64_t done) { return total * done / layers; };
 
     // A point's total is the sum of its parts.
@@ -102,7 +107,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
             + b.nvlsAtStartUp + b.item(ItemId::AllocatorReserve);
         emit(p);
     }
-    point(StepPhase::Start, 0, params, 0, kept);
+    point(StepPhase::Start, 0, params, untilForward, kept);
     // Offloaded activations keep a window on the GPU: the tensors on their way out in forward
     // (with checkpointing the last five layers' inputs, until backward starts), and in backward
     // the one layer's tensors brought back.
@@ -116,11 +121,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
-        point(StepPhase::Forward, layer, params + gatheredInForward, 0,
+        point(StepPhase::Forward, layer, params + gatheredInForward, earlierMicroBatches,
               throughSchedule + forwardOnly + embedding + outbound + share(layerActivations, layer));
     // At the loss: the logits and what the final norm, the head and the loss keep for backward.
     const Bytes afterForward = embedding + layerActivations;
-    point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, 0,
+    point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, earlierMicroBatches,
           throughSchedule + forwardOnly + afterForward + outbound + b.item(ItemId::Logits)
               + b.item(ItemId::HeadActivations),
           freedLogits);
@@ -136,16 +141,20 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const auto besideBackward = [&](std::int64_t done) {
         return done == 1 ? b.pipelineBesideBackward : b.pipelineBesideLaterBackward;
     };
+    // Each layer's backward adds its gradients, into those of the earlier micro-batches where
+    // there are some.
+    const Bytes newGradients = b.gradientsAccumulated ? 0 : gradients;
+    const auto gradientsAfter = [&](std::int64_t done) { return earlierMicroBatches + share(newGradients, done); };
     // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
     // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1, or d = 2
     // past the pipeline's step up there.
-    const Bytes trade = gradients - layerActivations;
+    const Bytes trade = newGradients - layerActivations;
     const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         if (atAnEnd && done > 2 && done != layers)
             continue;
-        point(StepPhase::Backward, layer, params + gathered, share(gradients, done) + gradientBuffers,
+        point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
               throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds
                   + besideBackward(done));
     }

@@ -227,43 +227,55 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
-    // The FSDP version follows the code that wraps FSDP: accelerate's and Lightning's FSDP1 under
-    // Hugging Face and lit-gpt, fully_shard (FSDP2) under torchtitan and torchtune; a version
-    // given in the same edit stays.
-    void fsdpVersionFollowsTheCode_data()
+    // The FSDP version and whether micro-batches accumulate without sync follow the code that
+    // wraps FSDP: accelerate's and Lightning's FSDP1 inside no_sync under Hugging Face and lit-gpt,
+    // fully_shard (FSDP2) reducing every micro-batch under torchtitan and torchtune; what is given
+    // in the same edit stays.
+    void fsdpFollowsTheCode_data()
     {
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("before");
         QTest::addColumn<QStringList>("given");
         QTest::addColumn<int>("after");
+        QTest::addColumn<bool>("noSyncAfter");
         const int fsdp1 = int(FsdpVersion::Fsdp1), fsdp2 = int(FsdpVersion::Fsdp2);
-        QTest::newRow("Hugging Face chosen: accelerate's FSDP1")
-            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation"} << fsdp1;
-        QTest::newRow("FSDP chosen under lit-gpt: Lightning's FSDP1")
-            << int(Implementation::LitGpt) << fsdp2 << QStringList{"sharding"} << fsdp1;
-        QTest::newRow("torchtune chosen: fully_shard")
-            << int(Implementation::TorchTune) << fsdp1 << QStringList{"implementation"} << fsdp2;
-        QTest::newRow("FSDP chosen under torchtitan: fully_shard")
-            << int(Implementation::TorchTitan) << fsdp1 << QStringList{"sharding"} << fsdp2;
+        QTest::newRow("Hugging Face chosen: accelerate's FSDP1, no_sync")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation"} << fsdp1 << true;
+        QTest::newRow("FSDP chosen under lit-gpt: Lightning's FSDP1, no_backward_sync")
+            << int(Implementation::LitGpt) << fsdp2 << QStringList{"sharding"} << fsdp1 << true;
+        QTest::newRow("torchtune chosen: fully_shard, synced")
+            << int(Implementation::TorchTune) << fsdp1 << QStringList{"implementation"} << fsdp2 << false;
+        QTest::newRow("FSDP chosen under torchtitan: fully_shard, synced")
+            << int(Implementation::TorchTitan) << fsdp1 << QStringList{"sharding"} << fsdp2 << false;
         QTest::newRow("Hugging Face with FSDP2 given in the same edit: stays")
-            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation", "fsdp-version"} << fsdp2;
-        QTest::newRow("another field edited: the version stays")
-            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"batch"} << fsdp2;
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation", "fsdp-version"} << fsdp2
+            << true;
+        QTest::newRow("Hugging Face with sync given in the same edit: stays")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"implementation", "no-sync"} << fsdp1 << false;
+        QTest::newRow("another field edited: both stay")
+            << int(Implementation::HuggingFace) << fsdp2 << QStringList{"batch"} << fsdp2 << false;
     }
-    void fsdpVersionFollowsTheCode()
+    void fsdpFollowsTheCode()
     {
         QFETCH(int, implementation);
         QFETCH(int, before);
         QFETCH(QStringList, given);
         QFETCH(int, after);
+        QFETCH(bool, noSyncAfter);
         Scenario s = llama();
         s.implementation = Implementation(implementation);
         s.zeroStage = 3;
         s.sharding = Sharding::Fsdp;
         s.dataParallel = 8;
+        s.gradAccum = 4;
         s.fsdpVersion = FsdpVersion(before);
+        s.fsdpNoSync = false;
+        if (implementation == int(Implementation::TorchTune) || implementation == int(Implementation::TorchTitan))
+            s.fsdpNoSync = true; // so that following the code changes it
         const FieldNames names(given);
-        QCOMPARE(int(withEditRules(s, s.arch, names.views()).fsdpVersion), after);
+        const Scenario edited = withEditRules(s, s.arch, names.views());
+        QCOMPARE(int(edited.fsdpVersion), after);
+        QCOMPARE(edited.fsdpNoSync, noSyncAfter);
     }
 
     // Liger's fused loss is the loss and reads the head's weight itself: ticking Liger brings the

@@ -292,6 +292,16 @@ private Q_SLOTS:
             s.precision = Precision::Bf16;
             s.dataParallel = 8;
         });
+        row("FSDP1 read as allocated, accumulating without sync: flat gradients kept until the next forward",
+            [](Scenario &s) {
+                s.zeroStage = 3;
+                s.sharding = Sharding::Fsdp;
+                s.fsdpVersion = FsdpVersion::Fsdp1;
+                s.dataParallel = 8;
+                s.gradAccum = 4;
+                s.fsdpNoSync = true;
+                s.overhead.measure = Measure::Allocated;
+            });
         row("QLoRA under FSDP, torchtune: torchao's NF4 gathered, a layer the largest unit", [](Scenario &s) {
             torchtune(s);
             s.fineTune = FineTune::QLoRA;

@@ -82,6 +82,8 @@ Scenario scenarioOf(const YAML::Node &row)
     s.vocabDivisibleBy = get<std::int64_t>(row, "vocab_divisible_by", 1);
     s.sharding = *parseSharding(get<std::string>(row, "sharding", "zero"));
     s.fsdpVersion = *parseFsdpVersion(get<std::string>(row, "fsdp_version", "2"));
+    s.fsdpOrigParams = get<bool>(row, "fsdp_use_orig_params", true);
+    s.fsdpNoSync = get<bool>(row, "no_sync", false);
     s.ddpBucketView = get<bool>(row, "ddp_bucket_view", false);
     s.dropout = get<bool>(row, "dropout", false);
     s.packed = get<bool>(row, "packed", false);

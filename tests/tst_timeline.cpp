@@ -599,6 +599,84 @@ private Q_SLOTS:
         QVERIFY(kept ? t.peak() >= stepTimeline(estimate(other)).peak() : true);
     }
 
+    // When the gradients exist: made in backward by default; over several micro-batches the
+    // earlier ones' are there beside the last one's forward and loss; FSDP1's flat gradients
+    // (use_orig_params) outlive zero_grad until the next forward, so they are there between steps
+    // but not at the loss; DeepSpeed ZeRO-3 reduces into one flat buffer it keeps all step. Read
+    // as max_memory_allocated reads it, where FSDP's stream pools do not count.
+    void gradientsLiveWhereTheCodeKeepsThem_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("setUp");
+        QTest::addColumn<bool>("atStart");
+        QTest::addColumn<bool>("atLoss");
+        const auto fsdp = [](Scenario &s) {
+            s.zeroStage = 3;
+            s.dataParallel = 8;
+            s.sharding = Sharding::Fsdp;
+        };
+        QTest::newRow("one micro-batch: made in backward") << std::function<void(Scenario &)>(fsdp) << false << false;
+        QTest::newRow("four micro-batches: the earlier ones' beside the last")
+            << std::function<void(Scenario &)>([fsdp](Scenario &s) {
+                   fsdp(s);
+                   s.gradAccum = 4;
+               })
+            << false << true;
+        QTest::newRow("four micro-batches without sync: reduced in the last backward")
+            << std::function<void(Scenario &)>([fsdp](Scenario &s) {
+                   fsdp(s);
+                   s.gradAccum = 4;
+                   s.fsdpNoSync = true;
+               })
+            << false << false;
+        QTest::newRow("FSDP1 with use_orig_params: until the next forward")
+            << std::function<void(Scenario &)>([fsdp](Scenario &s) {
+                   fsdp(s);
+                   s.fsdpVersion = FsdpVersion::Fsdp1;
+               })
+            << true << false;
+        QTest::newRow("FSDP1 without: freed by zero_grad") << std::function<void(Scenario &)>([fsdp](Scenario &s) {
+            fsdp(s);
+            s.fsdpVersion = FsdpVersion::Fsdp1;
+            s.fsdpOrigParams = false;
+        }) << false << false;
+        QTest::newRow("DeepSpeed ZeRO-3: its partitions' buffer all step")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.zeroStage = 3;
+                   s.dataParallel = 8;
+               })
+            << true << true;
+        QTest::newRow("DeepSpeed ZeRO-2: made in backward, freed by the step")
+            << std::function<void(Scenario &)>([](Scenario &s) {
+                   s.zeroStage = 2;
+                   s.dataParallel = 8;
+               })
+            << false << false;
+    }
+    void gradientsLiveWhereTheCodeKeepsThem()
+    {
+        QFETCH(std::function<void(Scenario &)>, setUp);
+        QFETCH(bool, atStart);
+        QFETCH(bool, atLoss);
+        Scenario s;
+        s.precision = Precision::MixedBf16;
+        s.overhead.measure = Measure::Allocated;
+        setUp(s);
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const Bytes gradients = b.item(ItemId::Gradients);
+        QVERIFY(gradients > 0);
+        const StepTimeline t = stepTimeline(b);
+        // Beside them: the unsharded gradients accumulated without sync, and ZeRO-3's reduce
+        // bucket, there from the last micro-batch's start.
+        const Bytes besides = b.item(ItemId::FsdpAccumulatedGradients)
+            + (b.bucketPersists ? b.item(ItemId::ZeroReduceBucket) : Bytes(0));
+        QCOMPARE(t.points.front().part(Component::Gradients), (atStart ? gradients : Bytes(0)) + besides);
+        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Gradients), (atLoss ? gradients : Bytes(0)) + besides);
+        // Backward starts from them where the forward had them; by the step they are all there.
+        QVERIFY(phaseStart(t, StepPhase::Backward).part(Component::Gradients) >= (atLoss ? gradients : Bytes(0)));
+        QVERIFY(t.points.back().part(Component::Gradients) >= gradients);
+    }
+
     // FSDP allocates the sharded gradients on its reduce-scatter stream and the all-gather
     // buffers on its copy-in stream, whose freed blocks the caching allocator keeps for them: a
     // reading of reserved memory holds both from the step's start, while max_memory_allocated

@@ -149,14 +149,30 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(bytesText(b.item(ItemId::WeightBlockTails), units));
     if (fieldInEffect(s, "no-sync"))
         parallel << (s.fsdpNoSync
-                         ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as Lightning Fabric's "
-                                       "no_backward_sync does): every GPU keeps the unsharded gradients of all it "
-                                       "trains, in the reduce dtype, until the step's last micro-batch. With "
-                                       "FSDP1's flat parameters (use_orig_params) a LoRA run keeps them for the "
-                                       "frozen weights too, which the estimate does not count.")
-                         : QObject::tr("Each micro-batch reduce-scatters its gradients (torchtitan's way). "
-                                       "Accumulating without sync (no_sync, Lightning Fabric's no_backward_sync) "
-                                       "would keep every GPU's unsharded gradients all step: --no-sync yes."));
+                         ? QObject::tr("Gradients accumulate without sync (FSDP's no_sync, as accelerate's "
+                                       "gradient accumulation and Lightning Fabric's no_backward_sync do): every GPU "
+                                       "keeps the unsharded gradients of all it trains, in the reduce dtype (FSDP1: "
+                                       "the compute dtype), until the step's last micro-batch. With FSDP1's flat "
+                                       "parameters (use_orig_params) a LoRA run keeps them for the frozen weights "
+                                       "too, which the estimate does not count.")
+                         : QObject::tr("Each micro-batch reduce-scatters its gradients (torchtitan's and torchtune's "
+                                       "way). Accumulating without sync (no_sync: accelerate's gradient "
+                                       "accumulation, Lightning Fabric's no_backward_sync) would keep every GPU's "
+                                       "unsharded gradients all step: --no-sync yes."));
+    if (b.gradientsAccumulated)
+        parallel << QObject::tr("Over the step's %1 micro-batches each backward adds into the gradients the earlier "
+                                "ones left, so the last micro-batch's forward and loss run beside them, %2.")
+                        .arg(s.microBatchesPerStep())
+                        .arg(bytesText(b.item(ItemId::Gradients), units));
+    if (fieldInEffect(s, "fsdp-orig-params"))
+        parallel << (s.fsdpOrigParams
+                         ? QObject::tr("FSDP1's use_orig_params (accelerate's and Lightning's default): zero_grad "
+                                       "frees the original parameters' gradients, views of each unit's flat "
+                                       "gradient, and FSDP frees the flat gradients only when the next forward "
+                                       "starts, so the sharded gradients, %1, stay between steps.")
+                               .arg(bytesText(b.item(ItemId::Gradients), units))
+                         : QObject::tr("FSDP1 without use_orig_params: zero_grad frees the flat parameters' "
+                                       "gradients after the step."));
     if (s.megatron())
         parallel << QObject::tr(
                         "Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy "

@@ -321,6 +321,7 @@ void ControlPanel::build()
     m_replicas = fieldSpinBox("replicate");
     m_reshard = new QCheckBox(m_advancedBody);
     m_noSync = new QCheckBox(m_advancedBody);
+    m_origParams = new QCheckBox(m_advancedBody);
     m_ddpBucketView = new QCheckBox(m_advancedBody);
     m_overlapComm = new QCheckBox(m_advancedBody);
     m_zeroInit = new QCheckBox(m_advancedBody);
@@ -362,6 +363,14 @@ void ControlPanel::build()
                       "parameter, so it needs no second copy. Choosing the layer code sets the one it wraps.");
         });
     row(
+        af, m_origParams, [] { return tr("FSDP1 keeps the original parameters"); },
+        [] {
+            return tr("FSDP1's use_orig_params, on in accelerate, the Hugging Face Trainer and Lightning: the "
+                      "optimizer sees the model's own parameters, whose gradients are slices of one flat gradient "
+                      "per layer. zero_grad drops the slices, and FSDP frees the flat gradients only when the next "
+                      "forward starts, so the gradients stay in memory between steps.");
+        });
+    row(
         af, m_replicas, [] { return tr("Replica groups (HSDP)"); },
         [] {
             return tr("FSDP's hybrid sharding: the data-parallel GPUs form this many groups; each group holds one "
@@ -378,9 +387,10 @@ void ControlPanel::build()
         af, m_noSync, [] { return tr("Accumulate without sync"); },
         [] {
             return tr("With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last "
-                      "one (no_sync; Lightning Fabric's no_backward_sync does this). Each GPU then keeps the "
-                      "unsharded gradients of everything it trains for the whole step. Off: every micro-batch "
-                      "reduce-scatters, as torchtitan does.");
+                      "one (no_sync: accelerate's gradient accumulation, which the Hugging Face Trainer uses, and "
+                      "Lightning Fabric's no_backward_sync do this). Each GPU then keeps the unsharded gradients of "
+                      "everything it trains for the whole step. Off: every micro-batch reduce-scatters, as "
+                      "torchtitan and torchtune do. Choosing the layer code sets what it does.");
         });
     row(
         af, m_ddpBucketView, [] { return tr("Gradients as bucket views"); },
@@ -724,6 +734,7 @@ void ControlPanel::build()
     comboEdit(m_fsdpVersion, "fsdp-version", [](Scenario &s, int v) { s.fsdpVersion = FsdpVersion(v); });
     checkEdit(m_reshard, "reshard-after-forward", [](Scenario &s, int v) { s.reshardAfterForward = v; });
     checkEdit(m_noSync, "no-sync", [](Scenario &s, int v) { s.fsdpNoSync = v; });
+    checkEdit(m_origParams, "fsdp-orig-params", [](Scenario &s, int v) { s.fsdpOrigParams = v; });
     checkEdit(m_ddpBucketView, "ddp-bucket-view", [](Scenario &s, int v) { s.ddpBucketView = v; });
     checkEdit(m_overlapComm, "overlap-comm", [](Scenario &s, int v) { s.overlapComm = v; });
     checkEdit(m_zeroInit, "zero-init", [](Scenario &s, int v) { s.zeroInit = v; });
@@ -969,6 +980,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_fsdpVersion, s.fsdpVersion);
     setCheck(m_reshard, s.reshardAfterForward);
     setCheck(m_noSync, s.fsdpNoSync);
+    setCheck(m_origParams, s.fsdpOrigParams);
     setCheck(m_ddpBucketView, s.ddpBucketView);
     setCheck(m_overlapComm, s.overlapComm);
     setCheck(m_zeroInit, s.zeroInit);

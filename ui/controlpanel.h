@@ -138,6 +138,7 @@ private:
     QCheckBox *m_nvls = nullptr;
     QComboBox *m_nccl = nullptr;
     QCheckBox *m_noSync = nullptr;
+    QCheckBox *m_origParams = nullptr;
     QCheckBox *m_ddpBucketView = nullptr;
     QCheckBox *m_overlapComm = nullptr;
     QCheckBox *m_zeroInit = nullptr;

@@ -124,14 +124,6 @@
         <translation>立即</translation>
     </message>
     <message>
-        <source>Gradients accumulate without sync (FSDP&apos;s no_sync, as Lightning Fabric&apos;s no_backward_sync does): every GPU keeps the unsharded gradients of all it trains, in the reduce dtype, until the step&apos;s last micro-batch. With FSDP1&apos;s flat parameters (use_orig_params) a LoRA run keeps them for the frozen weights too, which the estimate does not count.</source>
-        <translation>梯度不同步地累积（FSDP 的 no_sync，Lightning Fabric 的 no_backward_sync 即如此）：每张 GPU 以归约数据类型保留其所训练的全部参数的未分片梯度，直到该步最后一个微批。使用 FSDP1 的扁平参数（use_orig_params）时，LoRA 训练连冻结权重的梯度也会保留，本估算未计入这一部分。</translation>
-    </message>
-    <message>
-        <source>Each micro-batch reduce-scatters its gradients (torchtitan&apos;s way). Accumulating without sync (no_sync, Lightning Fabric&apos;s no_backward_sync) would keep every GPU&apos;s unsharded gradients all step: --no-sync yes.</source>
-        <translation>每个微批都对其梯度做 reduce-scatter（torchtitan 的做法）。若不同步地累积（no_sync，Lightning Fabric 的 no_backward_sync），每张 GPU 会在整个步内保留未分片的梯度：--no-sync yes。</translation>
-    </message>
-    <message>
         <source>Activation offload (torchtune&apos;s OffloadActivations): the layers&apos; saved tensors, %1 per GPU, wait in pinned CPU memory from their forward to their backward; the GPU keeps those in transit. The final norm&apos;s, the head&apos;s and the loss&apos;s tensors and autocast&apos;s weight casts are counted on the GPU.</source>
         <translation>激活卸载（torchtune 的 OffloadActivations）：各层为反向保存的张量（每张 GPU %1）从前向到反向一直放在锁页 CPU 内存里；GPU 上只留正在传输的部分。最终归一化、输出头和损失保存的张量，以及 autocast 的权重副本，仍按在 GPU 上计算。</translation>
     </message>
@@ -298,6 +290,26 @@
     <message>
         <source>FSDP&apos;s streams: the sharded gradients are allocated on its reduce-scatter stream and the shards&apos; 16-bit casts for the all-gather on its unshard stream. PyTorch&apos;s caching allocator keeps a freed block for the stream that allocated it, so the reserved memory holds them all step, %1 and %2, which the step timeline draws from its start.</source>
         <translation>FSDP 的 CUDA 流：分片后的梯度分配在它的 reduce-scatter 流上，为 all-gather 转成 16 位的分片分配在它的聚合（unshard）流上。PyTorch 的缓存分配器把释放的块留给分配它的那条流，因此预留显存在整个训练步都持有它们（%1 和 %2），步骤时间线从一开始就画出它们。</translation>
+    </message>
+    <message>
+        <source>Gradients accumulate without sync (FSDP&apos;s no_sync, as accelerate&apos;s gradient accumulation and Lightning Fabric&apos;s no_backward_sync do): every GPU keeps the unsharded gradients of all it trains, in the reduce dtype (FSDP1: the compute dtype), until the step&apos;s last micro-batch. With FSDP1&apos;s flat parameters (use_orig_params) a LoRA run keeps them for the frozen weights too, which the estimate does not count.</source>
+        <translation>梯度不同步累积（FSDP 的 no_sync，accelerate 的梯度累积和 Lightning Fabric 的 no_backward_sync 都这样做）：每张 GPU 保留其所训练全部参数的未分片梯度，以归约精度保存（FSDP1：计算精度），直到本步最后一个微批次。在 FSDP1 的扁平参数（use_orig_params）下，LoRA 训练还会为冻结权重保留这些梯度，估算未计入这部分。</translation>
+    </message>
+    <message>
+        <source>Each micro-batch reduce-scatters its gradients (torchtitan&apos;s and torchtune&apos;s way). Accumulating without sync (no_sync: accelerate&apos;s gradient accumulation, Lightning Fabric&apos;s no_backward_sync) would keep every GPU&apos;s unsharded gradients all step: --no-sync yes.</source>
+        <translation>每个微批次都对梯度做 reduce-scatter（torchtitan 和 torchtune 的做法）。不同步累积（no_sync：accelerate 的梯度累积、Lightning Fabric 的 no_backward_sync）会让每张 GPU 整步保留未分片梯度：--no-sync yes。</translation>
+    </message>
+    <message>
+        <source>Over the step&apos;s %1 micro-batches each backward adds into the gradients the earlier ones left, so the last micro-batch&apos;s forward and loss run beside them, %2.</source>
+        <translation>本步的 %1 个微批次中，每次反向传播都累加到前面微批次留下的梯度上，所以最后一个微批次的前向和损失计算时，这些梯度（%2）一直在显存中。</translation>
+    </message>
+    <message>
+        <source>FSDP1&apos;s use_orig_params (accelerate&apos;s and Lightning&apos;s default): zero_grad frees the original parameters&apos; gradients, views of each unit&apos;s flat gradient, and FSDP frees the flat gradients only when the next forward starts, so the sharded gradients, %1, stay between steps.</source>
+        <translation>FSDP1 的 use_orig_params（accelerate 和 Lightning 的默认值）：zero_grad 释放原始参数的梯度——它们是每个单元扁平梯度的视图——而 FSDP 要到下一次前向开始时才释放扁平梯度，所以分片梯度（%1）在两步之间仍然保留。</translation>
+    </message>
+    <message>
+        <source>FSDP1 without use_orig_params: zero_grad frees the flat parameters&apos; gradients after the step.</source>
+        <translation>FSDP1 不使用 use_orig_params：zero_grad 在优化器步之后释放扁平参数的梯度。</translation>
     </message>
 </context>
 <context>
@@ -973,10 +985,6 @@
         <translation>不同步地累积</translation>
     </message>
     <message>
-        <source>With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last one (no_sync; Lightning Fabric&apos;s no_backward_sync does this). Each GPU then keeps the unsharded gradients of everything it trains for the whole step. Off: every micro-batch reduce-scatters, as torchtitan does.</source>
-        <translation>每步有多个微批时，FSDP 可以把梯度的 reduce-scatter 推迟到最后一个微批（no_sync；Lightning Fabric 的 no_backward_sync 就是这样）。这时每张 GPU 在整个步内保留其所训练的全部参数的未分片梯度。关闭：每个微批都做 reduce-scatter，与 torchtitan 相同。</translation>
-    </message>
-    <message>
         <source>Double quantization</source>
         <translation>双重量化</translation>
     </message>
@@ -1231,6 +1239,18 @@
     <message>
         <source>Hugging Face&apos;s Mistral and Mixtral code before transformers 4.42 gives every attention layer its own rotary embedding, which keeps cos and sin tables for all the model&apos;s positions (max positions) from the start. Tick it for a run on such a release.</source>
         <translation>transformers 4.42 之前，Hugging Face 的 Mistral 和 Mixtral 代码给每个注意力层各建一个旋转位置编码，从一开始就为模型的全部位置（最大位置数）保存 cos 和 sin 表。在这种版本上训练时请勾选。</translation>
+    </message>
+    <message>
+        <source>FSDP1 keeps the original parameters</source>
+        <translation>FSDP1 保留原始参数</translation>
+    </message>
+    <message>
+        <source>FSDP1&apos;s use_orig_params, on in accelerate, the Hugging Face Trainer and Lightning: the optimizer sees the model&apos;s own parameters, whose gradients are slices of one flat gradient per layer. zero_grad drops the slices, and FSDP frees the flat gradients only when the next forward starts, so the gradients stay in memory between steps.</source>
+        <translation>FSDP1 的 use_orig_params（accelerate、Hugging Face Trainer 和 Lightning 默认开启）：优化器看到的是模型自己的参数，它们的梯度是每层一个扁平梯度的切片。zero_grad 只丢掉这些切片，FSDP 要到下一次前向开始时才释放扁平梯度，所以梯度在两步之间仍占着显存。</translation>
+    </message>
+    <message>
+        <source>With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last one (no_sync: accelerate&apos;s gradient accumulation, which the Hugging Face Trainer uses, and Lightning Fabric&apos;s no_backward_sync do this). Each GPU then keeps the unsharded gradients of everything it trains for the whole step. Off: every micro-batch reduce-scatters, as torchtitan and torchtune do. Choosing the layer code sets what it does.</source>
+        <translation>每步有多个微批次时，FSDP 可以把梯度的 reduce-scatter 推迟到最后一个（no_sync：Hugging Face Trainer 所用的 accelerate 梯度累积和 Lightning Fabric 的 no_backward_sync 都这样做）。这样每张 GPU 整步都保留它所训练参数的未分片梯度。关闭：每个微批次都做 reduce-scatter，torchtitan 和 torchtune 就是这样。选择层代码会随之设定。</translation>
     </message>
 </context>
 <context>
@@ -3626,6 +3646,10 @@
     <message>
         <source>with its input ids, which the embedding counts until its backward</source>
         <translation>连同其输入 id（在嵌入层反向之前计入嵌入层）</translation>
+    </message>
+    <message>
+        <source>kept after zero_grad until the next forward (FSDP1&apos;s flat gradients, use_orig_params)</source>
+        <translation>zero_grad 之后保留到下一次前向（FSDP1 的扁平梯度，use_orig_params）</translation>
     </message>
 </context>
 <context>
