@@ -1085,7 +1085,11 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = rotaryCachePositions(s);
         const std::int64_t d = s.arch.effectiveHeadDim();
-        const int bytes = dt.fsdpCast && s.fsdpVersion == FsdpVersion::Fsdp1 ? dt.activation : dt.weight;
+        // A 4-bit model is loaded in its 16-bit compute dtype (transformers' bitsandbytes quantizer
+        // makes torch_dtype float16 when none is given); PEFT's prepare_model_for_kbit_training
+        // then casts the parameters that are not 4-bit to FP32, but not the buffers.
+        const bool asLoaded = (dt.fsdpCast && s.fsdpVersion == FsdpVersion::Fsdp1) || s.fineTune == FineTune::QLoRA;
+        const int bytes = asLoaded ? dt.activation : dt.weight;
         const Bytes tables = layers.count() * positions * d * 2 * bytes;
         sink.add(ItemId::RotaryTable, tables, [&] {
             return "transformers' per-layer RoPE tables: " + std::to_string(layers.count()) + " layers × "

@@ -341,6 +341,12 @@ private Q_SLOTS:
         fsdp1.fsdpVersion = FsdpVersion::Fsdp1;
         fsdp1.dataParallel = 2;
         QTest::newRow("FSDP1 casts buffers to BF16, and shards none") << fsdp1 << perLayer * 32 * 2;
+        Scenario qlora = autocast;
+        qlora.precision = Precision::MixedFp16;
+        qlora.fineTune = FineTune::QLoRA;
+        qlora.baseDtype = BaseDtype::Fp32;
+        QTest::newRow("QLoRA loaded in FP16, its other parameters cast to FP32: the tables stay FP16")
+            << qlora << perLayer * 32 * 2;
         Scenario today = mistral;
         today.perLayerRope = false;
         QTest::newRow("transformers 4.42 on: none") << today << qint64(0);
