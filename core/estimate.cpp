@@ -730,8 +730,11 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
     // largest 4-bit module dequantizes (the item after the weights).
     const bool torchao = s.implementation == Implementation::TorchTune;
     const bool lightning = s.implementation == Implementation::LitGpt;
-    // bitsandbytes' copy: Lightning's from FP16, cast on to BF16; PEFT's in the base's dtype.
-    const int copyBytes = lightning ? 2 : dt.base;
+    // bitsandbytes' copy (dequantize_4bit: in quant_state.dtype, the weight's when it was
+    // quantized): Lightning's from FP16, cast on to BF16; transformers' in the dtype the model was
+    // loaded in, its 16-bit compute dtype, whatever prepare_model_for_kbit_training casts the other
+    // parameters to.
+    const int copyBytes = lightning ? 2 : dt.activation;
     const bool cast = lightning && s.precision != Precision::MixedFp16;
     std::int64_t largestFourBit = 0;
     Bytes dequantized = 0;

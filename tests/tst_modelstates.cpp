@@ -988,22 +988,33 @@ private Q_SLOTS:
     // QLoRA computes each 4-bit linear from a dequantized copy (bitsandbytes' MatMul4Bit), one
     // module at a time: Llama-2-7B. Lightning (lit-gpt) quantizes every linear, the 32000 × 4096
     // head too, from FP16 and casts the copy to BF16: 131,072,000 × (2 + 2) B. PEFT keeps the head
-    // in 16 bits and quantizes the weights as loaded (BF16, the compute dtype): the largest layer
-    // matrix, 4096 × 11008, × 2 B.
+    // in 16 bits and quantizes the weights as loaded (the compute dtype): the largest layer
+    // matrix, 4096 × 11008, × 2 B, also where prepare_model_for_kbit_training cast the rest to FP32
+    // (the 4-bit weights' quant_state keeps the dtype they were quantized from).
     void qloraDequantizesOneModule_data()
     {
         QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("precision");
         QTest::addColumn<qint64>("bytes");
-        QTest::newRow("lit-gpt, BF16") << int(Implementation::LitGpt) << qint64(131'072'000) * 4;
-        QTest::newRow("Hugging Face PEFT, BF16") << int(Implementation::HuggingFace) << qint64(4096) * 11008 * 2;
+        QTest::newRow("lit-gpt, BF16") << int(Implementation::LitGpt) << int(Precision::Bf16)
+                                       << qint64(131'072'000) * 4;
+        QTest::newRow("Hugging Face PEFT, BF16")
+            << int(Implementation::HuggingFace) << int(Precision::Bf16) << qint64(4096) * 11008 * 2;
+        QTest::newRow("Hugging Face PEFT, FP16 autocast over an FP32 base")
+            << int(Implementation::HuggingFace) << int(Precision::MixedFp16) << qint64(4096) * 11008 * 2;
     }
     void qloraDequantizesOneModule()
     {
         QFETCH(int, implementation);
+        QFETCH(int, precision);
         QFETCH(qint64, bytes);
         Scenario s; // Architecture{} is Llama-2-7B's shapes
         s.implementation = Implementation(implementation);
-        s.precision = Precision::Bf16;
+        s.precision = Precision(precision);
+        if (s.precision == Precision::MixedFp16) {
+            s.ampStyle = AmpStyle::Autocast;
+            s.baseDtype = BaseDtype::Fp32;
+        }
         s.fineTune = FineTune::QLoRA;
         s.loraTargets = LoraQ | LoraV; // lit-gpt adapts the fused qkv projection
         s = withImplementationDefaults(s);
