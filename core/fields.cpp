@@ -266,9 +266,10 @@ const std::array kFields = {
               nullptr, VL_WORD(fsdpOrigParams, parseYesNo, "fsdp-orig-params", kYesNo), false, VL_BOOL(fsdpOrigParams)},
     FieldSpec{"no-sync", "parallel.no_sync", "yes|no",
               "With --sharding fsdp and several micro-batches a step: accumulate their gradients without "
-              "syncing (FSDP's no_sync, Lightning Fabric's no_backward_sync), so every GPU keeps the unsharded "
-              "gradients of all it trains until the last micro-batch (no: each micro-batch reduce-scatters, "
-              "torchtitan's way)",
+              "syncing (FSDP's no_sync inside accelerate's gradient accumulation, Lightning Fabric's "
+              "no_backward_sync), so every GPU keeps the unsharded gradients of all it trains until the last "
+              "micro-batch (no: each micro-batch reduce-scatters, torchtitan's and torchtune's way). Choosing "
+              "the code sets what it does",
               nullptr, VL_WORD(fsdpNoSync, parseYesNo, "no-sync", kYesNo), false, VL_BOOL(fsdpNoSync)},
     FieldSpec{"ddp-bucket-view", "parallel.ddp_bucket_view", "yes|no",
               "Without sharding (--zero 0, PyTorch DDP): the gradients are views into DDP's all-reduce buckets "
