@@ -272,6 +272,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return !s.megatron() && !s.optimizerInBackward && !(s.pytorchDdp() && s.ddpBucketView);
     if (field == "pytorch")
         return pytorchShapesSavedTensors(s) || pytorchShapesOptimizerStep(s);
+    if (field == "transformers")
+        return s.transformersLoss();
     if (field == "liger")
         return s.ligerPatchable();
     if (field == "per-layer-rope")

@@ -2180,7 +2180,27 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const std::int64_t chunkTokens = litgpt ? litgptLossChunkTokens(s) : 0;
         const Bytes positionsGradient = litgpt ? litgptLossPositionsGradient(s) : 0;
         const Bytes chunkBackward = 8 * chunkTokens * a.vocab + positionsGradient;
-        const Bytes forward = logitBytes * elements + fp32Copy + lastChunkCopy + (lossParallel ? 4 * elements : 0);
+        // transformers' causal-LM loss as its release computes it (Scenario::transformersLoss): before
+        // 4.49 it shifts a contiguous FP32 copy of the logits, and before 4.46, in the model's own
+        // forward, the upcast replaces the 16-bit logits first (modeling_llama.py
+        // LlamaForCausalLM.forward: logits = logits.float(); shift_logits = logits[..., :-1, :]
+        // .contiguous()), where from 4.46 the forward still holds them (loss/loss_utils.py,
+        // ForCausalLMLoss). Meanwhile the model's output holds the final norm's output
+        // (last_hidden_state), beyond what the head saves unless it trains in the stream's dtype or
+        // LoRA reads it without dropout. Before PyTorch 1.11, whose log_softmax saves its input,
+        // today's loss is counted.
+        const TransformersRelease release = s.transformers;
+        const bool transformersLoss = lossBackward && s.transformersLoss() && !s.softmaxKeepsInput();
+        const Bytes shiftedCopy = transformersLoss && release != TransformersRelease::Since4_49 ? 4 * elements
+                                                                                                : Bytes(0);
+        const bool upcastReplaces = transformersLoss && release == TransformersRelease::Before4_46;
+        const bool headKeepsNormOutput = (baseTrains(s) && !dt.autocast)
+            || (s.lora() && (s.loraTargets & LoraHead) && !s.loraDropout);
+        const Bytes normOutput = transformersLoss && !headKeepsNormOutput ? sb * a.hidden * dt.stream : Bytes(0);
+        const Bytes logitsChain = upcastReplaces
+            ? std::max(logitBytes * elements + fp32Copy, 4 * elements + shiftedCopy)
+            : logitBytes * elements + fp32Copy + shiftedCopy;
+        const Bytes forward = logitsChain + normOutput + lastChunkCopy + (lossParallel ? 4 * elements : 0);
         const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : forward + chunkBackward;
         const Bytes logits = std::max(forward, backward);
         lossFreed += chunkBackward > 0 ? chunkBackward : logits;
@@ -2194,13 +2214,28 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                       "and their sum, then its product with the loss's gradient; its forward holds the logits, "
                       "their FP32 copy and the shifted copy, "
                     + formatBytes(forward, units) + ")" + vocabParallel() + equals(logits, units);
-            if (lossBackward && backward > forward)
+            if (lossBackward && backward > forward) {
+                const std::string forwardHeld = fp32Copy > 0
+                    ? (normOutput ? ", FP32 copy and the final norm's output, " : " and FP32 copy, ")
+                    : (normOutput ? " and the final norm's output, " : ", ");
                 return logitsShape()
                     + "2 × 4 B (the loss's backward: FP32 gradients of the log-softmax and of the logits"
                       ", more than the forward's logits"
-                    + (fp32Copy > 0 ? " and FP32 copy, " : ", ") + formatBytes(forward, units) + ")" + vocabParallel()
-                    + equals(logits, units);
+                    + forwardHeld + formatBytes(forward, units) + ")" + vocabParallel() + equals(logits, units);
+            }
             std::string text = logitsShape();
+            if (transformersLoss) {
+                text += upcastReplaces ? std::string("(4 B FP32 logits")
+                                       : "(" + std::to_string(logitBytes) + " B + 4 B FP32 copy";
+                text += " + 4 B shifted FP32 copy, transformers' loss before "
+                    + std::string(upcastReplaces ? "4.46" : "4.49")
+                    + ", in forward, more than its backward's gradients, " + formatBytes(backward, units) + ")";
+                if (normOutput)
+                    text += " + the final norm's output, held by the model's output, " + formatCount(sb) + " tokens × "
+                        + std::to_string(a.hidden) + " × " + std::to_string(dt.stream) + " B "
+                        + formatBytes(normOutput, units);
+                return text + equals(logits, units);
+            }
             if (fp32Copy && !chunked)
                 text += "(" + std::to_string(e) + " B + 4 B FP32 copy for the loss)";
             else

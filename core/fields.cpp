@@ -146,6 +146,13 @@ const std::array kFields = {
               "default 2.2+",
               nullptr, VL_WORD(pytorch, parsePyTorchRelease, "pytorch", allowedPyTorchReleases()), false,
               VL_NAMED(pytorch)},
+    FieldSpec{"transformers", "training.transformers", "VERSION",
+              "transformers version whose causal-LM loss the run uses, e.g. 4.39, 4.47 or 4.57 (Llama-family code, "
+              "--implementation huggingface): before 4.49 the loss shifts a contiguous FP32 copy of the logits "
+              "(pull request 35646 shifts the labels instead), and from 4.46 it upcasts them while the model's "
+              "forward still holds the 16-bit ones; before 4.46 the upcast replaces them; default 4.49+",
+              nullptr, VL_WORD(transformers, parseTransformersRelease, "transformers", allowedTransformersReleases()),
+              false, VL_NAMED(transformers)},
     FieldSpec{"liger", "training.liger", "yes|no",
               "Liger Kernel's patch of Hugging Face's Llama-family code (apply_liger_kernel_to_llama, "
               "TRL's use_liger_kernel): RMSNorm keeps its input and an FP32 1/rms, SwiGLU keeps the gate "

@@ -138,6 +138,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "each layer keeps only its input:"),
     VL_TRANSLATE_NOOP("vl::formula", "one layer's full activations while it is recomputed"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 copy for the loss"),
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 copy"),
     VL_TRANSLATE_NOOP("vl::formula", "(vocab-parallel)"),
     VL_TRANSLATE_NOOP("vl::formula", "linear-layer params"),
     VL_TRANSLATE_NOOP("vl::formula", "FP8 copy"),
@@ -508,6 +509,16 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits and FP32 copy,"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
+                      "than the forward's logits, FP32 copy and the final norm's output,"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
+                      "than the forward's logits and the final norm's output,"),
+    VL_TRANSLATE_NOOP("vl::formula", "shifted FP32 copy, transformers' loss before"),
+    VL_TRANSLATE_NOOP("vl::formula", "in forward, more than its backward's gradients,"),
+    VL_TRANSLATE_NOOP("vl::formula", "the final norm's output, held by the model's output,"),
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 logits"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the loss's backward: FP32 gradients of the log-softmax and of the logits, more "
                       "than the forward's logits,"),

@@ -53,6 +53,9 @@ constexpr NameTable<PyTorchRelease, 4> kPyTorchReleases{{{PyTorchRelease::Since2
                                                          {PyTorchRelease::Before2_2, "2.1"},
                                                          {PyTorchRelease::Before2_1, "2.0"},
                                                          {PyTorchRelease::Before1_11, "1.10"}}};
+constexpr NameTable<TransformersRelease, 3> kTransformersReleases{{{TransformersRelease::Since4_49, "4.49+"},
+                                                                   {TransformersRelease::Before4_49, "4.48"},
+                                                                   {TransformersRelease::Before4_46, "4.45"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -125,6 +128,31 @@ int bytesOf(GradDtype dtype, int weightBytes)
     case GradDtype::Auto: break;
     }
     return weightBytes;
+}
+
+struct MajorMinor {
+    int major = 0;
+    int minor = 0;
+};
+
+// MAJOR.MINOR[.PATCH], each a number (the patch does not matter to any release rule).
+std::optional<MajorMinor> parseVersion(std::string_view t)
+{
+    MajorMinor v;
+    const char *end = t.data() + t.size();
+    auto [afterMajor, e1] = std::from_chars(t.data(), end, v.major);
+    if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
+        return std::nullopt;
+    auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, v.minor);
+    if (e2 != std::errc{} || v.major < 1 || v.minor < 0 || (afterMinor != end && *afterMinor != '.'))
+        return std::nullopt;
+    if (afterMinor != end) {
+        int patch = 0;
+        auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, patch);
+        if (e3 != std::errc{} || patch < 0 || afterPatch != end)
+            return std::nullopt;
+    }
+    return v;
 }
 
 } // namespace
@@ -304,26 +332,31 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
 {
     if (const auto named = parseName(kPyTorchReleases, t))
         return named;
-    // MAJOR.MINOR[.PATCH]: only where it falls against 1.11, 2.1 and 2.2 matters.
-    int major = 0, minor = 0;
-    const char *end = t.data() + t.size();
-    auto [afterMajor, e1] = std::from_chars(t.data(), end, major);
-    if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
+    // Only where the version falls against 1.11, 2.1 and 2.2 matters.
+    const auto v = parseVersion(t);
+    if (!v)
         return std::nullopt;
-    auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, minor);
-    if (e2 != std::errc{} || major < 1 || minor < 0 || (afterMinor != end && *afterMinor != '.'))
-        return std::nullopt;
-    if (afterMinor != end) {
-        int patch = 0;
-        auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, patch);
-        if (e3 != std::errc{} || patch < 0 || afterPatch != end)
-            return std::nullopt;
-    }
-    if (major > 2 || (major == 2 && minor >= 2))
+    if (v->major > 2 || (v->major == 2 && v->minor >= 2))
         return PyTorchRelease::Since2_2;
-    if (major == 2)
-        return minor == 1 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before2_1;
-    return minor >= 11 ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
+    if (v->major == 2)
+        return v->minor == 1 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before2_1;
+    return v->minor >= 11 ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
+}
+std::string_view toString(TransformersRelease v)
+{
+    return nameOf(kTransformersReleases, v);
+}
+std::optional<TransformersRelease> parseTransformersRelease(std::string_view t)
+{
+    if (const auto named = parseName(kTransformersReleases, t))
+        return named;
+    // Only where the version falls against 4.46 and 4.49 matters.
+    const auto v = parseVersion(t);
+    if (!v)
+        return std::nullopt;
+    if (v->major > 4 || (v->major == 4 && v->minor >= 49))
+        return TransformersRelease::Since4_49;
+    return v->major == 4 && v->minor >= 46 ? TransformersRelease::Before4_49 : TransformersRelease::Before4_46;
 }
 std::string_view toString(Sharding v)
 {
@@ -516,6 +549,10 @@ std::string_view allowedNcclReleases()
 std::string_view allowedPyTorchReleases()
 {
     return "a version such as 1.10, 2.1 or 2.5 (2.2+: 2.2 or newer; 2.0: 1.11 to 2.0; 1.10: 1.10 or older)";
+}
+std::string_view allowedTransformersReleases()
+{
+    return "a version such as 4.39, 4.47 or 4.57 (4.49+: 4.49 or newer; 4.48: 4.46 to 4.48; 4.45: 4.45 or older)";
 }
 std::string_view allowedShardings()
 {

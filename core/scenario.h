@@ -37,6 +37,12 @@ enum class OptimizerImpl { Auto, ForLoop, Foreach, Fused, TransformersLoop };
 // The PyTorch releases whose differences the estimate counts: 2.2 or newer, 2.1, 1.11 to 2.0,
 // 1.10 or older.
 enum class PyTorchRelease { Since2_2, Before2_2, Before2_1, Before1_11 };
+// The transformers release whose causal-LM loss the run uses (Llama-family models): before 4.46
+// the model's forward upcast the logits in place of the 16-bit ones and shifted a contiguous FP32
+// copy (modeling_llama.py, LlamaForCausalLM.forward); from 4.46 loss_utils.py's ForCausalLMLoss
+// upcasts while the forward still holds the 16-bit logits, and shifted a copy until 4.49, which
+// shifts the labels instead (huggingface/transformers pull request 35646).
+enum class TransformersRelease { Since4_49, Before4_49, Before4_46 };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -151,6 +157,7 @@ struct Scenario {
     // from one step to the next, through forward too.
     bool gradientsKept = false;
     PyTorchRelease pytorch = PyTorchRelease::Since2_2;
+    TransformersRelease transformers = TransformersRelease::Since4_49;
     bool meanKeepsInput() const { return pytorch != PyTorchRelease::Since2_2; }      // before 2.2
     bool softmaxKeepsInput() const { return pytorch == PyTorchRelease::Before1_11; } // before 1.11
     // Before 2.1 foreach AdamW added eps out of place (torch/optim/adamw.py, _multi_tensor_adamw:
@@ -285,6 +292,12 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1
             && arch.mlp == MlpKind::SwiGlu;
     }
+    // Where the transformers release shapes the loss: its causal-LM loss over a Llama-family head
+    // (Liger's fused loss replaces it).
+    bool transformersLoss() const
+    {
+        return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && !liger;
+    }
     // Where perLayerRope can hold: Hugging Face's code for a rotary model.
     bool perLayerRopePossible() const
     {
@@ -376,6 +389,7 @@ std::string_view toString(OptimizerImpl v);
 std::string_view toString(Sharding v);
 std::string_view toString(FsdpVersion v);
 std::string_view toString(PyTorchRelease v);
+std::string_view toString(TransformersRelease v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<BaseDtype> parseBaseDtype(std::string_view text);
@@ -397,6 +411,7 @@ std::optional<Sharding> parseSharding(std::string_view text);
 std::optional<FsdpVersion> parseFsdpVersion(std::string_view text);
 // A release as its name ("2.2+", "2.1") or any version number ("1.13", "2.1.2", "2.5").
 std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view text);
+std::optional<TransformersRelease> parseTransformersRelease(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
@@ -429,5 +444,6 @@ std::string_view allowedOptimizerImpls();
 std::string_view allowedShardings();
 std::string_view allowedFsdpVersions();
 std::string_view allowedPyTorchReleases();
+std::string_view allowedTransformersReleases();
 
 } // namespace vl

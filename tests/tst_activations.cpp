@@ -270,6 +270,45 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).item(ItemId::Logits), elements * bytesPerElementTimes8 / 8);
     }
 
+    // transformers' causal-LM loss by release, for Llama-2-7B's shapes in pure BF16, 4096 tokens of
+    // a 32000 vocabulary. Today's (4.49 on) holds the 16-bit logits and their FP32 upcast in forward,
+    // 6 B a logit, less than the backward's two FP32 gradients, 8 B. 4.46 to 4.48 shift an FP32
+    // copy as well while the forward keeps the 16-bit logits: 10 B. Before 4.46 the FP32 logits
+    // replace the 16-bit ones before the shifted copy: 8 B. Beside the forward's the model's output
+    // holds the final norm's output, 4096 × 4096 × 2 B, unless the head trains and saves it anyway.
+    void transformersLossByRelease_data()
+    {
+        QTest::addColumn<int>("release");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<qint64>("bytesPerLogit");
+        QTest::addColumn<bool>("normOutput");
+        QTest::newRow("4.49 and later, LoRA: the backward's 8 B")
+            << int(TransformersRelease::Since4_49) << int(FineTune::LoRA) << qint64(8) << false;
+        QTest::newRow("4.46 to 4.48, LoRA: 2 + 4 + 4 B in forward, and the final norm's output")
+            << int(TransformersRelease::Before4_49) << int(FineTune::LoRA) << qint64(10) << true;
+        QTest::newRow("4.45 and older, LoRA: 4 + 4 B in forward, and the final norm's output")
+            << int(TransformersRelease::Before4_46) << int(FineTune::LoRA) << qint64(8) << true;
+        QTest::newRow("4.45 and older, full training: the head saves the norm's output")
+            << int(TransformersRelease::Before4_46) << int(FineTune::Full) << qint64(8) << false;
+    }
+    void transformersLossByRelease()
+    {
+        QFETCH(int, release);
+        QFETCH(int, fineTune);
+        QFETCH(qint64, bytesPerLogit);
+        QFETCH(bool, normOutput);
+        Scenario s; // Architecture{}: Llama-2-7B's shapes
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.precision = Precision::Bf16;
+        s.fineTune = FineTune(fineTune);
+        s.sequence = 4096;
+        s.transformers = TransformersRelease(release);
+        QVERIFY(!scenarioError(s));
+        const qint64 logits = 4096LL * 32000;
+        QCOMPARE(estimate(s).item(ItemId::Logits), logits * bytesPerLogit + (normOutput ? 4096LL * 4096 * 2 : 0));
+    }
+
     // lit-gpt's loss (finetune/lora.py and utils.py chunked_cross_entropy at 8641822): Fabric hands
     // back FP32 logits, 4 B each, and for more than one sequence the last chunk, sliced to drop its
     // final position, is no view, so reshape copies it: b × (its length − 1) × vocab × 4 B more.

@@ -292,6 +292,23 @@ private Q_SLOTS:
             s.precision = Precision::Bf16;
             s.dataParallel = 8;
         });
+        row("Hugging Face LoRA, transformers 4.39's loss: FP32 logits and their shifted copy", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::Bf16;
+            s.fineTune = FineTune::LoRA;
+            s.transformers = TransformersRelease::Before4_46;
+        });
+        row("Hugging Face LoRA, transformers 4.47's loss: the 16-bit logits kept too", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::Bf16;
+            s.fineTune = FineTune::LoRA;
+            s.transformers = TransformersRelease::Before4_49;
+        });
+        row("Hugging Face LoRA, today's loss beside the final norm's output", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::Bf16;
+            s.fineTune = FineTune::LoRA;
+        });
         row("FSDP1 read as allocated, accumulating without sync: flat gradients kept until the next forward",
             [](Scenario &s) {
                 s.zeroStage = 3;

@@ -65,6 +65,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.gradDtype = *parseGradDtype(get<std::string>(row, "grad_dtype", "auto"));
     s.gradientsKept = get<bool>(row, "gradients_kept", false);
     s.pytorch = *parsePyTorchRelease(get<std::string>(row, "pytorch", "2.2+"));
+    s.transformers = *parseTransformersRelease(get<std::string>(row, "transformers", "4.49+"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])

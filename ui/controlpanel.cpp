@@ -483,6 +483,9 @@ void ControlPanel::build()
                        {int(PyTorchRelease::Before2_2), [] { return tr("2.1"); }},
                        {int(PyTorchRelease::Before2_1), [] { return tr("1.11 to 2.0"); }},
                        {int(PyTorchRelease::Before1_11), [] { return tr("1.10 or older"); }}});
+    m_transformers = combo({{int(TransformersRelease::Since4_49), [] { return tr("4.49 or newer"); }},
+                            {int(TransformersRelease::Before4_49), [] { return tr("4.46 to 4.48"); }},
+                            {int(TransformersRelease::Before4_46), [] { return tr("4.45 or older"); }}});
     m_ampStyle = combo({{int(AmpStyle::MasterCopy), [] { return tr("FP32 master copy"); }},
                         {int(AmpStyle::Autocast), [] { return tr("PyTorch autocast"); }}});
     row(
@@ -517,6 +520,14 @@ void ControlPanel::build()
                       "RMSNorm that Hugging Face, lit-gpt or torchtitan write with mean keeps one more copy of the "
                       "layer's width per token. Before 1.11, softmax and log_softmax kept their input too: eager "
                       "attention keeps its scores beside the probabilities, and the loss its FP32 logits.");
+        });
+    row(
+        af, m_transformers, [] { return tr("transformers"); },
+        [] {
+            return tr("The transformers release whose loss a Llama-family model computes. Before 4.49 the loss makes "
+                      "a shifted FP32 copy of the logits; from 4.46 it upcasts them while the model still holds its "
+                      "16-bit logits, before 4.46 the FP32 logits replace them. With a large vocabulary this decides "
+                      "the peak at the loss.");
         });
     row(
         af, m_ampStyle, [] { return tr("Mixed precision"); },
@@ -744,6 +755,7 @@ void ControlPanel::build()
     checkEdit(m_liger, "liger", [](Scenario &s, int v) { s.liger = v; });
     checkEdit(m_perLayerRope, "per-layer-rope", [](Scenario &s, int v) { s.perLayerRope = v; });
     comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
+    comboEdit(m_transformers, "transformers", [](Scenario &s, int v) { s.transformers = TransformersRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
     checkEdit(m_activationOffload, "activation-offload", [](Scenario &s, int v) { s.activationOffload = v; });
@@ -973,6 +985,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_liger, s.liger);
     setCheck(m_perLayerRope, s.perLayerRope);
     setComboData(m_pytorch, s.pytorch);
+    setComboData(m_transformers, s.transformers);
     setComboData(m_ampStyle, s.ampStyle);
     setComboData(m_gradDtype, s.gradDtype);
     setComboData(m_zero, int(s.zeroStage));

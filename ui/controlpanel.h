@@ -112,6 +112,7 @@ private:
     QCheckBox *m_liger = nullptr;
     QCheckBox *m_perLayerRope = nullptr;
     QComboBox *m_pytorch = nullptr;
+    QComboBox *m_transformers = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
     QCheckBox *m_activationOffload = nullptr;

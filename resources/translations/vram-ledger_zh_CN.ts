@@ -1252,6 +1252,26 @@
         <source>With several micro-batches a step, FSDP can skip the gradient reduce-scatter until the last one (no_sync: accelerate&apos;s gradient accumulation, which the Hugging Face Trainer uses, and Lightning Fabric&apos;s no_backward_sync do this). Each GPU then keeps the unsharded gradients of everything it trains for the whole step. Off: every micro-batch reduce-scatters, as torchtitan and torchtune do. Choosing the layer code sets what it does.</source>
         <translation>每步有多个微批次时，FSDP 可以把梯度的 reduce-scatter 推迟到最后一个（no_sync：Hugging Face Trainer 所用的 accelerate 梯度累积和 Lightning Fabric 的 no_backward_sync 都这样做）。这样每张 GPU 整步都保留它所训练参数的未分片梯度。关闭：每个微批次都做 reduce-scatter，torchtitan 和 torchtune 就是这样。选择层代码会随之设定。</translation>
     </message>
+    <message>
+        <source>4.49 or newer</source>
+        <translation>4.49 或更新</translation>
+    </message>
+    <message>
+        <source>4.46 to 4.48</source>
+        <translation>4.46 至 4.48</translation>
+    </message>
+    <message>
+        <source>4.45 or older</source>
+        <translation>4.45 或更早</translation>
+    </message>
+    <message>
+        <source>transformers</source>
+        <translation>transformers</translation>
+    </message>
+    <message>
+        <source>The transformers release whose loss a Llama-family model computes. Before 4.49 the loss makes a shifted FP32 copy of the logits; from 4.46 it upcasts them while the model still holds its 16-bit logits, before 4.46 the FP32 logits replace them. With a large vocabulary this decides the peak at the loss.</source>
+        <translation>Llama 系模型计算损失所用的 transformers 版本。4.49 之前，损失会为 logits 做一份移位后的 FP32 副本；从 4.46 起，它在模型仍持有 16 位 logits 时进行上转换，4.46 之前则由 FP32 logits 取而代之。词表很大时，这决定了损失处的峰值。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3650,6 +3670,34 @@
     <message>
         <source>kept after zero_grad until the next forward (FSDP1&apos;s flat gradients, use_orig_params)</source>
         <translation>zero_grad 之后保留到下一次前向（FSDP1 的扁平梯度，use_orig_params）</translation>
+    </message>
+    <message>
+        <source>FP32 copy</source>
+        <translation>FP32 副本</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits, FP32 copy and the final norm&apos;s output,</source>
+        <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits、其 FP32 副本与最终归一化层的输出</translation>
+    </message>
+    <message>
+        <source>the loss&apos;s backward: FP32 gradients of the log-softmax and of the logits, more than the forward&apos;s logits and the final norm&apos;s output,</source>
+        <translation>损失的反向：log-softmax 与 logits 的 FP32 梯度同时存在，多于前向的 logits 与最终归一化层的输出</translation>
+    </message>
+    <message>
+        <source>shifted FP32 copy, transformers&apos; loss before</source>
+        <translation>移位后的 FP32 副本，transformers 早于此版本的损失：</translation>
+    </message>
+    <message>
+        <source>in forward, more than its backward&apos;s gradients,</source>
+        <translation>在前向中，多于其反向的梯度</translation>
+    </message>
+    <message>
+        <source>the final norm&apos;s output, held by the model&apos;s output,</source>
+        <translation>最终归一化层的输出，由模型输出持有</translation>
+    </message>
+    <message>
+        <source>FP32 logits</source>
+        <translation>FP32 logits</translation>
     </message>
 </context>
 <context>
