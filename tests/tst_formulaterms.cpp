@@ -292,23 +292,20 @@ private Q_SLOTS:
             s.precision = Precision::Bf16;
             s.dataParallel = 8;
         });
-        row("Hugging Face LoRA, transformers 4.39's loss: FP32 logits and their shifted copy", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.precision = Precision::Bf16;
-            s.fineTune = FineTune::LoRA;
-            s.transformers = TransformersRelease::Before4_46;
-        });
-        row("Hugging Face LoRA, transformers 4.47's loss: the 16-bit logits kept too", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.precision = Precision::Bf16;
-            s.fineTune = FineTune::LoRA;
-            s.transformers = TransformersRelease::Before4_49;
-        });
-        row("Hugging Face LoRA, today's loss beside the final norm's output", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.precision = Precision::Bf16;
-            s.fineTune = FineTune::LoRA;
-        });
+        // transformers' causal-LM loss of each release the estimate tells apart, for LoRA in BF16.
+        for (const auto &[name, release] :
+             {std::pair{"Hugging Face LoRA, transformers 4.39's loss: FP32 logits and their shifted copy",
+                        TransformersRelease::Before4_46},
+              std::pair{"Hugging Face LoRA, transformers 4.47's loss: the 16-bit logits kept too",
+                        TransformersRelease::Before4_49},
+              std::pair{"Hugging Face LoRA, today's loss beside the final norm's output",
+                        TransformersRelease::Since4_49}})
+            row(name, [release](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.precision = Precision::Bf16;
+                s.fineTune = FineTune::LoRA;
+                s.transformers = release;
+            });
         row("FSDP1 read as allocated, accumulating without sync: flat gradients kept until the next forward",
             [](Scenario &s) {
                 s.zeroStage = 3;
