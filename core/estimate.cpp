@@ -1074,12 +1074,14 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
 // rope_n_elem is the head's width; GPT-NeoX blocks rotate a fraction of it (rotary_percentage),
 // which the architecture does not carry, so theirs is not counted.
 //
-// transformers' Mistral and Mixtral code before 4.42 gives every attention layer its own rotary
-// embedding (models/mistral/modeling_mistral.py, MistralAttention.__init__: self.rotary_emb =
-// MistralRotaryEmbedding(head_dim, max_position_embeddings)), which builds its tables at once
-// (MistralRotaryEmbedding._set_cos_sin_cache: register_buffer("cos_cached") and "sin_cached",
-// max_position_embeddings × head_dim each, in torch.get_default_dtype(), the dtype
-// from_pretrained loads in). Buffers are not sharded: every GPU keeps its stage's layers' tables.
+// transformers' Mistral and Mixtral code before 4.42, and its Llama code before 4.40, give every
+// attention layer its own rotary embedding (models/mistral/modeling_mistral.py,
+// MistralAttention.__init__: self.rotary_emb = MistralRotaryEmbedding(head_dim,
+// max_position_embeddings); models/llama/modeling_llama.py, LlamaAttention._init_rope), which builds
+// its tables at once (MistralRotaryEmbedding._set_cos_sin_cache: register_buffer("cos_cached") and
+// "sin_cached"; Llama's 4.38 and 4.39 keep "_cos_cached" and "_sin_cached" "for BC":
+// max_position_embeddings × head_dim each, in torch.get_default_dtype(), the dtype from_pretrained
+// loads in). Buffers are not sharded: every GPU keeps its stage's layers' tables.
 // FSDP1's mixed precision casts buffers to its buffer_dtype, the compute dtype under accelerate.
 template <class Sink>
 void Stage::addRotaryTable(Units units, Sink &sink) const

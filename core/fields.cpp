@@ -160,10 +160,10 @@ const std::array kFields = {
               "forward, chunk by chunk, without the logits; with --implementation huggingface",
               nullptr, VL_WORD(liger, parseYesNo, "liger", kYesNo), false, VL_BOOL(liger)},
     FieldSpec{"per-layer-rope", "training.per_layer_rope", "yes|no",
-              "Hugging Face's Mistral and Mixtral code before transformers 4.42: every attention layer's rotary "
-              "embedding keeps cos and sin tables for max_position_embeddings positions (--max-positions) in the "
-              "dtype the model was loaded in (MistralRotaryEmbedding._set_cos_sin_cache); no: computed on the fly, "
-              "as transformers does since; with --implementation huggingface",
+              "Hugging Face's Mistral and Mixtral code before transformers 4.42, its Llama code before 4.40: every "
+              "attention layer's rotary embedding keeps cos and sin tables for max_position_embeddings positions "
+              "(--max-positions) in the dtype the model was loaded in (MistralRotaryEmbedding._set_cos_sin_cache); "
+              "no: computed on the fly, as transformers does since; with --implementation huggingface",
               nullptr, VL_WORD(perLayerRope, parseYesNo, "per-layer-rope", kYesNo), false, VL_BOOL(perLayerRope)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "

@@ -170,8 +170,9 @@ struct Scenario {
     // Triton RMSNorm and SwiGLU, in-place RoPE, and the fused linear cross-entropy, which never
     // materialises the logits.
     bool liger = false;
-    // Hugging Face's Mistral and Mixtral code before transformers 4.42: each attention layer's
-    // rotary embedding keeps cos and sin tables for max_position_embeddings positions.
+    // Hugging Face's Mistral and Mixtral code before transformers 4.42, its Llama code before 4.40:
+    // each attention layer's rotary embedding keeps cos and sin tables for max_position_embeddings
+    // positions.
     bool perLayerRope = false;
 
     std::int64_t zeroStage = 0;

@@ -509,9 +509,10 @@ void ControlPanel::build()
     row(
         af, m_perLayerRope, [] { return tr("RoPE tables in every layer"); },
         [] {
-            return tr("Hugging Face's Mistral and Mixtral code before transformers 4.42 gives every attention layer "
-                      "its own rotary embedding, which keeps cos and sin tables for all the model's positions "
-                      "(max positions) from the start. Tick it for a run on such a release.");
+            return tr("Hugging Face's Mistral and Mixtral code before transformers 4.42, and its Llama code before "
+                      "4.40, gives every attention layer its own rotary embedding, which keeps cos and sin tables "
+                      "for all the model's positions (max positions) from the start. Tick it for a run on such a "
+                      "release.");
         });
     row(
         af, m_pytorch, [] { return tr("PyTorch"); },

@@ -1237,10 +1237,6 @@
         <translation>每层各有 RoPE 表</translation>
     </message>
     <message>
-        <source>Hugging Face&apos;s Mistral and Mixtral code before transformers 4.42 gives every attention layer its own rotary embedding, which keeps cos and sin tables for all the model&apos;s positions (max positions) from the start. Tick it for a run on such a release.</source>
-        <translation>transformers 4.42 之前，Hugging Face 的 Mistral 和 Mixtral 代码给每个注意力层各建一个旋转位置编码，从一开始就为模型的全部位置（最大位置数）保存 cos 和 sin 表。在这种版本上训练时请勾选。</translation>
-    </message>
-    <message>
         <source>FSDP1 keeps the original parameters</source>
         <translation>FSDP1 保留原始参数</translation>
     </message>
@@ -1271,6 +1267,10 @@
     <message>
         <source>The transformers release whose loss a Llama-family model computes. Before 4.49 the loss makes a shifted FP32 copy of the logits; from 4.46 it upcasts them while the model still holds its 16-bit logits, before 4.46 the FP32 logits replace them. With a large vocabulary this decides the peak at the loss.</source>
         <translation>Llama 系模型计算损失所用的 transformers 版本。4.49 之前，损失会为 logits 做一份移位后的 FP32 副本；从 4.46 起，它在模型仍持有 16 位 logits 时进行上转换，4.46 之前则由 FP32 logits 取而代之。词表很大时，这决定了损失处的峰值。</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s Mistral and Mixtral code before transformers 4.42, and its Llama code before 4.40, gives every attention layer its own rotary embedding, which keeps cos and sin tables for all the model&apos;s positions (max positions) from the start. Tick it for a run on such a release.</source>
+        <translation>transformers 4.42 之前的 Hugging Face Mistral 与 Mixtral 代码，以及 4.40 之前的 Llama 代码，都为每个注意力层各建一个旋转位置编码，一开始就为模型的全部位置（最大位置数）保存 cos 与 sin 表。若训练用的是这样的版本，请勾选。</translation>
     </message>
 </context>
 <context>
