@@ -730,11 +730,9 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
     // largest 4-bit module dequantizes (the item after the weights).
     const bool torchao = s.implementation == Implementation::TorchTune;
     const bool lightning = s.implementation == Implementation::LitGpt;
-    // bitsandbytes' copy (dequantize_4bit: in quant_state.dtype, the weight's when it was
-    // quantized): Lightning's from FP16, cast on to BF16; transformers' in the dtype the model was
-    // loaded in, its 16-bit compute dtype, whatever prepare_model_for_kbit_training casts the other
-    // parameters to.
-    const int copyBytes = lightning ? 2 : dt.activation;
+    // bitsandbytes' copy: Lightning's from FP16, cast on to BF16; transformers' in the dtype the
+    // model was loaded in (DtypeBytes::loaded).
+    const int copyBytes = lightning ? 2 : dt.loaded;
     const bool cast = lightning && s.precision != Precision::MixedFp16;
     std::int64_t largestFourBit = 0;
     Bytes dequantized = 0;
@@ -1090,11 +1088,7 @@ void Stage::addRotaryTable(Units units, Sink &sink) const
         const bool stated = s.arch.rotaryPositions > 0;
         const std::int64_t positions = rotaryCachePositions(s);
         const std::int64_t d = s.arch.effectiveHeadDim();
-        // A 4-bit model is loaded in its 16-bit compute dtype (transformers' bitsandbytes quantizer
-        // makes torch_dtype float16 when none is given); PEFT's prepare_model_for_kbit_training
-        // then casts the parameters that are not 4-bit to FP32, but not the buffers.
-        const bool asLoaded = (dt.fsdpCast && s.fsdpVersion == FsdpVersion::Fsdp1) || s.fineTune == FineTune::QLoRA;
-        const int bytes = asLoaded ? dt.activation : dt.weight;
+        const int bytes = dt.fsdpCast && s.fsdpVersion == FsdpVersion::Fsdp1 ? dt.activation : dt.loaded;
         const Bytes tables = layers.count() * positions * d * 2 * bytes;
         sink.add(ItemId::RotaryTable, tables, [&] {
             return "transformers' per-layer RoPE tables: " + std::to_string(layers.count()) + " layers × "
@@ -2191,14 +2185,11 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // (last_hidden_state), beyond what the head saves unless it trains in the stream's dtype or
         // LoRA reads it without dropout. Before PyTorch 1.11, whose log_softmax saves its input,
         // today's loss is counted.
-        const TransformersRelease release = s.transformers;
-        const bool transformersLoss = lossBackward && s.transformersLoss() && !s.softmaxKeepsInput();
-        const Bytes shiftedCopy = transformersLoss && release != TransformersRelease::Since4_49 ? 4 * elements
-                                                                                                : Bytes(0);
-        const bool upcastReplaces = transformersLoss && release == TransformersRelease::Before4_46;
-        const bool headKeepsNormOutput = (baseTrains(s) && !dt.autocast)
-            || (s.lora() && (s.loraTargets & LoraHead) && !s.loraDropout);
-        const Bytes normOutput = transformersLoss && !headKeepsNormOutput ? sb * a.hidden * dt.stream : Bytes(0);
+        const bool lossByRelease = lossBackward && s.transformersLoss() && !s.softmaxKeepsInput();
+        const Bytes shiftedCopy = lossByRelease && s.transformers != TransformersRelease::Since4_49 ? 4 * elements
+                                                                                                    : Bytes(0);
+        const bool upcastReplaces = lossByRelease && s.transformers == TransformersRelease::Before4_46;
+        const Bytes normOutput = lossByRelease && !headSavesNormOutput(s) ? sb * a.hidden * dt.stream : Bytes(0);
         const Bytes logitsChain = upcastReplaces
             ? std::max(logitBytes * elements + fp32Copy, 4 * elements + shiftedCopy)
             : logitBytes * elements + fp32Copy + shiftedCopy;
@@ -2226,7 +2217,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                     + forwardHeld + formatBytes(forward, units) + ")" + vocabParallel() + equals(logits, units);
             }
             std::string text = logitsShape();
-            if (transformersLoss) {
+            if (lossByRelease) {
                 text += upcastReplaces ? std::string("(4 B FP32 logits")
                                        : "(" + std::to_string(logitBytes) + " B + 4 B FP32 copy";
                 text += " + 4 B shifted FP32 copy, transformers' loss before "

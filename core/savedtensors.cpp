@@ -989,6 +989,11 @@ void codeHead(const Scenario &s, TensorList &out)
 
 } // namespace
 
+bool headSavesNormOutput(const Scenario &s)
+{
+    return (baseTrains(s) && !dtypeBytes(s).autocast) || (loraOn(s, LoraHead) && !s.loraDropout);
+}
+
 TensorList layerTensors(const Scenario &s)
 {
     TensorList list;

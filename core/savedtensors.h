@@ -57,6 +57,10 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);
 
+// Whether a Llama-family head saves the final norm's output itself (codeHead): a head that trains
+// without autocast keeps its input, LoRA on the head without dropout reads it.
+bool headSavesNormOutput(const Scenario &s);
+
 // What one of Megatron's norms keeps for backward beside its input, per token: Transformer
 // Engine's FP32 mean and 1/σ for LayerNorm, its 1/rms for RMSNorm (layernorm_linear.py,
 // _LayerNormLinear.forward: ctx.save_for_backward(..., mu, rsigma)).

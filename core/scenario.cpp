@@ -184,6 +184,12 @@ DtypeBytes dtypeBytes(const Scenario &s)
     d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
     d.gemmInput = s.precision == Precision::Fp8 ? 1 : d.activation;
     d.fsdpCast = fsdpCast;
+    // from_pretrained builds the model in its torch_dtype (torch.get_default_dtype() meanwhile): the
+    // frozen base's, or a 4-bit model's 16-bit compute dtype (transformers' bitsandbytes quantizer
+    // makes torch_dtype float16 when none is given). PEFT's prepare_model_for_kbit_training then
+    // casts the parameters that are not 4-bit to FP32, not the buffers, nor what bitsandbytes
+    // dequantizes into (dequantize_4bit: quant_state.dtype, the weight's when it was quantized).
+    d.loaded = s.fineTune == FineTune::QLoRA ? d.activation : d.base;
     return d;
 }
 

@@ -349,6 +349,7 @@ struct DtypeBytes {
     int logits = 0;        // the logits as the loss reads them
     int gemmInput = 0;     // a linear layer's input as it is saved for backward: 1 B in FP8
     bool fsdpCast = false; // FSDP's mixed precision: FP32 shards gathered in 16 bits, no separate master copy
+    int loaded = 0;        // the dtype from_pretrained builds the model in, which its buffers keep
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 

@@ -334,6 +334,10 @@ private Q_SLOTS:
         autocast.precision = Precision::MixedBf16;
         autocast.ampStyle = AmpStyle::Autocast;
         QTest::newRow("loaded in FP32 under autocast") << autocast << perLayer * 32 * 4;
+        Scenario bf16Base = autocast;
+        bf16Base.fineTune = FineTune::LoRA;
+        bf16Base.baseDtype = BaseDtype::Bf16;
+        QTest::newRow("LoRA under autocast over a base loaded in BF16") << bf16Base << perLayer * 32 * 2;
         Scenario fsdp1 = mistral;
         fsdp1.precision = Precision::MixedBf16;
         fsdp1.zeroStage = 3;

@@ -165,7 +165,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.microBatchesPerStep())
                         .arg(bytesText(b.item(ItemId::Gradients), units));
     if (fieldInEffect(s, "fsdp-orig-params"))
-        parallel << (s.fsdpOrigParams
+        parallel << (b.gradientsUntilNextForward
                          ? QObject::tr("FSDP1's use_orig_params (accelerate's and Lightning's default): zero_grad "
                                        "frees the original parameters' gradients, views of each unit's flat "
                                        "gradient, and FSDP frees the flat gradients only when the next forward "
