@@ -314,6 +314,36 @@ private Q_SLOTS:
         QVERIFY2(html.contains(stream), qPrintable(html));
     }
 
+    // The page says when the gradients are alive where the code keeps them: beside the later
+    // micro-batches, and between steps under FSDP1's use_orig_params.
+    void assumptionsSayWhenGradientsLive_data()
+    {
+        QTest::addColumn<bool>("origParams");
+        QTest::addColumn<int>("microBatches");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("FSDP1, use_orig_params") << true << 1 << "stay between steps";
+        QTest::newRow("FSDP1 without") << false << 1 << "zero_grad frees the flat parameters' gradients";
+        QTest::newRow("four micro-batches") << false << 4 << "each backward adds into the gradients";
+    }
+    void assumptionsSayWhenGradientsLive()
+    {
+        QFETCH(bool, origParams);
+        QFETCH(int, microBatches);
+        QFETCH(QString, says);
+        Scenario s;
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion::Fsdp1;
+        s.fsdpOrigParams = origParams;
+        s.dataParallel = 8;
+        s.gradAccum = microBatches;
+        s.precision = Precision::MixedBf16;
+        s.overhead.measure = Measure::Allocated;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QVERIFY2(html.contains(says), qPrintable(html));
+    }
+
     // The page says why a run's start-up holds the whole model, where it does.
     void assumptionsSayWhyTheStartUpHoldsTheModel_data()
     {
