@@ -35,6 +35,19 @@ Q_DECLARE_METATYPE(vl::Scenario)
 
 namespace {
 
+// A 7B model in mixed BF16 over 8 GPUs under FSDP of the given version, as `measure` reads it.
+Scenario underFsdp(FsdpVersion version, Measure measure)
+{
+    Scenario s;
+    s.zeroStage = 3;
+    s.sharding = Sharding::Fsdp;
+    s.fsdpVersion = version;
+    s.dataParallel = 8;
+    s.precision = Precision::MixedBf16;
+    s.overhead.measure = measure;
+    return s;
+}
+
 ScenarioDocument scenario(const QString &name)
 {
     const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
@@ -301,13 +314,7 @@ private Q_SLOTS:
         QFETCH(int, version);
         QFETCH(QString, gathers);
         QFETCH(QString, stream);
-        Scenario s;
-        s.zeroStage = 3;
-        s.sharding = Sharding::Fsdp;
-        s.fsdpVersion = FsdpVersion(version);
-        s.dataParallel = 8;
-        s.precision = Precision::MixedBf16;
-        s.overhead.measure = Measure::Reserved;
+        const Scenario s = underFsdp(FsdpVersion(version), Measure::Reserved);
         QVERIFY(!scenarioError(s));
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(gathers), qPrintable(html));
@@ -330,15 +337,9 @@ private Q_SLOTS:
         QFETCH(bool, origParams);
         QFETCH(int, microBatches);
         QFETCH(QString, says);
-        Scenario s;
-        s.zeroStage = 3;
-        s.sharding = Sharding::Fsdp;
-        s.fsdpVersion = FsdpVersion::Fsdp1;
+        Scenario s = underFsdp(FsdpVersion::Fsdp1, Measure::Allocated);
         s.fsdpOrigParams = origParams;
-        s.dataParallel = 8;
         s.gradAccum = microBatches;
-        s.precision = Precision::MixedBf16;
-        s.overhead.measure = Measure::Allocated;
         QVERIFY(!scenarioError(s));
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(says), qPrintable(html));
