@@ -280,7 +280,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.perLayerRopePossible();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
-    if (field == "double-quant") // bitsandbytes' choice; torchao always quantizes its scalers
+    if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices; torchtune's QLoRA is torchao's
         return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
     // NCCL's NVLS buffers (nvlsBuffersOnNvSwitch): --nvls matters where some communicator would
     // have them, --nccl where one would under 2.20 (which sets them up for every communicator),

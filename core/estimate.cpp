@@ -1989,15 +1989,17 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         sink.add(ItemId::RecomputeBuffer, buffer,
                  [&] { return "one layer's full activations while it is recomputed" + equals(buffer, units); });
     }
-    if (dt.autocast && s.fineTune != FineTune::QLoRA) {
+    if (dt.autocast) {
         // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
         // until that linear's backward (aten/src/ATen/autocast_mode.cpp, cached_cast: casts of
         // FP32 leaf weights that require grad stay in the cast cache for the whole forward, even
         // under checkpointing; a frozen weight's cast is saved by mm, so checkpointing drops it).
         // A bias is cast too, but nothing saves its cast (its gradient needs no input): the cache
         // lets it go when the autocast region exits (torch.clear_autocast_cache), before backward.
+        // QLoRA's 4-bit projections dequantize themselves; its head, not quantized, is cast when FP32.
         const bool baseCast = autocastCastsBase(s, dt);
-        const std::int64_t perLayer = baseCast ? ceilDiv(counts.perLayerMatrices, t) : 0;
+        const std::int64_t perLayer = baseCast && s.fineTune != FineTune::QLoRA ? ceilDiv(counts.perLayerMatrices, t)
+                                                                                : 0;
         const bool frozenRecomputed = !baseTrains(s) && s.recompute == Recompute::Full;
         const std::int64_t castLayers = savingLayers == 0 ? 0 : frozenRecomputed ? 1 : savingLayers;
         // The head's weight matrices: the LM head (tied or not), or BERT's pooler (h×h) and

@@ -322,6 +322,12 @@ const std::array kFields = {
               "(bnb_4bit_use_double_quant, the QLoRA paper's recipe, lit-gpt's bnb.nf4-dq): 4.127 bits per "
               "weight; no: an FP32 absmax per 64 weights, 4.5 bits (transformers' BitsAndBytesConfig default)",
               nullptr, VL_WORD(doubleQuant, parseYesNo, "double-quant", kYesNo), false, VL_BOOL(doubleQuant)},
+    FieldSpec{"bitsandbytes", "finetune.bitsandbytes", "VERSION",
+              "With --finetune qlora: the bitsandbytes version whose 4-bit linear runs, e.g. 0.41, 0.43.1 or 0.45 "
+              "(Hugging Face's and lit-gpt's QLoRA): before 0.43.2 each 4-bit linear keeps its input for "
+              "backward (bitsandbytes pull request 1270 dropped it); default 0.43.2+",
+              nullptr, VL_WORD(bitsandbytes, parseBitsandbytesRelease, "bitsandbytes", allowedBitsandbytesReleases()),
+              false, VL_NAMED(bitsandbytes)},
     FieldSpec{"base-dtype", "finetune.base_dtype", "DTYPE",
               "Dtype of the frozen base weights (freeze, lora, qlora): auto (the working "
               "weights'), fp32, bf16 or fp16",

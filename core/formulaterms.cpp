@@ -154,6 +154,13 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "one layer's backward at its widest:"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the layer's output (the residual stream)"),
     VL_TRANSLATE_NOOP("vl::formula", "gradients of SiLU's output and of up_proj's output"),
+    VL_TRANSLATE_NOOP("vl::formula", "the LoRA adapter's gradients of down_proj's input"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's FP32 one "
+                      "and the adapter's, less what the adapter saved, freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "gradients of SiLU's output, of up_proj's output and of their product, less what the adapter "
+                      "saved, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of down_proj's input"),
     VL_TRANSLATE_NOOP("vl::formula", "LoRA's gradient of down_proj's input, less its rank-r output"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of GELU's input"),

@@ -45,12 +45,13 @@ Bytes litgptLossPositionsGradient(const Scenario &s)
 
 namespace {
 
-// A 4-bit base linear keeps its input: bitsandbytes' MatMul4Bit does (autograd/_functions.py,
-// ctx.tensors = (A, B)); torchao's LinearNF4, torchtune's, saves only its NF4 weight
-// (dtypes/nf4tensor.py: ctx.save_for_backward(weight)).
+// A 4-bit base linear keeps its input: bitsandbytes' MatMul4Bit does before 0.43.2
+// (autograd/_functions.py, ctx.tensors = (A, B); since then (None, B)); torchao's LinearNF4,
+// torchtune's, saves only its NF4 weight (dtypes/nf4tensor.py: ctx.save_for_backward(weight)).
 bool fourBitKeepsInput(const Scenario &s)
 {
-    return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
+    return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune
+        && s.bitsandbytes == BitsandbytesRelease::Before0_43_2;
 }
 
 // The terms of Korthikanti et al.'s Table 2 for one layer.
@@ -140,33 +141,56 @@ bool loraOn(const Scenario &s, unsigned bit)
     return s.lora() && (s.loraTargets & bit);
 }
 
+// Hugging Face's QLoRA: every projection of a layer is bitsandbytes' Linear4bit under PEFT's
+// LoRA layer for it. Linear4bit computes in its input's dtype when that is FP32 or BF16
+// (nn/modules.py, set_compute_type) and casts its output back to the input's dtype
+// (`.to(inp_dtype)`): a layer that reads the FP32 stream (prepare_model_for_kbit_training's FP32
+// norms) gets FP32 projections, and its MLP runs in FP32.
+bool bitsandbytesLayer(const Scenario &s)
+{
+    return s.fineTune == FineTune::QLoRA && s.implementation == Implementation::HuggingFace;
+}
+
+// What the MLP's products are computed in: the activations' dtype, or bitsandbytes' projections'
+// output dtype, the stream's.
+std::int64_t mlpBytes(const Scenario &s)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    return bitsandbytesLayer(s) ? dt.stream : dt.activation;
+}
+
 // The input of one group of projections that read the same tensor (q, k, v; gate, up; o; down),
-// as autograd keeps it. An nn.Linear whose weight trains saves its input; a frozen one does not
-// (mm's derivative needs the input only for the weight's gradient), except bitsandbytes'
-// MatMul4Bit, which saves it whenever it needs an input gradient (bitsandbytes/autograd/
-// _functions.py, MatMul4Bit.forward). PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward)
-// casts x to the adapter's dtype, then runs lora_A on dropout(x): without dropout lora_A saves
-// x itself; with it, each adapter keeps its own 1-byte mask and dropped copy. `castPerReader`:
-// the input is the FP32 norm output under autocast, which every linear casts to 16 bits
-// separately, each keeping its own cast.
+// as autograd keeps it; `input` is the bytes an element of that tensor. An nn.Linear whose weight
+// trains saves its input; a frozen one does not (mm's derivative needs the input only for the
+// weight's gradient), except bitsandbytes' 4-bit linear before 0.43.2 (fourBitKeepsInput), which
+// saves the input as it comes. PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward) casts x to
+// the adapter's dtype, then runs lora_A on dropout(x): without dropout lora_A saves x itself; with
+// it, each adapter keeps its own 1-byte mask and dropped copy. Around a 4-bit base
+// (peft/tuners/lora/bnb.py, Linear4bit.forward) it casts x only outside autocast, so under
+// autocast lora_A reads x as it comes. `castPerReader`: the input is the FP32 norm output under
+// autocast, which every nn.Linear and FP32 adapter casts to 16 bits separately, each keeping its
+// own cast (cached_cast caches weights, not activations).
 // `keptAnyway`: the input is saved by another op already (flash attention's output).
 // `fourBitUnderQlora`: QLoRA quantizes this base projection (PEFT's leaves the LM head in 16 bits).
 void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
-                      bool castPerReader, bool keptAnyway = false, bool fourBitUnderQlora = true)
+                      std::int64_t input, bool castPerReader, bool keptAnyway = false, bool fourBitUnderQlora = true)
 {
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
+    const bool fourBit = bitsandbytesLayer(s) && fourBitUnderQlora;
     const bool baseSaves = baseTrains(s) || (fourBitKeepsInput(s) && fourBitUnderQlora);
-    const bool castEach = dt.autocast && castPerReader;
+    // A 4-bit base keeps x as it comes; its adapters cast an FP32 x under autocast each.
+    const bool castEach = dt.autocast && (fourBit ? input == 4 : castPerReader);
     bool shared = false;
     for (unsigned bit : group) {
         const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;
         if (castEach) {
-            if (baseSaves)
+            if (baseSaves && !fourBit)
                 out.add("16-bit cast of the input, saved by the projection", 2 * tokens * width);
+            shared = shared || (baseSaves && fourBit);
             if (loraReadsInput)
                 out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
-        } else if (dt.autocast && loraReadsInput) {
+        } else if (dt.autocast && loraReadsInput && !fourBit) {
             // A 16-bit input goes up to the FP32 adapter's dtype and autocast casts it back down
             // for lora_A: a copy of its own, even where another op keeps the input.
             out.add("16-bit cast of the input, saved by LoRA A", 2 * tokens * width);
@@ -182,7 +206,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
             out.add("LoRA A output (rank r), saved by LoRA B", dt.activation * tokens * s.loraRank);
     }
     if (shared && !keptAnyway)
-        out.add("projection input", dt.activation * tokens * width);
+        out.add("projection input", (fourBit ? input : dt.activation) * tokens * width);
 }
 
 // What one RMSNorm's saved tensors are called in the explanation.
@@ -415,7 +439,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
     const std::int64_t heads = a.heads / t, kvHeads = a.kvHeads / t, ffn = a.ffn / t;
     const std::int64_t q = heads * d;
     rmsNorm(s, out, tokens / t);
-    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.autocast);
+    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.stream, dt.autocast);
     qkNorms(s, out, tokens, heads, kvHeads);
     if (s.attention != Attention::Eager) {
         // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
@@ -434,7 +458,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
         out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
         out.add("log-sum-exp (FP32)", 4 * tokens * heads);
-        projectionInputs(s, out, {LoraO}, q, false, true);
+        projectionInputs(s, out, {LoraO}, q, e, false, true);
     } else {
         out.add("query after rotary", e * tokens * q);
         out.add("key after rotary, repeated to every head", e * tokens * q);
@@ -447,7 +471,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
-        projectionInputs(s, out, {LoraO}, q, false);
+        projectionInputs(s, out, {LoraO}, q, e, false);
     }
     postNorm(s, out, tokens, true);
     rmsNorm(s, out, tokens / t);
@@ -455,23 +479,24 @@ void llamaLayer(const Scenario &s, TensorList &out)
         mixtralMoe(s, out);
         return;
     }
-    projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.autocast);
+    projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.stream, dt.autocast);
+    const std::int64_t mlp = mlpBytes(s);
     if (s.liger) {
         // LigerSiLUMulFunction (liger_kernel/ops/swiglu.py): save_for_backward(a, b), SiLU
         // recomputed in backward.
-        out.add("gate_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
-        out.add("up_proj output, saved by Liger's SiLU × up", e * tokens * ffn);
+        out.add("gate_proj output, saved by Liger's SiLU × up", mlp * tokens * ffn);
+        out.add("up_proj output, saved by Liger's SiLU × up", mlp * tokens * ffn);
     } else if (a.mlp == MlpKind::GeGlu) {
         // Gemma's MLP: gelu_pytorch_tanh, whose backward, like SiLU's, needs only its input.
-        out.add("gate_proj output, saved by GELU", e * tokens * ffn);
-        out.add("GELU output, saved by × up", e * tokens * ffn);
-        out.add("up_proj output, saved by × GELU", e * tokens * ffn);
+        out.add("gate_proj output, saved by GELU", mlp * tokens * ffn);
+        out.add("GELU output, saved by × up", mlp * tokens * ffn);
+        out.add("up_proj output, saved by × GELU", mlp * tokens * ffn);
     } else {
-        out.add("gate_proj output, saved by SiLU", e * tokens * ffn);
-        out.add("SiLU output, saved by × up", e * tokens * ffn);
-        out.add("up_proj output, saved by × SiLU", e * tokens * ffn);
+        out.add("gate_proj output, saved by SiLU", mlp * tokens * ffn);
+        out.add("SiLU output, saved by × up", mlp * tokens * ffn);
+        out.add("up_proj output, saved by × SiLU", mlp * tokens * ffn);
     }
-    projectionInputs(s, out, {LoraDown}, ffn, false);
+    projectionInputs(s, out, {LoraDown}, ffn, mlp, false);
     postNorm(s, out, tokens, false);
 }
 
@@ -952,7 +977,7 @@ void codeHead(const Scenario &s, TensorList &out)
                     (dt.autocast ? 2 : e) * tokens * h);
         // LoRA on the head reads the final norm's output like a layer's projections read theirs.
         if (loraOn(s, LoraHead))
-            projectionInputs(s, out, {LoraHead}, h, dt.autocast, false, false);
+            projectionInputs(s, out, {LoraHead}, h, dt.stream, dt.autocast, false, false);
         // Gemma2ForCausalLM.forward: logits / final_logit_softcapping, tanh, × the cap; tanh saves
         // its output.
         if (s.arch.softCapping)
@@ -1058,7 +1083,9 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const std::int64_t tokens = s.sequence * s.microBatch;
     // One expert computes at a time: its share of the routed rows.
     const std::int64_t rows = tokens * std::min(a.expertsPerToken, a.experts) / a.experts;
-    const std::int64_t wide = e * rows * (a.ffn / t);
+    // The MLP's products, in what they are computed in (mlpBytes), and what a 16-bit kernel hands back.
+    const std::int64_t wide = mlpBytes(s) * rows * (a.ffn / t);
+    const std::int64_t wide16 = e * rows * (a.ffn / t);
     TensorList out;
     const bool bertPostNorm = !megatron && a.modeling == Modeling::Bert;
     // GPT-2's dropout after the MLP's c_proj saved a 1-byte mask, which its backward, the layer's
@@ -1073,7 +1100,11 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         out.add("gradient of the layer's output (the residual stream)", stream);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
-    const bool keepsInput = megatron || baseTrains(s) || fourBitKeepsInput(s) || loraOn(s, LoraDown);
+    // The second linear's saved input, freed once it has run, as large as the gradient its backward
+    // allocates. bitsandbytes' 4-bit linear before 0.43.2 keeps it as an attribute of its ctx
+    // (MatMul4Bit: ctx.tensors = (A, B)), which autograd frees with the graph only: after the
+    // layer's backward (torch.utils.checkpoint's recomputed graph), or after the whole backward.
+    const bool keepsInput = megatron || baseTrains(s) || loraOn(s, LoraDown);
     // The adapter's rank-r output and, with LoRA dropout, its 1-byte mask are freed by the MLP's
     // moment (dropout's backward has run).
     const Bytes adapterFreed = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
@@ -1172,7 +1203,38 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                      "A's, freed by then",
                                      adapterCast.total() - postMlpNormSaved, 1}}};
     }
-    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm},
+    // bitsandbytes' 4-bit MLP under PEFT (bitsandbytesLayer): the products are computed in the
+    // stream's dtype; down_proj's 4-bit backward hands its input's gradient back in 16 bits
+    // (MatMul4Bit.backward: grad_output @ dequantize(B)), which autograd casts up to an FP32
+    // input's dtype, after the 16-bit copy of the output's gradient that its cast back to the
+    // input's dtype takes (`.to(inp_dtype)`); PEFT's adapter (peft/tuners/lora/bnb.py) reads the
+    // product as it comes, so its gradient goes through FP32 only where the product is FP32. The
+    // adapter's saved input (its dropped copy or cast) is freed once it has run; the base's, kept
+    // before bitsandbytes 0.43.2, stays (keepsInput above). Three moments: the adapter's backward,
+    // the base's, and SwiGLU's product.
+    Moment adapter, base;
+    if (bitsandbytesLayer(s) && gated(a.mlp) && !s.liger && postMlpNormSaved == 0) {
+        const bool fp32Mlp = wide > wide16; // an FP32 stream under autocast
+        const bool lora = loraOn(s, LoraDown);
+        // What the adapter saved of the product: its 16-bit dropped copy or cast, or the 16-bit
+        // product itself, which the base may keep already.
+        const Bytes loraSaved = !lora ? 0 : s.loraDropout || fp32Mlp ? wide16 : fourBitKeepsInput(s) ? 0 : wide;
+        const Bytes loraFreed = lora ? loraSaved + adapterFreed : 0;
+        // lora_A's backward hands back the gradient of its input; an FP32 product's is cast up once
+        // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it.
+        if (lora)
+            adapter.tensors[0] = {"the LoRA adapter's gradients of down_proj's input",
+                                  fp32Mlp && s.loraDropout ? 2 * wide - wide16 : wide, 1};
+        base.tensors = {{{"down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's "
+                          "FP32 one and the adapter's, less what the adapter saved, freed by then",
+                          (fp32Mlp ? streamCopy.bytes + wide : 0) + wide16 + (lora ? wide : 0) - loraFreed, 1}}};
+        core.tensors = {{{"gradients of SiLU's output, of up_proj's output and of their product, less what the "
+                          "adapter saved, freed by then",
+                          3 * wide - loraFreed, 1}}};
+        projection = {};
+        adapterCast = {};
+    }
+    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, adapter, base},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);

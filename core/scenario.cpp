@@ -56,6 +56,8 @@ constexpr NameTable<PyTorchRelease, 4> kPyTorchReleases{{{PyTorchRelease::Since2
 constexpr NameTable<TransformersRelease, 3> kTransformersReleases{{{TransformersRelease::Since4_49, "4.49+"},
                                                                    {TransformersRelease::Before4_49, "4.48"},
                                                                    {TransformersRelease::Before4_46, "4.45"}}};
+constexpr NameTable<BitsandbytesRelease, 2> kBitsandbytesReleases{
+    {{BitsandbytesRelease::Since0_43_2, "0.43.2+"}, {BitsandbytesRelease::Before0_43_2, "0.43.1"}}};
 constexpr NameTable<Attention, 3> kAttentions{
     {{Attention::Eager, "eager"}, {Attention::Sdpa, "sdpa"}, {Attention::Flash, "flash"}}};
 constexpr NameTable<AmpStyle, 2> kAmpStyles{{{AmpStyle::MasterCopy, "master-copy"}, {AmpStyle::Autocast, "autocast"}}};
@@ -130,26 +132,28 @@ int bytesOf(GradDtype dtype, int weightBytes)
     return weightBytes;
 }
 
-struct MajorMinor {
+struct Version {
     int major = 0;
     int minor = 0;
+    int patch = 0;
+    auto operator<=>(const Version &) const = default;
 };
 
-// MAJOR.MINOR[.PATCH], each a number (the patch does not matter to any release rule).
-std::optional<MajorMinor> parseVersion(std::string_view t)
+// MAJOR.MINOR[.PATCH], each a number.
+std::optional<Version> parseVersion(std::string_view t)
 {
-    MajorMinor v;
+    Version v;
     const char *end = t.data() + t.size();
     auto [afterMajor, e1] = std::from_chars(t.data(), end, v.major);
     if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
         return std::nullopt;
     auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, v.minor);
-    if (e2 != std::errc{} || v.major < 1 || v.minor < 0 || (afterMinor != end && *afterMinor != '.'))
+    if (e2 != std::errc{} || v.major < 0 || v.minor < 0 || (v.major == 0 && v.minor == 0)
+        || (afterMinor != end && *afterMinor != '.'))
         return std::nullopt;
     if (afterMinor != end) {
-        int patch = 0;
-        auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, patch);
-        if (e3 != std::errc{} || patch < 0 || afterPatch != end)
+        auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, v.patch);
+        if (e3 != std::errc{} || v.patch < 0 || afterPatch != end)
             return std::nullopt;
     }
     return v;
@@ -340,13 +344,13 @@ std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
         return named;
     // Only where the version falls against 1.11, 2.1 and 2.2 matters.
     const auto v = parseVersion(t);
-    if (!v)
+    if (!v || v->major < 1)
         return std::nullopt;
-    if (v->major > 2 || (v->major == 2 && v->minor >= 2))
+    if (*v >= Version{2, 2})
         return PyTorchRelease::Since2_2;
-    if (v->major == 2)
-        return v->minor == 1 ? PyTorchRelease::Before2_2 : PyTorchRelease::Before2_1;
-    return v->minor >= 11 ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
+    if (*v >= Version{2, 1})
+        return PyTorchRelease::Before2_2;
+    return *v >= Version{1, 11} ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
 }
 std::string_view toString(TransformersRelease v)
 {
@@ -358,11 +362,25 @@ std::optional<TransformersRelease> parseTransformersRelease(std::string_view t)
         return named;
     // Only where the version falls against 4.46 and 4.49 matters.
     const auto v = parseVersion(t);
+    if (!v || v->major < 1)
+        return std::nullopt;
+    if (*v >= Version{4, 49})
+        return TransformersRelease::Since4_49;
+    return *v >= Version{4, 46} ? TransformersRelease::Before4_49 : TransformersRelease::Before4_46;
+}
+std::string_view toString(BitsandbytesRelease v)
+{
+    return nameOf(kBitsandbytesReleases, v);
+}
+std::optional<BitsandbytesRelease> parseBitsandbytesRelease(std::string_view t)
+{
+    if (const auto named = parseName(kBitsandbytesReleases, t))
+        return named;
+    // Only where the version falls against 0.43.2 matters.
+    const auto v = parseVersion(t);
     if (!v)
         return std::nullopt;
-    if (v->major > 4 || (v->major == 4 && v->minor >= 49))
-        return TransformersRelease::Since4_49;
-    return v->major == 4 && v->minor >= 46 ? TransformersRelease::Before4_49 : TransformersRelease::Before4_46;
+    return *v >= Version{0, 43, 2} ? BitsandbytesRelease::Since0_43_2 : BitsandbytesRelease::Before0_43_2;
 }
 std::string_view toString(Sharding v)
 {
@@ -559,6 +577,10 @@ std::string_view allowedPyTorchReleases()
 std::string_view allowedTransformersReleases()
 {
     return "a version such as 4.39, 4.47 or 4.57 (4.49+: 4.49 or newer; 4.48: 4.46 to 4.48; 4.45: 4.45 or older)";
+}
+std::string_view allowedBitsandbytesReleases()
+{
+    return "a version such as 0.41, 0.43.1 or 0.45 (0.43.2+: 0.43.2 or newer; 0.43.1: 0.43.1 or older)";
 }
 std::string_view allowedShardings()
 {

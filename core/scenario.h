@@ -43,6 +43,11 @@ enum class PyTorchRelease { Since2_2, Before2_2, Before2_1, Before1_11 };
 // upcasts while the forward still holds the 16-bit logits, and shifted a copy until 4.49, which
 // shifts the labels instead (huggingface/transformers pull request 35646).
 enum class TransformersRelease { Since4_49, Before4_49, Before4_46 };
+// The bitsandbytes release whose 4-bit linear (QLoRA's base, under Hugging Face's and lit-gpt's
+// code) runs: before 0.43.2 its MatMul4Bit keeps its input for backward, which only the weight's
+// gradient would need (autograd/_functions.py: ctx.tensors = (A, B); bitsandbytes pull request
+// 1270 keeps (None, B)).
+enum class BitsandbytesRelease { Since0_43_2, Before0_43_2 };
 enum class Offload { None, Optimizer, OptimizerAndParams };
 enum class Recompute { None, Selective, Full };
 enum class FineTune { Full, Freeze, LoRA, QLoRA };
@@ -158,6 +163,7 @@ struct Scenario {
     bool gradientsKept = false;
     PyTorchRelease pytorch = PyTorchRelease::Since2_2;
     TransformersRelease transformers = TransformersRelease::Since4_49;
+    BitsandbytesRelease bitsandbytes = BitsandbytesRelease::Since0_43_2;
     bool meanKeepsInput() const { return pytorch != PyTorchRelease::Since2_2; }      // before 2.2
     bool softmaxKeepsInput() const { return pytorch == PyTorchRelease::Before1_11; } // before 1.11
     // Before 2.1 foreach AdamW added eps out of place (torch/optim/adamw.py, _multi_tensor_adamw:
@@ -392,6 +398,7 @@ std::string_view toString(Sharding v);
 std::string_view toString(FsdpVersion v);
 std::string_view toString(PyTorchRelease v);
 std::string_view toString(TransformersRelease v);
+std::string_view toString(BitsandbytesRelease v);
 std::optional<Precision> parsePrecision(std::string_view text);
 std::optional<GradDtype> parseGradDtype(std::string_view text);
 std::optional<BaseDtype> parseBaseDtype(std::string_view text);
@@ -414,6 +421,7 @@ std::optional<FsdpVersion> parseFsdpVersion(std::string_view text);
 // A release as its name ("2.2+", "2.1") or any version number ("1.13", "2.1.2", "2.5").
 std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view text);
 std::optional<TransformersRelease> parseTransformersRelease(std::string_view text);
+std::optional<BitsandbytesRelease> parseBitsandbytesRelease(std::string_view text);
 // --flash-attention yes|no, the older spelling: yes is the flash kernel, no is eager attention.
 std::optional<Attention> parseFlashAttention(std::string_view text);
 std::optional<MlpKind> parseMlp(std::string_view text);
@@ -447,5 +455,6 @@ std::string_view allowedShardings();
 std::string_view allowedFsdpVersions();
 std::string_view allowedPyTorchReleases();
 std::string_view allowedTransformersReleases();
+std::string_view allowedBitsandbytesReleases();
 
 } // namespace vl

@@ -833,6 +833,9 @@ private Q_SLOTS:
                                                  << "--sharding: 'colossal' is not allowed; use zero|fsdp|megatron";
         QTest::newRow("per-layer RoPE tables neither yes nor no")
             << QStringList{"--per-layer-rope", "maybe"} << 2 << "--per-layer-rope: 'maybe' is not allowed; use yes|no";
+        QTest::newRow("a bitsandbytes version that is none")
+            << QStringList{"--finetune", "qlora", "--bitsandbytes", "latest"} << 2
+            << "--bitsandbytes: 'latest' is not allowed; use a version such as 0.41, 0.43.1 or 0.45";
         QTest::newRow("unknown FSDP version")
             << QStringList{"--fsdp-version", "3"} << 2 << "--fsdp-version: '3' is not allowed; use 1|2";
         QTest::newRow("Megatron's distributed optimizer at ZeRO-3")

@@ -750,6 +750,19 @@ private Q_SLOTS:
                                                              << "yes" << true;
         QTest::newRow("per-layer RoPE tables, Megatron") << llama() << "per-layer-rope"
                                                          << "yes" << false;
+        Scenario hfQlora = huggingFace; // gate_proj and up_proj keep their input only as 4-bit layers do
+        hfQlora.fineTune = FineTune::QLoRA;
+        hfQlora.loraTargets = LoraQ | LoraV;
+        QTest::newRow("bitsandbytes release, Hugging Face's QLoRA") << hfQlora << "bitsandbytes"
+                                                                    << "0.43.1" << true;
+        QTest::newRow("bitsandbytes release, LoRA") << huggingFace << "bitsandbytes"
+                                                    << "0.43.1" << false;
+        Scenario torchaoQlora = hfQlora;
+        torchaoQlora.implementation = Implementation::TorchTune;
+        torchaoQlora.precision = Precision::Bf16;
+        torchaoQlora.attention = Attention::Sdpa;
+        QTest::newRow("bitsandbytes release, torchtune's QLoRA (torchao)") << torchaoQlora << "bitsandbytes"
+                                                                           << "0.43.1" << false;
         QTest::newRow("FSDP version, FSDP") << fsdpOneMicroBatch << "fsdp-version"
                                             << "1" << true;
         QTest::newRow("FSDP version, DeepSpeed ZeRO-3") << zero3Accumulating << "fsdp-version"

@@ -254,6 +254,31 @@ private Q_SLOTS:
             s.fineTune = FineTune::QLoRA;
             s.loraTargets = LoraQ | LoraV;
         });
+        // Hugging Face's QLoRA: bitsandbytes' 4-bit MLP, each of its backward's moments the widest once
+        const auto hfQlora = [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Flash;
+            s.fineTune = FineTune::QLoRA;
+            s.loraTargets = LoraQ | LoraV | LoraDown;
+            s.loraDropout = true;
+        };
+        row("QLoRA over an FP32 base under autocast, bitsandbytes 0.43.1: down_proj's 4-bit backward the widest",
+            [&](Scenario &s) {
+                hfQlora(s);
+                s.precision = Precision::MixedBf16;
+                s.ampStyle = AmpStyle::Autocast;
+                s.baseDtype = BaseDtype::Fp32;
+                s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+            });
+        row("QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest", [&](Scenario &s) {
+            hfQlora(s);
+            s.precision = Precision::Bf16;
+            s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+        });
+        row("QLoRA in BF16, bitsandbytes 0.43.2 on: SwiGLU's product the widest", [&](Scenario &s) {
+            hfQlora(s);
+            s.precision = Precision::Bf16;
+        });
         row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
             peftQloraUnderZero3(s);

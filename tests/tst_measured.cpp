@@ -66,6 +66,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.gradientsKept = get<bool>(row, "gradients_kept", false);
     s.pytorch = *parsePyTorchRelease(get<std::string>(row, "pytorch", "2.2+"));
     s.transformers = *parseTransformersRelease(get<std::string>(row, "transformers", "4.49+"));
+    s.bitsandbytes = *parseBitsandbytesRelease(get<std::string>(row, "bitsandbytes", "0.43.2+"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])

@@ -91,6 +91,8 @@ Scenario scenarioOf(const YAML::Node &c)
         s.attention = Attention::Flash; // flash_attn_func
     if (c["pytorch"])
         s.pytorch = *parsePyTorchRelease(c["pytorch"].as<std::string>());
+    if (c["bitsandbytes"])
+        s.bitsandbytes = *parseBitsandbytesRelease(c["bitsandbytes"].as<std::string>());
     s.liger = c["liger"] && c["liger"].as<bool>();
     if (c["finetune"].as<std::string>() != "full") {
         s.fineTune = c["finetune"].as<std::string>() == "qlora" ? FineTune::QLoRA : FineTune::LoRA;
@@ -121,6 +123,8 @@ std::string rowName(const YAML::Node &c)
         name += " e" + c["experts"].as<std::string>() + " top" + c["top_k"].as<std::string>();
     if (c["pytorch"])
         name += " pytorch " + c["pytorch"].as<std::string>();
+    if (c["bitsandbytes"])
+        name += " bitsandbytes " + c["bitsandbytes"].as<std::string>();
     if (c["liger"])
         name += " liger";
     if (c["packed"] && c["packed"].as<bool>())

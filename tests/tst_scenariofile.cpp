@@ -154,6 +154,42 @@ private Q_SLOTS:
         QCOMPARE(int(doc->scenario.pytorch), release);
     }
 
+    // finetune.bitsandbytes: where a version falls against 0.43.2, whose 4-bit linear stopped keeping
+    // its input; every bitsandbytes release is 0.x.
+    void bitsandbytesRelease_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("release"); // -1: refused
+        QTest::newRow("0.41, lit-gpt's of 2023") << "'0.41'" << int(BitsandbytesRelease::Before0_43_2);
+        QTest::newRow("0.43.1, the last keeping the input") << "0.43.1" << int(BitsandbytesRelease::Before0_43_2);
+        QTest::newRow("0.43.2, the first without it") << "0.43.2" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("0.45") << "'0.45'" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("1.0") << "'1.0'" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("0.43.2+, as written") << "0.43.2+" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("0.0") << "'0.0'" << -1;
+        QTest::newRow("a bare 0") << "0" << -1;
+        QTest::newRow("a word") << "latest" << -1;
+        QTest::newRow("a negative patch") << "0.43.-2" << -1;
+    }
+    void bitsandbytesRelease()
+    {
+        QFETCH(QString, value);
+        QFETCH(int, release);
+        const auto doc = parseSketch(
+            2,
+            QStringLiteral("training: {implementation: huggingface}\nfinetune: {mode: qlora, bitsandbytes: %1}")
+                .arg(value),
+            "bitsandbytes.vramledger.yaml");
+        if (release < 0) {
+            QVERIFY(!doc.ok());
+            QVERIFY2(doc.error().describe().find("finetune.bitsandbytes") != std::string::npos,
+                     doc.error().describe().c_str());
+            return;
+        }
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(int(doc->scenario.bitsandbytes), release);
+    }
+
     // What the total predicts: a file before schema 2 meant the tensors alone unless it turned the
     // overhead on; a newer file that does not say takes the default, what nvidia-smi shows.
     void measureAcrossSchemas_data()

@@ -271,6 +271,31 @@ private Q_SLOTS:
                       QStringLiteral("lit-gpt makes its weights on the GPU one after another"), expected);
     }
 
+    // QLoRA under bitsandbytes before 0.43.2: the page says its 4-bit linears keep their inputs
+    // through the layer's backward; not for a newer one, nor for torchtune's (torchao's) QLoRA.
+    void assumptionsSayWhatBitsandbytesKeeps_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<QString>("expected");
+        Scenario newer;
+        peftQloraUnderZero3(newer);
+        Scenario older = newer;
+        older.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+        QTest::newRow("PEFT's QLoRA, bitsandbytes 0.43.1") << older << QStringLiteral("pull request 1270");
+        QTest::newRow("PEFT's QLoRA, bitsandbytes 0.43.2 on") << newer << QString();
+        Scenario lora = older;
+        lora.fineTune = FineTune::LoRA;
+        QTest::newRow("LoRA, no 4-bit linear") << lora << QString();
+    }
+    void assumptionsSayWhatBitsandbytesKeeps()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(QString, expected);
+        QVERIFY(!scenarioError(scenario));
+        saysOnlyWhere(assumptionsHtml(scenario, estimate(scenario), Units::GiB),
+                      QStringLiteral("bitsandbytes 0.43.1 or older"), expected);
+    }
+
     // Under FSDP with several micro-batches a step, the page says what no_sync would add and
     // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
     void assumptionsNameFsdpNoSync_data()

@@ -614,6 +614,8 @@ void ControlPanel::build()
     m_loraRank = fieldSpinBox("lora-rank");
     m_loraDropout = new QCheckBox(m_advancedBody);
     m_doubleQuant = new QCheckBox(m_advancedBody);
+    m_bitsandbytes = combo({{int(BitsandbytesRelease::Since0_43_2), [] { return tr("0.43.2 or newer"); }},
+                            {int(BitsandbytesRelease::Before0_43_2), [] { return tr("0.43.1 or older"); }}});
     m_baseDtype = combo({{int(BaseDtype::Auto), [] { return tr("As the weights"); }},
                          {int(BaseDtype::Fp32), [] { return tr("FP32"); }},
                          {int(BaseDtype::Bf16), [] { return tr("BF16"); }},
@@ -659,6 +661,13 @@ void ControlPanel::build()
             return tr("QLoRA stores each block of 64 weights with a scale. Double quantization stores the scales in 8 "
                       "bits too: 4.127 bits per weight instead of 4.5 (the QLoRA paper's recipe; transformers' "
                       "BitsAndBytesConfig leaves it off unless asked).");
+        });
+    row(
+        af, m_bitsandbytes, [] { return tr("bitsandbytes"); },
+        [] {
+            return tr("The bitsandbytes release that runs QLoRA's 4-bit layers (Hugging Face's and lit-gpt's code). "
+                      "Before 0.43.2 every 4-bit layer kept its input for backward, which only the weight's gradient "
+                      "would need: one more copy of each layer's inputs.");
         });
 
     m_measure = combo({{int(Measure::Allocated), [] { return tr("Tensors (allocated)"); }},
@@ -779,6 +788,7 @@ void ControlPanel::build()
         });
     }
     checkEdit(m_doubleQuant, "double-quant", [](Scenario &s, int v) { s.doubleQuant = v; });
+    comboEdit(m_bitsandbytes, "bitsandbytes", [](Scenario &s, int v) { s.bitsandbytes = BitsandbytesRelease(v); });
     comboEdit(m_optimizerImpl, "optimizer-impl", [](Scenario &s, int v) { s.optimizerImpl = OptimizerImpl(v); });
     checkEdit(m_pagedOptimizer, "paged-optimizer", [](Scenario &s, int v) { s.pagedOptimizer = v; });
     checkEdit(m_optimizerInBackward, "optimizer-in-backward", [](Scenario &s, int v) { s.optimizerInBackward = v; });
@@ -1014,6 +1024,7 @@ void ControlPanel::syncFromModel()
     for (int i = 0; i < m_loraTargets.size(); ++i)
         setCheck(m_loraTargets[i], (s.loraTargets & loraTargetNames()[std::size_t(i)].first) != 0);
     setCheck(m_doubleQuant, s.doubleQuant);
+    setComboData(m_bitsandbytes, s.bitsandbytes);
     setComboData(m_optimizerImpl, s.optimizerImpl);
     setCheck(m_pagedOptimizer, s.pagedOptimizer);
     setCheck(m_optimizerInBackward, s.optimizerInBackward);

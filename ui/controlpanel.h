@@ -128,6 +128,7 @@ private:
     QCheckBox *m_loraDropout = nullptr;
     QList<QCheckBox *> m_loraTargets; // one per target, in loraTargetNames() order
     QCheckBox *m_doubleQuant = nullptr;
+    QComboBox *m_bitsandbytes = nullptr;
     QComboBox *m_optimizerImpl = nullptr;
     QCheckBox *m_pagedOptimizer = nullptr;
     QCheckBox *m_optimizerInBackward = nullptr;

@@ -311,6 +311,10 @@
         <source>FSDP1 without use_orig_params: zero_grad frees the flat parameters&apos; gradients after the step.</source>
         <translation>FSDP1 不使用 use_orig_params：zero_grad 在优化器步之后释放扁平参数的梯度。</translation>
     </message>
+    <message>
+        <source>bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only with the graph: through the whole backward of a layer, after its own backward has run.</source>
+        <translation>bitsandbytes 0.43.1 或更早：每个 4 位线性层都为反向传播保留其输入（0.43.2 起不再保留，见 bitsandbytes 拉取请求 1270），存为其 autograd 上下文的属性，autograd 只随计算图一起释放它：在该层的整个反向传播期间都在，即使它自己的反向已经跑完。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -1271,6 +1275,22 @@
     <message>
         <source>Hugging Face&apos;s Mistral and Mixtral code before transformers 4.42, and its Llama code before 4.40, gives every attention layer its own rotary embedding, which keeps cos and sin tables for all the model&apos;s positions (max positions) from the start. Tick it for a run on such a release.</source>
         <translation>transformers 4.42 之前的 Hugging Face Mistral 与 Mixtral 代码，以及 4.40 之前的 Llama 代码，都为每个注意力层各建一个旋转位置编码，一开始就为模型的全部位置（最大位置数）保存 cos 与 sin 表。若训练用的是这样的版本，请勾选。</translation>
+    </message>
+    <message>
+        <source>0.43.2 or newer</source>
+        <translation>0.43.2 或更新</translation>
+    </message>
+    <message>
+        <source>0.43.1 or older</source>
+        <translation>0.43.1 或更早</translation>
+    </message>
+    <message>
+        <source>bitsandbytes</source>
+        <translation>bitsandbytes</translation>
+    </message>
+    <message>
+        <source>The bitsandbytes release that runs QLoRA&apos;s 4-bit layers (Hugging Face&apos;s and lit-gpt&apos;s code). Before 0.43.2 every 4-bit layer kept its input for backward, which only the weight&apos;s gradient would need: one more copy of each layer&apos;s inputs.</source>
+        <translation>运行 QLoRA 4 位层的 bitsandbytes 版本（Hugging Face 与 lit-gpt 的代码）。0.43.2 之前，每个 4 位层都为反向传播保留其输入，而只有权重的梯度才需要它：每层的输入多存一份。</translation>
     </message>
 </context>
 <context>
@@ -3698,6 +3718,18 @@
     <message>
         <source>FP32 logits</source>
         <translation>FP32 logits</translation>
+    </message>
+    <message>
+        <source>the LoRA adapter&apos;s gradients of down_proj&apos;s input</source>
+        <translation>LoRA 适配器对 down_proj 输入的梯度</translation>
+    </message>
+    <message>
+        <source>down_proj&apos;s 4-bit backward: the 16-bit gradients of its output and input, the input&apos;s FP32 one and the adapter&apos;s, less what the adapter saved, freed by then</source>
+        <translation>down_proj 的 4 位反向：其输出与输入的 16 位梯度、输入的 FP32 梯度和适配器的梯度，减去此时已释放的适配器所保存的张量</translation>
+    </message>
+    <message>
+        <source>gradients of SiLU&apos;s output, of up_proj&apos;s output and of their product, less what the adapter saved, freed by then</source>
+        <translation>SiLU 输出、up_proj 输出及二者乘积的梯度，减去此时已释放的适配器所保存的张量</translation>
     </message>
 </context>
 <context>

@@ -87,8 +87,20 @@ LITGPT_TRAINING = [
     dict(finetune="full"),
     dict(finetune="lora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True),
     dict(finetune="lora", lora_targets=["q", "k", "v"], lora_rank=4, lora_dropout=False),
-    dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True),
+    # lit-gpt of October 2023 ran bitsandbytes 0.41, whose 4-bit linear keeps its input
+    dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True, bitsandbytes="0.43.1"),
 ]
+# Hugging Face's QLoRA, bitsandbytes' 4-bit projections under PEFT: pure BF16; under autocast after
+# prepare_model_for_kbit_training, which casts the norms and the embedding to FP32 (the residual
+# stream FP32); under autocast with the norms left in BF16 (fms-acceleration's loader); the
+# adapters FP32 under autocast
+HF_QLORA_PRECISIONS = [
+    dict(weights="bf16"),
+    dict(weights="fp32", autocast="bf16", adapter_dtype="fp32"),
+    dict(weights="bf16", autocast="bf16", adapter_dtype="fp32"),
+]
+HF_QLORA_TRAINING = [dict(training, finetune="qlora") for training in LLAMA_TRAINING[1:4]]
+BITSANDBYTES = ["0.43.1", "0.43.2+"]
 # LoRA on lit-gpt's head too (finetune/lora.py's lora_head)
 LITGPT_HEAD = [
     dict(finetune="lora", lora_targets=["q", "v", "head"], lora_rank=8, lora_dropout=True),
@@ -121,6 +133,15 @@ def configs():
         for recompute in RECOMPUTE if training["finetune"] == "full" else RECOMPUTE[:1]:
             yield dict(family="torchtune", **shape, **precision, **training, recompute=recompute, dropout=0.0,
                        attention="sdpa", packed=packed)
+    # Hugging Face's QLoRA with bitsandbytes before 0.43.2, whose 4-bit linear keeps its input, and since
+    for shape, precision, training, bitsandbytes in itertools.product(
+            LLAMA_SHAPES[:2], HF_QLORA_PRECISIONS, HF_QLORA_TRAINING, BITSANDBYTES):
+        yield dict(family="llama", **shape, **precision, **training, bitsandbytes=bitsandbytes, recompute="none",
+                   dropout=0.0)
+    # ... and where backward's widest moment is the MLP's under the flash kernel's stand-in
+    for precision, training, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, HF_QLORA_TRAINING, BITSANDBYTES):
+        yield dict(family="llama", **FLASH_ALIGNED_SHAPES[0], **precision, **training, bitsandbytes=bitsandbytes,
+                   recompute="none", dropout=0.0, attention="sdpa")
     # ... and its QLoRA (torchao's NF4 base: every projection; the head stays BF16)
     for shape, training, packed in itertools.product(LLAMA_SHAPES, TORCHTUNE_QLORA, [False, True]):
         yield dict(family="torchtune", **shape, weights="bf16", **training, recompute="none", dropout=0.0,
@@ -136,9 +157,14 @@ def configs():
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     for shape, training in itertools.product(NEOX_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt-neox", **shape, weights="bf16", **training, recompute="none", dropout=0.0)
+    # ... its QLoRA with bitsandbytes 0.43.2 or newer, whose 4-bit linear keeps no input
+    for family, shape in (("litgpt", LLAMA_SHAPES[1]), ("litgpt-neox", NEOX_SHAPES[0])):
+        yield dict(family=family, **shape, weights="bf16", **dict(LITGPT_TRAINING[3], bitsandbytes="0.43.2+"),
+                   recompute="none", dropout=0.0)
     for family, shape, training in itertools.chain(
             itertools.product(["litgpt"], LLAMA_SHAPES + [LONG_SHAPE, dict(LONG_SHAPE, batch=2)], LITGPT_HEAD + [
-                dict(finetune="qlora", lora_targets=["v", "head"], lora_rank=8, lora_dropout=False)]),
+                dict(finetune="qlora", lora_targets=["v", "head"], lora_rank=8, lora_dropout=False,
+                     bitsandbytes="0.43.1")]),
             itertools.product(["litgpt-neox"], NEOX_SHAPES[:2], LITGPT_HEAD)):
         yield dict(family=family, **shape, weights="bf16", **training, recompute="none", dropout=0.0)
     # ... and in bf16-mixed (autocast over FP32 weights; lit-gpt refuses QLoRA with it), one

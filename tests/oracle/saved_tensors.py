@@ -379,6 +379,10 @@ class Lora:
         # then applies the adapter's dropout.
         if x.dtype != self.a.dtype:
             x = x.to(self.a.dtype)
+        return self.adapter(ops, x)
+
+    def adapter(self, ops, x):
+        """lora_B(lora_A(dropout(x))) * scaling, on x as it comes."""
         if self.dropout:
             x = CudaDropout.apply(x, 0.05)
         return ops.linear(ops.linear(x, self.a), self.b) * 2.0
@@ -400,27 +404,73 @@ class LinearNF4(torch.autograd.Function):
         return grad @ ctx.saved_tensors[0], None
 
 
+class MatMul4Bit(torch.autograd.Function):
+    """bitsandbytes' MatMul4Bit (autograd/_functions.py): multiplies by the 4-bit weight dequantized
+    to the input's dtype (F.linear, which autocast runs in 16 bits) and, before 0.43.2, keeps its
+    input for backward (`ctx.tensors = (A, B)`; bitsandbytes#1270 made it `(None, B)`: backward
+    needs only the weight). An attribute of ctx, not save_for_backward: autograd does not free it
+    once the node has run, only with the graph. The stand-in saves it too, for the hooks to count,
+    and keeps the weight in 16 bits, a parameter; what dequantizing the packed weight holds is an
+    item of its own (QLoRA's dequantized module)."""
+
+    @staticmethod
+    def forward(ctx, a, weight, bias, ops, saves_input):
+        ctx.save_for_backward(*((a, weight) if saves_input else (weight,)))
+        ctx.tensors = (a if saves_input else None, weight)
+        return ops.linear(a, weight.to(a.dtype), bias)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # grad_A = grad_output @ dequantize(B), in the gradient's dtype
+        weight = ctx.saved_tensors[-1]
+        return grad @ weight.to(grad.dtype), None, None, None, None
+
+
+def linear4bit(ops, x, weight, saves_input):
+    """bitsandbytes' Linear4bit.forward (nn/modules.py, 0.43 to now): on its first call the layer
+    computes in its input's dtype when that is FP32 or BF16 (set_compute_type), else in
+    bnb_4bit_compute_dtype (the stand-in weight's); it casts x to that dtype and casts the product
+    back to the input's dtype (`.to(inp_dtype)`)."""
+    compute = x.dtype if x.dtype in (torch.float32, torch.bfloat16) else weight.dtype
+    return MatMul4Bit.apply(x.to(compute), weight, None, ops, saves_input).to(x.dtype)
+
+
 class Projection:
     """nn.Linear, optionally wrapped by LoRA; with `nf4`, torchtune's NF4 base (FrozenNF4Linear, or
-    LoRALinear with quantize_base)."""
+    LoRALinear with quantize_base); with `bnb4` (True: bitsandbytes before 0.43.2, False: since),
+    bitsandbytes' Linear4bit, Hugging Face's QLoRA base, under PEFT's own LoRA layer for it."""
 
-    def __init__(self, in_features, out_features, dtype, trainable, bias=False, lora=None, nf4=False):
+    def __init__(self, in_features, out_features, dtype, trainable, bias=False, lora=None, nf4=False, bnb4=None):
         self.weight = parameter((out_features, in_features), dtype, trainable)
         self.bias = parameter((out_features,), dtype, trainable) if bias else None
         self.lora = lora
         self.nf4 = nf4
+        self.bnb4 = bnb4
 
     def params(self):
         own = [self.weight] + ([self.bias] if self.bias is not None else [])
         return own + (self.lora.params() if self.lora else [])
 
     def __call__(self, ops, x):
+        if self.bnb4 is not None:
+            return self.bnb_lora(ops, x)
         if self.nf4:
             out = LinearNF4.apply(x, self.weight)
             out = out + self.bias if self.bias is not None else out
         else:
             out = ops.linear(x, self.weight, self.bias)
         return out + self.lora(ops, x) if self.lora else out
+
+    def bnb_lora(self, ops, x):
+        """PEFT's LoRA around a 4-bit base (peft/tuners/lora/bnb.py, Linear4bit.forward, 0.11 to
+        now): the base's output cloned ("defensively"), then under autocast the adapter reads x as
+        it comes; without autocast x is cast to the adapter's dtype and the adapter's output back."""
+        out = linear4bit(ops, x, self.weight, self.bnb4)
+        if not self.lora:
+            return out
+        if isinstance(ops, Autocast):
+            return out.clone() + self.lora.adapter(ops, x)
+        return out.clone() + self.lora.adapter(ops, x.to(self.lora.a.dtype)).to(out.dtype)
 
 
 def rotate_half(x):
@@ -447,14 +497,18 @@ class LlamaLayer:
         targets = c.get("lora_targets", [])
         h, a, g, d, f = c["hidden"], c["heads"], c["kv_heads"], c["hidden"] // c["heads"], c["ffn"]
 
-        # torchtune's QLoRA builders quantize every projection of the layer (the torchtune family)
-        nf4 = c["finetune"] == "qlora" and c["family"] == "torchtune"
+        # torchtune's QLoRA builders quantize every projection of the layer (the torchtune family);
+        # Hugging Face's, bitsandbytes' Linear4bit in 16 bits (bnb_4bit_compute_dtype) whatever the
+        # dtype prepare_model_for_kbit_training gives the rest of the model
+        qlora = c["finetune"] == "qlora"
+        nf4 = qlora and c["family"] == "torchtune"
+        bnb4 = bnb_saves_input(c) if qlora and c["family"] == "llama" else None
 
         def proj(name, i, o, bias=False):
             lora = None
             if name in targets:
                 lora = Lora(i, o, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
-            return Projection(i, o, weight, trainable, bias, lora, nf4)
+            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bias, lora, nf4, bnb4)
 
         self.norm1 = parameter((h,), weight, trainable)
         self.norm2 = parameter((h,), weight, trainable)
@@ -792,21 +846,9 @@ def torchtune_rope(c):
     return cache, row.expand(c["batch"], -1).contiguous()
 
 
-class QuantizedLinear(torch.autograd.Function):
-    """bitsandbytes' MatMul4Bit (autograd/_functions.py): dequantizes the 4-bit weight for the
-    product and saves its input whenever an input needs a gradient (`ctx.tensors = (A, B)`). The
-    stand-in keeps the weight in 16 bits; the packed weight it stands for is a parameter."""
-
-    @staticmethod
-    def forward(ctx, x, weight, bias=None):
-        ctx.save_for_backward(x, weight)
-        return F.linear(x, weight, bias)
-
-    @staticmethod
-    def backward(ctx, grad):
-        # grad_A = grad_output @ dequantize(B): the dequantized weight is an item of its own
-        # (QLoRA's dequantized module), so the stand-in's 16-bit weight stands in for it
-        return grad @ ctx.saved_tensors[1], None, None
+def bnb_saves_input(c):
+    """bitsandbytes' MatMul4Bit keeps its input before 0.43.2 (c["bitsandbytes"], default: since)."""
+    return c.get("bitsandbytes", "0.43.2+") != "0.43.2+"
 
 
 class LitgptLlamaLayer:
@@ -846,7 +888,9 @@ class LitgptLlamaLayer:
         return own + ([self.lora_a, self.lora_b] if self.lora_a is not None else [])
 
     def linear(self, ops, x, weight, bias=None):
-        return QuantizedLinear.apply(x, weight, bias) if self.quantized else ops.linear(x, weight, bias)
+        if self.quantized:
+            return MatMul4Bit.apply(x, weight, bias, ops, bnb_saves_input(self.c))
+        return ops.linear(x, weight, bias)
 
     @staticmethod
     def rms_norm(weight, x, pytorch, eps=1e-5):
@@ -1247,7 +1291,7 @@ def count_outside(c, loss_backward=False):
             def lm_head(x_i):
                 # Under autocast a frozen head's weight is cast anew for every chunk (the cast cache
                 # keeps only weights that require grad), and each chunk's mm saves its cast.
-                out = QuantizedLinear.apply(x_i, head, bias) if quantized else ops.linear(x_i, head, bias)
+                out = MatMul4Bit.apply(x_i, head, bias, ops, bnb_saves_input(c)) if quantized else ops.linear(x_i, head, bias)
                 if litgpt_head_lora is None:
                     return out
                 # LoRALinear.forward: (lora_dropout(x) @ lora_A.T @ lora_B.T) * scaling
