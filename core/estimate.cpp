@@ -1985,9 +1985,15 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     // saved tensors in its backward.
     const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
     if (rebuildsLayer && savingLayers > 0) {
-        const Bytes buffer = b.oneLayerActivations;
-        sink.add(ItemId::RecomputeBuffer, buffer,
-                 [&] { return "one layer's full activations while it is recomputed" + equals(buffer, units); });
+        const Bytes reused = recomputationReusesInput(s);
+        const Bytes buffer = b.oneLayerActivations - reused;
+        sink.add(ItemId::RecomputeBuffer, buffer, [&] {
+            if (reused == 0)
+                return "one layer's full activations while it is recomputed" + equals(buffer, units);
+            return "one layer's full activations while it is recomputed, " + formatBytes(b.oneLayerActivations, units)
+                + ", less its input, which the checkpoint keeps and the recomputation saves as it is, "
+                + formatBytes(reused, units) + equals(buffer, units);
+        });
     }
     if (dt.autocast) {
         // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast

@@ -1044,6 +1044,27 @@ TensorList layerTensorsWithoutRecompute(const Scenario &s)
     return layerTensors(whole);
 }
 
+Bytes recomputationReusesInput(const Scenario &s)
+{
+    if (s.recompute != Recompute::Full || s.implementation == Implementation::Megatron)
+        return 0;
+    const DtypeBytes dt = dtypeBytes(s);
+    const Bytes input = dt.stream * s.sequence * s.microBatch / titanTp(s) * s.arch.hidden;
+    switch (s.arch.modeling) {
+    case Modeling::Llama:
+        // The first norm: RMSNorm's upcast (x.to(float32), x.float()) copies a 16-bit stream only;
+        // Liger's kernel and lit-gpt's RMSNorm save x as it comes.
+        return s.liger || s.implementation == Implementation::LitGpt || dt.stream == 4 ? input : 0;
+    case Modeling::GptNeox: // lit-gpt's LayerNorm, over bf16-true's stream or bf16-mixed's FP32 one
+        return input;
+    case Modeling::Gpt2: // ln_1; autocast casts a 16-bit stream to FP32 for it (layer_norm's FP32 list)
+        return dt.autocast && dt.stream == 2 ? 0 : input;
+    case Modeling::Bert: // the query, key and value linears that train keep the input itself
+        return baseTrains(s) && !dt.autocast ? input : 0;
+    }
+    return 0;
+}
+
 // Backward's working set: what one layer's backward holds at once beyond what every layer saved,
 // at its widest moment, the MLP's (tests/oracle's backward_working_set measures it through
 // PyTorch's allocations; tst_savedtensors pins it). Autograd frees a node's saved tensors once

@@ -48,6 +48,10 @@ TensorList outsideTensors(const Scenario &s); // empty for Megatron, which count
 TensorList embeddingTensors(const Scenario &s);
 // What one layer saves without recomputation, whatever the scenario's recompute setting.
 TensorList layerTensorsWithoutRecompute(const Scenario &s);
+// Of those, under full recomputation, what is the layer's input itself: torch.utils.checkpoint
+// hands the recomputed layer the input it kept (detach_variable shares the storage), so an op that
+// saves the input as it comes saves nothing new. Megatron's count is the papers' (0 there).
+Bytes recomputationReusesInput(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
 // moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`
 // is layerTensorsWithoutRecompute(s), for a caller that has it already.

@@ -270,6 +270,12 @@ private Q_SLOTS:
                 s.baseDtype = BaseDtype::Fp32;
                 s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
             });
+        row("Hugging Face in FP32, every layer recomputed: the first norm saves the checkpoint's input",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.precision = Precision::Fp32;
+                s.recompute = Recompute::Full;
+            });
         row("QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest", [&](Scenario &s) {
             hfQlora(s);
             s.precision = Precision::Bf16;

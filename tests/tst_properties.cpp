@@ -261,12 +261,15 @@ private Q_SLOTS:
             // mixed precision itself (16-bit parameters, no autocast), so the head's first-token
             // slice becomes a view keeping the last layer's output instead of a small 16-bit cast,
             // and a frozen base kept in FP32 makes QLoRA's dequantized copy FP32. A 4-bit model
-            // reaches DeepSpeed's ZeRO-3 whole, which holds it so until it partitions it.
+            // reaches DeepSpeed's ZeRO-3 whole, which holds it so until it partitions it. Its
+            // 16-bit stream makes the recomputed layer's first norm copy its input to FP32, where
+            // autocast's FP32 stream was the checkpoint's own tensor.
             {Lever::ZeroSharding,
              {ItemId::Zero3GatheredParams, ItemId::Zero3PersistentParams, ItemId::ModelBeforePartitioning,
               ItemId::FsdpUnshardedParams, ItemId::FsdpAllGatherBuffers, ItemId::FsdpGradientBuffers,
               ItemId::ZeroReduceBucket, ItemId::ZeroFp32Gradients, ItemId::OptimizerStepBuffer, ItemId::CommBuffers,
-              ItemId::AllocatorReserve, ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized}},
+              ItemId::AllocatorReserve, ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized,
+              ItemId::RecomputeBuffer}},
             {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
             // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,

@@ -230,6 +230,31 @@ private Q_SLOTS:
         QCOMPARE(estimate(scenario).keptPerLayer, sum);
     }
 
+    // Under full recomputation the estimate's recompute buffer is what the layer saves again while
+    // torch.utils.checkpoint recomputes it, which the oracle counts in backward: the whole layer's
+    // tensors less its input where an op saves the input as it comes.
+    void recomputationMatchesAutograd_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<qint64>("recomputed");
+        const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/saved-tensors.yaml");
+        for (const auto &row : rows) {
+            if (!row["recomputed"])
+                continue;
+            Bytes sum = 0;
+            for (Bytes b : row["recomputed"].as<std::vector<Bytes>>())
+                sum += b;
+            QTest::newRow(rowName(row["config"]).c_str()) << scenarioOf(row["config"]) << qint64(sum);
+        }
+        QVERIFY(QTest::currentTestFunction() != nullptr);
+    }
+    void recomputationMatchesAutograd()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(qint64, recomputed);
+        QCOMPARE(estimate(scenario).item(ItemId::RecomputeBuffer), recomputed);
+    }
+
     // Backward's working set against what the oracle measured (PyTorch's allocations while one
     // layer's backward runs), where core models it (see workingSetPinned).
     void workingSetMatchesAutograd_data()

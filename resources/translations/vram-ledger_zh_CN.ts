@@ -3731,6 +3731,10 @@
         <source>gradients of SiLU&apos;s output, of up_proj&apos;s output and of their product, less what the adapter saved, freed by then</source>
         <translation>SiLU 输出、up_proj 输出及二者乘积的梯度，减去此时已释放的适配器所保存的张量</translation>
     </message>
+    <message>
+        <source>less its input, which the checkpoint keeps and the recomputation saves as it is</source>
+        <translation>减去该层的输入：检查点已保存它，重计算原样保存同一张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -280,7 +280,8 @@ def rows():
         c.setdefault("adapter_dtype", c["weights"])  # litgpt and older PEFT: the base layer's dtype
         layer, layer_casts = saved_tensors.count_layer(c)
         outside, outside_casts = saved_tensors.count_outside(c)
-        yield dict(config=c, layer=layer, outside=outside, weight_casts=layer_casts + outside_casts,
+        recomputed = {"recomputed": saved_tensors.count_recomputed(c)} if c["recompute"] == "full" else {}
+        yield dict(config=c, layer=layer, **recomputed, outside=outside, weight_casts=layer_casts + outside_casts,
                    working_set=saved_tensors.backward_working_set(c),
                    loss_working_set=saved_tensors.count_outside(c, loss_backward=True) if measures_loss(c) else None)
 
@@ -297,6 +298,7 @@ SAVED_TENSORS_HEADER = [
     "# transformers' Llama, Mixtral, GPT-2 and BERT code, torchtitan's and torchtune's Llama and lit-gpt's",
     "# blocks, and for what lies outside the layers (embeddings, final norm, head, loss);",
     "# weight_casts: 16-bit copies of FP32 weights that autocast keeps until backward;",
+    "# recomputed (under full recomputation): what the layer saves again while it is recomputed in backward, beyond its input;",
     "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
     "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
 ]

@@ -1171,6 +1171,24 @@ def count_layer(c):
     return saved.sizes(), casts
 
 
+def count_recomputed(c):
+    """Under full recomputation: the storages the layer saves again while torch.utils.checkpoint
+    recomputes it in backward, beyond its input, which the checkpoint kept and hands back as it is
+    (detach_variable shares the storage), largest first. Under autocast the recomputation runs in
+    an autocast region of its own (checkpoint's backward re-enters it), whose cast cache starts
+    empty: its 16-bit weight copies are left out here, as they are from the layer's list."""
+    layer, ops, leaf, run, constants = layer_run(c)
+    x = leaf.clone()
+    out = torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True)
+    if isinstance(ops, Autocast):
+        ops.cache.clear()
+        ops.weight_casts.clear()
+    with SavedStorages(exclude=layer.params() + constants + [x]) as saved:
+        out.sum().backward()
+    split_weight_casts(saved, ops)
+    return saved.sizes()
+
+
 def backward_working_set(c):
     """One layer's backward, one micro-batch, as the last layer's runs: the largest number of bytes
     it holds at once beyond what was alive when it began. The layer's output feeds a product with
