@@ -2023,6 +2023,14 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // not keep either: cast for each chunk too.
         const std::int64_t headAdapter = litgpt && lastStage ? ceilDiv(loraHeadParams(s), t) : 0;
         const Bytes casts = 2 * (perLayer * castLayers + (adapters - headAdapter) + (head + headAdapter) * headCasts);
+        // Under full recomputation the checkpointed layers run forward without grad: nothing saves
+        // the casts of their weights that train and of their adapters, which the cache keeps until
+        // the autocast region exits, after the loss. In backward each recomputed layer casts its
+        // own anew (torch.utils.checkpoint re-enters autocast), kept until its backward: one layer's.
+        if (s.recompute == Recompute::Full && castLayers > 0)
+            b.castsOnlyInForward = 2
+                * (perLayer * (castLayers - 1)
+                   + (s.lora() ? ceilDiv(loraParamsPerLayer(s), t) : 0) * (layers.count() - 1));
         sink.add(ItemId::WeightCasts, casts, [&] {
             std::string parts;
             const auto part = [&](std::int64_t count, const std::string &what) {
@@ -2034,8 +2042,12 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             part(adapters - headAdapter, " adapter");
             part(head, " output head" + perChunk);
             part(headAdapter, " head adapter" + perChunk);
-            return "16-bit casts of the FP32 weights, kept for backward: (" + parts + ") params × 2 B"
-                + equals(casts, units);
+            const std::string lifetime = b.castsOnlyInForward > 0
+                ? "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
+                  "the recomputed layer and of what is not checkpointed, "
+                    + formatBytes(casts - b.castsOnlyInForward, units) + ": ("
+                : "16-bit casts of the FP32 weights, kept for backward: (";
+            return lifetime + parts + ") params × 2 B" + equals(casts, units);
         });
     }
     // Megatron's embeddings (megatron/core/models/common/embeddings/language_model_embedding.py,

@@ -155,6 +155,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the layer's output (the residual stream)"),
     VL_TRANSLATE_NOOP("vl::formula", "gradients of SiLU's output and of up_proj's output"),
     VL_TRANSLATE_NOOP("vl::formula", "less its input, which the checkpoint keeps and the recomputation saves as it is"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
+                      "the recomputed layer and of what is not checkpointed"),
     VL_TRANSLATE_NOOP("vl::formula", "the LoRA adapter's gradients of down_proj's input"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's FP32 one "

@@ -55,7 +55,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes wholeModel = b.item(ItemId::ModelBeforePartitioning);
     const Bytes params = b.component(Component::Parameters) - gathered - wholeModel;
     // What each layer keeps until its backward: its saved activations and, under autocast, the
-    // 16-bit casts of its weights.
+    // 16-bit casts of its weights (under full recomputation the cache's until forward ends, then
+    // the recomputed layer's: castsOnlyInForward).
     const Bytes layerActivations = b.item(ItemId::LayerActivations) + b.item(ItemId::WeightCasts);
     // In backward only: FSDP's unsharded gradients and reduce-scatter input, the bucket below ZeRO-3.
     const Bytes gradientBuffers = b.item(ItemId::FsdpGradientBuffers) + bucket - bucketAllStep;
@@ -148,15 +149,16 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
     // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1, or d = 2
     // past the pipeline's step up there.
-    const Bytes trade = newGradients - layerActivations;
+    const Bytes inBackward = layerActivations - b.castsOnlyInForward;
+    const Bytes trade = newGradients - inBackward;
     const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;
         if (atAnEnd && done > 2 && done != layers)
             continue;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
-              throughSchedule + afterForward - share(layerActivations, done) + recompute + backwardHolds
-                  + besideBackward(done));
+              throughSchedule + afterForward - b.castsOnlyInForward - share(inBackward, done) + recompute
+                  + backwardHolds + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

@@ -270,6 +270,14 @@ private Q_SLOTS:
                 s.baseDtype = BaseDtype::Fp32;
                 s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
             });
+        row("Hugging Face under autocast, every layer recomputed: the cast cache's copies gone before backward",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.precision = Precision::MixedBf16;
+                s.ampStyle = AmpStyle::Autocast;
+                s.attention = Attention::Flash;
+                s.recompute = Recompute::Full;
+            });
         row("Hugging Face in FP32, every layer recomputed: the first norm saves the checkpoint's input",
             [](Scenario &s) {
                 s.implementation = Implementation::HuggingFace;

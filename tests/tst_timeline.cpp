@@ -278,6 +278,57 @@ private Q_SLOTS:
         QVERIFY(t.peak() <= b.total);
     }
 
+    // Under autocast the cast cache keeps a 16-bit copy of every FP32 weight that trains for the
+    // whole forward. Without recomputation the linears save them until their backward; under full
+    // recomputation nothing saves them, so they go when the autocast region exits, after the loss,
+    // and backward holds the recomputed layer's casts alone (the head's, not checkpointed, stay).
+    void autocastCastsLiveWhereTheCacheKeepsThem_data()
+    {
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<bool>("goneInBackward");
+        QTest::newRow("full training, no recomputation: kept until each layer's backward")
+            << int(FineTune::Full) << int(Recompute::None) << false;
+        QTest::newRow("full training, every layer recomputed: all but one layer's gone in backward")
+            << int(FineTune::Full) << int(Recompute::Full) << true;
+        QTest::newRow("LoRA, every layer recomputed: all but one layer's adapters' gone in backward")
+            << int(FineTune::LoRA) << int(Recompute::Full) << true;
+    }
+    void autocastCastsLiveWhereTheCacheKeepsThem()
+    {
+        QFETCH(int, fineTune);
+        QFETCH(int, recompute);
+        QFETCH(bool, goneInBackward);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.precision = Precision::MixedBf16;
+        s.ampStyle = AmpStyle::Autocast;
+        s.attention = Attention::Flash;
+        s.fineTune = FineTune(fineTune);
+        s.recompute = Recompute(recompute);
+        s.overhead.measure = Measure::Allocated;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const Bytes casts = b.item(ItemId::WeightCasts);
+        QVERIFY(casts > 0);
+        const std::int64_t layers = b.layersOnStage;
+        // What the timeline drops before backward: every layer's casts but one, 2 B a weight.
+        // (the adapters are FP32 under autocast, 4 B a weight)
+        const std::int64_t perLayer = s.fineTune == FineTune::Full ? countParameters(s.arch).perLayerMatrices
+                                                                   : b.item(ItemId::LoraAdapters) / 4 / layers;
+        QCOMPARE(b.castsOnlyInForward, goneInBackward ? 2 * perLayer * (layers - 1) : Bytes(0));
+        const StepTimeline t = stepTimeline(b);
+        const TimelinePoint &loss = phaseStart(t, StepPhase::Loss);
+        const TimelinePoint &backward = phaseStart(t, StepPhase::Backward);
+        // From the loss to the first layer's backward the activations change by what backward
+        // frees and holds; the casts the cache dropped are among what it frees.
+        const Bytes layerShare = (b.item(ItemId::LayerActivations) + casts - b.castsOnlyInForward) / layers;
+        QCOMPARE(backward.part(Component::Activations),
+                 loss.part(Component::Activations) - b.item(ItemId::Logits) - b.item(ItemId::HeadActivations)
+                     - b.castsOnlyInForward - layerShare + b.item(ItemId::RecomputeBuffer) + b.backwardWorkingSet
+                     + b.logitsKeptInBackward);
+    }
+
     // The Hugging Face Trainer holds its batch, input_ids, attention_mask and labels (int64, 24 B a
     // token), from forward through the optimizer step: between steps and at the step the timeline
     // holds all of it, the ids counted with the embedding while it saves them (its weight trains).

@@ -3735,6 +3735,10 @@
         <source>less its input, which the checkpoint keeps and the recomputation saves as it is</source>
         <translation>减去该层的输入：检查点已保存它，重计算原样保存同一张量</translation>
     </message>
+    <message>
+        <source>16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of the recomputed layer and of what is not checkpointed</source>
+        <translation>FP32 权重的 16 位副本：前向期间由类型转换缓存保留，反向时只剩正在重计算的层与未做检查点部分的副本</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
