@@ -148,8 +148,7 @@ std::optional<Version> parseVersion(std::string_view t)
     if (e1 != std::errc{} || afterMajor == end || *afterMajor != '.')
         return std::nullopt;
     auto [afterMinor, e2] = std::from_chars(afterMajor + 1, end, v.minor);
-    if (e2 != std::errc{} || v.major < 0 || v.minor < 0 || (v.major == 0 && v.minor == 0)
-        || (afterMinor != end && *afterMinor != '.'))
+    if (e2 != std::errc{} || v.major < 0 || v.minor < 0 || (afterMinor != end && *afterMinor != '.'))
         return std::nullopt;
     if (afterMinor != end) {
         auto [afterPatch, e3] = std::from_chars(afterMinor + 1, end, v.patch);
@@ -157,6 +156,24 @@ std::optional<Version> parseVersion(std::string_view t)
             return std::nullopt;
     }
     return v;
+}
+
+// A release as its table names it, or any version from `lowest` on: the release whose first
+// version (`firsts`, newest first) it reaches, else `older`.
+template <class Release, std::size_t N, std::size_t M>
+std::optional<Release> parseRelease(const NameTable<Release, N> &names, std::string_view t,
+                                    const std::array<std::pair<Version, Release>, M> &firsts, Release older,
+                                    Version lowest)
+{
+    if (const auto named = parseName(names, t))
+        return named;
+    const auto v = parseVersion(t);
+    if (!v || *v < lowest)
+        return std::nullopt;
+    for (const auto &[first, release] : firsts)
+        if (*v >= first)
+            return release;
+    return older;
 }
 
 } // namespace
@@ -340,17 +357,12 @@ std::string_view toString(PyTorchRelease v)
 }
 std::optional<PyTorchRelease> parsePyTorchRelease(std::string_view t)
 {
-    if (const auto named = parseName(kPyTorchReleases, t))
-        return named;
     // Only where the version falls against 1.11, 2.1 and 2.2 matters.
-    const auto v = parseVersion(t);
-    if (!v || v->major < 1)
-        return std::nullopt;
-    if (*v >= Version{2, 2})
-        return PyTorchRelease::Since2_2;
-    if (*v >= Version{2, 1})
-        return PyTorchRelease::Before2_2;
-    return *v >= Version{1, 11} ? PyTorchRelease::Before2_1 : PyTorchRelease::Before1_11;
+    return parseRelease(kPyTorchReleases, t,
+                        std::array<std::pair<Version, PyTorchRelease>, 3>{{{{2, 2}, PyTorchRelease::Since2_2},
+                                                                           {{2, 1}, PyTorchRelease::Before2_2},
+                                                                           {{1, 11}, PyTorchRelease::Before2_1}}},
+                        PyTorchRelease::Before1_11, {1, 0});
 }
 std::string_view toString(TransformersRelease v)
 {
@@ -358,15 +370,11 @@ std::string_view toString(TransformersRelease v)
 }
 std::optional<TransformersRelease> parseTransformersRelease(std::string_view t)
 {
-    if (const auto named = parseName(kTransformersReleases, t))
-        return named;
     // Only where the version falls against 4.46 and 4.49 matters.
-    const auto v = parseVersion(t);
-    if (!v || v->major < 1)
-        return std::nullopt;
-    if (*v >= Version{4, 49})
-        return TransformersRelease::Since4_49;
-    return *v >= Version{4, 46} ? TransformersRelease::Before4_49 : TransformersRelease::Before4_46;
+    return parseRelease(kTransformersReleases, t,
+                        std::array<std::pair<Version, TransformersRelease>, 2>{
+                            {{{4, 49}, TransformersRelease::Since4_49}, {{4, 46}, TransformersRelease::Before4_49}}},
+                        TransformersRelease::Before4_46, {1, 0});
 }
 std::string_view toString(BitsandbytesRelease v)
 {
@@ -374,13 +382,11 @@ std::string_view toString(BitsandbytesRelease v)
 }
 std::optional<BitsandbytesRelease> parseBitsandbytesRelease(std::string_view t)
 {
-    if (const auto named = parseName(kBitsandbytesReleases, t))
-        return named;
-    // Only where the version falls against 0.43.2 matters.
-    const auto v = parseVersion(t);
-    if (!v)
-        return std::nullopt;
-    return *v >= Version{0, 43, 2} ? BitsandbytesRelease::Since0_43_2 : BitsandbytesRelease::Before0_43_2;
+    // Only where the version falls against 0.43.2 matters; every release so far is 0.x.
+    return parseRelease(
+        kBitsandbytesReleases, t,
+        std::array<std::pair<Version, BitsandbytesRelease>, 1>{{{{0, 43, 2}, BitsandbytesRelease::Since0_43_2}}},
+        BitsandbytesRelease::Before0_43_2, {0, 1});
 }
 std::string_view toString(Sharding v)
 {

@@ -112,82 +112,68 @@ private Q_SLOTS:
         QCOMPARE(int(doc->scenario.attention), attention);
     }
 
-    // The PyTorch a run uses, as a version number or the release names the file is written with;
-    // only where it falls against 1.11 and 2.2 counts. Anything else is refused, naming the key.
-    void pytorchRelease_data()
+    // The library releases a run uses, as a version number or the release names the file is
+    // written with: PyTorch's, where only how it falls against 1.11, 2.1 and 2.2 counts, and
+    // bitsandbytes', against 0.43.2, whose 4-bit linear stopped keeping its input (every release
+    // of it is 0.x). Anything else is refused, naming the key.
+    void releaseVersions_data()
     {
+        QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<int>("release"); // -1: refused
-        QTest::newRow("2.1") << "'2.1'" << int(PyTorchRelease::Before2_2);
+        const QString pytorch = QStringLiteral("training.pytorch");
+        QTest::newRow("2.1") << pytorch << "'2.1'" << int(PyTorchRelease::Before2_2);
         QTest::newRow("2.0, the last foreach AdamW adding eps out of place")
-            << "'2.0'" << int(PyTorchRelease::Before2_1);
-        QTest::newRow("1.13") << "'1.13'" << int(PyTorchRelease::Before2_1);
-        QTest::newRow("1.11, the first without softmax's kept input") << "'1.11'" << int(PyTorchRelease::Before2_1);
-        QTest::newRow("1.10, as written") << "'1.10'" << int(PyTorchRelease::Before1_11);
-        QTest::newRow("1.9.1, a patch release") << "1.9.1" << int(PyTorchRelease::Before1_11);
-        QTest::newRow("2.1.2, a patch release") << "2.1.2" << int(PyTorchRelease::Before2_2);
-        QTest::newRow("2.2") << "'2.2'" << int(PyTorchRelease::Since2_2);
-        QTest::newRow("2.10") << "'2.10'" << int(PyTorchRelease::Since2_2);
-        QTest::newRow("3.0") << "'3.0'" << int(PyTorchRelease::Since2_2);
-        QTest::newRow("2.2+, as written") << "2.2+" << int(PyTorchRelease::Since2_2);
-        QTest::newRow("a bare 2") << "2" << -1;
-        QTest::newRow("2.x") << "2.x" << -1;
-        QTest::newRow("0.4") << "'0.4'" << -1;
-        QTest::newRow("a negative minor") << "'2.-1'" << -1;
-        QTest::newRow("a trailing dot") << "'2.1.'" << -1;
-        QTest::newRow("a number too large") << "'99999999999.1'" << -1;
+            << pytorch << "'2.0'" << int(PyTorchRelease::Before2_1);
+        QTest::newRow("1.13") << pytorch << "'1.13'" << int(PyTorchRelease::Before2_1);
+        QTest::newRow("1.11, the first without softmax's kept input")
+            << pytorch << "'1.11'" << int(PyTorchRelease::Before2_1);
+        QTest::newRow("1.10, as written") << pytorch << "'1.10'" << int(PyTorchRelease::Before1_11);
+        QTest::newRow("1.9.1, a patch release") << pytorch << "1.9.1" << int(PyTorchRelease::Before1_11);
+        QTest::newRow("2.1.2, a patch release") << pytorch << "2.1.2" << int(PyTorchRelease::Before2_2);
+        QTest::newRow("2.2") << pytorch << "'2.2'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("2.10") << pytorch << "'2.10'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("3.0") << pytorch << "'3.0'" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("2.2+, as written") << pytorch << "2.2+" << int(PyTorchRelease::Since2_2);
+        QTest::newRow("a bare 2") << pytorch << "2" << -1;
+        QTest::newRow("2.x") << pytorch << "2.x" << -1;
+        QTest::newRow("0.4") << pytorch << "'0.4'" << -1;
+        QTest::newRow("a negative minor") << pytorch << "'2.-1'" << -1;
+        QTest::newRow("a trailing dot") << pytorch << "'2.1.'" << -1;
+        QTest::newRow("a number too large") << pytorch << "'99999999999.1'" << -1;
+        const QString bitsandbytes = QStringLiteral("finetune.bitsandbytes");
+        QTest::newRow("bitsandbytes 0.41, lit-gpt's of 2023")
+            << bitsandbytes << "'0.41'" << int(BitsandbytesRelease::Before0_43_2);
+        QTest::newRow("bitsandbytes 0.43.1, the last keeping the input")
+            << bitsandbytes << "0.43.1" << int(BitsandbytesRelease::Before0_43_2);
+        QTest::newRow("bitsandbytes 0.43.2, the first without it")
+            << bitsandbytes << "0.43.2" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("bitsandbytes 1.0") << bitsandbytes << "'1.0'" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("bitsandbytes 0.43.2+, as written")
+            << bitsandbytes << "0.43.2+" << int(BitsandbytesRelease::Since0_43_2);
+        QTest::newRow("bitsandbytes 0.0") << bitsandbytes << "'0.0'" << -1;
+        QTest::newRow("bitsandbytes, a word") << bitsandbytes << "latest" << -1;
+        QTest::newRow("bitsandbytes, a negative patch") << bitsandbytes << "0.43.-2" << -1;
     }
-    void pytorchRelease()
+    void releaseVersions()
     {
+        QFETCH(QString, key);
         QFETCH(QString, value);
         QFETCH(int, release);
-        const auto doc = parseSketch(2,
-                                     QStringLiteral("training: {implementation: huggingface, pytorch: %1}").arg(value),
-                                     "pytorch.vramledger.yaml");
+        const bool pytorch = key == QLatin1String("training.pytorch");
+        const QString sections = pytorch
+            ? QStringLiteral("training: {implementation: huggingface, pytorch: %1}").arg(value)
+            : QStringLiteral("training: {implementation: huggingface}\nfinetune: {mode: qlora, bitsandbytes: %1}")
+                  .arg(value);
+        const auto doc = parseSketch(2, sections, "release.vramledger.yaml");
         if (release < 0) {
             QVERIFY(!doc.ok());
-            QVERIFY2(doc.error().describe().find("training.pytorch") != std::string::npos,
+            QVERIFY2(doc.error().describe().find(key.toStdString()) != std::string::npos,
                      doc.error().describe().c_str());
             return;
         }
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
-        QCOMPARE(int(doc->scenario.pytorch), release);
-    }
-
-    // finetune.bitsandbytes: where a version falls against 0.43.2, whose 4-bit linear stopped keeping
-    // its input; every bitsandbytes release is 0.x.
-    void bitsandbytesRelease_data()
-    {
-        QTest::addColumn<QString>("value");
-        QTest::addColumn<int>("release"); // -1: refused
-        QTest::newRow("0.41, lit-gpt's of 2023") << "'0.41'" << int(BitsandbytesRelease::Before0_43_2);
-        QTest::newRow("0.43.1, the last keeping the input") << "0.43.1" << int(BitsandbytesRelease::Before0_43_2);
-        QTest::newRow("0.43.2, the first without it") << "0.43.2" << int(BitsandbytesRelease::Since0_43_2);
-        QTest::newRow("0.45") << "'0.45'" << int(BitsandbytesRelease::Since0_43_2);
-        QTest::newRow("1.0") << "'1.0'" << int(BitsandbytesRelease::Since0_43_2);
-        QTest::newRow("0.43.2+, as written") << "0.43.2+" << int(BitsandbytesRelease::Since0_43_2);
-        QTest::newRow("0.0") << "'0.0'" << -1;
-        QTest::newRow("a bare 0") << "0" << -1;
-        QTest::newRow("a word") << "latest" << -1;
-        QTest::newRow("a negative patch") << "0.43.-2" << -1;
-    }
-    void bitsandbytesRelease()
-    {
-        QFETCH(QString, value);
-        QFETCH(int, release);
-        const auto doc = parseSketch(
-            2,
-            QStringLiteral("training: {implementation: huggingface}\nfinetune: {mode: qlora, bitsandbytes: %1}")
-                .arg(value),
-            "bitsandbytes.vramledger.yaml");
-        if (release < 0) {
-            QVERIFY(!doc.ok());
-            QVERIFY2(doc.error().describe().find("finetune.bitsandbytes") != std::string::npos,
-                     doc.error().describe().c_str());
-            return;
-        }
-        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
-        QCOMPARE(int(doc->scenario.bitsandbytes), release);
+        QCOMPARE(pytorch ? int(doc->scenario.pytorch) : int(doc->scenario.bitsandbytes), release);
     }
 
     // What the total predicts: a file before schema 2 meant the tensors alone unless it turned the
