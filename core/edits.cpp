@@ -280,8 +280,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.perLayerRopePossible();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
-    if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices; torchtune's QLoRA is torchao's
-        return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune;
+    if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices
+        return s.bitsandbytesQuantizes();
     // NCCL's NVLS buffers (nvlsBuffersOnNvSwitch): --nvls matters where some communicator would
     // have them, --nccl where one would under 2.20 (which sets them up for every communicator),
     // --gpus-per-node where one would on the largest node allowed.

@@ -45,15 +45,6 @@ Bytes litgptLossPositionsGradient(const Scenario &s)
 
 namespace {
 
-// A 4-bit base linear keeps its input: bitsandbytes' MatMul4Bit does before 0.43.2
-// (autograd/_functions.py, ctx.tensors = (A, B); since then (None, B)); torchao's LinearNF4,
-// torchtune's, saves only its NF4 weight (dtypes/nf4tensor.py: ctx.save_for_backward(weight)).
-bool fourBitKeepsInput(const Scenario &s)
-{
-    return s.fineTune == FineTune::QLoRA && s.implementation != Implementation::TorchTune
-        && s.bitsandbytes == BitsandbytesRelease::Before0_43_2;
-}
-
 // The terms of Korthikanti et al.'s Table 2 for one layer.
 struct ActivationParts {
     Bytes inputs = 0;    // norm inputs, QKV input, MLP input, dropout masks on h: the sbh terms
@@ -162,7 +153,7 @@ std::int64_t mlpBytes(const Scenario &s)
 // The input of one group of projections that read the same tensor (q, k, v; gate, up; o; down),
 // as autograd keeps it; `input` is the bytes an element of that tensor. An nn.Linear whose weight
 // trains saves its input; a frozen one does not (mm's derivative needs the input only for the
-// weight's gradient), except bitsandbytes' 4-bit linear before 0.43.2 (fourBitKeepsInput), which
+// weight's gradient), except bitsandbytes' 4-bit linear before 0.43.2 (Scenario::fourBitKeepsInput), which
 // saves the input as it comes. PEFT's LoRA (peft/tuners/lora/layer.py, Linear.forward) casts x to
 // the adapter's dtype, then runs lora_A on dropout(x): without dropout lora_A saves x itself; with
 // it, each adapter keeps its own 1-byte mask and dropped copy. Around a 4-bit base
@@ -178,7 +169,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
     const bool fourBit = bitsandbytesLayer(s) && fourBitUnderQlora;
-    const bool baseSaves = baseTrains(s) || (fourBitKeepsInput(s) && fourBitUnderQlora);
+    const bool baseSaves = baseTrains(s) || (s.fourBitKeepsInput() && fourBitUnderQlora);
     // A 4-bit base keeps x as it comes; its adapters cast an FP32 x under autocast each.
     const bool castEach = dt.autocast && (fourBit ? input == 4 : castPerReader);
     bool shared = false;
@@ -744,7 +735,7 @@ void litgptLayer(const Scenario &s, TensorList &out)
     const std::int64_t e = dtypeBytes(s).activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
     // A linear saves its input when its weight trains, or when it is 4-bit (MatMul4Bit).
-    const bool inputsSaved = baseTrains(s) || fourBitKeepsInput(s);
+    const bool inputsSaved = baseTrains(s) || s.fourBitKeepsInput();
     litgptNorm(s, out);
     litgptAttention(s, out, inputsSaved);
     if (a.modeling == Modeling::GptNeox) {
@@ -873,7 +864,7 @@ void litgptHeadLora(const Scenario &s, TensorList &out, std::int64_t fullChunks,
     const bool strided = s.microBatch > 1 && fullChunks > 0;
     if (s.loraDropout || dt.autocast || strided)
         chunked("LoRA A inputs of the full chunks", "LoRA A input of the last chunk", e * h);
-    else if (!baseTrains(s) && !fourBitKeepsInput(s)) // else the head keeps it already
+    else if (!baseTrains(s) && !s.fourBitKeepsInput()) // else the head keeps it already
         out.add("LM-head input", e * (fullChunks * fullTokens + lastTokens) * h);
     chunked("LoRA A outputs of the full chunks (rank r), saved by LoRA B",
             "LoRA A output of the last chunk (rank r), saved by LoRA B", e * s.loraRank);
@@ -938,7 +929,7 @@ void codeHead(const Scenario &s, TensorList &out)
             out.add("LM-head input of the full chunks, copied by the matmul's reshape", e * fullChunks * fullTokens * h,
                     fullChunks);
             out.add("LM-head input of the last chunk, copied by the matmul's reshape", e * lastTokens * h);
-        } else if (trains || fourBitKeepsInput(s)) {
+        } else if (trains || s.fourBitKeepsInput()) {
             out.add("LM-head input", e * tokens * h);
         }
         if (loraOn(s, LoraHead))
@@ -1152,8 +1143,39 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
             "value a row fewer)",
             (baseTrains(s) ? 3 : 4) * input - 4 * a.hidden - (s.meanKeepsInput() ? 4 * tokens : 0), 1};
     }
-    Moment core;
-    if (a.modeling == Modeling::Gpt2 && !megatron) {
+    // bitsandbytes' 4-bit MLP under PEFT (bitsandbytesLayer): the products are computed in the
+    // stream's dtype; down_proj's 4-bit backward hands its input's gradient back in 16 bits
+    // (MatMul4Bit.backward: grad_output @ dequantize(B)), which autograd casts up to an FP32
+    // input's dtype, after the 16-bit copy of the output's gradient that its cast back to the
+    // input's dtype takes (`.to(inp_dtype)`); PEFT's adapter (peft/tuners/lora/bnb.py) reads the
+    // product as it comes, so its gradient goes through FP32 only where the product is FP32. The
+    // adapter's saved input (its dropped copy or cast) is freed once it has run; the base's, kept
+    // before bitsandbytes 0.43.2, stays (keepsInput above). Three moments: the adapter's backward,
+    // the base's, and SwiGLU's product.
+    const bool fourBitMlp = bitsandbytesLayer(s) && gated(a.mlp) && !s.liger && postMlpNormSaved == 0;
+    // The stream gradient's 16-bit copy where the MLP's output is cast back from 16 bits.
+    const SavedTensor streamCopy{"16-bit copy of the stream's gradient for the MLP's output",
+                                 dt.stream > 2 ? 2 * tokens / streamSplit * a.hidden : 0, 1};
+    Moment core, adapter, base;
+    if (fourBitMlp) {
+        const bool fp32Mlp = wide > wide16; // an FP32 stream under autocast
+        const bool lora = loraOn(s, LoraDown);
+        // What the adapter saved of the product: its 16-bit dropped copy or cast, or the 16-bit
+        // product itself, which the base may keep already.
+        const Bytes loraSaved = !lora ? 0 : s.loraDropout || fp32Mlp ? wide16 : s.fourBitKeepsInput() ? 0 : wide;
+        const Bytes loraFreed = lora ? loraSaved + adapterFreed : 0;
+        // lora_A's backward hands back the gradient of its input; an FP32 product's is cast up once
+        // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it.
+        if (lora)
+            adapter.tensors[0] = {"the LoRA adapter's gradients of down_proj's input",
+                                  fp32Mlp && s.loraDropout ? 2 * wide - wide16 : wide, 1};
+        base.tensors = {{{"down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's "
+                          "FP32 one and the adapter's, less what the adapter saved, freed by then",
+                          (fp32Mlp ? streamCopy.bytes + wide : 0) + wide16 + (lora ? wide : 0) - loraFreed, 1}}};
+        core.tensors = {{{"gradients of SiLU's output, of up_proj's output and of their product, less what the "
+                          "adapter saved, freed by then",
+                          3 * wide - loraFreed, 1}}};
+    } else if (a.modeling == Modeling::Gpt2 && !megatron) {
         // Under autocast the product is FP32 (1 + tanh is); 0.5·x's gradient, cast back to 16 bits,
         // takes the place of c_proj's 16-bit input, freed by then.
         core.tensors = dt.autocast
@@ -1187,10 +1209,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // Under autocast, the moment the output projection runs: the stream gradient's 16-bit copy
     // (an FP32 stream's; a 16-bit stream hands its own) and the gradient of the projection's
     // input, if that is wider.
-    const SavedTensor streamCopy{"16-bit copy of the stream's gradient for the MLP's output",
-                                 dt.stream > 2 ? 2 * tokens / streamSplit * a.hidden : 0, 1};
     Moment projection;
-    if (dt.autocast)
+    if (dt.autocast && !fourBitMlp)
         projection.tensors = {{streamCopy, {"gradient of the MLP's second linear's input", wide, 1}}};
     // PEFT's FP32 adapter on down_proj under autocast (peft/tuners/lora/layer.py, Linear.forward
     // casts x to lora_A's dtype; autocast casts it back to 16 bits for the product): backward
@@ -1201,7 +1221,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // With LoRA dropout (CUDA's fused backward, one output) the FP32 gradient of the dropped copy
     // joins it instead, and LoRA A's 16-bit input freed is the dropped copy's cast.
     Moment adapterCast;
-    if (dt.autocast && s.implementation == Implementation::HuggingFace && loraOn(s, LoraDown))
+    if (dt.autocast && s.implementation == Implementation::HuggingFace && loraOn(s, LoraDown) && !fourBitMlp)
         adapterCast.tensors = {
             {streamCopy,
              s.loraDropout ? SavedTensor{"FP32 gradients of down_proj's LoRA input before and after LoRA dropout, "
@@ -1223,37 +1243,6 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                      "gradients of down_proj's LoRA input, less the norm's saved tensors and LoRA "
                                      "A's, freed by then",
                                      adapterCast.total() - postMlpNormSaved, 1}}};
-    }
-    // bitsandbytes' 4-bit MLP under PEFT (bitsandbytesLayer): the products are computed in the
-    // stream's dtype; down_proj's 4-bit backward hands its input's gradient back in 16 bits
-    // (MatMul4Bit.backward: grad_output @ dequantize(B)), which autograd casts up to an FP32
-    // input's dtype, after the 16-bit copy of the output's gradient that its cast back to the
-    // input's dtype takes (`.to(inp_dtype)`); PEFT's adapter (peft/tuners/lora/bnb.py) reads the
-    // product as it comes, so its gradient goes through FP32 only where the product is FP32. The
-    // adapter's saved input (its dropped copy or cast) is freed once it has run; the base's, kept
-    // before bitsandbytes 0.43.2, stays (keepsInput above). Three moments: the adapter's backward,
-    // the base's, and SwiGLU's product.
-    Moment adapter, base;
-    if (bitsandbytesLayer(s) && gated(a.mlp) && !s.liger && postMlpNormSaved == 0) {
-        const bool fp32Mlp = wide > wide16; // an FP32 stream under autocast
-        const bool lora = loraOn(s, LoraDown);
-        // What the adapter saved of the product: its 16-bit dropped copy or cast, or the 16-bit
-        // product itself, which the base may keep already.
-        const Bytes loraSaved = !lora ? 0 : s.loraDropout || fp32Mlp ? wide16 : fourBitKeepsInput(s) ? 0 : wide;
-        const Bytes loraFreed = lora ? loraSaved + adapterFreed : 0;
-        // lora_A's backward hands back the gradient of its input; an FP32 product's is cast up once
-        // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it.
-        if (lora)
-            adapter.tensors[0] = {"the LoRA adapter's gradients of down_proj's input",
-                                  fp32Mlp && s.loraDropout ? 2 * wide - wide16 : wide, 1};
-        base.tensors = {{{"down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's "
-                          "FP32 one and the adapter's, less what the adapter saved, freed by then",
-                          (fp32Mlp ? streamCopy.bytes + wide : 0) + wide16 + (lora ? wide : 0) - loraFreed, 1}}};
-        core.tensors = {{{"gradients of SiLU's output, of up_proj's output and of their product, less what the "
-                          "adapter saved, freed by then",
-                          3 * wide - loraFreed, 1}}};
-        projection = {};
-        adapterCast = {};
     }
     const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, adapter, base},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });

@@ -299,6 +299,18 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1
             && arch.mlp == MlpKind::SwiGlu;
     }
+    // QLoRA's 4-bit layers are bitsandbytes' (Hugging Face's and lit-gpt's code); torchtune's are
+    // torchao's NF4, which saves its weight alone (dtypes/nf4tensor.py).
+    bool bitsandbytesQuantizes() const
+    {
+        return fineTune == FineTune::QLoRA && implementation != Implementation::TorchTune;
+    }
+    // bitsandbytes' MatMul4Bit before 0.43.2 keeps its input for backward as an attribute of its
+    // autograd context (autograd/_functions.py, ctx.tensors = (A, B); since then (None, B)).
+    bool fourBitKeepsInput() const
+    {
+        return bitsandbytesQuantizes() && bitsandbytes == BitsandbytesRelease::Before0_43_2;
+    }
     // Where the transformers release shapes the loss: its causal-LM loss over a Llama-family head
     // (Liger's fused loss replaces it).
     bool transformersLoss() const

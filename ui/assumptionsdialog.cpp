@@ -276,7 +276,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "PyTorch 2.0 or older: foreach AdamW adds eps to √v out of place (in place since 2.1, "
             "pytorch/pytorch#104898), so its step holds two intermediates as large as all the parameters it "
             "steps, not one.");
-    if (s.bitsandbytes == BitsandbytesRelease::Before0_43_2 && fieldInEffect(s, "bitsandbytes"))
+    if (s.fourBitKeepsInput())
         parallel << QObject::tr(
             "bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, "
             "bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only "
