@@ -1007,7 +1007,8 @@ void codeHead(const Scenario &s, TensorList &out)
 
 bool headSavesNormOutput(const Scenario &s)
 {
-    return (baseTrains(s) && !dtypeBytes(s).autocast) || (loraOn(s, LoraHead) && !s.loraDropout);
+    // Under autocast both keep a 16-bit cast of it instead (projectionInputs' castPerReader).
+    return !dtypeBytes(s).autocast && (baseTrains(s) || (loraOn(s, LoraHead) && !s.loraDropout));
 }
 
 TensorList layerTensors(const Scenario &s)

@@ -61,8 +61,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);
 
-// Whether a Llama-family head saves the final norm's output itself (codeHead): a head that trains
-// without autocast keeps its input, LoRA on the head without dropout reads it.
+// Whether a Llama-family head saves the final norm's output itself (codeHead): outside autocast a
+// head that trains keeps its input, and LoRA on the head without dropout reads it.
 bool headSavesNormOutput(const Scenario &s);
 
 // What one of Megatron's norms keeps for backward beside its input, per token: Transformer

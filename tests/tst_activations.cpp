@@ -280,33 +280,44 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("release");
         QTest::addColumn<int>("fineTune");
+        QTest::addColumn<bool>("headLora"); // LoRA on the head too, without dropout
+        QTest::addColumn<bool>("autocast"); // mixed BF16 under autocast: an FP32 stream
         QTest::addColumn<qint64>("bytesPerLogit");
-        QTest::addColumn<bool>("normOutput");
+        QTest::addColumn<qint64>("normBytes"); // the final norm's output the model's output holds, per value
         QTest::newRow("4.49 and later, LoRA: the backward's 8 B")
-            << int(TransformersRelease::Since4_49) << int(FineTune::LoRA) << qint64(8) << false;
+            << int(TransformersRelease::Since4_49) << int(FineTune::LoRA) << false << false << qint64(8) << qint64(0);
         QTest::newRow("4.46 to 4.48, LoRA: 2 + 4 + 4 B in forward, and the final norm's output")
-            << int(TransformersRelease::Before4_49) << int(FineTune::LoRA) << qint64(10) << true;
+            << int(TransformersRelease::Before4_49) << int(FineTune::LoRA) << false << false << qint64(10) << qint64(2);
         QTest::newRow("4.45 and older, LoRA: 4 + 4 B in forward, and the final norm's output")
-            << int(TransformersRelease::Before4_46) << int(FineTune::LoRA) << qint64(8) << true;
+            << int(TransformersRelease::Before4_46) << int(FineTune::LoRA) << false << false << qint64(8) << qint64(2);
         QTest::newRow("4.45 and older, full training: the head saves the norm's output")
-            << int(TransformersRelease::Before4_46) << int(FineTune::Full) << qint64(8) << false;
+            << int(TransformersRelease::Before4_46) << int(FineTune::Full) << false << false << qint64(8) << qint64(0);
+        QTest::newRow("4.45 and older, LoRA on the head: its adapter saves the norm's output")
+            << int(TransformersRelease::Before4_46) << int(FineTune::LoRA) << true << false << qint64(8) << qint64(0);
+        QTest::newRow("4.45 and older, LoRA on the head under autocast: its adapter saves a 16-bit cast")
+            << int(TransformersRelease::Before4_46) << int(FineTune::LoRA) << true << true << qint64(8) << qint64(4);
     }
     void transformersLossByRelease()
     {
         QFETCH(int, release);
         QFETCH(int, fineTune);
+        QFETCH(bool, headLora);
+        QFETCH(bool, autocast);
         QFETCH(qint64, bytesPerLogit);
-        QFETCH(bool, normOutput);
+        QFETCH(qint64, normBytes);
         Scenario s; // Architecture{}: Llama-2-7B's shapes
         s.implementation = Implementation::HuggingFace;
         s.attention = Attention::Sdpa;
-        s.precision = Precision::Bf16;
+        s.precision = autocast ? Precision::MixedBf16 : Precision::Bf16;
+        s.ampStyle = AmpStyle::Autocast;
         s.fineTune = FineTune(fineTune);
+        if (headLora)
+            s.loraTargets |= LoraHead;
         s.sequence = 4096;
         s.transformers = TransformersRelease(release);
         QVERIFY(!scenarioError(s));
         const qint64 logits = 4096LL * 32000;
-        QCOMPARE(estimate(s).item(ItemId::Logits), logits * bytesPerLogit + (normOutput ? 4096LL * 4096 * 2 : 0));
+        QCOMPARE(estimate(s).item(ItemId::Logits), logits * bytesPerLogit + 4096LL * 4096 * normBytes);
     }
 
     // lit-gpt's loss (finetune/lora.py and utils.py chunked_cross_entropy at 8641822): Fabric hands
