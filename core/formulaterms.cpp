@@ -158,6 +158,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
                       "the recomputed layer and of what is not checkpointed"),
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 gradient of the value, beyond its 16-bit copy"),
     VL_TRANSLATE_NOOP("vl::formula", "the LoRA adapter's gradients of down_proj's input"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's FP32 one "

@@ -132,6 +132,9 @@ bool loraOn(const Scenario &s, unsigned bit)
     return s.lora() && (s.loraTargets & bit);
 }
 
+// The input of a group of projections, saved once for all of them (projectionInputs).
+constexpr std::string_view kProjectionInput = "projection input";
+
 // Hugging Face's QLoRA: every projection of a layer is bitsandbytes' Linear4bit under PEFT's
 // LoRA layer for it. Linear4bit computes in its input's dtype when that is FP32 or BF16
 // (nn/modules.py, set_compute_type) and casts its output back to the input's dtype
@@ -197,7 +200,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
             out.add("LoRA A output (rank r), saved by LoRA B", dt.activation * tokens * s.loraRank);
     }
     if (shared && !keptAnyway)
-        out.add("projection input", (fourBit ? input : dt.activation) * tokens * width);
+        out.add(kProjectionInput, (fourBit ? input : dt.activation) * tokens * width);
 }
 
 // What one RMSNorm's saved tensors are called in the explanation.
@@ -1260,24 +1263,33 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         && a.experts == 1 && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2);
     if (!eagerAttention)
         return out;
-    // What the layer saved, as it has rebuilt it under recomputation.
+    // What the layer saved, as it has rebuilt it under recomputation; the inputs bitsandbytes'
+    // 4-bit linears keep stay (keepsInput above).
     Bytes freed = 0;
     bool afterProbabilities = false;
     for (int i = 0; i < wholeLayer.count; ++i) {
         const std::string_view name = wholeLayer.items[i].name;
-        if (afterProbabilities || name == kRepeatedValue || name == kCopiedValue)
+        const bool kept = s.fourBitKeepsInput() && name == kProjectionInput;
+        if (!kept && (afterProbabilities || name == kRepeatedValue || name == kCopiedValue))
             freed += wholeLayer.items[i].bytes;
         afterProbabilities = afterProbabilities || name == kProbabilitiesFp32 || name == kProbabilities;
     }
     const std::int64_t softmaxBytes = a.modeling == Modeling::Llama || dt.autocast ? 4 : e;
     const std::int64_t scores = a.heads * s.sequence * tokens;
     const Bytes attentionOutput = e * tokens * a.heads * a.effectiveHeadDim();
-    const Bytes softmax = out.items[0].bytes + attentionOutput + 2 * softmaxBytes * scores - freed;
+    // bitsandbytes' value projection hands on an FP32 stream's dtype (bitsandbytesLayer), which
+    // autocast casts to 16 bits for the product: the value's gradient comes back in FP32, in the
+    // place of the 16-bit copy freed.
+    const Bytes fp32Value = bitsandbytesLayer(s) && dt.autocast && dt.stream == 4
+        ? (4 - e) * tokens * a.heads * a.effectiveHeadDim()
+        : 0;
+    const Bytes softmax = out.items[0].bytes + attentionOutput + fp32Value + 2 * softmaxBytes * scores - freed;
     if (softmax <= out.total)
         return out;
     TensorList attention;
     attention.add(out.items[0].name, out.items[0].bytes); // the residual stream's gradient
     attention.add("gradient of the attention's output", attentionOutput);
+    attention.add("FP32 gradient of the value, beyond its 16-bit copy", fp32Value);
     attention.add(softmaxBytes == 4 ? "FP32 gradients of the attention probabilities and scores, less what was "
                                       "saved after the probabilities and the value's copy, freed by then"
                                     : "gradients of the attention probabilities and scores, less what was saved "

@@ -284,6 +284,14 @@ private Q_SLOTS:
                 s.precision = Precision::Fp32;
                 s.recompute = Recompute::Full;
             });
+        row("QLoRA over an FP32 base under autocast, eager attention over 4096 tokens: the value's FP32 gradient",
+            [&](Scenario &s) {
+                hfQlora(s);
+                s.attention = Attention::Eager;
+                s.precision = Precision::MixedBf16;
+                s.ampStyle = AmpStyle::Autocast;
+                s.baseDtype = BaseDtype::Fp32;
+            });
         row("QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest", [&](Scenario &s) {
             hfQlora(s);
             s.precision = Precision::Bf16;

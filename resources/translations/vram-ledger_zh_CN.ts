@@ -3739,6 +3739,10 @@
         <source>16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of the recomputed layer and of what is not checkpointed</source>
         <translation>FP32 权重的 16 位副本：前向期间由类型转换缓存保留，反向时只剩正在重计算的层与未做检查点部分的副本</translation>
     </message>
+    <message>
+        <source>FP32 gradient of the value, beyond its 16-bit copy</source>
+        <translation>V 的 FP32 梯度（超出其 16 位副本的部分）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

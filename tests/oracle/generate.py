@@ -138,6 +138,10 @@ def configs():
             LLAMA_SHAPES[:2], HF_QLORA_PRECISIONS, HF_QLORA_TRAINING, BITSANDBYTES):
         yield dict(family="llama", **shape, **precision, **training, bitsandbytes=bitsandbytes, recompute="none",
                    dropout=0.0)
+    # ... at a sequence long enough for eager attention's softmax backward to be the widest moment
+    for precision, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, BITSANDBYTES):
+        yield dict(family="llama", **EAGER_LONG_SHAPE, **precision, **HF_QLORA_TRAINING[0], bitsandbytes=bitsandbytes,
+                   recompute="none", dropout=0.0)
     # ... and where backward's widest moment is the MLP's under the flash kernel's stand-in
     for precision, training, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, HF_QLORA_TRAINING, BITSANDBYTES):
         yield dict(family="llama", **FLASH_ALIGNED_SHAPES[0], **precision, **training, bitsandbytes=bitsandbytes,
