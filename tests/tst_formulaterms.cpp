@@ -263,7 +263,7 @@ private Q_SLOTS:
             s.loraDropout = true;
         };
         row("QLoRA over an FP32 base under autocast, bitsandbytes 0.43.1: down_proj's 4-bit backward the widest",
-            [&](Scenario &s) {
+            [hfQlora](Scenario &s) {
                 hfQlora(s);
                 s.precision = Precision::MixedBf16;
                 s.ampStyle = AmpStyle::Autocast;
@@ -285,22 +285,23 @@ private Q_SLOTS:
                 s.recompute = Recompute::Full;
             });
         row("QLoRA over an FP32 base under autocast, eager attention over 4096 tokens: the value's FP32 gradient",
-            [&](Scenario &s) {
+            [hfQlora](Scenario &s) {
                 hfQlora(s);
                 s.attention = Attention::Eager;
                 s.precision = Precision::MixedBf16;
                 s.ampStyle = AmpStyle::Autocast;
                 s.baseDtype = BaseDtype::Fp32;
             });
-        row("QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest", [&](Scenario &s) {
-            hfQlora(s);
-            s.precision = Precision::Bf16;
-            s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
-        });
-        row("QLoRA in BF16, bitsandbytes 0.43.2 on: SwiGLU's product the widest", [&](Scenario &s) {
-            hfQlora(s);
-            s.precision = Precision::Bf16;
-        });
+        for (const auto &[name, release] :
+             {std::pair{"QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest",
+                        BitsandbytesRelease::Before0_43_2},
+              std::pair{"QLoRA in BF16, bitsandbytes 0.43.2 on: SwiGLU's product the widest",
+                        BitsandbytesRelease::Since0_43_2}})
+            row(name, [hfQlora, release = release](Scenario &s) {
+                hfQlora(s);
+                s.precision = Precision::Bf16;
+                s.bitsandbytes = release;
+            });
         row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
             peftQloraUnderZero3(s);

@@ -983,19 +983,19 @@ private Q_SLOTS:
         };
         const qint64 logits = 2 * 4096 * 32000; // the 7B's tokens × vocabulary, 2 B each
         QTest::newRow("torchtitan, reserved") << std::function<void(Scenario &)>(titan) << logits;
-        QTest::newRow("torchtitan, nvidia-smi") << std::function<void(Scenario &)>([&](Scenario &s) {
+        QTest::newRow("torchtitan, nvidia-smi") << std::function<void(Scenario &)>([titan](Scenario &s) {
             titan(s);
             s.overhead.measure = Measure::NvidiaSmi;
         }) << logits;
         QTest::newRow("torchtitan, loss_parallel over TP 2: the GPU's half of the vocabulary")
-            << std::function<void(Scenario &)>([&](Scenario &s) {
+            << std::function<void(Scenario &)>([titan](Scenario &s) {
                    titan(s);
                    s.tensorParallel = 2;
                    s.sequenceParallel = true;
                })
             << logits / 2;
         QTest::newRow("Hugging Face on PyTorch 1.10: log_softmax keeps the FP32 copy, not the 16-bit logits")
-            << std::function<void(Scenario &)>([&](Scenario &s) {
+            << std::function<void(Scenario &)>([titan](Scenario &s) {
                    titan(s);
                    s.implementation = Implementation::HuggingFace;
                    s.attention = Attention::Eager;
@@ -1003,15 +1003,17 @@ private Q_SLOTS:
                })
             << logits;
         QTest::newRow("max_memory_allocated: no cached block in it")
-            << std::function<void(Scenario &)>([&](Scenario &s) {
+            << std::function<void(Scenario &)>([titan](Scenario &s) {
                    titan(s);
                    s.overhead.measure = Measure::Allocated;
                })
             << qint64(0);
-        QTest::newRow("chunked loss: no whole-vocabulary buffers") << std::function<void(Scenario &)>([&](Scenario &s) {
-            titan(s);
-            s.loss = Loss::Chunked;
-        }) << qint64(0);
+        QTest::newRow("chunked loss: no whole-vocabulary buffers")
+            << std::function<void(Scenario &)>([titan](Scenario &s) {
+                   titan(s);
+                   s.loss = Loss::Chunked;
+               })
+            << qint64(0);
         QTest::newRow("Megatron: its own vocab-parallel loss") << std::function<void(Scenario &)>([](Scenario &s) {
             s.precision = Precision::MixedBf16;
             s.overhead.measure = Measure::Reserved;
