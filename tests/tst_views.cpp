@@ -17,6 +17,7 @@
 #include "ui/theme.h"
 #include "ui/verdictbar.h"
 
+#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QRegularExpression>
@@ -746,6 +747,53 @@ private Q_SLOTS:
         }
         QVERIFY(peaksBelow > 0); // the article's bars hold buffers that never live at once
         QCOMPARE(peakLines, peaksBelow);
+    }
+
+    // A part's size label keeps clear of its bar's dashed peak line, as of the capacity lines: it
+    // moves towards an end of the part, or is left out where the part has no room. PEFT's QLoRA
+    // under FSDP1 (docs/scenarios): the peak falls a little above the middle of the overhead's part.
+    void partLabelsClearThePeakLine_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("large") << QSize(1600, 1000);
+        QTest::newRow("small") << QSize(700, 450);
+    }
+    void partLabelsClearThePeakLine()
+    {
+        QFETCH(QSize, size);
+        QFile file(QStringLiteral(VL_EXAMPLES "/llama-2-70b-qlora-fsdp-peft.vramledger.yaml"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const auto doc = parseScenarioDocument(file.readAll().toStdString(), "peft-qlora-fsdp");
+        QVERIFY(doc.ok());
+        const ShownPtr shown = shownFor(*doc);
+        const Bar &bar = shown->analysis.bars.front();
+        QVERIFY(bar.required < bar.breakdown.total); // a peak line is drawn
+        const Bytes overheadFrom = bar.breakdown.total - bar.breakdown.component(Component::Overhead);
+        QVERIFY(bar.required > overheadFrom); // it crosses the overhead's part
+        MemoryChart chart;
+        chart.resize(size);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.showAnalysis(shown);
+        QCoreApplication::processEvents(); // the rebuild queued by the resize
+        QList<double> lines;
+        QList<QRectF> parts;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i) {
+            if (const auto *line = qobject_cast<QCPItemLine *>(chart.plot()->item(i)))
+                lines << line->start->pixelPosition().y();
+            if (const auto *tag = qobject_cast<QCPItemText *>(chart.plot()->item(i)))
+                for (Component c : kComponents)
+                    if (tag->text() == bytesText(bar.breakdown.component(c), Units::GiB))
+                        parts << QRectF(tag->topLeft->pixelPosition(), tag->bottomRight->pixelPosition());
+        }
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(!parts.isEmpty());
+        for (const QRectF &part : parts)
+            QVERIFY2(part.top() > lines.front() || part.bottom() < lines.front(),
+                     qPrintable(QStringLiteral("a part label at y %1–%2 meets the peak line at y %3")
+                                    .arg(part.top())
+                                    .arg(part.bottom())
+                                    .arg(lines.front())));
     }
 
     // Walking through the step: the arrow keys move the cursor point by point, Play advances it

@@ -179,12 +179,15 @@ void MemoryChart::addBarLabels(const QFont &font)
             const double value = toUnits(b.component(c), m_shown->units);
             const QString size = bytesText(b.component(c), m_shown->units);
             if (value * pixelsPerUnit >= metrics.height() * 1.4 && metrics.horizontalAdvance(size) <= barPixels - 6) {
-                // In the middle of the part, or nearer one end where a capacity line crosses the middle.
+                // In the middle of the part, or nearer one end where a capacity line or the bar's
+                // peak line crosses the middle.
+                const auto near = [&](Bytes line, double y) {
+                    return std::abs(toUnits(line, m_shown->units) - y) * pixelsPerUnit < metrics.height() * 0.7;
+                };
                 const auto clear = [&](double y) {
-                    return std::none_of(m_shown->gpus.begin(), m_shown->gpus.end(), [&](const GpuPreset &gpu) {
-                        return std::abs(toUnits(gpu.capacity, m_shown->units) - y) * pixelsPerUnit
-                            < metrics.height() * 0.7;
-                    });
+                    return !(bar.required < b.total && near(bar.required, y))
+                        && std::none_of(m_shown->gpus.begin(), m_shown->gpus.end(),
+                                        [&](const GpuPreset &gpu) { return near(gpu.capacity, y); });
                 };
                 const double half = metrics.height() * 0.6 / pixelsPerUnit; // keeps the text inside the part
                 for (const double y : {base + value / 2, base + half, base + value - half}) {
