@@ -147,9 +147,8 @@ bool bitsandbytesLayer(const Scenario &s)
 
 // What the MLP's products are computed in: the activations' dtype, or bitsandbytes' projections'
 // output dtype, the stream's.
-std::int64_t mlpBytes(const Scenario &s)
+std::int64_t mlpBytes(const Scenario &s, const DtypeBytes &dt)
 {
-    const DtypeBytes dt = dtypeBytes(s);
     return bitsandbytesLayer(s) ? dt.stream : dt.activation;
 }
 
@@ -474,7 +473,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         return;
     }
     projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.stream, dt.autocast);
-    const std::int64_t mlp = mlpBytes(s);
+    const std::int64_t mlp = mlpBytes(s, dt);
     if (s.liger) {
         // LigerSiLUMulFunction (liger_kernel/ops/swiglu.py): save_for_backward(a, b), SiLU
         // recomputed in backward.
@@ -1100,7 +1099,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // One expert computes at a time: its share of the routed rows.
     const std::int64_t rows = tokens * std::min(a.expertsPerToken, a.experts) / a.experts;
     // The MLP's products, in what they are computed in (mlpBytes), and what a 16-bit kernel hands back.
-    const std::int64_t wide = mlpBytes(s) * rows * (a.ffn / t);
+    const std::int64_t wide = mlpBytes(s, dt) * rows * (a.ffn / t);
     const std::int64_t wide16 = e * rows * (a.ffn / t);
     TensorList out;
     const bool bertPostNorm = !megatron && a.modeling == Modeling::Bert;
