@@ -262,12 +262,16 @@ private Q_SLOTS:
             s.loraTargets = LoraQ | LoraV | LoraDown;
             s.loraDropout = true;
         };
+        // ... over an FP32 base under autocast (prepare_model_for_kbit_training's FP32 stream)
+        const auto overFp32 = [hfQlora](Scenario &s) {
+            hfQlora(s);
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.baseDtype = BaseDtype::Fp32;
+        };
         row("QLoRA over an FP32 base under autocast, bitsandbytes 0.43.1: down_proj's 4-bit backward the widest",
-            [hfQlora](Scenario &s) {
-                hfQlora(s);
-                s.precision = Precision::MixedBf16;
-                s.ampStyle = AmpStyle::Autocast;
-                s.baseDtype = BaseDtype::Fp32;
+            [overFp32](Scenario &s) {
+                overFp32(s);
                 s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
             });
         row("Hugging Face under autocast, every layer recomputed: the cast cache's copies gone before backward",
@@ -285,12 +289,9 @@ private Q_SLOTS:
                 s.recompute = Recompute::Full;
             });
         row("QLoRA over an FP32 base under autocast, eager attention over 4096 tokens: the value's FP32 gradient",
-            [hfQlora](Scenario &s) {
-                hfQlora(s);
+            [overFp32](Scenario &s) {
+                overFp32(s);
                 s.attention = Attention::Eager;
-                s.precision = Precision::MixedBf16;
-                s.ampStyle = AmpStyle::Autocast;
-                s.baseDtype = BaseDtype::Fp32;
             });
         for (const auto &[name, release] :
              {std::pair{"QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest",
