@@ -223,6 +223,22 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "16-bit casts of each expert's rows, saved by w3"),
     VL_TRANSLATE_NOOP("vl::formula", "each expert's rows, gathered, saved by w1 and w3"),
     VL_TRANSLATE_NOOP("vl::formula", "w1 output, saved by SiLU"),
+    VL_TRANSLATE_NOOP("vl::formula", "router input, kept by its 4-bit linear"),
+    VL_TRANSLATE_NOOP("vl::formula", "each expert's rows, gathered, kept by the 4-bit w1 and w3"),
+    VL_TRANSLATE_NOOP("vl::formula", "SiLU × w3, kept by the 4-bit w2"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' "
+                      "gradient, less what that expert saved after them (w2's saved input too, when it trains), freed "
+                      "by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the first expert's routing product: the gradients of its output and of its routing weight"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "gradient of the MoE block's input: the first expert's rows scattered into every token, beside "
+                      "the routing weights' gradient, less that expert's saved tensors, freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "gradient of the MoE block's input: the sum so far, the next expert's rows scattered into every "
+                      "token and their sum, beside the routing weights' gradient, less two experts' saved tensors, "
+                      "freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", "SiLU output, saved by × w3"),
     VL_TRANSLATE_NOOP("vl::formula", "w3 output, saved by × SiLU"),
     VL_TRANSLATE_NOOP("vl::formula", "SiLU × w3, saved by w2"),

@@ -330,17 +330,68 @@ void fp32SoftmaxInput(const Scenario &s, TensorList &out, std::string_view what,
 // rows are gathered by index, and MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)) saves what
 // LlamaMLP does on them; its output times the routing weight saves both, and index_add_ the
 // product. Routing is taken as balanced: tokens·k rows over the experts.
+// Under Hugging Face's QLoRA the router and every expert's w1, w2 and w3 are bitsandbytes'
+// Linear4bit (transformers' replace_with_bnb_linear spares only the head): the experts' products
+// come in the stream's dtype (mlpBytes), and before 0.43.2 each 4-bit linear keeps its input.
+
+// What one expert keeps for backward, per row routed to it.
+struct ExpertTensor {
+    std::string_view name;
+    Bytes perRow = 0;
+    bool ctxAttribute = false; // bitsandbytes' kept input: freed with the graph, not once the expert has run
+};
+struct ExpertTensors {
+    std::array<ExpertTensor, 10> items{};
+    int count = 0;
+    void add(std::string_view name, Bytes perRow, bool ctxAttribute = false)
+    {
+        items[count++] = {name, perRow, ctxAttribute};
+    }
+};
+
+ExpertTensors expertTensors(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t mlp = mlpBytes(s, dt);
+    const std::int64_t h = a.hidden, f = a.ffn;
+    const bool trains = baseTrains(s);
+    const bool fourBitKeeps = bitsandbytesLayer(s) && s.fourBitKeepsInput();
+    ExpertTensors out;
+    out.add("routed token and slot indices of each expert (int64)", 16);
+    if (trains && dt.autocast) {
+        out.add("16-bit casts of each expert's rows, saved by w1", 2 * h);
+        out.add("16-bit casts of each expert's rows, saved by w3", 2 * h);
+    } else if (trains) {
+        out.add("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
+    } else if (fourBitKeeps) {
+        out.add("each expert's rows, gathered, kept by the 4-bit w1 and w3", dt.stream * h, true);
+    }
+    out.add("w1 output, saved by SiLU", mlp * f);
+    out.add("SiLU output, saved by × w3", mlp * f);
+    out.add("w3 output, saved by × SiLU", mlp * f);
+    if (trains)
+        out.add("SiLU × w3, saved by w2", mlp * f);
+    else if (fourBitKeeps)
+        out.add("SiLU × w3, kept by the 4-bit w2", mlp * f, true);
+    out.add("w2 output, saved by × routing weight", mlp * h);
+    out.add("routing weight of each row", dt.stream);
+    // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
+    out.add("weighted expert output, saved by index_add_", dt.stream * h);
+    return out;
+}
+
 void mixtralMoe(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
-    const std::int64_t e = dt.activation;
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t k = a.expertsPerToken, experts = a.experts, h = a.hidden, f = a.ffn;
-    const bool trains = baseTrains(s);
-    if (trains)
+    const std::int64_t k = a.expertsPerToken, experts = a.experts, h = a.hidden;
+    if (baseTrains(s))
         out.add(dt.autocast ? "16-bit cast of the input, saved by the router" : "router input",
                 (dt.autocast ? 2 : dt.stream) * tokens * h);
+    else if (bitsandbytesLayer(s) && s.fourBitKeepsInput())
+        out.add("router input, kept by its 4-bit linear", dt.stream * tokens * h);
     fp32SoftmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11", tokens * experts);
     out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
     out.add("top-k expert indices (int64)", 8 * tokens * k);
@@ -348,27 +399,68 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     out.add("their sum (FP32)", 4 * tokens);
     // The experts' rows: tokens·k over `experts`, the first `extra` experts one row more.
     const std::int64_t rows = tokens * k / experts, extra = tokens * k % experts;
-    const auto perExpert = [&](std::string_view name, Bytes bytesPerRow) {
-        out.add(name, bytesPerRow * rows * (experts - extra), experts - extra);
+    const ExpertTensors perExpert = expertTensors(s);
+    for (int i = 0; i < perExpert.count; ++i) {
+        const ExpertTensor &tensor = perExpert.items[i];
+        out.add(tensor.name, tensor.perRow * rows * (experts - extra), experts - extra);
         if (extra > 0)
-            out.add(name, bytesPerRow * (rows + 1) * extra, extra);
-    };
-    perExpert("routed token and slot indices of each expert (int64)", 16);
-    if (trains && dt.autocast) {
-        perExpert("16-bit casts of each expert's rows, saved by w1", 2 * h);
-        perExpert("16-bit casts of each expert's rows, saved by w3", 2 * h);
-    } else if (trains) {
-        perExpert("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
+            out.add(tensor.name, tensor.perRow * (rows + 1) * extra, extra);
     }
-    perExpert("w1 output, saved by SiLU", e * f);
-    perExpert("SiLU output, saved by × w3", e * f);
-    perExpert("w3 output, saved by × SiLU", e * f);
-    if (trains)
-        perExpert("SiLU × w3, saved by w2", e * f);
-    perExpert("w2 output, saved by × routing weight", e * h);
-    perExpert("routing weight of each row", dt.stream);
-    // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
-    perExpert("weighted expert output, saved by index_add_", dt.stream * h);
+}
+
+// MixtralSparseMoeBlock's backward (mixtralMoe) beyond the gradient of the layer's output, at its
+// widest, as the oracle measures it: the experts run backward last first, each on its rows. In the
+// first, the routing weight's product (the gradients of the expert's output and of the weight's
+// product; under autocast the 16-bit output is promoted to FP32 and the gradient cast back) or,
+// wider where each expert's MLP is, the gradients of SiLU × w3 and of its two factors, less what
+// this expert saved after them, freed by then (w2's output, the weighted output, the routing
+// weight), with the routing weights' gradient beside. Where experts are many and narrow, the
+// gradient of the block's input grows instead: the first expert's row gradients scattered into a
+// zero tensor of every token (IndexBackward), then each next expert's added to it out of place
+// (autograd's InputBuffer), the old sum, the new tensor and their sum alive at once, less the
+// two experts' saved tensors, freed by then (not bitsandbytes' kept inputs).
+TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t mlp = mlpBytes(s, dt);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t rows = tokens * a.expertsPerToken / a.experts;
+    const std::int64_t h = a.hidden, f = a.ffn, sb = dt.stream;
+    const Bytes routingGradient = sb * tokens * a.expertsPerToken;
+    const Bytes rowsWide = sb * rows * h;
+    const ExpertTensors perExpert = expertTensors(s);
+    Bytes freedPerExpert = 0;
+    for (int i = 0; i < perExpert.count; ++i)
+        if (!perExpert.items[i].ctxAttribute)
+            freedPerExpert += perExpert.items[i].perRow * rows;
+    const Bytes indices = perExpert.items[0].perRow * rows; // freed after the scatter
+    const Bytes routingProduct = 2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows);
+    const Bytes swiglu = routingGradient + (baseTrains(s) ? 2 : 3) * mlp * rows * f - rowsWide - mlp * rows * h
+        - sb * rows;
+    const Bytes firstScatter = sb * tokens * h + rowsWide + routingGradient - (freedPerExpert - indices);
+    const Bytes accumulation = 3 * sb * tokens * h + routingGradient - 2 * freedPerExpert;
+    TensorList out;
+    out.add("gradient of the layer's output (the residual stream)", stream);
+    const Bytes widest = std::max({routingProduct, swiglu, firstScatter, accumulation});
+    if (widest == accumulation)
+        out.add("gradient of the MoE block's input: the sum so far, the next expert's rows scattered into every "
+                "token and their sum, beside the routing weights' gradient, less two experts' saved tensors, freed "
+                "by then",
+                accumulation);
+    else if (widest == firstScatter)
+        out.add("gradient of the MoE block's input: the first expert's rows scattered into every token, beside the "
+                "routing weights' gradient, less that expert's saved tensors, freed by then",
+                firstScatter);
+    else if (widest == swiglu)
+        out.add("the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' "
+                "gradient, less what that expert saved after them (w2's saved input too, when it trains), freed by "
+                "then",
+                swiglu);
+    else
+        out.add("the first expert's routing product: the gradients of its output and of its routing weight",
+                routingProduct);
+    return out;
 }
 
 // The eager attentions' probabilities and value as they are saved, which backward's softmax
@@ -1107,6 +1199,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // first, frees (modeling_gpt2.py, GPT2MLP.forward).
     const bool maskFreedFirst = !megatron && a.modeling == Modeling::Gpt2 && s.dropout;
     const Bytes stream = dt.stream * tokens / streamSplit * a.hidden;
+    if (a.experts > 1 && !megatron)
+        return mixtralBackwardWorkingSet(s, stream);
     if (maskFreedFirst)
         out.add("gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed "
                 "first",

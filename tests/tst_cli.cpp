@@ -768,10 +768,6 @@ private Q_SLOTS:
         QTest::newRow("expert parallelism in Hugging Face's Mixtral")
             << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface", "--dp", "8", "--ep", "8"} << 2
             << "--ep: expert parallelism is modelled for Megatron";
-        QTest::newRow("QLoRA on Mixtral")
-            << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
-                           "--finetune", "qlora",        "--lora-targets",   "q,v"}
-            << 2 << "--finetune: QLoRA on a mixture of experts is not modelled";
         QTest::newRow("modeling that does not fit the shapes")
             << QStringList{"--model", "gpt2", "--implementation", "huggingface", "--modeling", "llama"} << 2
             << "--modeling: llama does not fit this architecture";

@@ -686,6 +686,32 @@ private Q_SLOTS:
             s.arch.expertsPerToken = 2;
             s.pytorch = PyTorchRelease::Before1_11;
         });
+        row("Mixtral, Hugging Face's QLoRA over an FP32 base, bitsandbytes 0.43.1", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.precision = Precision::MixedFp16;
+            s.ampStyle = AmpStyle::Autocast;
+            s.fineTune = FineTune::QLoRA;
+            s.loraTargets = LoraQ | LoraV;
+            s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+        });
+        row("Mixtral trained whole under autocast (the first expert's routing product widest)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.arch.experts = 8;
+            s.arch.expertsPerToken = 2;
+            s.arch.ffn = 3 * s.arch.hidden;
+            s.precision = Precision::MixedBf16;
+            s.ampStyle = AmpStyle::Autocast;
+        });
+        row("a mixture of many narrow experts (the input's gradient widest)", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.arch.experts = 64;
+            s.arch.expertsPerToken = 2;
+            s.arch.ffn = s.arch.hidden / 4;
+        });
     }
     void everyFormulaIsMadeOfTerms()
     {

@@ -179,8 +179,6 @@ constexpr Bytes kScalars = 64;
 // Why core's working set is not pinned to this row, or nothing where it is.
 std::string_view workingSetUnpinned(const Scenario &s)
 {
-    if (s.arch.experts > 1)
-        return "MoE routing (core counts one expert's share of the rows)";
     const bool flash = s.attention != Attention::Eager;
     if (flash && (s.sequence % 128 != 0 || s.arch.effectiveHeadDim() % 32 != 0))
         return "the flash kernels round the sequence to 128 and the head dimension to 32, which at this tiny "

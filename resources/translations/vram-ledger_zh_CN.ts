@@ -3743,6 +3743,34 @@
         <source>FP32 gradient of the value, beyond its 16-bit copy</source>
         <translation>V 的 FP32 梯度（超出其 16 位副本的部分）</translation>
     </message>
+    <message>
+        <source>router input, kept by its 4-bit linear</source>
+        <translation>路由器输入，由其 4-bit 线性层保留</translation>
+    </message>
+    <message>
+        <source>each expert&apos;s rows, gathered, kept by the 4-bit w1 and w3</source>
+        <translation>每个专家收集到的行，由 4-bit 的 w1 和 w3 保留</translation>
+    </message>
+    <message>
+        <source>SiLU × w3, kept by the 4-bit w2</source>
+        <translation>SiLU × w3，由 4-bit 的 w2 保留</translation>
+    </message>
+    <message>
+        <source>the first expert&apos;s gradients of SiLU × w3 and of its two factors, beside the routing weights&apos; gradient, less what that expert saved after them (w2&apos;s saved input too, when it trains), freed by then</source>
+        <translation>第一个专家的 SiLU × w3 及其两个因子的梯度，加上路由权重的梯度，减去该专家在它们之后保存、此时已释放的张量（权重训练时还有 w2 保存的输入）</translation>
+    </message>
+    <message>
+        <source>the first expert&apos;s routing product: the gradients of its output and of its routing weight</source>
+        <translation>第一个专家的路由乘积：其输出和路由权重的梯度</translation>
+    </message>
+    <message>
+        <source>gradient of the MoE block&apos;s input: the first expert&apos;s rows scattered into every token, beside the routing weights&apos; gradient, less that expert&apos;s saved tensors, freed by then</source>
+        <translation>MoE 块输入的梯度：第一个专家的行梯度散射到全部 token 上，加上路由权重的梯度，减去该专家此时已释放的保存张量</translation>
+    </message>
+    <message>
+        <source>gradient of the MoE block&apos;s input: the sum so far, the next expert&apos;s rows scattered into every token and their sum, beside the routing weights&apos; gradient, less two experts&apos; saved tensors, freed by then</source>
+        <translation>MoE 块输入的梯度：已累加的和、下一个专家散射到全部 token 上的行梯度以及二者之和，加上路由权重的梯度，减去两个专家此时已释放的保存张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

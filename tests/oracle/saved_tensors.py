@@ -502,7 +502,7 @@ class LlamaLayer:
         # dtype prepare_model_for_kbit_training gives the rest of the model
         qlora = c["finetune"] == "qlora"
         nf4 = qlora and c["family"] == "torchtune"
-        bnb4 = bnb_saves_input(c) if qlora and c["family"] == "llama" else None
+        bnb4 = bnb_saves_input(c) if qlora and c["family"] in ("llama", "mixtral") else None
 
         def proj(name, i, o, bias=False):
             lora = None
@@ -620,16 +620,22 @@ class MixtralLayer(LlamaLayer):
     (torch.where on the one-hot mask), its MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)),
     times the routing weight, index_add_ into the output. Routing here is balanced (a constant
     added to the router's logits picks experts i mod E, i + 1 mod E, ...; an add saves nothing),
-    as the estimate assumes."""
+    as the estimate assumes. Under Hugging Face's QLoRA the router and every expert's w1, w2, w3
+    are bitsandbytes' Linear4bit too: transformers replaces every nn.Linear but the head
+    (integrations/bitsandbytes.py, replace_with_bnb_linear, get_keys_to_not_convert)."""
 
     def __init__(self, c):
         super().__init__(c)
         weight = DTYPES[c["weights"]]
         trainable = c["finetune"] == "full"
         h, f, e = c["hidden"], c["ffn"], c["experts"]
-        self.router = Projection(h, e, weight, trainable)
-        self.experts = [(Projection(h, f, weight, trainable), Projection(h, f, weight, trainable),
-                         Projection(f, h, weight, trainable)) for _ in range(e)]
+        bnb4 = bnb_saves_input(c) if c["finetune"] == "qlora" else None
+
+        def proj(i, o):
+            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bnb4=bnb4)
+
+        self.router = proj(h, e)
+        self.experts = [(proj(h, f), proj(h, f), proj(f, h)) for _ in range(e)]
 
     def params(self):
         attention = [self.q, self.k, self.v, self.o]
