@@ -1986,13 +1986,20 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const bool rebuildsLayer = s.recompute == Recompute::Full || (codeLevel && s.recompute == Recompute::Selective);
     if (rebuildsLayer && savingLayers > 0) {
         const Bytes reused = recomputationReusesInput(s);
-        const Bytes buffer = b.oneLayerActivations - reused;
+        const Bytes heldOutput = reentrantCheckpointOutput(s);
+        const Bytes buffer = b.oneLayerActivations - reused + heldOutput;
         sink.add(ItemId::RecomputeBuffer, buffer, [&] {
-            if (reused == 0)
-                return "one layer's full activations while it is recomputed" + equals(buffer, units);
-            return "one layer's full activations while it is recomputed, " + formatBytes(b.oneLayerActivations, units)
-                + ", less its input, which the checkpoint keeps and the recomputation saves as it is, "
-                + formatBytes(reused, units) + equals(buffer, units);
+            std::string text = "one layer's full activations while it is recomputed";
+            if (reused > 0)
+                text += ", " + formatBytes(b.oneLayerActivations, units)
+                    + ", less its input, which the checkpoint keeps and the recomputation saves as it is, "
+                    + formatBytes(reused, units);
+            if (heldOutput > 0)
+                text += std::string(reused > 0 ? "," : "") + " + the recomputed layer's output, which the reentrant "
+                    + "checkpoint holds while the layer's backward runs, " + formatCount(s.sequence * s.microBatch)
+                    + " tokens × " + std::to_string(a.hidden) + " × " + std::to_string(dt.stream) + " B "
+                    + formatBytes(heldOutput, units);
+            return text + equals(buffer, units);
         });
     }
     if (dt.autocast) {

@@ -210,6 +210,11 @@ const std::array kFields = {
     FieldSpec{"recompute", "training.recompute", "MODE",
               "Activation recomputation: none, selective or full (gradient checkpointing)", nullptr,
               VL_WORD(recompute, parseRecompute, "recompute", allowedRecomputes()), false, VL_NAMED(recompute)},
+    FieldSpec{"use-reentrant", "training.use_reentrant", "yes|no",
+              "With --recompute full in Hugging Face's code: torch.utils.checkpoint's use_reentrant (yes, "
+              "transformers' default: the recomputed layer's output is held while that layer's backward runs; "
+              "no: dropped)",
+              nullptr, VL_WORD(useReentrant, parseYesNo, "use-reentrant", kYesNo), false, VL_BOOL(useReentrant)},
     FieldSpec{"activation-offload", "training.activation_offload", "yes|no",
               "Copy the layers' saved activations to CPU memory in forward and back in backward "
               "(torchtune's enable_activation_offloading, OffloadActivations); with --implementation "

@@ -156,6 +156,9 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "gradients of SiLU's output and of up_proj's output"),
     VL_TRANSLATE_NOOP("vl::formula", "less its input, which the checkpoint keeps and the recomputation saves as it is"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "the recomputed layer's output, which the reentrant checkpoint holds while the layer's backward "
+                      "runs"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
                       "the recomputed layer and of what is not checkpointed"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 gradient of the value, beyond its 16-bit copy"),

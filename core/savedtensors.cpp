@@ -1151,6 +1151,13 @@ Bytes recomputationReusesInput(const Scenario &s)
     return 0;
 }
 
+Bytes reentrantCheckpointOutput(const Scenario &s)
+{
+    if (s.recompute != Recompute::Full || s.implementation != Implementation::HuggingFace || !s.useReentrant)
+        return 0;
+    return dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden;
+}
+
 // Backward's working set: what one layer's backward holds at once beyond what every layer saved,
 // at its widest moment, the MLP's (tests/oracle's backward_working_set measures it through
 // PyTorch's allocations; tst_savedtensors pins it). Autograd frees a node's saved tensors once

@@ -52,6 +52,11 @@ TensorList layerTensorsWithoutRecompute(const Scenario &s);
 // hands the recomputed layer the input it kept (detach_variable shares the storage), so an op that
 // saves the input as it comes saves nothing new. Megatron's count is the papers' (0 there).
 Bytes recomputationReusesInput(const Scenario &s);
+// Under full recomputation in Hugging Face's code with the reentrant checkpoint, the recomputed
+// layer's output, which torch.utils.checkpoint's backward holds while the layer's backward runs
+// (torch/utils/checkpoint.py, CheckpointFunction.backward: `outputs` stays referenced through
+// torch.autograd.backward); 0 otherwise: the non-reentrant checkpoint keeps only what is saved.
+Bytes reentrantCheckpointOutput(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
 // moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`
 // is layerTensorsWithoutRecompute(s), for a caller that has it already.

@@ -240,6 +240,10 @@ struct Scenario {
     Recompute recompute = Recompute::None;
     // The layers' saved activations copied to CPU memory in forward (torchtune's OffloadActivations).
     bool activationOffload = false;
+    // torch.utils.checkpoint(use_reentrant=...) under full recomputation in Hugging Face's code: the
+    // reentrant checkpoint (transformers' default, gradient_checkpointing_enable) holds the
+    // recomputed layer's output while that layer's backward runs; the non-reentrant one drops it.
+    bool useReentrant = true;
     Attention attention = Attention::Eager;
     Loss loss = Loss::Standard;
     // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a

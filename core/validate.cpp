@@ -100,6 +100,15 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
     if (auto e = checkGemmaTraits(s))
         return e;
+    // Before 0.43.2 a 4-bit linear keeps its input as an attribute of its autograd context, which the
+    // non-reentrant checkpoint's forward, run with grad on, leaves alive until backward: every layer
+    // would keep its 4-bit inputs past the checkpoint, which is not modelled.
+    if (s.fourBitKeepsInput() && s.recompute == Recompute::Full && s.implementation == Implementation::HuggingFace
+        && !s.useReentrant)
+        return Error{"use-reentrant",
+                     "no (the non-reentrant checkpoint) with bitsandbytes before 0.43.2 is not modelled: each "
+                     "4-bit linear keeps its input past the checkpoint; use --use-reentrant yes or --bitsandbytes "
+                     "0.43.2"};
     if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))

@@ -431,6 +431,37 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).backwardWorkingSet, kept);
     }
 
+    // torch.utils.checkpoint's reentrant backward (CheckpointFunction.backward) keeps the
+    // recomputed layer's output referenced while it runs the layer's backward; the non-reentrant
+    // checkpoint drops it. One tensor of the residual stream, in the stream's dtype.
+    void reentrantCheckpointHoldsTheOutput_data()
+    {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("ampStyle");
+        QTest::addColumn<qint64>("streamBytes");
+        QTest::newRow("pure BF16: a 16-bit stream") << int(Precision::Bf16) << int(AmpStyle::MasterCopy) << qint64(2);
+        QTest::newRow("autocast over FP32 weights: an FP32 stream")
+            << int(Precision::MixedBf16) << int(AmpStyle::Autocast) << qint64(4);
+    }
+    void reentrantCheckpointHoldsTheOutput()
+    {
+        QFETCH(int, precision);
+        QFETCH(int, ampStyle);
+        QFETCH(qint64, streamBytes);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.precision = Precision(precision);
+        s.ampStyle = AmpStyle(ampStyle);
+        s.microBatch = 2;
+        s.sequence = 4096;
+        s.recompute = Recompute::Full;
+        QVERIFY(!scenarioError(s));
+        const Bytes reentrant = estimate(s).item(ItemId::RecomputeBuffer);
+        s.useReentrant = false;
+        QCOMPARE(reentrant - estimate(s).item(ItemId::RecomputeBuffer), 2 * 4096 * s.arch.hidden * streamBytes);
+    }
+
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
     // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
     // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.

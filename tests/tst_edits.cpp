@@ -757,6 +757,16 @@ private Q_SLOTS:
                                                                     << "0.43.1" << true;
         QTest::newRow("bitsandbytes release, LoRA") << huggingFace << "bitsandbytes"
                                                     << "0.43.1" << false;
+        Scenario hfCheckpointed = huggingFace; // the reentrant checkpoint holds the recomputed layer's output
+        hfCheckpointed.recompute = Recompute::Full;
+        QTest::newRow("use_reentrant, Hugging Face checkpointed") << hfCheckpointed << "use-reentrant"
+                                                                  << "no" << true;
+        QTest::newRow("use_reentrant, Hugging Face without recomputation") << huggingFace << "use-reentrant"
+                                                                           << "no" << false;
+        Scenario megatronCheckpointed = llama();
+        megatronCheckpointed.recompute = Recompute::Full;
+        QTest::newRow("use_reentrant, Megatron checkpointed") << megatronCheckpointed << "use-reentrant"
+                                                              << "no" << false;
         Scenario torchaoQlora = hfQlora;
         torchaoQlora.implementation = Implementation::TorchTune;
         torchaoQlora.precision = Precision::Bf16;

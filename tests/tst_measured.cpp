@@ -68,6 +68,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.transformers = *parseTransformersRelease(get<std::string>(row, "transformers", "4.49+"));
     s.bitsandbytes = *parseBitsandbytesRelease(get<std::string>(row, "bitsandbytes", "0.43.2+"));
     s.recompute = *parseRecompute(row["recompute"].as<std::string>());
+    s.useReentrant = get<bool>(row, "use_reentrant", true);
     s.attention = row["flash_attention"].as<bool>() ? Attention::Flash : Attention::Eager;
     if (row["attention"])
         s.attention = *parseAttention(row["attention"].as<std::string>());

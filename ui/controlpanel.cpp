@@ -557,6 +557,14 @@ void ControlPanel::build()
                       "keeps every other matmul's output). Full (gradient checkpointing): keep only each layer's input "
                       "and recompute the rest in backward (≈ 33 % more compute). The article's second lever.");
         });
+    m_useReentrant = new QCheckBox(m_advancedBody);
+    row(
+        af, m_useReentrant, [] { return tr("Reentrant checkpoint"); },
+        [] {
+            return tr("How Hugging Face's gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by "
+                      "default in transformers). On: while a layer's backward runs, the checkpoint also holds the "
+                      "layer's recomputed output. Off: it is dropped.");
+        });
     m_activationOffload = new QCheckBox(m_advancedBody);
     row(
         af, m_activationOffload, [] { return tr("Offload activations"); },
@@ -768,6 +776,7 @@ void ControlPanel::build()
     comboEdit(m_transformers, "transformers", [](Scenario &s, int v) { s.transformers = TransformersRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
     comboEdit(m_recompute, "recompute", [](Scenario &s, int v) { s.recompute = Recompute(v); });
+    checkEdit(m_useReentrant, "use-reentrant", [](Scenario &s, int v) { s.useReentrant = v; });
     checkEdit(m_activationOffload, "activation-offload", [](Scenario &s, int v) { s.activationOffload = v; });
     comboEdit(m_attention, "attention", [](Scenario &s, int v) { s.attention = Attention(v); });
     comboEdit(m_loss, "loss", [](Scenario &s, int v) { s.loss = Loss(v); });
@@ -1012,6 +1021,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_sp, s.sequenceParallel);
     setComboData(m_offload, s.offload);
     setComboData(m_recompute, s.recompute);
+    setCheck(m_useReentrant, s.useReentrant);
     setCheck(m_activationOffload, s.activationOffload);
     setComboData(m_attention, s.attention);
     setComboData(m_loss, s.loss);

@@ -115,6 +115,7 @@ private:
     QComboBox *m_transformers = nullptr;
     QComboBox *m_ampStyle = nullptr;
     QComboBox *m_recompute = nullptr;
+    QCheckBox *m_useReentrant = nullptr;
     QCheckBox *m_activationOffload = nullptr;
     QComboBox *m_attention = nullptr;
     QComboBox *m_loss = nullptr;

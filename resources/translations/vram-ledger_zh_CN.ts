@@ -1292,6 +1292,14 @@
         <source>The bitsandbytes release that runs QLoRA&apos;s 4-bit layers (Hugging Face&apos;s and lit-gpt&apos;s code). Before 0.43.2 every 4-bit layer kept its input for backward, which only the weight&apos;s gradient would need: one more copy of each layer&apos;s inputs.</source>
         <translation>运行 QLoRA 4 位层的 bitsandbytes 版本（Hugging Face 与 lit-gpt 的代码）。0.43.2 之前，每个 4 位层都为反向传播保留其输入，而只有权重的梯度才需要它：每层的输入多存一份。</translation>
     </message>
+    <message>
+        <source>Reentrant checkpoint</source>
+        <translation>可重入检查点</translation>
+    </message>
+    <message>
+        <source>How Hugging Face&apos;s gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by default in transformers). On: while a layer&apos;s backward runs, the checkpoint also holds the layer&apos;s recomputed output. Off: it is dropped.</source>
+        <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3770,6 +3778,10 @@
     <message>
         <source>gradient of the MoE block&apos;s input: the sum so far, the next expert&apos;s rows scattered into every token and their sum, beside the routing weights&apos; gradient, less two experts&apos; saved tensors, freed by then</source>
         <translation>MoE 块输入的梯度：已累加的和、下一个专家散射到全部 token 上的行梯度以及二者之和，加上路由权重的梯度，减去两个专家此时已释放的保存张量</translation>
+    </message>
+    <message>
+        <source>the recomputed layer&apos;s output, which the reentrant checkpoint holds while the layer&apos;s backward runs</source>
+        <translation>重算出的该层输出，可重入检查点在该层反向传播期间一直持有</translation>
     </message>
 </context>
 <context>
