@@ -2030,6 +2030,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // not keep either: cast for each chunk too.
         const std::int64_t headAdapter = litgpt && lastStage ? ceilDiv(loraHeadParams(s), t) : 0;
         const Bytes casts = 2 * (perLayer * castLayers + (adapters - headAdapter) + (head + headAdapter) * headCasts);
+        // The head's casts are saved by its matmuls (mm keeps the weight for the input's gradient),
+        // which run backward first: gone before the layers' backward.
+        b.headWeightCasts = 2 * (head + headAdapter) * headCasts;
         // Under full recomputation the checkpointed layers run forward without grad: nothing saves
         // the casts of their weights that train and of their adapters, which the cache keeps until
         // the autocast region exits, after the loss. In backward each recomputed layer casts its
@@ -2050,9 +2053,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
             part(head, " output head" + perChunk);
             part(headAdapter, " head adapter" + perChunk);
             const std::string lifetime = b.castsOnlyInForward > 0
-                ? "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
-                  "the recomputed layer and of what is not checkpointed, "
-                    + formatBytes(casts - b.castsOnlyInForward, units) + ": ("
+                ? "16-bit casts of the FP32 weights, kept by the cast cache through forward, in the layers' "
+                  "backward the recomputed layer's alone, "
+                    + formatBytes(casts - b.castsOnlyInForward - b.headWeightCasts, units) + ": ("
                 : "16-bit casts of the FP32 weights, kept for backward: (";
             return lifetime + parts + ") params × 2 B" + equals(casts, units);
         });

@@ -115,6 +115,7 @@ struct Breakdown {
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     Bytes castsOnlyInForward = 0;          // of the weight casts, those the autocast cache drops before backward
+    Bytes headWeightCasts = 0;             // of the weight casts, the head's: freed by its backward, before the layers'
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
     Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
     Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits

@@ -159,8 +159,8 @@ constexpr std::string_view kTerms[] = {
                       "the recomputed layer's output, which the reentrant checkpoint holds while the layer's backward "
                       "runs"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of "
-                      "the recomputed layer and of what is not checkpointed"),
+                      "16-bit casts of the FP32 weights, kept by the cast cache through forward, in the layers' "
+                      "backward the recomputed layer's alone"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 gradient of the value, beyond its 16-bit copy"),
     VL_TRANSLATE_NOOP("vl::formula", "the LoRA adapter's gradients of down_proj's input"),
     VL_TRANSLATE_NOOP("vl::formula",

@@ -149,7 +149,9 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
     // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1, or d = 2
     // past the pipeline's step up there.
-    const Bytes inBackward = layerActivations - b.castsOnlyInForward;
+    // The head's weight casts go with the head's backward, before the layers'.
+    const Bytes freedBeforeLayers = b.castsOnlyInForward + b.headWeightCasts;
+    const Bytes inBackward = layerActivations - freedBeforeLayers;
     const Bytes trade = newGradients - inBackward;
     const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
@@ -157,8 +159,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         if (atAnEnd && done > 2 && done != layers)
             continue;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
-              throughSchedule + afterForward - b.castsOnlyInForward - share(inBackward, done) + recompute
-                  + backwardHolds + besideBackward(done));
+              throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done) + recompute + backwardHolds
+                  + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

@@ -281,7 +281,8 @@ private Q_SLOTS:
     // Under autocast the cast cache keeps a 16-bit copy of every FP32 weight that trains for the
     // whole forward. Without recomputation the linears save them until their backward; under full
     // recomputation nothing saves them, so they go when the autocast region exits, after the loss,
-    // and backward holds the recomputed layer's casts alone (the head's, not checkpointed, stay).
+    // and backward holds the recomputed layer's casts alone. The head's cast, saved by its matmul,
+    // goes with the head's backward, before the layers'.
     void autocastCastsLiveWhereTheCacheKeepsThem_data()
     {
         QTest::addColumn<int>("fineTune");
@@ -317,16 +318,18 @@ private Q_SLOTS:
         const std::int64_t perLayer = s.fineTune == FineTune::Full ? countParameters(s.arch).perLayerMatrices
                                                                    : b.item(ItemId::LoraAdapters) / 4 / layers;
         QCOMPARE(b.castsOnlyInForward, goneInBackward ? 2 * perLayer * (layers - 1) : Bytes(0));
+        QCOMPARE(b.headWeightCasts, 2 * s.arch.vocab * s.arch.hidden); // an untied FP32 head, cast to 16 bits
         const StepTimeline t = stepTimeline(b);
         const TimelinePoint &loss = phaseStart(t, StepPhase::Loss);
         const TimelinePoint &backward = phaseStart(t, StepPhase::Backward);
         // From the loss to the first layer's backward the activations change by what backward
-        // frees and holds; the casts the cache dropped are among what it frees.
-        const Bytes layerShare = (b.item(ItemId::LayerActivations) + casts - b.castsOnlyInForward) / layers;
+        // frees and holds; the casts the cache dropped and the head's are among what it frees.
+        const Bytes layerShare = (b.item(ItemId::LayerActivations) + casts - b.castsOnlyInForward - b.headWeightCasts)
+            / layers;
         QCOMPARE(backward.part(Component::Activations),
                  loss.part(Component::Activations) - b.item(ItemId::Logits) - b.item(ItemId::HeadActivations)
-                     - b.castsOnlyInForward - layerShare + b.item(ItemId::RecomputeBuffer) + b.backwardWorkingSet
-                     + b.logitsKeptInBackward);
+                     - b.castsOnlyInForward - b.headWeightCasts - layerShare + b.item(ItemId::RecomputeBuffer)
+                     + b.backwardWorkingSet + b.logitsKeptInBackward);
     }
 
     // The Hugging Face Trainer holds its batch, input_ids, attention_mask and labels (int64, 24 B a

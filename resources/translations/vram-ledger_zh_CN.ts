@@ -3744,10 +3744,6 @@
         <translation>减去该层的输入：检查点已保存它，重计算原样保存同一张量</translation>
     </message>
     <message>
-        <source>16-bit casts of the FP32 weights, kept by the cast cache through forward, in backward those of the recomputed layer and of what is not checkpointed</source>
-        <translation>FP32 权重的 16 位副本：前向期间由类型转换缓存保留，反向时只剩正在重计算的层与未做检查点部分的副本</translation>
-    </message>
-    <message>
         <source>FP32 gradient of the value, beyond its 16-bit copy</source>
         <translation>V 的 FP32 梯度（超出其 16 位副本的部分）</translation>
     </message>
@@ -3782,6 +3778,10 @@
     <message>
         <source>the recomputed layer&apos;s output, which the reentrant checkpoint holds while the layer&apos;s backward runs</source>
         <translation>重算出的该层输出，可重入检查点在该层反向传播期间一直持有</translation>
+    </message>
+    <message>
+        <source>16-bit casts of the FP32 weights, kept by the cast cache through forward, in the layers&apos; backward the recomputed layer&apos;s alone</source>
+        <translation>FP32 权重的 16 位副本：前向期间由类型转换缓存保留，各层反向时只剩正在重计算的层的副本</translation>
     </message>
 </context>
 <context>
