@@ -69,6 +69,14 @@ void peftUnderAutocast(Scenario &s)
     s.loraTargets = LoraAll;
 }
 
+// Hugging Face's sparse MoE block (Mixtral's code), two experts a token.
+void huggingFaceMoe(Scenario &s, std::int64_t experts = 8)
+{
+    s.implementation = Implementation::HuggingFace;
+    s.arch.experts = experts;
+    s.arch.expertsPerToken = 2;
+}
+
 // lit-gpt's Llama block in Lightning's bf16-mixed: autocast over FP32 weights, flash attention.
 void litgptLlamaMixed(Scenario &s)
 {
@@ -681,15 +689,11 @@ private Q_SLOTS:
             s.pytorch = PyTorchRelease::Before1_11;
         });
         row("Mixtral, Hugging Face, eager, PyTorch 1.10", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.arch.experts = 8;
-            s.arch.expertsPerToken = 2;
+            huggingFaceMoe(s);
             s.pytorch = PyTorchRelease::Before1_11;
         });
         row("Mixtral, Hugging Face's QLoRA over an FP32 base, bitsandbytes 0.43.1", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.arch.experts = 8;
-            s.arch.expertsPerToken = 2;
+            huggingFaceMoe(s);
             s.precision = Precision::MixedFp16;
             s.ampStyle = AmpStyle::Autocast;
             s.fineTune = FineTune::QLoRA;
@@ -697,19 +701,15 @@ private Q_SLOTS:
             s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
         });
         row("Mixtral trained whole under autocast (the first expert's routing product widest)", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
+            huggingFaceMoe(s);
             s.attention = Attention::Sdpa;
-            s.arch.experts = 8;
-            s.arch.expertsPerToken = 2;
             s.arch.ffn = 3 * s.arch.hidden;
             s.precision = Precision::MixedBf16;
             s.ampStyle = AmpStyle::Autocast;
         });
         row("a mixture of many narrow experts (the input's gradient widest)", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
+            huggingFaceMoe(s, 64);
             s.attention = Attention::Sdpa;
-            s.arch.experts = 64;
-            s.arch.expertsPerToken = 2;
             s.arch.ffn = s.arch.hidden / 4;
         });
     }
