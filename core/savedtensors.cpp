@@ -322,19 +322,8 @@ void fp32SoftmaxInput(const Scenario &s, TensorList &out, std::string_view what,
     softmaxInput(s, out, what, (s.precision == Precision::MixedFp16 ? 2 : 4) * elements);
 }
 
-// Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
-// place of the MLP: the router (gate, a linear to the experts) saves its input when it trains;
-// softmax in FP32 saves its probabilities, topk its indices, the in-place renormalisation of the
-// top-k weights its operand and their sum. Each expert takes the rows routed to it: torch.where on
-// the one-hot mask gives the token and slot indices (one int64 storage of both, nonzero's), the
-// rows are gathered by index, and MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)) saves what
-// LlamaMLP does on them; its output times the routing weight saves both, and index_add_ the
-// product. Routing is taken as balanced: tokens·k rows over the experts.
-// Under Hugging Face's QLoRA the router and every expert's w1, w2 and w3 are bitsandbytes'
-// Linear4bit (transformers' replace_with_bnb_linear spares only the head): the experts' products
-// come in the stream's dtype (mlpBytes), and before 0.43.2 each 4-bit linear keeps its input.
-
-// What one expert keeps for backward, per row routed to it.
+// What one expert of Hugging Face's sparse MoE block (mixtralMoe, below) keeps for backward, per row
+// routed to it.
 struct ExpertTensor {
     std::string_view name;
     Bytes perRow = 0;
@@ -381,6 +370,17 @@ ExpertTensors expertTensors(const Scenario &s)
     return out;
 }
 
+// Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
+// place of the MLP: the router (gate, a linear to the experts) saves its input when it trains;
+// softmax in FP32 saves its probabilities, topk its indices, the in-place renormalisation of the
+// top-k weights its operand and their sum. Each expert takes the rows routed to it: torch.where on
+// the one-hot mask gives the token and slot indices (one int64 storage of both, nonzero's), the
+// rows are gathered by index, and MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)) saves what
+// LlamaMLP does on them; its output times the routing weight saves both, and index_add_ the
+// product. Routing is taken as balanced: tokens·k rows over the experts.
+// Under Hugging Face's QLoRA the router and every expert's w1, w2 and w3 are bitsandbytes'
+// Linear4bit (transformers' replace_with_bnb_linear spares only the head): the experts' products
+// come in the stream's dtype (mlpBytes), and before 0.43.2 each 4-bit linear keeps its input.
 void mixtralMoe(const Scenario &s, TensorList &out)
 {
     const Architecture &a = s.arch;
