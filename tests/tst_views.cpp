@@ -297,6 +297,31 @@ private Q_SLOTS:
                       QStringLiteral("bitsandbytes 0.43.1 or older"), expected);
     }
 
+    // Under full recomputation in Hugging Face's code the page says what the reentrant checkpoint
+    // holds beside the recomputed layer, and nothing where the checkpoint is not reentrant.
+    void assumptionsSayWhatTheReentrantCheckpointHolds_data()
+    {
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("reentrant: the recomputed output") << true << QStringLiteral("32.0 MiB");
+        QTest::newRow("non-reentrant: nothing") << false << QString();
+    }
+    void assumptionsSayWhatTheReentrantCheckpointHolds()
+    {
+        QFETCH(bool, reentrant);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.precision = Precision::Bf16;
+        s.recompute = Recompute::Full;
+        s.useReentrant = reentrant;
+        s.microBatch = 1;
+        s.sequence = 4096; // 4096 tokens × 4096 × 2 B = 32 MiB
+        QVERIFY(!scenarioError(s));
+        saysOnlyWhere(assumptionsHtml(s, estimate(s), Units::GiB), QStringLiteral("Reentrant checkpoint"), expected);
+    }
+
     // Under FSDP with several micro-batches a step, the page says what no_sync would add and
     // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
     void assumptionsNameFsdpNoSync_data()

@@ -1,6 +1,7 @@
 #include "ui/assumptionsdialog.h"
 
 #include "core/edits.h"
+#include "core/savedtensors.h"
 #include "core/units.h"
 #include "ui/theme.h"
 
@@ -281,6 +282,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, "
             "bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only "
             "with the graph: through the whole backward of a layer, after its own backward has run.");
+    if (const Bytes held = reentrantCheckpointOutput(s); held > 0)
+        parallel << QObject::tr("Reentrant checkpoint (transformers' default, use_reentrant=True): while a recomputed "
+                                "layer runs backward, torch.utils.checkpoint also holds the output it recomputed, %1, "
+                                "counted in the recomputation's working set. The non-reentrant checkpoint drops it "
+                                "(--use-reentrant no).")
+                        .arg(bytesText(held, units));
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

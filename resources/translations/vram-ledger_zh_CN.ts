@@ -315,6 +315,10 @@
         <source>bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only with the graph: through the whole backward of a layer, after its own backward has run.</source>
         <translation>bitsandbytes 0.43.1 或更早：每个 4 位线性层都为反向传播保留其输入（0.43.2 起不再保留，见 bitsandbytes 拉取请求 1270），存为其 autograd 上下文的属性，autograd 只随计算图一起释放它：在该层的整个反向传播期间都在，即使它自己的反向已经跑完。</translation>
     </message>
+    <message>
+        <source>Reentrant checkpoint (transformers&apos; default, use_reentrant=True): while a recomputed layer runs backward, torch.utils.checkpoint also holds the output it recomputed, %1, counted in the recomputation&apos;s working set. The non-reentrant checkpoint drops it (--use-reentrant no).</source>
+        <translation>可重入检查点（transformers 的默认设置，use_reentrant=True）：重算的层做反向传播时，torch.utils.checkpoint 还持有它重算出的输出 %1，计入重计算工作集。非可重入检查点会丢弃它（--use-reentrant no）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
