@@ -921,8 +921,15 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // bitsandbytes' Params4bit is its packed codes, two a byte, whose quant_state is whole on
         // every GPU already.
         // Not resharded after forward, every layer stays gathered until its backward.
-        const std::int64_t gatheredLayers = std::min<std::int64_t>(layers.count(),
-                                                                   s.reshardAfterForward ? 2 : layers.count());
+        // FSDP1 prefetches in backward only a unit whose forward ran with grad in this step
+        // (_get_handle_to_prefetch: its _needs_pre_backward_unshard, set by
+        // _register_pre_backward_hooks, which returns early without grad, and cleared as the unit
+        // unshards for its backward): under the reentrant checkpoint, whose forward runs without
+        // grad and whose recomputation comes only as each layer's backward begins, it prefetches
+        // none, and backward holds the layer it computes alone.
+        const bool prefetchesInBackward = !(s.fsdpVersion == FsdpVersion::Fsdp1 && reentrantCheckpointOutput(s) > 0);
+        const std::int64_t gatheredLayers = std::min<std::int64_t>(
+            layers.count(), s.reshardAfterForward ? (prefetchesInBackward ? 2 : 1) : layers.count());
         const bool fourBit = s.fineTune == FineTune::QLoRA;
         const std::int64_t fourBitInLayer = fourBit ? matricesOnRank : 0;
         const std::int64_t sixteenBitInLayer = perLayerOnRank - fourBitInLayer;
@@ -945,8 +952,9 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
             return "gathered by FSDP: root unit " + formatCount(outsideLayers) + " params × "
                 + std::to_string(dt.activation) + " B + " + std::to_string(gatheredLayers)
-                + (s.reshardAfterForward ? " layers, computed and prefetched, × "
-                                         : " layers, not resharded after forward, × ")
+                + (!s.reshardAfterForward    ? " layers, not resharded after forward, × "
+                       : gatheredLayers == 2 ? " layers, computed and prefetched, × "
+                                             : " layer, computed (nothing prefetched after a reentrant checkpoint), × ")
                 + layerText() + equals(gathered, units);
         });
         // FSDP2's foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather

@@ -421,6 +421,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "none: FSDP1 gathers each unit into its flat parameter"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's unshard stream all step"),
     VL_TRANSLATE_NOOP("vl::formula", "layers, computed and prefetched,"),
+    VL_TRANSLATE_NOOP("vl::formula", "layer, computed (nothing prefetched after a reentrant checkpoint),"),
     VL_TRANSLATE_NOOP("vl::formula", "GPUs (FSDP)"),
     VL_TRANSLATE_NOOP("vl::formula", "one layer's unsharded gradients"),
     VL_TRANSLATE_NOOP("vl::formula", "reduce-scatter input"),

@@ -342,6 +342,14 @@ private Q_SLOTS:
             s.dataParallel = 8;
             s.overhead.measure = Measure::Reserved;
         });
+        row("FSDP1 in Hugging Face's code, every layer recomputed: nothing prefetched in backward", [](Scenario &s) {
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.fsdpVersion = FsdpVersion::Fsdp1;
+            s.dataParallel = 8;
+            s.implementation = Implementation::HuggingFace;
+            s.recompute = Recompute::Full;
+        });
         row("FSDP1 in pure BF16: no buffer beside the flat parameters", [](Scenario &s) {
             s.zeroStage = 3;
             s.sharding = Sharding::Fsdp;

@@ -281,6 +281,49 @@ private Q_SLOTS:
     // root, 1,050,677,248, stays 16-bit): bitsandbytes' packed codes, half a byte a weight
     // (109,051,904 B), or torchao's NF4Tensor components, its codes, an int8 scaler per 64 weights
     // (3,407,872) and a BF16 factor per 16,384 (2 × 13,312), 112,486,400 B; the norms in BF16.
+    // FSDP1 prefetches in backward only a unit whose forward ran with grad in this step
+    // (_get_handle_to_prefetch reads _needs_pre_backward_unshard, which _register_pre_backward_hooks
+    // sets only with grad enabled): after Hugging Face's reentrant checkpoint, whose forward runs
+    // without grad, backward gathers the layer it computes alone.
+    void fsdp1PrefetchesOnlyUnitsRunWithGrad_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("recompute");
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<int>("fsdpVersion");
+        QTest::addColumn<qint64>("layersGathered");
+        QTest::newRow("FSDP1, Hugging Face, reentrant checkpoint: the layer computed alone")
+            << int(Implementation::HuggingFace) << int(Recompute::Full) << true << int(FsdpVersion::Fsdp1) << qint64(1);
+        QTest::newRow("FSDP1, Hugging Face, non-reentrant checkpoint: computed and prefetched")
+            << int(Implementation::HuggingFace) << int(Recompute::Full) << false << int(FsdpVersion::Fsdp1)
+            << qint64(2);
+        QTest::newRow("FSDP1, Hugging Face, no recomputation: computed and prefetched")
+            << int(Implementation::HuggingFace) << int(Recompute::None) << true << int(FsdpVersion::Fsdp1) << qint64(2);
+        QTest::newRow("FSDP2, Hugging Face, reentrant checkpoint: computed and prefetched")
+            << int(Implementation::HuggingFace) << int(Recompute::Full) << true << int(FsdpVersion::Fsdp2) << qint64(2);
+    }
+    void fsdp1PrefetchesOnlyUnitsRunWithGrad()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, recompute);
+        QFETCH(bool, reentrant);
+        QFETCH(int, fsdpVersion);
+        QFETCH(qint64, layersGathered);
+        constexpr qint64 layer = 218'112'000, root = 1'050'677'248;
+        Scenario s = llama31_8b();
+        s.precision = Precision::Bf16;
+        s.implementation = Implementation(implementation);
+        s.attention = Attention::Sdpa;
+        s.recompute = Recompute(recompute);
+        s.useReentrant = reentrant;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion(fsdpVersion);
+        QVERIFY(!scenarioError(s));
+        QCOMPARE(estimate(s).item(ItemId::FsdpUnshardedParams), (root + layersGathered * layer) * 2);
+    }
+
     void fsdpGathersFourBitLayersAsStored_data()
     {
         QTest::addColumn<QString>("implementation");

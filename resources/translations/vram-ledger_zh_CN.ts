@@ -3787,6 +3787,10 @@
         <source>16-bit casts of the FP32 weights, kept by the cast cache through forward, in the layers&apos; backward the recomputed layer&apos;s alone</source>
         <translation>FP32 权重的 16 位副本：前向期间由类型转换缓存保留，各层反向时只剩正在重计算的层的副本</translation>
     </message>
+    <message>
+        <source>layer, computed (nothing prefetched after a reentrant checkpoint),</source>
+        <translation>层（正在计算的；可重入检查点之后不预取）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
