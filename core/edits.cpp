@@ -257,7 +257,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "activation-offload")
         return torchCode;
     if (field == "use-reentrant") // torch.utils.checkpoint as transformers' gradient checkpointing calls it
-        return s.implementation == Implementation::HuggingFace && s.recompute == Recompute::Full;
+        return s.huggingFaceCheckpoint();
     if (field == "optimizer-impl") // torch.optim's AdamW: not bitsandbytes' kernels, not the CPU's
         return s.torchAdamWOnGpu();
     if (field == "dataloader-mask" || field == "rerun-keeps-batches") // Megatron-LM's get_batch (pretrain_gpt.py)

@@ -927,7 +927,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // unshards for its backward): under the reentrant checkpoint, whose forward runs without
         // grad and whose recomputation comes only as each layer's backward begins, it prefetches
         // none, and backward holds the layer it computes alone.
-        const bool prefetchesInBackward = !(s.fsdpVersion == FsdpVersion::Fsdp1 && reentrantCheckpointOutput(s) > 0);
+        const bool prefetchesInBackward = !(s.fsdpVersion == FsdpVersion::Fsdp1 && s.reentrantCheckpoint());
         const std::int64_t gatheredLayers = std::min<std::int64_t>(
             layers.count(), s.reshardAfterForward ? (prefetchesInBackward ? 2 : 1) : layers.count());
         const bool fourBit = s.fineTune == FineTune::QLoRA;

@@ -1153,9 +1153,7 @@ Bytes recomputationReusesInput(const Scenario &s)
 
 Bytes reentrantCheckpointOutput(const Scenario &s)
 {
-    if (s.recompute != Recompute::Full || s.implementation != Implementation::HuggingFace || !s.useReentrant)
-        return 0;
-    return dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden;
+    return s.reentrantCheckpoint() ? dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden : 0;
 }
 
 // Backward's working set: what one layer's backward holds at once beyond what every layer saved,

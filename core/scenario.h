@@ -243,6 +243,7 @@ struct Scenario {
     // torch.utils.checkpoint(use_reentrant=...) under full recomputation in Hugging Face's code: the
     // reentrant checkpoint (transformers' default, gradient_checkpointing_enable) holds the
     // recomputed layer's output while that layer's backward runs; the non-reentrant one drops it.
+    // (huggingFaceCheckpoint, reentrantCheckpoint)
     bool useReentrant = true;
     Attention attention = Attention::Eager;
     Loss loss = Loss::Standard;
@@ -303,6 +304,14 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama && arch.experts == 1
             && arch.mlp == MlpKind::SwiGlu;
     }
+    // Hugging Face's code checkpoints every layer through torch.utils.checkpoint, where
+    // use_reentrant matters; the reentrant checkpoint runs each layer's forward without grad and
+    // recomputes it as its backward begins.
+    bool huggingFaceCheckpoint() const
+    {
+        return implementation == Implementation::HuggingFace && recompute == Recompute::Full;
+    }
+    bool reentrantCheckpoint() const { return huggingFaceCheckpoint() && useReentrant; }
     // QLoRA's 4-bit layers are bitsandbytes' (Hugging Face's and lit-gpt's code); torchtune's are
     // torchao's NF4, which saves its weight alone (dtypes/nf4tensor.py).
     bool bitsandbytesQuantizes() const

@@ -103,8 +103,7 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
     // Before 0.43.2 a 4-bit linear keeps its input as an attribute of its autograd context, which the
     // non-reentrant checkpoint's forward, run with grad on, leaves alive until backward: every layer
     // would keep its 4-bit inputs past the checkpoint, which is not modelled.
-    if (s.fourBitKeepsInput() && s.recompute == Recompute::Full && s.implementation == Implementation::HuggingFace
-        && !s.useReentrant)
+    if (s.fourBitKeepsInput() && s.huggingFaceCheckpoint() && !s.useReentrant)
         return Error{"use-reentrant",
                      "no (the non-reentrant checkpoint) with bitsandbytes before 0.43.2 is not modelled: each "
                      "4-bit linear keeps its input past the checkpoint; use --use-reentrant yes or --bitsandbytes "
