@@ -322,6 +322,13 @@ void fp32SoftmaxInput(const Scenario &s, TensorList &out, std::string_view what,
     softmaxInput(s, out, what, (s.precision == Precision::MixedFp16 ? 2 : 4) * elements);
 }
 
+// The gradient of a layer's output, alive through its whole backward (backwardWorkingSet).
+constexpr std::string_view kStreamGradient = "gradient of the layer's output (the residual stream)";
+
+// Each expert's token and slot indices (torch.where's int64 pair a row), saved by its gather and
+// by index_add_ until the gather's backward has scattered its rows.
+constexpr Bytes kRoutedIndicesPerRow = 16;
+
 // What one expert of Hugging Face's sparse MoE block (mixtralMoe, below) keeps for backward, per row
 // routed to it.
 struct ExpertTensor {
@@ -347,7 +354,7 @@ ExpertTensors expertTensors(const Scenario &s)
     const bool trains = baseTrains(s);
     const bool fourBitKeeps = bitsandbytesLayer(s) && s.fourBitKeepsInput();
     ExpertTensors out;
-    out.add("routed token and slot indices of each expert (int64)", 16);
+    out.add("routed token and slot indices of each expert (int64)", kRoutedIndicesPerRow);
     if (trains && dt.autocast) {
         out.add("16-bit casts of each expert's rows, saved by w1", 2 * h);
         out.add("16-bit casts of each expert's rows, saved by w3", 2 * h);
@@ -434,32 +441,24 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
     for (int i = 0; i < perExpert.count; ++i)
         if (!perExpert.items[i].ctxAttribute)
             freedPerExpert += perExpert.items[i].perRow * rows;
-    const Bytes indices = perExpert.items[0].perRow * rows; // freed after the scatter
-    const Bytes routingProduct = 2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows);
-    const Bytes swiglu = routingGradient + (baseTrains(s) ? 2 : 3) * mlp * rows * f - rowsWide - mlp * rows * h
-        - sb * rows;
-    const Bytes firstScatter = sb * tokens * h + rowsWide + routingGradient - (freedPerExpert - indices);
-    const Bytes accumulation = 3 * sb * tokens * h + routingGradient - 2 * freedPerExpert;
+    const std::array<SavedTensor, 4> moments{{
+        {"the first expert's routing product: the gradients of its output and of its routing weight",
+         2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows), 1},
+        {"the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' gradient, "
+         "less what that expert saved after them (w2's saved input too, when it trains), freed by then",
+         routingGradient + (baseTrains(s) ? 2 : 3) * mlp * rows * f - rowsWide - mlp * rows * h - sb * rows, 1},
+        {"gradient of the MoE block's input: the first expert's rows scattered into every token, beside the routing "
+         "weights' gradient, less that expert's saved tensors, freed by then",
+         sb * tokens * h + rowsWide + routingGradient - (freedPerExpert - kRoutedIndicesPerRow * rows), 1},
+        {"gradient of the MoE block's input: the sum so far, the next expert's rows scattered into every token and "
+         "their sum, beside the routing weights' gradient, less two experts' saved tensors, freed by then",
+         3 * sb * tokens * h + routingGradient - 2 * freedPerExpert, 1},
+    }};
+    const SavedTensor &widest = *std::max_element(
+        moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
     TensorList out;
-    out.add("gradient of the layer's output (the residual stream)", stream);
-    const Bytes widest = std::max({routingProduct, swiglu, firstScatter, accumulation});
-    if (widest == accumulation)
-        out.add("gradient of the MoE block's input: the sum so far, the next expert's rows scattered into every "
-                "token and their sum, beside the routing weights' gradient, less two experts' saved tensors, freed "
-                "by then",
-                accumulation);
-    else if (widest == firstScatter)
-        out.add("gradient of the MoE block's input: the first expert's rows scattered into every token, beside the "
-                "routing weights' gradient, less that expert's saved tensors, freed by then",
-                firstScatter);
-    else if (widest == swiglu)
-        out.add("the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' "
-                "gradient, less what that expert saved after them (w2's saved input too, when it trains), freed by "
-                "then",
-                swiglu);
-    else
-        out.add("the first expert's routing product: the gradients of its output and of its routing weight",
-                routingProduct);
+    out.add(kStreamGradient, stream);
+    out.add(widest.name, widest.bytes);
     return out;
 }
 
@@ -1211,7 +1210,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                 "first",
                 stream - tokens / streamSplit * a.hidden);
     else if (!bertPostNorm)
-        out.add("gradient of the layer's output (the residual stream)", stream);
+        out.add(kStreamGradient, stream);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
     // The second linear's saved input, freed once it has run, as large as the gradient its backward
