@@ -504,11 +504,16 @@ class LlamaLayer:
         nf4 = qlora and c["family"] == "torchtune"
         bnb4 = bnb_saves_input(c) if qlora and c["family"] in ("llama", "mixtral") else None
 
+        def base_projection(i, o, bias=False, lora=None):
+            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bias, lora, nf4, bnb4)
+
+        self.base_projection = base_projection  # the rule MixtralLayer's router and experts follow too
+
         def proj(name, i, o, bias=False):
             lora = None
             if name in targets:
                 lora = Lora(i, o, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
-            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bias, lora, nf4, bnb4)
+            return base_projection(i, o, bias, lora)
 
         self.norm1 = parameter((h,), weight, trainable)
         self.norm2 = parameter((h,), weight, trainable)
@@ -626,14 +631,8 @@ class MixtralLayer(LlamaLayer):
 
     def __init__(self, c):
         super().__init__(c)
-        weight = DTYPES[c["weights"]]
-        trainable = c["finetune"] == "full"
         h, f, e = c["hidden"], c["ffn"], c["experts"]
-        bnb4 = bnb_saves_input(c) if c["finetune"] == "qlora" else None
-
-        def proj(i, o):
-            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bnb4=bnb4)
-
+        proj = self.base_projection
         self.router = proj(h, e)
         self.experts = [(proj(h, f), proj(h, f), proj(f, h)) for _ in range(e)]
 
