@@ -49,6 +49,18 @@ Scenario underFsdp(FsdpVersion version, Measure measure)
     return s;
 }
 
+// A scenario of docs/scenarios, by its file's name.
+ScenarioDocument example(const QString &name)
+{
+    QFile file(QStringLiteral(VL_EXAMPLES "/") + name + QStringLiteral(".vramledger.yaml"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("no example %s", qPrintable(name));
+    const auto doc = parseScenarioDocument(file.readAll().toStdString(), name.toStdString());
+    if (!doc.ok())
+        qFatal("example %s does not load", qPrintable(name));
+    return *doc;
+}
+
 ScenarioDocument scenario(const QString &name)
 {
     const PresetCatalog catalog = loadCatalog(VL_SOURCE_PRESETS, {});
@@ -132,6 +144,44 @@ private Q_SLOTS:
         h100.capacity = 81559 * kMiB;
         QCOMPARE(tagClearOfCapacityLines({v100, h100}, Units::GiB, tagGiB), expectedGiB);
     }
+    // The step timeline's peak tag stays inside the plot however narrow it is: over the peak,
+    // shifted in from an edge, its reason on a second line where one line is wider than the plot.
+    void timelinePeakTagStaysInsideThePlot_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("narrow, a peak in backward") << 420 << QStringLiteral("mixtral-8x7b-qlora-hf");
+        QTest::newRow("wide, a peak in backward") << 1400 << QStringLiteral("mixtral-8x7b-qlora-hf");
+        QTest::newRow("narrow, a peak at the optimizer step") << 420 << QStringLiteral("llama-3.1-70b-zero3-64");
+    }
+    void timelinePeakTagStaysInsideThePlot()
+    {
+        QFETCH(int, width);
+        QFETCH(QString, name);
+        StepTimelineView view;
+        view.resize(width, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showAnalysis(shownFor(example(name)));
+        QCoreApplication::processEvents(); // the placing queued by the resize
+        const QCPItemText *tag = nullptr;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            if (const auto *text = qobject_cast<QCPItemText *>(view.plot()->item(i));
+                text && text->text().startsWith(QStringLiteral("peak")))
+                tag = text;
+        QVERIFY(tag);
+        const QRectF box(tag->topLeft->pixelPosition(), tag->bottomRight->pixelPosition());
+        const QRect area = view.plot()->axisRect()->rect();
+        QVERIFY2(box.left() >= area.left() && box.right() <= area.right() + 1,
+                 qPrintable(QStringLiteral("the tag spans x %1–%2, the plot %3–%4 (%5)")
+                                .arg(box.left())
+                                .arg(box.right())
+                                .arg(area.left())
+                                .arg(area.right())
+                                .arg(tag->text())));
+        QCOMPARE(tag->text().contains(QLatin1Char('\n')), width < 1000);
+    }
+
     // The assumptions page says which code and which mixed precision the numbers assume, with
     // every placeholder filled.
     void assumptionsNameTheChoices_data()
@@ -786,11 +836,7 @@ private Q_SLOTS:
     void partLabelsClearThePeakLine()
     {
         QFETCH(QSize, size);
-        QFile file(QStringLiteral(VL_EXAMPLES "/llama-2-70b-qlora-fsdp-peft.vramledger.yaml"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const auto doc = parseScenarioDocument(file.readAll().toStdString(), "peft-qlora-fsdp");
-        QVERIFY(doc.ok());
-        const ShownPtr shown = shownFor(*doc);
+        const ShownPtr shown = shownFor(example(QStringLiteral("llama-2-70b-qlora-fsdp-peft")));
         const Bar &bar = shown->analysis.bars.front();
         QVERIFY(bar.required < bar.breakdown.total); // a peak line is drawn
         const Bytes overheadFrom = bar.breakdown.total - bar.breakdown.component(Component::Overhead);
@@ -1058,7 +1104,7 @@ private Q_SLOTS:
         int tags = 0;
         for (int i = 0; i < view.plot()->itemCount(); ++i) {
             const auto *tag = qobject_cast<QCPItemText *>(view.plot()->item(i));
-            if (!tag || !tag->text().startsWith(QStringLiteral("peak ")))
+            if (!tag || !tag->text().startsWith(QStringLiteral("peak")))
                 continue;
             ++tags;
             QCOMPARE(tag->position->value(), sum);

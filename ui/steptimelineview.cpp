@@ -28,7 +28,8 @@ StepTimelineView::StepTimelineView(QWidget *parent)
     walk->addWidget(m_play);
     walk->addWidget(m_where, 1);
     layout->addLayout(walk, 0);
-    layout->addWidget(m_plot, 1); // the plot takes the height; the walk row stays one line
+    layout->addWidget(m_plot, 1);     // the plot takes the height; the walk row stays one line
+    m_plot->installEventFilter(this); // the peak's tag is placed again at each size
     // The whole step in about twelve seconds, however many layers: time to say what happens.
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, [this] {
@@ -254,11 +255,7 @@ void StepTimelineView::rebuild()
         }
         auto *tag = new QCPItemText(m_plot);
         tag->position->setCoords(double(t.peakIndex), tagAt);
-        // Centred over the peak, or ending (starting) at it near the right (left) edge, so that
-        // a peak at the optimizer step or at the start keeps its whole tag inside the plot.
-        const double across = n > 1 ? double(t.peakIndex) / double(n - 1) : 0.5;
-        const Qt::Alignment side = across > 0.75 ? Qt::AlignRight : across < 0.25 ? Qt::AlignLeft : Qt::AlignHCenter;
-        tag->setPositionAlignment(side | Qt::AlignBottom);
+        tag->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         tag->setPadding(QMargins(2, 0, 2, int(3 * m_zoom)));
         QString why;
         switch (t.points[t.peakIndex].phase) {
@@ -273,12 +270,17 @@ void StepTimelineView::rebuild()
         case StepPhase::Start: why = tr("the model states alone"); break;
         case StepPhase::StartUp: why = tr("the model whole, before it is sharded"); break;
         }
-        tag->setText(tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why));
+
         tag->setColor(text);
         tag->setBrush(pal.base()); // readable over the capacity lines' labels and the grid
         QFont bold = labelFont;
         bold.setBold(true);
         tag->setFont(bold);
+        m_peakTag = tag;
+        m_peakSize = bytesText(t.peak(), m_shown->units);
+        m_peakWhy = why;
+    } else {
+        m_peakTag = nullptr;
     }
 
     stylePlot(m_plot, pal, font(), m_zoom);
@@ -287,7 +289,48 @@ void StepTimelineView::rebuild()
     m_plot->yAxis->setLabel(tr("In use on this GPU (%1)").arg(QString::fromUtf8(unitSymbol(m_shown->units).data())));
     m_cursor = std::clamp(m_cursor, 0, std::max(n - 1, 0)); // a new scenario may have fewer layers
     placeCursor();
+    placePeakTag();
     m_plot->redraw();
+}
+
+// Over the peak, shifted no further than keeps the whole tag inside the axis rect (a peak at the
+// start or at the optimizer step sits near an edge), its words wrapped onto as many lines as the
+// plot's width needs.
+void StepTimelineView::placePeakTag()
+{
+    if (!m_peakTag)
+        return;
+    m_plot->layOut();
+    const QRect area = m_plot->axisRect()->rect();
+    const QFontMetrics metrics(m_peakTag->font());
+    const int padding = m_peakTag->padding().left() + m_peakTag->padding().right();
+    QStringList lines;
+    for (const QString &word : tr("peak %1: %2").arg(m_peakSize, m_peakWhy).split(QLatin1Char(' '))) {
+        const QString longer = lines.isEmpty() ? word : lines.last() + QLatin1Char(' ') + word;
+        if (!lines.isEmpty() && metrics.horizontalAdvance(longer) + padding <= area.width())
+            lines.last() = longer;
+        else
+            lines << word;
+    }
+    m_peakTag->setText(lines.join(QLatin1Char('\n')));
+    const int width = metrics.boundingRect(QRect(), 0, m_peakTag->text()).width() + padding;
+    const double peakX = m_plot->xAxis->coordToPixel(double(m_shown->analysis.timeline.peakIndex));
+    const double lowest = area.left() + width / 2.0, highest = area.right() - width / 2.0;
+    const double x = lowest <= highest ? std::clamp(peakX, lowest, highest) : area.center().x();
+    m_peakTag->position->setCoords(m_plot->xAxis->pixelToCoord(x), m_peakTag->position->coords().y());
+}
+
+bool StepTimelineView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                placePeakTag(); // the tag fits the new size
+                m_plot->redraw();
+            },
+            Qt::QueuedConnection);
+    return QWidget::eventFilter(watched, event);
 }
 
 void StepTimelineView::changeEvent(QEvent *event)

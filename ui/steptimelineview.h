@@ -14,6 +14,7 @@
 #include <array>
 
 class QCPGraph;
+class QCPItemText;
 class QPushButton;
 class QTimer;
 
@@ -46,18 +47,22 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
     void rebuild();
     void retranslate(); // the play button's text and tooltip
     void placeCursor();
+    void placePeakTag(); // within the plot at its present size
     DirectPlot *m_plot;
     QCPGraph *m_graph;                                 // the total, outlined
     std::array<QCPGraph *, kComponentCount> m_areas{}; // stacked, bottom to top in kComponents order
     QPushButton *m_play;
     ElidedLabel *m_where; // one line: a narrow window ends it in an ellipsis
     QTimer *m_timer;
+    QCPItemText *m_peakTag = nullptr; // "peak …: why", over the peak's point
+    QString m_peakSize, m_peakWhy;    // what it says, wrapped to the plot's width
     int m_cursor = 0;
     double m_zoom = 1.0;
 };
