@@ -270,15 +270,13 @@ void StepTimelineView::rebuild()
         case StepPhase::Start: why = tr("the model states alone"); break;
         case StepPhase::StartUp: why = tr("the model whole, before it is sharded"); break;
         }
-
         tag->setColor(text);
         tag->setBrush(pal.base()); // readable over the capacity lines' labels and the grid
         QFont bold = labelFont;
         bold.setBold(true);
         tag->setFont(bold);
         m_peakTag = tag;
-        m_peakSize = bytesText(t.peak(), m_shown->units);
-        m_peakWhy = why;
+        m_peakText = tr("peak %1: %2").arg(bytesText(t.peak(), m_shown->units), why);
     } else {
         m_peakTag = nullptr;
     }
@@ -302,20 +300,12 @@ void StepTimelineView::placePeakTag()
         return;
     m_plot->layOut();
     const QRect area = m_plot->axisRect()->rect();
-    const QFontMetrics metrics(m_peakTag->font());
+    const QFontMetricsF metrics(m_peakTag->font());
     const int padding = m_peakTag->padding().left() + m_peakTag->padding().right();
-    QStringList lines;
-    for (const QString &word : tr("peak %1: %2").arg(m_peakSize, m_peakWhy).split(QLatin1Char(' '))) {
-        const QString longer = lines.isEmpty() ? word : lines.last() + QLatin1Char(' ') + word;
-        if (!lines.isEmpty() && metrics.horizontalAdvance(longer) + padding <= area.width())
-            lines.last() = longer;
-        else
-            lines << word;
-    }
-    m_peakTag->setText(lines.join(QLatin1Char('\n')));
-    const int width = metrics.boundingRect(QRect(), 0, m_peakTag->text()).width() + padding;
+    m_peakTag->setText(wrappedAtWords(m_peakText, metrics, area.width() - padding));
+    const double width = metrics.boundingRect(QRectF(), 0, m_peakTag->text()).width() + padding;
     const double peakX = m_plot->xAxis->coordToPixel(double(m_shown->analysis.timeline.peakIndex));
-    const double lowest = area.left() + width / 2.0, highest = area.right() - width / 2.0;
+    const double lowest = area.left() + width / 2, highest = area.right() - width / 2;
     const double x = lowest <= highest ? std::clamp(peakX, lowest, highest) : area.center().x();
     m_peakTag->position->setCoords(m_plot->xAxis->pixelToCoord(x), m_peakTag->position->coords().y());
 }

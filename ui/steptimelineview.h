@@ -62,7 +62,7 @@ private:
     ElidedLabel *m_where; // one line: a narrow window ends it in an ellipsis
     QTimer *m_timer;
     QCPItemText *m_peakTag = nullptr; // "peak …: why", over the peak's point
-    QString m_peakSize, m_peakWhy;    // what it says, wrapped to the plot's width
+    QString m_peakText;               // what it says, wrapped to the plot's width
     int m_cursor = 0;
     double m_zoom = 1.0;
 };
