@@ -952,9 +952,10 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         sink.add(ItemId::FsdpUnshardedParams, gathered, [&] {
             return "gathered by FSDP: root unit " + formatCount(outsideLayers) + " params × "
                 + std::to_string(dt.activation) + " B + " + std::to_string(gatheredLayers)
-                + (!s.reshardAfterForward    ? " layers, not resharded after forward, × "
-                       : gatheredLayers == 2 ? " layers, computed and prefetched, × "
-                                             : " layer, computed (nothing prefetched after a reentrant checkpoint), × ")
+                + (!s.reshardAfterForward ? " layers, not resharded after forward, × "
+                       : prefetchesInBackward
+                       ? " layers, computed and prefetched, × "
+                       : " layer, computed (nothing prefetched after a reentrant checkpoint), × ")
                 + layerText() + equals(gathered, units);
         });
         // FSDP2's foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather
