@@ -330,19 +330,11 @@ constexpr std::string_view kStreamGradient = "gradient of the layer's output (th
 constexpr Bytes kRoutedIndicesPerRow = 16;
 
 // What one expert of Hugging Face's sparse MoE block (mixtralMoe, below) keeps for backward, per row
-// routed to it.
-struct ExpertTensor {
-    std::string_view name;
-    Bytes perRow = 0;
-    bool ctxAttribute = false; // bitsandbytes' kept input: freed with the graph, not once the expert has run
-};
+// routed to it, and of that what bitsandbytes' 4-bit linears keep as attributes of their autograd
+// context: freed with the graph, not once the expert has run.
 struct ExpertTensors {
-    std::array<ExpertTensor, 10> items{};
-    int count = 0;
-    void add(std::string_view name, Bytes perRow, bool ctxAttribute = false)
-    {
-        items[count++] = {name, perRow, ctxAttribute};
-    }
+    TensorList perRow;
+    Bytes ctxAttributesPerRow = 0;
 };
 
 ExpertTensors expertTensors(const Scenario &s)
@@ -354,26 +346,30 @@ ExpertTensors expertTensors(const Scenario &s)
     const bool trains = baseTrains(s);
     const bool fourBitKeeps = bitsandbytesLayer(s) && s.fourBitKeepsInput();
     ExpertTensors out;
-    out.add("routed token and slot indices of each expert (int64)", kRoutedIndicesPerRow);
+    const auto keptByCtx = [&](std::string_view name, Bytes perRow) {
+        out.perRow.add(name, perRow);
+        out.ctxAttributesPerRow += perRow;
+    };
+    out.perRow.add("routed token and slot indices of each expert (int64)", kRoutedIndicesPerRow);
     if (trains && dt.autocast) {
-        out.add("16-bit casts of each expert's rows, saved by w1", 2 * h);
-        out.add("16-bit casts of each expert's rows, saved by w3", 2 * h);
+        out.perRow.add("16-bit casts of each expert's rows, saved by w1", 2 * h);
+        out.perRow.add("16-bit casts of each expert's rows, saved by w3", 2 * h);
     } else if (trains) {
-        out.add("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
+        out.perRow.add("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
     } else if (fourBitKeeps) {
-        out.add("each expert's rows, gathered, kept by the 4-bit w1 and w3", dt.stream * h, true);
+        keptByCtx("each expert's rows, gathered, kept by the 4-bit w1 and w3", dt.stream * h);
     }
-    out.add("w1 output, saved by SiLU", mlp * f);
-    out.add("SiLU output, saved by × w3", mlp * f);
-    out.add("w3 output, saved by × SiLU", mlp * f);
+    out.perRow.add("w1 output, saved by SiLU", mlp * f);
+    out.perRow.add("SiLU output, saved by × w3", mlp * f);
+    out.perRow.add("w3 output, saved by × SiLU", mlp * f);
     if (trains)
-        out.add("SiLU × w3, saved by w2", mlp * f);
+        out.perRow.add("SiLU × w3, saved by w2", mlp * f);
     else if (fourBitKeeps)
-        out.add("SiLU × w3, kept by the 4-bit w2", mlp * f, true);
-    out.add("w2 output, saved by × routing weight", mlp * h);
-    out.add("routing weight of each row", dt.stream);
+        keptByCtx("SiLU × w3, kept by the 4-bit w2", mlp * f);
+    out.perRow.add("w2 output, saved by × routing weight", mlp * h);
+    out.perRow.add("routing weight of each row", dt.stream);
     // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
-    out.add("weighted expert output, saved by index_add_", dt.stream * h);
+    out.perRow.add("weighted expert output, saved by index_add_", dt.stream * h);
     return out;
 }
 
@@ -406,12 +402,12 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     out.add("their sum (FP32)", 4 * tokens);
     // The experts' rows: tokens·k over `experts`, the first `extra` experts one row more.
     const std::int64_t rows = tokens * k / experts, extra = tokens * k % experts;
-    const ExpertTensors perExpert = expertTensors(s);
-    for (int i = 0; i < perExpert.count; ++i) {
-        const ExpertTensor &tensor = perExpert.items[i];
-        out.add(tensor.name, tensor.perRow * rows * (experts - extra), experts - extra);
+    const TensorList perRow = expertTensors(s).perRow;
+    for (int i = 0; i < perRow.count; ++i) {
+        const SavedTensor &tensor = perRow.items[i];
+        out.add(tensor.name, tensor.bytes * rows * (experts - extra), experts - extra);
         if (extra > 0)
-            out.add(tensor.name, tensor.perRow * (rows + 1) * extra, extra);
+            out.add(tensor.name, tensor.bytes * (rows + 1) * extra, extra);
     }
 }
 
@@ -437,10 +433,7 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
     const Bytes routingGradient = sb * tokens * a.expertsPerToken;
     const Bytes rowsWide = sb * rows * h;
     const ExpertTensors perExpert = expertTensors(s);
-    Bytes freedPerExpert = 0;
-    for (int i = 0; i < perExpert.count; ++i)
-        if (!perExpert.items[i].ctxAttribute)
-            freedPerExpert += perExpert.items[i].perRow * rows;
+    const Bytes freedPerExpert = (perExpert.perRow.total - perExpert.ctxAttributesPerRow) * rows;
     const std::array<SavedTensor, 4> moments{{
         {"the first expert's routing product: the gradients of its output and of its routing weight",
          2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows), 1},
