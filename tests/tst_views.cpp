@@ -693,6 +693,7 @@ private Q_SLOTS:
         QTest::newRow("narrow: the name broken in two") << "Optimizer states" << 7.0 << 3;
         QTest::newRow("a single word stays whole") << "Activations" << 4.0 << 2;
         QTest::newRow("Chinese, narrow") << QStringLiteral("优化器状态") << 6.0 << 2;
+        QTest::newRow("Chinese, narrower: broken between characters") << QStringLiteral("优化器状态") << 3.0 << 4;
     }
     void captionTitleFitsItsCell()
     {
@@ -704,14 +705,20 @@ private Q_SLOTS:
         const QFontMetricsF metrics(font);
         const double width = ems * metrics.horizontalAdvance(QLatin1Char('M'));
         const QString size = QStringLiteral("78.2 GiB");
-        const QString title = captionTitle(metrics, name, size, width);
+        const QString title = captionTitle(font, name, size, width);
         const QStringList shown = title.split(QLatin1Char('\n'));
         QCOMPARE(shown.size(), lines);
-        // What cannot be broken may overrun: a word of the name wider than the cell, or the size.
+        // What cannot be broken may overrun: a Latin word of the name wider than the cell, or the
+        // size. Chinese breaks between any two characters.
+        const bool latin = name.front().script() == QChar::Script_Latin;
         for (const QString &line : shown)
-            QVERIFY2(metrics.horizontalAdvance(line) <= width || !line.contains(QLatin1Char(' ')) || line == size,
+            QVERIFY2(metrics.horizontalAdvance(line) <= width || (latin && !line.contains(QLatin1Char(' ')))
+                         || line == size,
                      qPrintable(line));
-        QCOMPARE(QString(title).replace(QLatin1Char('\n'), QLatin1Char(' ')).remove(QStringLiteral("· ")),
+        const QString separator = latin ? QStringLiteral(" ") : QString();
+        const QStringList nameLines = shown.mid(0, shown.size() - (shown.size() > 1 ? 1 : 0));
+        QCOMPARE(shown.size() > 1 ? nameLines.join(separator) + QLatin1Char(' ') + shown.back()
+                                  : QString(title).remove(QStringLiteral("· ")),
                  name + QLatin1Char(' ') + size);
     }
 
@@ -1012,6 +1019,41 @@ private Q_SLOTS:
             QVERIFY2(text.contains(expected), qPrintable(text));
         else
             QVERIFY2(!shown->analysis.levers.empty(), qPrintable(text));
+    }
+
+    // The levers wrap at the panel's width and the label grows to hold every line (at 1024 × 640 a
+    // lever's "saves 4.44 GiB" ran past the window's edge): the label is at least as tall as Qt's
+    // own word-wrapped label would be for its text and width.
+    void leversWrapWithinThePanel_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("wraps");
+        QTest::newRow("narrow: 300 px, the levers wrap") << 300 << true;
+        QTest::newRow("wide: 1600 px, a line each") << 1600 << false;
+    }
+    void leversWrapWithinThePanel()
+    {
+        QFETCH(int, width);
+        QFETCH(bool, wraps);
+        ExplanationPanel panel;
+        panel.resize(width, 600);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.showAnalysis(shownFor(scenario(QStringLiteral("article"))));
+        QCoreApplication::processEvents(); // the height fitted to the text reaches the layout
+        const RichLabel *levers = panel.findChild<RichLabel *>();
+        QLabel probe;
+        probe.setTextFormat(Qt::RichText);
+        probe.setWordWrap(true);
+        probe.setMargin(levers->margin());
+        probe.setFont(levers->font());
+        probe.setText(levers->text());
+        const int needed = probe.heightForWidth(levers->width());
+        QVERIFY2(levers->height() >= needed,
+                 qPrintable(QStringLiteral("%1 px tall for %2 px of text").arg(levers->height()).arg(needed)));
+        QCOMPARE(levers->width(), width); // it never widens the panel
+        const int lines = int(levers->text().count(QStringLiteral("<br>"))) + 1;
+        QCOMPARE(needed > (lines + 1) * levers->fontMetrics().lineSpacing(), wraps);
     }
 
     void smallBlocksStayLabelled()

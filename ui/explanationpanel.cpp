@@ -23,7 +23,7 @@ ExplanationPanel::ExplanationPanel(QWidget *parent)
     m_tree->setRootIsDecorated(true);
     m_tree->setUniformRowHeights(true);
     m_tree->setMouseTracking(true);
-    m_tree->setTextElideMode(Qt::ElideNone); // eliding measures every formula on every repaint
+    m_tree->setTextElideMode(Qt::ElideRight); // a formula wider than its column: whole in its tooltip
     // Column widths are fitted when rows come or go, not on every slider tick (fitting
     // measures every row).
     m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
@@ -115,7 +115,6 @@ void ExplanationPanel::render()
     // The levers act on the step; a start-up that holds the whole model is beyond them.
     const Analysis &a = m_shown->analysis;
     if (a.fitRule == FitRule::Peak && a.timeline.peakAtStartUp()) {
-        // Short lines: the label does not wrap.
         QStringList startUp{tr("The peak is the run's start-up, before ZeRO-3 partitions the model:")};
         const bool zeroInitAvoidsIt = m_shown->scenario.zeroInitDecides();
         startUp << (zeroInitAvoidsIt ? tr("DeepSpeed puts it whole on each GPU; no lever lowers that.")
@@ -133,8 +132,7 @@ void ExplanationPanel::render()
                       .arg(leverName(step.lever), leverChange(step),
                            tr("saves %1").arg(bytesText(step.saving, m_shown->units)),
                            step.fits && !fitsAlready ? tr("(then fits)") : QString());
-    if (levers != m_levers->text())
-        m_levers->setText(levers);
+    m_levers->showText(levers);
 }
 
 } // namespace vl

@@ -77,7 +77,7 @@ void MemoryChart::rebuild()
         auto name = m_wrappedNames.constFind(label);
         if (name == m_wrappedNames.cend())
             name = m_wrappedNames.insert(
-                label, slot > 0 ? wrappedAtWords(label, QFontMetricsF(m_plot->xAxis->tickLabelFont()), slot) : label);
+                label, slot > 0 ? wrappedAtWords(label, m_plot->xAxis->tickLabelFont(), slot) : label);
         ticker->addTick(keys[i], *name);
         highest = std::max(highest, toUnits(bar.breakdown.total, m_shown->units));
     }

@@ -302,7 +302,7 @@ void StepTimelineView::placePeakTag()
     const QRect area = m_plot->axisRect()->rect();
     const QFontMetricsF metrics(m_peakTag->font());
     const int padding = m_peakTag->padding().left() + m_peakTag->padding().right();
-    m_peakTag->setText(wrappedAtWords(m_peakText, metrics, area.width() - padding));
+    m_peakTag->setText(wrappedAtWords(m_peakText, m_peakTag->font(), area.width() - padding));
     const double width = metrics.boundingRect(QRectF(), 0, m_peakTag->text()).width() + padding;
     const double peakX = m_plot->xAxis->coordToPixel(double(m_shown->analysis.timeline.peakIndex));
     const double lowest = area.left() + width / 2, highest = area.right() - width / 2;

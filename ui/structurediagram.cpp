@@ -48,12 +48,12 @@ QString elidedToFit(const QFontMetricsF &metrics, const QRectF &box, int flags, 
 
 } // namespace
 
-QString captionTitle(const QFontMetricsF &metrics, const QString &name, const QString &size, double width)
+QString captionTitle(const QFont &font, const QString &name, const QString &size, double width)
 {
     const QString oneLine = QStringLiteral("%1 · %2").arg(name, size);
-    if (metrics.horizontalAdvance(oneLine) <= width)
+    if (QFontMetricsF(font).horizontalAdvance(oneLine) <= width)
         return oneLine;
-    return wrappedAtWords(name, metrics, width) + QLatin1Char('\n') + size;
+    return wrappedAtWords(name, font, width) + QLatin1Char('\n') + size;
 }
 
 namespace {
@@ -410,7 +410,7 @@ double StructureDiagram::paintCaption(QPainter &p, const DiagramLayout &layout, 
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(dim ? palette().color(QPalette::Disabled, QPalette::Text) : palette().color(QPalette::Text));
-    const QString title = captionTitle(QFontMetricsF(p.fontMetrics()), name, size, layout.cellWidth - 6);
+    const QString title = captionTitle(p.font(), name, size, layout.cellWidth - 6);
     const double lines = double(title.count(QLatin1Char('\n')) + 1);
     const QRectF labelBox(cellLeft + 3, top, layout.cellWidth - 6, p.fontMetrics().height() * (lines + 0.2));
     p.drawText(labelBox, Qt::AlignHCenter | Qt::AlignTop, title);

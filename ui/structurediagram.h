@@ -39,7 +39,7 @@ QList<double> stackLabels(const QList<double> &wanted, double lineHeight, double
 
 // A block's title in `width`: its name and size on one line, else on two, the name broken at
 // its words where even it is wider than the cell ("Optimizer states" in a narrow window).
-QString captionTitle(const QFontMetricsF &metrics, const QString &name, const QString &size, double width);
+QString captionTitle(const QFont &font, const QString &name, const QString &size, double width);
 
 class StructureDiagram : public QWidget {
     Q_OBJECT

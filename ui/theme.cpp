@@ -5,9 +5,9 @@
 
 #include <QApplication>
 #include <QCoreApplication>
-#include <QFontMetricsF>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTextLayout>
 
 #include <memory>
 #include <utility>
@@ -315,20 +315,19 @@ void applyTheme(QApplication &app, Theme theme)
     app.setPalette(palette(theme));
 }
 
-QString wrappedAtWords(const QString &text, const QFontMetricsF &metrics, double width)
+QString wrappedAtWords(const QString &text, const QFont &font, double width)
 {
+    QTextLayout layout(text, font);
+    QTextOption wrapping;
+    wrapping.setWrapMode(QTextOption::WordWrap);
+    layout.setTextOption(wrapping);
     QStringList lines;
-    QString line;
-    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            lines << line;
-            line = word;
-        } else {
-            line = longer;
-        }
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        lines << text.mid(line.textStart(), line.textLength()).trimmed();
     }
-    lines << line;
+    layout.endLayout();
     return lines.join(QLatin1Char('\n'));
 }
 

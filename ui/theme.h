@@ -14,8 +14,7 @@
 #include <vector>
 
 class QApplication;
-
-class QFontMetricsF;
+class QFont;
 
 namespace vl {
 
@@ -45,9 +44,10 @@ QString localizedFormula(const std::string &formula);
 QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
 
-// `text` broken into lines at its spaces so that each fits `width` (a word wider than that keeps
-// a line of its own): labels side by side never run into each other.
-QString wrappedAtWords(const QString &text, const QFontMetricsF &metrics, double width);
+// `text` broken into lines where Unicode allows a line break (at spaces, and between Chinese
+// characters) so that each fits `width` in `font` (a word wider than that keeps a line of its
+// own): labels side by side never run into each other.
+QString wrappedAtWords(const QString &text, const QFont &font, double width);
 
 QString bytesText(Bytes bytes, Units units);              // core's formatter, as a QString
 QString capacityLabel(const GpuPreset &gpu, Units units); // "NVIDIA H100 SXM 80GB · 80.0 GiB"
