@@ -280,6 +280,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.ligerPatchable();
     if (field == "per-layer-rope")
         return s.perLayerRopePossible();
+    if (field == "kv-repeat")
+        return s.kvRepeatPossible();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices

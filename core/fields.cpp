@@ -165,6 +165,13 @@ const std::array kFields = {
               "(--max-positions) in the dtype the model was loaded in (MistralRotaryEmbedding._set_cos_sin_cache); "
               "no: computed on the fly, as transformers does since; with --implementation huggingface",
               nullptr, VL_WORD(perLayerRope, parseYesNo, "per-layer-rope", kYesNo), false, VL_BOOL(perLayerRope)},
+    FieldSpec{"kv-repeat", "training.kv_repeat", "yes|no",
+              "Hugging Face's attention copies K and V to every head before the kernel, which saves the copies "
+              "(repeat_kv: Mistral's, Mixtral's and Qwen2's flash_attention_2 before transformers 4.48, and SDPA "
+              "where it gets no enable_gqa, as in every release before 4.48); no: K and V reach the kernel at the "
+              "KV heads, as Llama's flash_attention_2 always did; with --implementation huggingface, --attention "
+              "flash or sdpa and fewer KV heads than heads",
+              nullptr, VL_WORD(kvRepeated, parseYesNo, "kv-repeat", kYesNo), false, VL_BOOL(kvRepeated)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

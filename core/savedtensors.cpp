@@ -523,10 +523,13 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // _scaled_dot_product_flash_attention; flash_attn_func likewise). Hugging Face passes K and
         // V at the KV heads (flash_attention_2, or SDPA with enable_gqa from PyTorch 2.5 when no
         // padding mask is given: integrations/sdpa_attention.py); torchtitan repeats them to every
-        // head first (models/llama3/model/model.py, Attention.forward: repeat_kv).
+        // head first (models/llama3/model/model.py, Attention.forward: repeat_kv), and so did
+        // Hugging Face's before 4.48 (kvRepeated: modeling_mistral.py MistralFlashAttention2.forward,
+        // modeling_llama.py LlamaSdpaAttention.forward).
         // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
         const bool repeated = (s.implementation == Implementation::TorchTitan
-                               || s.implementation == Implementation::TorchTune)
+                               || s.implementation == Implementation::TorchTune
+                               || (s.kvRepeated && s.kvRepeatPossible()))
             && kvHeads > 1;
         torchtuneRopeRows(s, out);
         const std::int64_t kv = repeated ? q : kvHeads * d;

@@ -246,6 +246,11 @@ struct Scenario {
     // (huggingFaceCheckpoint, reentrantCheckpoint)
     bool useReentrant = true;
     Attention attention = Attention::Eager;
+    // Hugging Face's attention copies K and V to every head before the kernel (repeat_kv), which
+    // then saves the copies: Mistral's, Mixtral's and Qwen2's flash_attention_2 before transformers
+    // 4.48, and SDPA where it gets no enable_gqa (every release before 4.48). false: K and V reach
+    // the kernel at the KV heads, as its Llama flash_attention_2 always did (kvRepeatPossible).
+    bool kvRepeated = false;
     Loss loss = Loss::Standard;
     // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a
     // row and each token's position restarts with its sample, so the model is handed input_pos.
@@ -334,6 +339,15 @@ struct Scenario {
     bool perLayerRopePossible() const
     {
         return implementation == Implementation::HuggingFace && arch.learnedPositions == 0;
+    }
+    // Where kvRepeated can hold: Hugging Face's Llama-family code, a flash or SDPA kernel (eager
+    // attention repeats K and V anyway) and more than one KV head for fewer than every head (a
+    // single head's repetition stays a stride-0 view; under autocast the kernel's cast of an FP32
+    // key copies it, as the release's RoPE tables' dtype decides: not modelled).
+    bool kvRepeatPossible() const
+    {
+        return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama
+            && attention != Attention::Eager && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
     }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }

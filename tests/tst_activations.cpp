@@ -462,6 +462,39 @@ private Q_SLOTS:
         QCOMPARE(reentrant - estimate(s).item(ItemId::RecomputeBuffer), 2 * 4096 * s.arch.hidden * streamBytes);
     }
 
+    // Before transformers 4.48 Mistral's flash attention (and SDPA) copies K and V to every head
+    // before the kernel, which saves the copies: 2 × (heads − KV heads) × head dim × 2 B a token a
+    // layer more in 16 bits, 12,288 B for Mistral-7B; nothing without GQA or for a single KV head,
+    // whose copy stays a view.
+    void kvRepeatWidensKeysAndValues_data()
+    {
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::addColumn<qint64>("bytesPerToken");
+        QTest::newRow("Mistral-7B: 8 KV heads of 32") << qint64(8) << qint64(12'288);
+        QTest::newRow("multi-head: nothing to repeat") << qint64(32) << qint64(0);
+        QTest::newRow("one KV head: a view") << qint64(1) << qint64(0);
+    }
+    void kvRepeatWidensKeysAndValues()
+    {
+        QFETCH(qint64, kvHeads);
+        QFETCH(qint64, bytesPerToken);
+        Scenario s;
+        s.arch.kvHeads = kvHeads;
+        s.arch.ffn = 14336;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Flash;
+        s.precision = Precision::Bf16;
+        s.microBatch = 2;
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        const Breakdown gqa = estimate(s);
+        s.kvRepeated = true;
+        const Breakdown repeated = estimate(s);
+        QCOMPARE(repeated.keptPerLayer - gqa.keptPerLayer, bytesPerToken * 2 * 4096);
+        QCOMPARE(repeated.item(ItemId::LayerActivations) - gqa.item(ItemId::LayerActivations),
+                 bytesPerToken * 2 * 4096 * s.arch.layers);
+    }
+
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
     // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
     // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.

@@ -750,6 +750,22 @@ private Q_SLOTS:
                                                              << "yes" << true;
         QTest::newRow("per-layer RoPE tables, Megatron") << llama() << "per-layer-rope"
                                                          << "yes" << false;
+        Scenario hfFlash = huggingFace; // Llama 2 7B: as many KV heads as heads
+        hfFlash.attention = Attention::Flash;
+        QTest::newRow("K and V repeated, no GQA") << hfFlash << "kv-repeat"
+                                                  << "yes" << false;
+        hfFlash.arch.kvHeads = 8;
+        QTest::newRow("K and V repeated, GQA under flash") << hfFlash << "kv-repeat"
+                                                           << "yes" << true;
+        Scenario hfEager = hfFlash; // eager attention repeats them anyway
+        hfEager.attention = Attention::Eager;
+        QTest::newRow("K and V repeated, eager attention") << hfEager << "kv-repeat"
+                                                           << "yes" << false;
+        Scenario megatronGqa = llama();
+        megatronGqa.arch.kvHeads = 8;
+        megatronGqa.attention = Attention::Flash;
+        QTest::newRow("K and V repeated, Megatron") << megatronGqa << "kv-repeat"
+                                                    << "yes" << false;
         Scenario hfQlora = huggingFace; // gate_proj and up_proj keep their input only as 4-bit layers do
         hfQlora.fineTune = FineTune::QLoRA;
         hfQlora.loraTargets = LoraQ | LoraV;

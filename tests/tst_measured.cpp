@@ -102,6 +102,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.doubleQuant = get<bool>(f, "double_quant", s.doubleQuant);
     s.loraDropout = get<bool>(row, "lora_dropout", false);
     s.perLayerRope = get<bool>(row, "per_layer_rope", false);
+    s.kvRepeated = get<bool>(row, "kv_repeat", false);
     s.baseDtype = *parseBaseDtype(get<std::string>(row, "base_dtype", "auto"));
     // The estimate predicts the reading the source took; what it does not state keeps the defaults
     // a user gets (the allocator reserve's percentage among them).

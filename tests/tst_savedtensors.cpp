@@ -94,6 +94,7 @@ Scenario scenarioOf(const YAML::Node &c)
     if (c["bitsandbytes"])
         s.bitsandbytes = *parseBitsandbytesRelease(c["bitsandbytes"].as<std::string>());
     s.liger = c["liger"] && c["liger"].as<bool>();
+    s.kvRepeated = c["kv_repeat"] && c["kv_repeat"].as<bool>();
     if (c["finetune"].as<std::string>() != "full") {
         s.fineTune = c["finetune"].as<std::string>() == "qlora" ? FineTune::QLoRA : FineTune::LoRA;
         s.loraRank = c["lora_rank"].as<std::int64_t>();
@@ -127,6 +128,8 @@ std::string rowName(const YAML::Node &c)
         name += " bitsandbytes " + c["bitsandbytes"].as<std::string>();
     if (c["liger"])
         name += " liger";
+    if (c["kv_repeat"])
+        name += " kv-repeat";
     if (c["packed"] && c["packed"].as<bool>())
         name += " packed";
     if (c["qk_norm"] && c["qk_norm"].as<bool>())

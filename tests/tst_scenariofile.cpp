@@ -44,6 +44,7 @@ private Q_SLOTS:
         s.sharding = Sharding::Fsdp;
         s.fsdpVersion = FsdpVersion::Fsdp1; // written "1", read back as a version
         s.perLayerRope = true;
+        s.kvRepeated = true;
         s.dataParallel = 64;
         s.tensorParallel = 4;
         s.pipelineParallel = 2;

@@ -514,6 +514,14 @@ void ControlPanel::build()
                       "for all the model's positions (max positions) from the start. Tick it for a run on such a "
                       "release.");
         });
+    m_kvRepeat = new QCheckBox(m_advancedBody);
+    row(
+        af, m_kvRepeat, [] { return tr("K and V copied to every head"); },
+        [] {
+            return tr("Hugging Face's Mistral, Mixtral and Qwen2 code before transformers 4.48 copies each layer's "
+                      "keys and values to every attention head before flash attention, and so does SDPA in those "
+                      "releases; the kernel keeps the copies for backward. Tick it for a run on such a release.");
+        });
     row(
         af, m_pytorch, [] { return tr("PyTorch"); },
         [] {
@@ -772,6 +780,7 @@ void ControlPanel::build()
     comboEdit(m_implementation, "implementation", [](Scenario &s, int v) { s.implementation = Implementation(v); });
     checkEdit(m_liger, "liger", [](Scenario &s, int v) { s.liger = v; });
     checkEdit(m_perLayerRope, "per-layer-rope", [](Scenario &s, int v) { s.perLayerRope = v; });
+    checkEdit(m_kvRepeat, "kv-repeat", [](Scenario &s, int v) { s.kvRepeated = v; });
     comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
     comboEdit(m_transformers, "transformers", [](Scenario &s, int v) { s.transformers = TransformersRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
@@ -1004,6 +1013,7 @@ void ControlPanel::syncFromModel()
     setComboData(m_implementation, s.implementation);
     setCheck(m_liger, s.liger);
     setCheck(m_perLayerRope, s.perLayerRope);
+    setCheck(m_kvRepeat, s.kvRepeated);
     setComboData(m_pytorch, s.pytorch);
     setComboData(m_transformers, s.transformers);
     setComboData(m_ampStyle, s.ampStyle);

@@ -111,6 +111,7 @@ private:
     QComboBox *m_implementation = nullptr;
     QCheckBox *m_liger = nullptr;
     QCheckBox *m_perLayerRope = nullptr;
+    QCheckBox *m_kvRepeat = nullptr;
     QComboBox *m_pytorch = nullptr;
     QComboBox *m_transformers = nullptr;
     QComboBox *m_ampStyle = nullptr;

@@ -1304,6 +1304,14 @@
         <source>How Hugging Face&apos;s gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by default in transformers). On: while a layer&apos;s backward runs, the checkpoint also holds the layer&apos;s recomputed output. Off: it is dropped.</source>
         <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃。</translation>
     </message>
+    <message>
+        <source>K and V copied to every head</source>
+        <translation>K、V 复制到每个头</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s Mistral, Mixtral and Qwen2 code before transformers 4.48 copies each layer&apos;s keys and values to every attention head before flash attention, and so does SDPA in those releases; the kernel keeps the copies for backward. Tick it for a run on such a release.</source>
+        <translation>transformers 4.48 之前，Hugging Face 的 Mistral、Mixtral 和 Qwen2 代码在调用 flash attention 之前把每层的键和值复制到每个注意力头，这些版本里的 SDPA 也是如此；内核为反向保存的是这些副本。用这类版本训练时请勾选。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>

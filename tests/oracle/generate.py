@@ -289,6 +289,24 @@ def configs():
                    **gemma, norms=4, qk_norm=True)
         yield dict(family="llama", **LLAMA_SHAPES[1], **precision, **LLAMA_TRAINING[0], attention="sdpa",
                    **dict(gemma, recompute="full"), norms=4, qk_norm=True)
+    # Hugging Face's attention before transformers 4.48 where it repeats K and V to every head before
+    # the kernel (Mistral's, Mixtral's and Qwen2's flash_attention_2, every SDPA class): GQA, and a
+    # single KV head, whose repetition stays a view (but under autocast, where the kernel's cast of
+    # an FP32 key copies it to every head or not as the release's RoPE tables' dtype decides), trained
+    # whole or with LoRA, recomputed or not; and where the flash kernels round nothing, Mixtral and
+    # QLoRA among them
+    for shape, precision, training, recompute in itertools.product(
+            LLAMA_SHAPES[1:], PRECISIONS, LLAMA_TRAINING[:2], RECOMPUTE):
+        if shape["kv_heads"] > 1 or "autocast" not in precision:
+            yield dict(family="llama", **shape, **precision, **training, recompute=recompute, dropout=0.0,
+                       attention="sdpa", kv_repeat=True)
+    for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:2]):
+        for family, shape in (("llama", FLASH_ALIGNED_SHAPES[0]), ("mixtral", MOE_ALIGNED_SHAPE)):
+            yield dict(family=family, **shape, **precision, **training, recompute="none", dropout=0.0,
+                       attention="sdpa", kv_repeat=True)
+    for precision, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, BITSANDBYTES):
+        yield dict(family="llama", **FLASH_ALIGNED_SHAPES[0], **precision, **HF_QLORA_TRAINING[0],
+                   bitsandbytes=bitsandbytes, recompute="full", dropout=0.0, attention="sdpa", kv_repeat=True)
 
 
 def rows():

@@ -577,6 +577,10 @@ class LlamaLayer:
         q = (q * cos) + (rotate_half(q) * sin)
         k = (k * cos) + (rotate_half(k) * sin)
         if c.get("attention") == "sdpa":
+            if c.get("kv_repeat"):
+                # before transformers 4.48, Mistral's, Mixtral's and Qwen2's flash_attention_2 and every
+                # SDPA class repeat K and V to every head before the kernel (repeat_kv)
+                k, v = self.repeat_kv(k, a // g), self.repeat_kv(v, a // g)
             # sdpa_attention_forward (integrations/sdpa_attention.py): PyTorch >= 2.5 and no padding
             # mask: enable_gqa, K and V stay at the KV heads; then transpose(1, 2).contiguous()
             out = ops.sdpa(q, k, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
