@@ -528,8 +528,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // modeling_llama.py LlamaSdpaAttention.forward).
         // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
         const bool repeated = (s.implementation == Implementation::TorchTitan
-                               || s.implementation == Implementation::TorchTune
-                               || (s.kvRepeated && s.kvRepeatPossible()))
+                               || s.implementation == Implementation::TorchTune || repeatedKeysAndValues(s) > 0)
             && kvHeads > 1;
         torchtuneRopeRows(s, out);
         const std::int64_t kv = repeated ? q : kvHeads * d;
@@ -1149,6 +1148,14 @@ Bytes recomputationReusesInput(const Scenario &s)
 Bytes reentrantCheckpointOutput(const Scenario &s)
 {
     return s.reentrantCheckpoint() ? dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden : 0;
+}
+
+Bytes repeatedKeysAndValues(const Scenario &s)
+{
+    if (!s.kvRepeated || !s.kvRepeatPossible())
+        return 0;
+    const Architecture &a = s.arch;
+    return 2 * dtypeBytes(s).activation * s.sequence * s.microBatch * (a.heads - a.kvHeads) * a.effectiveHeadDim();
 }
 
 // Backward's working set: what one layer's backward holds at once beyond what every layer saved,

@@ -57,6 +57,9 @@ Bytes recomputationReusesInput(const Scenario &s);
 // (torch/utils/checkpoint.py, CheckpointFunction.backward: `outputs` stays referenced through
 // torch.autograd.backward); 0 otherwise: the non-reentrant checkpoint keeps only what is saved.
 Bytes reentrantCheckpointOutput(const Scenario &s);
+// What K and V copied to every head before the attention kernel add to one layer's saved tensors
+// beyond K and V at the KV heads (Scenario::kvRepeated where kvRepeatPossible); 0 otherwise.
+Bytes repeatedKeysAndValues(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
 // moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`
 // is layerTensorsWithoutRecompute(s), for a caller that has it already.

@@ -372,6 +372,33 @@ private Q_SLOTS:
         saysOnlyWhere(assumptionsHtml(s, estimate(s), Units::GiB), QStringLiteral("Reentrant checkpoint"), expected);
     }
 
+    // With K and V copied to every head before the kernel the page says how much more each layer
+    // keeps, and nothing where the attention takes them at the KV heads.
+    void assumptionsSayWhatRepeatedKeysAndValuesAdd_data()
+    {
+        QTest::addColumn<bool>("repeated");
+        QTest::addColumn<QString>("expected");
+        // 2 (K and V) × 4096 tokens × (32 − 8) heads × 128 × 2 B = 48 MiB
+        QTest::newRow("repeated: 48 MiB a layer") << true << QStringLiteral("48.0 MiB");
+        QTest::newRow("at the KV heads: nothing") << false << QString();
+    }
+    void assumptionsSayWhatRepeatedKeysAndValuesAdd()
+    {
+        QFETCH(bool, repeated);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.arch.kvHeads = 8;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Flash;
+        s.precision = Precision::Bf16;
+        s.kvRepeated = repeated;
+        s.microBatch = 1;
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        saysOnlyWhere(assumptionsHtml(s, estimate(s), Units::GiB), QStringLiteral("K and V copied to every head"),
+                      expected);
+    }
+
     // Under FSDP with several micro-batches a step, the page says what no_sync would add and
     // that the estimate leaves it out; with one micro-batch there is nothing to accumulate.
     void assumptionsNameFsdpNoSync_data()

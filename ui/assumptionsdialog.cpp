@@ -288,6 +288,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                                 "counted in the recomputation's working set. The non-reentrant checkpoint drops it "
                                 "(--use-reentrant no).")
                         .arg(bytesText(held, units));
+    if (const Bytes repeated = repeatedKeysAndValues(s); repeated > 0)
+        parallel << QObject::tr("K and V copied to every head (Hugging Face's Mistral, Mixtral and Qwen2 flash "
+                                "attention before transformers 4.48, and SDPA in those releases): each layer's "
+                                "attention keeps its keys and values as wide as its queries, %1 more a layer than at "
+                                "the key/value heads (--kv-repeat no).")
+                        .arg(bytesText(repeated, units));
     if (s.pagedOptimizer)
         parallel << QObject::tr(
                         "Paged optimizer (bitsandbytes): the states of every tensor of 1e5 elements or more, %1 per "

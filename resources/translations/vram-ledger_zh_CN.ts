@@ -319,6 +319,10 @@
         <source>Reentrant checkpoint (transformers&apos; default, use_reentrant=True): while a recomputed layer runs backward, torch.utils.checkpoint also holds the output it recomputed, %1, counted in the recomputation&apos;s working set. The non-reentrant checkpoint drops it (--use-reentrant no).</source>
         <translation>可重入检查点（transformers 的默认设置，use_reentrant=True）：重算的层做反向传播时，torch.utils.checkpoint 还持有它重算出的输出 %1，计入重计算工作集。非可重入检查点会丢弃它（--use-reentrant no）。</translation>
     </message>
+    <message>
+        <source>K and V copied to every head (Hugging Face&apos;s Mistral, Mixtral and Qwen2 flash attention before transformers 4.48, and SDPA in those releases): each layer&apos;s attention keeps its keys and values as wide as its queries, %1 more a layer than at the key/value heads (--kv-repeat no).</source>
+        <translation>K、V 复制到每个头（transformers 4.48 之前 Hugging Face 的 Mistral、Mixtral 和 Qwen2 flash attention，以及这些版本里的 SDPA）：每层注意力保存的键和值与查询一样宽，比按键/值头保存每层多 %1（--kv-repeat no）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
