@@ -282,6 +282,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.perLayerRopePossible();
     if (field == "kv-repeat")
         return s.kvRepeatPossible();
+    if (field == "adapters-fp32")
+        return s.adaptersFp32Possible();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices

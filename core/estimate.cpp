@@ -50,6 +50,7 @@ constexpr std::array<std::pair<ItemId, std::string_view>, kItemCount> kItemNames
     {ItemId::PipelineInputsKept, "pipeline_inputs_kept"},
     {ItemId::Logits, "logits"},
     {ItemId::RecomputeBuffer, "recompute_buffer"},
+    {ItemId::CheckpointsKeptByFsdp, "checkpoints_kept_by_fsdp"},
     {ItemId::ActivationOffloadWindow, "activation_offload_window"},
     {ItemId::WeightCasts, "weight_casts"},
     {ItemId::HeadActivations, "head_activations"},
@@ -2010,6 +2011,30 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                     + formatBytes(heldOutput, units);
             return text + equals(buffer, units);
         });
+        // FSDP1 registers, on a unit whose flat parameter does not train (a LoRA or QLoRA layer
+        // once PEFT's fsdp_auto_wrap_policy gives the adapters units of their own, as transformers'
+        // Trainer has it do), a multi-grad hook on the unit's inputs to reshard it after backward
+        // (torch/distributed/fsdp/_runtime_utils.py, _register_post_backward_reshard_only_hook,
+        // in the recomputation, the first forward with grad), kept in
+        // flat_param._post_backward_hook_state until backward ends (_finalize_params).
+        // register_multi_grad_hook (torch/autograd/graph.py) holds the grad_fn of each input, for
+        // the reentrant checkpoint's detached input its AccumulateGrad node, which holds the input
+        // and, once backward has reached it, its .grad. So each layer's checkpointed input and its
+        // gradient outlive its backward: at the first layer's, every other layer's are there.
+        const bool reshardHookKeeps = s.fsdp() && s.fsdpVersion == FsdpVersion::Fsdp1 && s.reentrantCheckpoint()
+            && s.lora() && savingLayers > 1;
+        if (reshardHookKeeps) {
+            const Bytes input = dt.stream * s.sequence * s.microBatch * a.hidden;
+            b.keptByFsdpPerLayer = 2 * input;
+            const Bytes heldByHook = input * (savingLayers - 1);
+            sink.add(ItemId::CheckpointsKeptByFsdp, heldByHook, [&] {
+                return "FSDP1's reshard hook on each frozen layer holds the reentrant checkpoint's input of the layer "
+                       "and its gradient until backward ends: at the first layer's backward the gradients of "
+                    + std::to_string(savingLayers - 1) + " other layers' inputs, "
+                    + formatCount(s.sequence * s.microBatch) + " tokens × " + std::to_string(a.hidden) + " × "
+                    + std::to_string(dt.stream) + " B each, beside their inputs" + equals(heldByHook, units);
+            });
+        }
     }
     if (dt.autocast) {
         // Autocast casts every FP32 weight a linear reads to 16 bits, and autograd keeps the cast
@@ -2656,6 +2681,7 @@ Component componentOf(ItemId id)
     case ItemId::PipelineInputsKept:
     case ItemId::Logits:
     case ItemId::RecomputeBuffer:
+    case ItemId::CheckpointsKeptByFsdp:
     case ItemId::ActivationOffloadWindow:
     case ItemId::WeightCasts:
     case ItemId::HeadActivations:

@@ -67,6 +67,9 @@ enum class ItemId {
     PipelineInputsKept, // each model chunk's last pipeline input and its gradient, kept between steps
     Logits,
     RecomputeBuffer,
+    // FSDP1's reshard-only hook on a frozen unit holds the reentrant checkpoint's detached input,
+    // and with it that input's gradient, from each layer's backward until backward ends
+    CheckpointsKeptByFsdp,
     ActivationOffloadWindow,
     WeightCasts,
     HeadActivations,
@@ -117,8 +120,11 @@ struct Breakdown {
     Bytes castsOnlyInForward = 0;          // of the weight casts, those the autocast cache drops before backward
     Bytes headWeightCasts = 0;             // of the weight casts, the head's: freed by its backward, before the layers'
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
-    Bytes logitsKeptInBackward = 0;        // of the logits item, what the training loop keeps through backward
-    Bytes freedLogits = 0;                 // the 16-bit logits' block, which no buffer of the loss's backward fits
+    // Per layer whose backward has run: what CheckpointsKeptByFsdp keeps of it beyond what the
+    // timeline frees (its checkpointed input and that input's gradient).
+    Bytes keptByFsdpPerLayer = 0;
+    Bytes logitsKeptInBackward = 0; // of the logits item, what the training loop keeps through backward
+    Bytes freedLogits = 0;          // the 16-bit logits' block, which no buffer of the loss's backward fits
     // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
     // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
     Bytes nvlsAtStartUp = 0;

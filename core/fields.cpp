@@ -329,6 +329,13 @@ const std::array kFields = {
     FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no",
               "LoRA dropout on: each adapter saves its own dropped copy of its input", nullptr,
               VL_WORD(loraDropout, parseYesNo, "lora-dropout", kYesNo), false, VL_BOOL(loraDropout)},
+    FieldSpec{"adapters-fp32", "finetune.adapters_fp32", "yes|no",
+              "PEFT 0.12 and later upcast the LoRA adapters of a model trained in 16 bits without autocast to FP32 "
+              "(get_peft_model's autocast_adapter_dtype, on by default): FP32 adapter weights, gradients and "
+              "optimizer states, and each adapter casts its input to FP32 and keeps its saved tensors in FP32; "
+              "no: the adapters in the base's dtype (PEFT before 0.12, or autocast_adapter_dtype=False); with "
+              "--finetune lora, --implementation huggingface and --precision bf16",
+              nullptr, VL_WORD(adaptersFp32, parseYesNo, "adapters-fp32", kYesNo), false, VL_BOOL(adaptersFp32)},
     FieldSpec{"double-quant", "finetune.double_quant", "yes|no",
               "With --finetune qlora: bitsandbytes' double quantization of the NF4 blocks' constants "
               "(bnb_4bit_use_double_quant, the QLoRA paper's recipe, lit-gpt's bnb.nf4-dq): 4.127 bits per "

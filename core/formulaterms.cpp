@@ -431,6 +431,15 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "FP32 gradients of down_proj's LoRA input before and after LoRA dropout, less LoRA A's 16-bit "
                       "input and rank-r output"),
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 cast of the input, saved by LoRA A"),
+    VL_TRANSLATE_NOOP(
+        "vl::formula",
+        "FSDP1's reshard hook on each frozen layer holds the reentrant checkpoint's input of the layer and "
+        "its gradient until backward ends: at the first layer's backward the gradients of"),
+    VL_TRANSLATE_NOOP("vl::formula", "other layers' inputs"),
+    VL_TRANSLATE_NOOP("vl::formula", "each, beside their inputs"),
+    VL_TRANSLATE_NOOP("vl::formula", "16-bit gradient of down_proj's output, waiting for its base's backward"),
+    VL_TRANSLATE_NOOP("vl::formula", "FP32 gradient of down_proj's LoRA input (PEFT's cast up to the adapter's dtype)"),
     VL_TRANSLATE_NOOP(
         "vl::formula",
         "gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed first"),

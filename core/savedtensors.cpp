@@ -162,7 +162,9 @@ std::int64_t mlpBytes(const Scenario &s, const DtypeBytes &dt)
 // (peft/tuners/lora/bnb.py, Linear4bit.forward) it casts x only outside autocast, so under
 // autocast lora_A reads x as it comes. `castPerReader`: the input is the FP32 norm output under
 // autocast, which every nn.Linear and FP32 adapter casts to 16 bits separately, each keeping its
-// own cast (cached_cast caches weights, not activations).
+// own cast (cached_cast caches weights, not activations). FP32 adapters over a 16-bit model
+// without autocast (Scenario::adaptersFp32) each cast x up for themselves: lora_A keeps that FP32
+// copy, or its dropped FP32 copy, and lora_B lora_A's FP32 output.
 // `keptAnyway`: the input is saved by another op already (flash attention's output).
 // `fourBitUnderQlora`: QLoRA quantizes this base projection (PEFT's leaves the LM head in 16 bits).
 void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
@@ -174,10 +176,16 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
     const bool baseSaves = baseTrains(s) || (s.fourBitKeepsInput() && fourBitUnderQlora);
     // A 4-bit base keeps x as it comes; its adapters cast an FP32 x under autocast each.
     const bool castEach = dt.autocast && (fourBit ? input == 4 : castPerReader);
+    const bool upcastEach = s.adaptersUpcast();
+    const std::int64_t adapterBytes = upcastEach ? dt.weight : dt.activation;
     bool shared = false;
     for (unsigned bit : group) {
         const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;
-        if (castEach) {
+        if (upcastEach) {
+            shared = shared || baseSaves;
+            if (loraReadsInput)
+                out.add("FP32 cast of the input, saved by LoRA A", adapterBytes * tokens * width);
+        } else if (castEach) {
             if (baseSaves && !fourBit)
                 out.add("16-bit cast of the input, saved by the projection", 2 * tokens * width);
             shared = shared || (baseSaves && fourBit);
@@ -193,10 +201,10 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
         }
         if (loraOn(s, bit) && s.loraDropout) {
             out.add("LoRA dropout mask (1 B)", tokens * width);
-            out.add("LoRA dropout output, saved by LoRA A", dt.activation * tokens * width);
+            out.add("LoRA dropout output, saved by LoRA A", adapterBytes * tokens * width);
         }
         if (loraOn(s, bit))
-            out.add("LoRA A output (rank r), saved by LoRA B", dt.activation * tokens * s.loraRank);
+            out.add("LoRA A output (rank r), saved by LoRA B", adapterBytes * tokens * s.loraRank);
     }
     if (shared && !keptAnyway)
         out.add(kProjectionInput, (fourBit ? input : dt.activation) * tokens * width);
@@ -1334,6 +1342,17 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                            : SavedTensor{"FP32 gradient of down_proj's LoRA input (PEFT's cast to the adapter's "
                                          "dtype), less LoRA A's rank-r output",
                                          4 * rows * (a.ffn / t) - e * rows * s.loraRank, 1}}};
+    // PEFT's FP32 adapter on down_proj over a 16-bit model without autocast (adaptersFp32): the
+    // sum's FP32 gradient reaches the base as a 16-bit one, which waits for down_proj's own
+    // backward, while lora_A's backward hands back the FP32 gradient of its FP32 input; lora_B's
+    // FP32 gradient of lora_A's output has taken the place of that output, freed by then. With
+    // LoRA dropout the dropped copy lora_A saved is freed before the dropout's own gradient comes:
+    // no wider.
+    if (s.adaptersUpcast() && loraOn(s, LoraDown))
+        adapterCast.tensors = {{{"16-bit gradient of down_proj's output, waiting for its base's backward",
+                                 e * tokens / streamSplit * a.hidden, 1},
+                                {"FP32 gradient of down_proj's LoRA input (PEFT's cast up to the adapter's dtype)",
+                                 4 * rows * (a.ffn / t), 1}}};
     // Behind a post-MLP norm these moments come after its backward, its saved tensors freed; the
     // gradient reaching the MLP's output is the norm's, cast back to 16 bits, not a copy of the
     // stream's.

@@ -202,6 +202,10 @@ DtypeBytes dtypeBytes(const Scenario &s)
                    : DtypeBytes{weight, gradient, mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
     // lit-gpt: Fabric hands the model's output back in the default dtype, FP32
     // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
+    if (s.adaptersUpcast()) {
+        d.weight = 4; // the adapters: what trains
+        d.gradient = bytesOf(s.gradDtype, 4);
+    }
     d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
     d.gemmInput = s.precision == Precision::Fp8 ? 1 : d.activation;
     d.fsdpCast = fsdpCast;
@@ -221,10 +225,11 @@ std::int64_t rotaryCachePositions(const Scenario &s)
 
 OptimizerState optimizerState(const Scenario &s)
 {
-    // Pure BF16 keeps its moments in BF16; bitsandbytes' 32-bit optimizers, the paged ones among
-    // them, keep FP32 states whatever the parameters' dtype (optim/optimizer.py,
-    // Optimizer2State.init_state: get_state_buffer(p, dtype=torch.float32)).
-    const int moment = s.precision == Precision::Bf16 && !s.pagedOptimizer ? 2 : 4;
+    // Pure BF16 keeps its moments in BF16 (torch.optim's zeros_like of the parameter), but for
+    // PEFT's FP32 adapters; bitsandbytes' 32-bit optimizers, the paged ones among them, keep FP32
+    // states whatever the parameters' dtype (optim/optimizer.py, Optimizer2State.init_state:
+    // get_state_buffer(p, dtype=torch.float32)).
+    const int moment = s.precision == Precision::Bf16 && !s.pagedOptimizer && !s.adaptersUpcast() ? 2 : 4;
     switch (s.optimizer) {
     case Optimizer::AdamW: return {2, moment, false, "Adam m and v"};
     case Optimizer::AdamW8bit: return {2, 1, false, "8-bit Adam m and v"};

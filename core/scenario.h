@@ -272,7 +272,13 @@ struct Scenario {
     FineTune fineTune = FineTune::Full;
     std::int64_t loraRank = 16;
     unsigned loraTargets = LoraAll;
-    bool loraDropout = false;         // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
+    bool loraDropout = false; // PEFT's lora_dropout > 0: each adapter keeps its own dropped copy of the input
+    // PEFT 0.12 and later upcast the adapters of a 16-bit model to FP32 (get_peft_model's
+    // autocast_adapter_dtype, on by default: BaseTuner._cast_adapter_dtype), and each adapter casts
+    // its input to FP32 (peft/tuners/lora/layer.py, Linear.forward: x.to(lora_A.weight.dtype)): FP32 adapter
+    // weights, gradients and optimizer states, FP32 tensors saved by the adapters, a 16-bit base and
+    // stream. false: the adapters in the base's dtype (PEFT before 0.12). (adaptersFp32Possible)
+    bool adaptersFp32 = false;
     bool doubleQuant = true;          // QLoRA: bitsandbytes quantizes the NF4 blocks' absmax constants too
     std::int64_t trainableLayers = 2; // Freeze: only the top layers train
 
@@ -285,6 +291,14 @@ struct Scenario {
     bool megatron() const { return sharding == Sharding::Megatron; }
     // Low-rank adapters train over a frozen base (LoRA, or QLoRA's 4-bit one).
     bool lora() const { return fineTune == FineTune::LoRA || fineTune == FineTune::QLoRA; }
+    // Where adaptersFp32 can hold: PEFT's LoRA in Hugging Face's code over a model trained in 16
+    // bits without autocast, its base 16-bit too (under autocast the adapters are FP32 anyway).
+    bool adaptersFp32Possible() const
+    {
+        return implementation == Implementation::HuggingFace && fineTune == FineTune::LoRA
+            && precision == Precision::Bf16 && baseDtype != BaseDtype::Fp32;
+    }
+    bool adaptersUpcast() const { return adaptersFp32 && adaptersFp32Possible(); }
     // bitsandbytes has a paged version of the optimizer (PagedAdamW, PagedAdamW8bit, PagedLion).
     bool pageableOptimizer() const
     {

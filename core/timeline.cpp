@@ -158,9 +158,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         const std::int64_t done = layers - layer + 1;
         if (atAnEnd && done > 2 && done != layers)
             continue;
+        // What FSDP1's reshard hook keeps of the layers whose backward has run.
+        const Bytes keptByFsdp = (done - 1) * b.keptByFsdpPerLayer;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
               throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done) + recompute + backwardHolds
-                  + besideBackward(done));
+                  + keptByFsdp + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

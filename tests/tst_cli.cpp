@@ -829,6 +829,8 @@ private Q_SLOTS:
                                                  << "--sharding: 'colossal' is not allowed; use zero|fsdp|megatron";
         QTest::newRow("per-layer RoPE tables neither yes nor no")
             << QStringList{"--per-layer-rope", "maybe"} << 2 << "--per-layer-rope: 'maybe' is not allowed; use yes|no";
+        QTest::newRow("FP32 adapters neither yes nor no")
+            << QStringList{"--adapters-fp32", "peft"} << 2 << "--adapters-fp32: 'peft' is not allowed; use yes|no";
         QTest::newRow("K and V repetition neither yes nor no")
             << QStringList{"--kv-repeat", "often"} << 2 << "--kv-repeat: 'often' is not allowed; use yes|no";
         QTest::newRow("a bitsandbytes version that is none")

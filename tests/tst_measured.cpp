@@ -101,6 +101,7 @@ Scenario scenarioOf(const YAML::Node &row)
         s.loraTargets = *parseLoraTargets(f["targets"].as<std::string>());
     s.doubleQuant = get<bool>(f, "double_quant", s.doubleQuant);
     s.loraDropout = get<bool>(row, "lora_dropout", false);
+    s.adaptersFp32 = get<bool>(row, "adapters_fp32", false);
     s.perLayerRope = get<bool>(row, "per_layer_rope", false);
     s.kvRepeated = get<bool>(row, "kv_repeat", false);
     s.baseDtype = *parseBaseDtype(get<std::string>(row, "base_dtype", "auto"));

@@ -1269,6 +1269,38 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).item(ItemId::Gradients), Bytes(2) * trainable / 4);
     }
 
+    // PEFT 0.12 and later keep the adapters of a model trained in BF16 in FP32 (autocast_adapter_dtype):
+    // 4 B a weight, gradient and AdamW moment for the same 4,194,304 trainable parameters (r = 8 on
+    // q and v of Llama-2-7B); the frozen base stays 2 B a weight.
+    void adaptersFp32_data()
+    {
+        QTest::addColumn<bool>("fp32");
+        QTest::addColumn<qint64>("bytes");
+        QTest::newRow("PEFT 0.12 and later: FP32") << true << qint64(4);
+        QTest::newRow("before 0.12: the base's BF16") << false << qint64(2);
+    }
+    void adaptersFp32()
+    {
+        QFETCH(bool, fp32);
+        QFETCH(qint64, bytes);
+        Scenario s; // Llama-2-7B's shapes
+        s.fineTune = FineTune::LoRA;
+        s.loraRank = 8;
+        s.loraTargets = LoraQ | LoraV;
+        s.precision = Precision::Bf16;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.adaptersFp32 = fp32;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const qint64 trainable = 4'194'304;
+        QCOMPARE(b.trainableParams, trainable);
+        QCOMPARE(b.item(ItemId::LoraAdapters), Bytes(bytes) * trainable);
+        QCOMPARE(b.item(ItemId::Gradients), Bytes(bytes) * trainable);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2 * bytes) * trainable);
+        QCOMPARE(b.item(ItemId::Weights), Bytes(2) * b.totalParams); // the base, without the adapters
+    }
+
     // PEFT prints "trainable params: 39,976,960" for Llama-2-7B with r = 16 on all linear layers.
     void loraTrainableCount()
     {

@@ -86,6 +86,8 @@ Scenario scenarioOf(const YAML::Node &c)
             s.baseDtype = BaseDtype::Bf16;
     } else {
         s.precision = c["weights"].as<std::string>() == "fp32" ? Precision::Fp32 : Precision::Bf16;
+        // PEFT's FP32 adapters over a 16-bit model (autocast_adapter_dtype)
+        s.adaptersFp32 = c["adapter_dtype"] && c["adapter_dtype"].as<std::string>() == "fp32";
     }
     if (litgpt)
         s.attention = Attention::Flash; // flash_attn_func
@@ -112,8 +114,12 @@ std::string rowName(const YAML::Node &c)
     std::string name = c["family"].as<std::string>() + " h" + c["hidden"].as<std::string>() + " a"
         + c["heads"].as<std::string>() + " g" + c["kv_heads"].as<std::string>() + " s" + c["seq"].as<std::string>()
         + " b" + c["batch"].as<std::string>() + " " + c["weights"].as<std::string>()
-        + (c["autocast"] ? "+autocast" : "") + " " + c["finetune"].as<std::string>()
-        + (c["dropout"].as<double>() > 0 ? " dropout" : "")
+        + (c["autocast"] ? "+autocast" : "")
+        + (!c["autocast"] && c["adapter_dtype"]
+                   && c["adapter_dtype"].as<std::string>() != c["weights"].as<std::string>()
+               ? " adapters " + c["adapter_dtype"].as<std::string>()
+               : "")
+        + " " + c["finetune"].as<std::string>() + (c["dropout"].as<double>() > 0 ? " dropout" : "")
         + (c["attention"] ? " " + c["attention"].as<std::string>() : "");
     if (c["lora_targets"])
         name += "(" + std::to_string(c["lora_targets"].size()) + " targets"

@@ -45,6 +45,7 @@ private Q_SLOTS:
         s.fsdpVersion = FsdpVersion::Fsdp1; // written "1", read back as a version
         s.perLayerRope = true;
         s.kvRepeated = true;
+        s.adaptersFp32 = true;
         s.dataParallel = 64;
         s.tensorParallel = 4;
         s.pipelineParallel = 2;

@@ -278,6 +278,59 @@ private Q_SLOTS:
         QVERIFY(t.peak() <= b.total);
     }
 
+    // FSDP1's reshard hook on a frozen layer unit keeps the reentrant checkpoint's detached input, and
+    // its gradient, from the layer's backward to the end of backward: at the first layer's backward
+    // every other layer's input gradient is there beside its input (the fms-acceleration runs under
+    // FSDP1 read 31 × 8 KiB a token above the last layer's backward without it). Nothing under FSDP2,
+    // the non-reentrant checkpoint or full training, whose units' flat parameters train.
+    void fsdp1KeepsCheckpointsThroughBackward_data()
+    {
+        QTest::addColumn<int>("fsdpVersion");
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<bool>("kept");
+        QTest::newRow("FSDP1, LoRA, reentrant: kept") << int(FsdpVersion::Fsdp1) << true << int(FineTune::LoRA) << true;
+        QTest::newRow("FSDP2: freed") << int(FsdpVersion::Fsdp2) << true << int(FineTune::LoRA) << false;
+        QTest::newRow("non-reentrant checkpoint: freed")
+            << int(FsdpVersion::Fsdp1) << false << int(FineTune::LoRA) << false;
+        QTest::newRow("full training: freed") << int(FsdpVersion::Fsdp1) << true << int(FineTune::Full) << false;
+    }
+    void fsdp1KeepsCheckpointsThroughBackward()
+    {
+        QFETCH(int, fsdpVersion);
+        QFETCH(bool, reentrant);
+        QFETCH(int, fineTune);
+        QFETCH(bool, kept);
+        Scenario s; // 32 layers of 4096
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Flash;
+        s.precision = Precision::Bf16;
+        s.recompute = Recompute::Full;
+        s.useReentrant = reentrant;
+        s.fineTune = FineTune(fineTune);
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion(fsdpVersion);
+        s.dataParallel = 2;
+        s.microBatch = 2;
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        const Bytes input = 2 * 8192 * 4096; // one layer's checkpointed input: tokens × hidden × 2 B
+        QCOMPARE(b.item(ItemId::CheckpointsKeptByFsdp), kept ? 31 * input : 0);
+        Breakdown freed = b;
+        freed.keptByFsdpPerLayer = 0;
+        const StepTimeline with = stepTimeline(b), without = stepTimeline(freed);
+        QCOMPARE(with.points.size(), without.points.size());
+        std::int64_t done = 0;
+        for (std::size_t i = 0; i < with.points.size(); ++i) {
+            const bool backward = with.points[i].phase == StepPhase::Backward;
+            done += backward ? 1 : 0;
+            QCOMPARE(with.points[i].inUse - without.points[i].inUse, backward && kept ? (done - 1) * 2 * input : 0);
+        }
+        QCOMPARE(done, 32);
+    }
+
     // Under autocast the cast cache keeps a 16-bit copy of every FP32 weight that trains for the
     // whole forward. Without recomputation the linears save them until their backward; under full
     // recomputation nothing saves them, so they go when the autocast region exits, after the loss,

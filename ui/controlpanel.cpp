@@ -629,6 +629,7 @@ void ControlPanel::build()
                         {int(FineTune::QLoRA), [] { return tr("QLoRA (4-bit base)"); }}});
     m_loraRank = fieldSpinBox("lora-rank");
     m_loraDropout = new QCheckBox(m_advancedBody);
+    m_adaptersFp32 = new QCheckBox(m_advancedBody);
     m_doubleQuant = new QCheckBox(m_advancedBody);
     m_bitsandbytes = combo({{int(BitsandbytesRelease::Since0_43_2), [] { return tr("0.43.2 or newer"); }},
                             {int(BitsandbytesRelease::Before0_43_2), [] { return tr("0.43.1 or older"); }}});
@@ -671,6 +672,13 @@ void ControlPanel::build()
     row(
         af, m_loraDropout, [] { return tr("LoRA dropout"); },
         [] { return tr("Each adapter keeps its own dropped copy of its input and a 1-byte mask for backward."); });
+    row(
+        af, m_adaptersFp32, [] { return tr("FP32 adapters"); },
+        [] {
+            return tr("PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: "
+                      "their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its "
+                      "input to FP32 and keeps it for backward. Tick it for a run on such a release.");
+        });
     row(
         af, m_doubleQuant, [] { return tr("Double quantization"); },
         [] {
@@ -796,6 +804,7 @@ void ControlPanel::build()
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
+    checkEdit(m_adaptersFp32, "adapters-fp32", [](Scenario &s, int v) { s.adaptersFp32 = v; });
     for (int i = 0; i < m_loraTargets.size(); ++i) {
         const auto &[bit, name] = loraTargetNames()[std::size_t(i)];
         m_loraTargets[i]->setObjectName(QStringLiteral("lora-target-") + QLatin1String(name.data(), name.size()));
@@ -1041,6 +1050,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     setCheck(m_loraDropout, s.loraDropout);
+    setCheck(m_adaptersFp32, s.adaptersFp32);
     for (int i = 0; i < m_loraTargets.size(); ++i)
         setCheck(m_loraTargets[i], (s.loraTargets & loraTargetNames()[std::size_t(i)].first) != 0);
     setCheck(m_doubleQuant, s.doubleQuant);

@@ -128,6 +128,7 @@ private:
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;
     QCheckBox *m_loraDropout = nullptr;
+    QCheckBox *m_adaptersFp32 = nullptr;
     QList<QCheckBox *> m_loraTargets; // one per target, in loraTargetNames() order
     QCheckBox *m_doubleQuant = nullptr;
     QComboBox *m_bitsandbytes = nullptr;

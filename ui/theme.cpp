@@ -94,6 +94,7 @@ QColor itemColor(ItemId id)
     case ItemId::CommBuffers:
     case ItemId::NvlsBuffers: return base.darker(125);
     case ItemId::RecomputeBuffer:
+    case ItemId::CheckpointsKeptByFsdp:
     case ItemId::BackwardWorkingSet:
     case ItemId::OptimizerStepBuffer:
     case ItemId::ZeroFp32Gradients:
@@ -161,6 +162,8 @@ QString itemName(ItemId id)
     case ItemId::PipelineInputsKept: return QCoreApplication::translate("vl::ui", "Pipeline inputs kept between steps");
     case ItemId::Logits: return QCoreApplication::translate("vl::ui", "Logits");
     case ItemId::RecomputeBuffer: return QCoreApplication::translate("vl::ui", "Recomputation working set");
+    case ItemId::CheckpointsKeptByFsdp:
+        return QCoreApplication::translate("vl::ui", "Checkpoints FSDP1 keeps in backward");
     case ItemId::ActivationOffloadWindow: return QCoreApplication::translate("vl::ui", "Activations in transit");
     case ItemId::WeightCasts: return QCoreApplication::translate("vl::ui", "Weight casts");
     case ItemId::HeadActivations: return QCoreApplication::translate("vl::ui", "Final norm, LM head and loss");

@@ -1316,6 +1316,14 @@
         <source>Hugging Face&apos;s Mistral, Mixtral and Qwen2 code before transformers 4.48 copies each layer&apos;s keys and values to every attention head before flash attention, and so does SDPA in those releases; the kernel keeps the copies for backward. Tick it for a run on such a release.</source>
         <translation>transformers 4.48 之前，Hugging Face 的 Mistral、Mixtral 和 Qwen2 代码在调用 flash attention 之前把每层的键和值复制到每个注意力头，这些版本里的 SDPA 也是如此；内核为反向保存的是这些副本。用这类版本训练时请勾选。</translation>
     </message>
+    <message>
+        <source>FP32 adapters</source>
+        <translation>FP32 适配器</translation>
+    </message>
+    <message>
+        <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Tick it for a run on such a release.</source>
+        <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用这类版本训练时请勾选。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
@@ -3803,6 +3811,30 @@
         <source>layer, computed (nothing prefetched after a reentrant checkpoint),</source>
         <translation>层（正在计算的；可重入检查点之后不预取）</translation>
     </message>
+    <message>
+        <source>FP32 cast of the input, saved by LoRA A</source>
+        <translation>输入的 FP32 副本，由 LoRA A 保存</translation>
+    </message>
+    <message>
+        <source>16-bit gradient of down_proj&apos;s output, waiting for its base&apos;s backward</source>
+        <translation>down_proj 输出的 16 位梯度，等待其基座层的反向</translation>
+    </message>
+    <message>
+        <source>FP32 gradient of down_proj&apos;s LoRA input (PEFT&apos;s cast up to the adapter&apos;s dtype)</source>
+        <translation>down_proj 的 LoRA 输入的 FP32 梯度（PEFT 转成适配器的精度）</translation>
+    </message>
+    <message>
+        <source>FSDP1&apos;s reshard hook on each frozen layer holds the reentrant checkpoint&apos;s input of the layer and its gradient until backward ends: at the first layer&apos;s backward the gradients of</source>
+        <translation>FSDP1 在每个冻结层上的重新分片钩子把可重入检查点的该层输入及其梯度一直留到反向结束：在第一层的反向时，另有</translation>
+    </message>
+    <message>
+        <source>other layers&apos; inputs</source>
+        <translation>个其他层输入的梯度</translation>
+    </message>
+    <message>
+        <source>each, beside their inputs</source>
+        <translation>每个，与这些输入同在</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
@@ -4141,6 +4173,10 @@
     <message>
         <source>start-up</source>
         <translation>启动时</translation>
+    </message>
+    <message>
+        <source>Checkpoints FSDP1 keeps in backward</source>
+        <translation>FSDP1 在反向中留住的检查点</translation>
     </message>
 </context>
 </TS>

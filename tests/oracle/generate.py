@@ -289,6 +289,18 @@ def configs():
                    **gemma, norms=4, qk_norm=True)
         yield dict(family="llama", **LLAMA_SHAPES[1], **precision, **LLAMA_TRAINING[0], attention="sdpa",
                    **dict(gemma, recompute="full"), norms=4, qk_norm=True)
+    # PEFT 0.12 and later over a model trained in 16 bits without autocast: FP32 adapters
+    # (autocast_adapter_dtype), each casting its input up, their sums cast back; recomputed or not,
+    # and where the flash kernels round nothing (the working set pinned)
+    for shape, training, recompute in itertools.product(LLAMA_SHAPES[:2], LLAMA_TRAINING[1:], RECOMPUTE):
+        yield dict(family="llama", **shape, weights="bf16", adapter_dtype="fp32", **training, recompute=recompute,
+                   dropout=0.0)
+    for training in LLAMA_TRAINING[1:4]:
+        yield dict(family="llama", **FLASH_ALIGNED_SHAPES[0], weights="bf16", adapter_dtype="fp32", **training,
+                   recompute="none", dropout=0.0, attention="sdpa")
+    for training in LLAMA_TRAINING[1:2]:
+        yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, weights="bf16", adapter_dtype="fp32", **training,
+                   recompute="none", dropout=0.0, attention="sdpa")
     # Hugging Face's attention before transformers 4.48 where it repeats K and V to every head before
     # the kernel (Mistral's, Mixtral's and Qwen2's flash_attention_2, every SDPA class): GQA, and a
     # single KV head, whose repetition stays a view (but under autocast, where the kernel's cast of

@@ -459,7 +459,9 @@ class Projection:
             out = out + self.bias if self.bias is not None else out
         else:
             out = ops.linear(x, self.weight, self.bias)
-        return out + self.lora(ops, x) if self.lora else out
+        # Linear.forward ends in result.to(torch_result_dtype): an FP32 adapter's sum goes back to
+        # the base's dtype
+        return (out + self.lora(ops, x)).to(out.dtype) if self.lora else out
 
     def bnb_lora(self, ops, x):
         """PEFT's LoRA around a 4-bit base (peft/tuners/lora/bnb.py, Linear4bit.forward, 0.11 to
