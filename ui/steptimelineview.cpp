@@ -261,7 +261,11 @@ void StepTimelineView::rebuild()
         switch (t.points[t.peakIndex].phase) {
         case StepPhase::Loss: why = tr("what forward kept on the GPU, plus the logits"); break;
         case StepPhase::Forward: why = tr("activations of the forward pass"); break;
-        case StepPhase::Backward: why = tr("gradients appearing while activations are still held"); break;
+        case StepPhase::Backward:
+            why = m_shown->analysis.breakdown.has(ItemId::CheckpointsKeptByFsdp)
+                ? tr("FSDP1 keeps each layer's checkpoint and its gradient until backward ends")
+                : tr("gradients appearing while activations are still held");
+            break;
         case StepPhase::OptimizerStep:
             why = m_shown->analysis.breakdown.has(ItemId::OptimizerStepBuffer)
                 ? tr("gradients, optimizer states, step intermediates")

@@ -1831,6 +1831,10 @@
         <source>the model whole, before it is sharded</source>
         <translation>模型整体，切分之前</translation>
     </message>
+    <message>
+        <source>FSDP1 keeps each layer&apos;s checkpoint and its gradient until backward ends</source>
+        <translation>FSDP1 把每层的检查点及其梯度一直留到反向结束</translation>
+    </message>
 </context>
 <context>
     <name>vl::StructureDiagram</name>
