@@ -372,6 +372,38 @@ private Q_SLOTS:
         saysOnlyWhere(assumptionsHtml(s, estimate(s), Units::GiB), QStringLiteral("Reentrant checkpoint"), expected);
     }
 
+    // Under FSDP1 with the reentrant checkpoint over frozen layers the page says what the reshard
+    // hook keeps through backward and what avoids it; nothing with the non-reentrant checkpoint.
+    void assumptionsSayWhatFsdp1Keeps_data()
+    {
+        QTest::addColumn<bool>("reentrant");
+        QTest::addColumn<QString>("expected");
+        // 31 layers × 8192 tokens × 4096 × 2 B = 1.94 GiB
+        QTest::newRow("reentrant: 31 layers' input gradients") << true << QStringLiteral("1.94 GiB");
+        QTest::newRow("non-reentrant: nothing") << false << QString();
+    }
+    void assumptionsSayWhatFsdp1Keeps()
+    {
+        QFETCH(bool, reentrant);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Flash;
+        s.precision = Precision::Bf16;
+        s.recompute = Recompute::Full;
+        s.useReentrant = reentrant;
+        s.fineTune = FineTune::LoRA;
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion::Fsdp1;
+        s.dataParallel = 2;
+        s.microBatch = 2;
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        saysOnlyWhere(assumptionsHtml(s, estimate(s), Units::GiB),
+                      QStringLiteral("FSDP1 with the reentrant checkpoint"), expected);
+    }
+
     // With K and V copied to every head before the kernel the page says how much more each layer
     // keeps, and nothing where the attention takes them at the KV heads.
     void assumptionsSayWhatRepeatedKeysAndValuesAdd_data()

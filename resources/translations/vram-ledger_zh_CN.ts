@@ -323,6 +323,10 @@
         <source>K and V copied to every head (Hugging Face&apos;s Mistral, Mixtral and Qwen2 flash attention before transformers 4.48, and SDPA in those releases): each layer&apos;s attention keeps its keys and values as wide as its queries, %1 more a layer than at the key/value heads (--kv-repeat no).</source>
         <translation>K、V 复制到每个头（transformers 4.48 之前 Hugging Face 的 Mistral、Mixtral 和 Qwen2 flash attention，以及这些版本里的 SDPA）：每层注意力保存的键和值与查询一样宽，比按键/值头保存每层多 %1（--kv-repeat no）。</translation>
     </message>
+    <message>
+        <source>FSDP1 with the reentrant checkpoint: the hook FSDP1 sets on each frozen layer to reshard it after its backward holds the layer&apos;s checkpointed input, and so its gradient, until backward ends, %1 more at the first layer&apos;s backward. The non-reentrant checkpoint (--use-reentrant no) or FSDP2 frees them layer by layer.</source>
+        <translation>FSDP1 加可重入检查点：FSDP1 为在反向后重新分片而挂在每个冻结层上的钩子，把该层的检查点输入及其梯度一直留到反向结束，在第一层的反向时多出 %1。非可重入检查点（--use-reentrant no）或 FSDP2 会逐层释放它们。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
