@@ -334,19 +334,11 @@ private Q_SLOTS:
         row("LoRA under FSDP1 with the reentrant checkpoint: checkpoints kept through backward, FP32 adapters, K and V "
             "repeated",
             [](Scenario &s) {
-                s.implementation = Implementation::HuggingFace;
-                s.attention = Attention::Flash;
+                peftLoraUnderFsdp1(s);
                 s.arch.kvHeads = 8;
                 s.kvRepeated = true;
-                s.precision = Precision::Bf16;
-                s.recompute = Recompute::Full;
-                s.fineTune = FineTune::LoRA;
                 s.loraTargets = LoraAll;
                 s.adaptersFp32 = true;
-                s.zeroStage = 3;
-                s.sharding = Sharding::Fsdp;
-                s.fsdpVersion = FsdpVersion::Fsdp1;
-                s.dataParallel = 2;
             });
         row("Hugging Face before transformers 4.42, no maximum stated", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;

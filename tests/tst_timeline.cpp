@@ -302,16 +302,10 @@ private Q_SLOTS:
         QFETCH(int, fineTune);
         QFETCH(bool, kept);
         Scenario s; // 32 layers of 4096
-        s.implementation = Implementation::HuggingFace;
-        s.attention = Attention::Flash;
-        s.precision = Precision::Bf16;
-        s.recompute = Recompute::Full;
+        peftLoraUnderFsdp1(s);
         s.useReentrant = reentrant;
         s.fineTune = FineTune(fineTune);
-        s.zeroStage = 3;
-        s.sharding = Sharding::Fsdp;
         s.fsdpVersion = FsdpVersion(fsdpVersion);
-        s.dataParallel = 2;
         s.microBatch = 2;
         s.sequence = 4096;
         QVERIFY(!scenarioError(s));

@@ -387,16 +387,8 @@ private Q_SLOTS:
         QFETCH(bool, reentrant);
         QFETCH(QString, expected);
         Scenario s;
-        s.implementation = Implementation::HuggingFace;
-        s.attention = Attention::Flash;
-        s.precision = Precision::Bf16;
-        s.recompute = Recompute::Full;
+        peftLoraUnderFsdp1(s);
         s.useReentrant = reentrant;
-        s.fineTune = FineTune::LoRA;
-        s.zeroStage = 3;
-        s.sharding = Sharding::Fsdp;
-        s.fsdpVersion = FsdpVersion::Fsdp1;
-        s.dataParallel = 2;
         s.microBatch = 2;
         s.sequence = 4096;
         QVERIFY(!scenarioError(s));
