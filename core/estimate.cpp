@@ -928,7 +928,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // unshards for its backward): under the reentrant checkpoint, whose forward runs without
         // grad and whose recomputation comes only as each layer's backward begins, it prefetches
         // none, and backward holds the layer it computes alone.
-        const bool prefetchesInBackward = !(s.fsdpVersion == FsdpVersion::Fsdp1 && s.reentrantCheckpoint());
+        const bool prefetchesInBackward = !s.fsdp1UnderReentrantCheckpoint();
         const std::int64_t gatheredLayers = std::min<std::int64_t>(
             layers.count(), s.reshardAfterForward ? (prefetchesInBackward ? 2 : 1) : layers.count());
         const bool fourBit = s.fineTune == FineTune::QLoRA;
@@ -2021,8 +2021,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // the reentrant checkpoint's detached input its AccumulateGrad node, which holds the input
         // and, once backward has reached it, its .grad. So each layer's checkpointed input and its
         // gradient outlive its backward: at the first layer's, every other layer's are there.
-        const bool reshardHookKeeps = s.fsdp() && s.fsdpVersion == FsdpVersion::Fsdp1 && s.reentrantCheckpoint()
-            && s.lora() && savingLayers > 1;
+        const bool reshardHookKeeps = s.fsdp1UnderReentrantCheckpoint() && s.lora() && savingLayers > 1;
         if (reshardHookKeeps) {
             const Bytes input = dt.stream * s.sequence * s.microBatch * a.hidden;
             b.keptByFsdpPerLayer = 2 * input;

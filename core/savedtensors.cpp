@@ -536,7 +536,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         // modeling_llama.py LlamaSdpaAttention.forward).
         // With a single KV head repeat_kv's reshape stays a stride-0 view: nothing is copied.
         const bool repeated = (s.implementation == Implementation::TorchTitan
-                               || s.implementation == Implementation::TorchTune || repeatedKeysAndValues(s) > 0)
+                               || s.implementation == Implementation::TorchTune || s.keysAndValuesRepeated())
             && kvHeads > 1;
         torchtuneRopeRows(s, out);
         const std::int64_t kv = repeated ? q : kvHeads * d;
@@ -1160,7 +1160,7 @@ Bytes reentrantCheckpointOutput(const Scenario &s)
 
 Bytes repeatedKeysAndValues(const Scenario &s)
 {
-    if (!s.kvRepeated || !s.kvRepeatPossible())
+    if (!s.keysAndValuesRepeated())
         return 0;
     const Architecture &a = s.arch;
     return 2 * dtypeBytes(s).activation * s.sequence * s.microBatch * (a.heads - a.kvHeads) * a.effectiveHeadDim();

@@ -58,7 +58,7 @@ Bytes recomputationReusesInput(const Scenario &s);
 // torch.autograd.backward); 0 otherwise: the non-reentrant checkpoint keeps only what is saved.
 Bytes reentrantCheckpointOutput(const Scenario &s);
 // What K and V copied to every head before the attention kernel add to one layer's saved tensors
-// beyond K and V at the KV heads (Scenario::kvRepeated where kvRepeatPossible); 0 otherwise.
+// beyond K and V at the KV heads (Scenario::keysAndValuesRepeated); 0 otherwise.
 Bytes repeatedKeysAndValues(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
 // moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`

@@ -200,12 +200,14 @@ DtypeBytes dtypeBytes(const Scenario &s)
     DtypeBytes d = autocast ? DtypeBytes{4, bytesOf(s.gradDtype, 4), 0, 2, true, base, stream}
         : fsdpCast          ? DtypeBytes{4, 4, 0, 2, false, base, 2}
                    : DtypeBytes{weight, gradient, mixed && s.masterWeights ? 4 : 0, weight, false, base, stream};
-    // lit-gpt: Fabric hands the model's output back in the default dtype, FP32
-    // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
+    // PEFT's FP32 adapters over a 16-bit model: what trains is FP32, the base and what it computes
+    // stay 16-bit.
     if (s.adaptersUpcast()) {
-        d.weight = 4; // the adapters: what trains
+        d.weight = 4;
         d.gradient = bytesOf(s.gradDtype, 4);
     }
+    // lit-gpt: Fabric hands the model's output back in the default dtype, FP32
+    // (_FabricModule.forward: precision.convert_output), so its loss reads FP32 logits.
     d.logits = s.implementation == Implementation::LitGpt ? 4 : d.activation;
     d.gemmInput = s.precision == Precision::Fp8 ? 1 : d.activation;
     d.fsdpCast = fsdpCast;

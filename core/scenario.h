@@ -331,6 +331,13 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && recompute == Recompute::Full;
     }
     bool reentrantCheckpoint() const { return huggingFaceCheckpoint() && useReentrant; }
+    // FSDP1 over Hugging Face's reentrant checkpoint: each layer's forward runs without grad, which
+    // FSDP1's hooks read as a unit not run (no prefetch in backward, reshard hooks set in the
+    // recomputation on its detached input).
+    bool fsdp1UnderReentrantCheckpoint() const
+    {
+        return fsdp() && fsdpVersion == FsdpVersion::Fsdp1 && reentrantCheckpoint();
+    }
     // QLoRA's 4-bit layers are bitsandbytes' (Hugging Face's and lit-gpt's code); torchtune's are
     // torchao's NF4, which saves its weight alone (dtypes/nf4tensor.py).
     bool bitsandbytesQuantizes() const
@@ -363,6 +370,7 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama
             && attention != Attention::Eager && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
     }
+    bool keysAndValuesRepeated() const { return kvRepeated && kvRepeatPossible(); }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).

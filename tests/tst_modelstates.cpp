@@ -1240,65 +1240,43 @@ private Q_SLOTS:
 
     // PEFT prints "trainable params: 4,194,304" for Llama-2-7B with r = 8 on q and v; on the LM
     // head too its lora_A (h → r) and lora_B (r → vocab) add r·(4096 + 32000). Everything that
-    // trains follows: gradients and Adam's moments, under ZeRO-2 sharded over its GPUs.
+    // trains follows: gradients and Adam's moments, under ZeRO-2 sharded over its GPUs. PEFT 0.12
+    // and later keep the adapters of a model trained in BF16 in FP32 (autocast_adapter_dtype): 4 B
+    // a weight, gradient and moment, the frozen base still 2 B a weight.
     void loraOnTheHead_data()
     {
         QTest::addColumn<QString>("targets");
         QTest::addColumn<qint64>("trainable");
-        QTest::newRow("q,v") << "q,v" << qint64(4'194'304);
-        QTest::newRow("q,v and the head") << "q,v,head" << qint64(4'194'304 + 8 * (4096 + 32000));
-        QTest::newRow("the head alone") << "head" << qint64(8 * (4096 + 32000));
+        QTest::addColumn<bool>("adaptersFp32");
+        QTest::newRow("q,v") << "q,v" << qint64(4'194'304) << false;
+        QTest::newRow("q,v and the head") << "q,v,head" << qint64(4'194'304 + 8 * (4096 + 32000)) << false;
+        QTest::newRow("the head alone") << "head" << qint64(8 * (4096 + 32000)) << false;
+        QTest::newRow("q,v, FP32 adapters (PEFT 0.12 and later)") << "q,v" << qint64(4'194'304) << true;
     }
     void loraOnTheHead()
     {
         QFETCH(QString, targets);
         QFETCH(qint64, trainable);
+        QFETCH(bool, adaptersFp32);
         Scenario s; // Llama-2-7B's shapes
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
         s.fineTune = FineTune::LoRA;
         s.loraRank = 8;
         s.loraTargets = *parseLoraTargets(targets.toStdString());
         s.precision = Precision::Bf16;
+        s.adaptersFp32 = adaptersFp32;
         QVERIFY(!scenarioError(s));
         const Breakdown b = estimate(s);
+        const Bytes bytes = adaptersFp32 ? 4 : 2;
         QCOMPARE(b.trainableParams, trainable);
-        QCOMPARE(b.item(ItemId::LoraAdapters), Bytes(2) * trainable);
-        QCOMPARE(b.item(ItemId::Gradients), Bytes(2) * trainable);
-        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(4) * trainable);
+        QCOMPARE(b.item(ItemId::LoraAdapters), bytes * trainable);
+        QCOMPARE(b.item(ItemId::Gradients), bytes * trainable);
+        QCOMPARE(b.item(ItemId::OptimizerMoments), 2 * bytes * trainable);
+        QCOMPARE(b.item(ItemId::Weights), Bytes(2) * b.totalParams); // the base, without the adapters
         s.zeroStage = 2;
         s.dataParallel = 4;
-        QCOMPARE(estimate(s).item(ItemId::Gradients), Bytes(2) * trainable / 4);
-    }
-
-    // PEFT 0.12 and later keep the adapters of a model trained in BF16 in FP32 (autocast_adapter_dtype):
-    // 4 B a weight, gradient and AdamW moment for the same 4,194,304 trainable parameters (r = 8 on
-    // q and v of Llama-2-7B); the frozen base stays 2 B a weight.
-    void adaptersFp32_data()
-    {
-        QTest::addColumn<bool>("fp32");
-        QTest::addColumn<qint64>("bytes");
-        QTest::newRow("PEFT 0.12 and later: FP32") << true << qint64(4);
-        QTest::newRow("before 0.12: the base's BF16") << false << qint64(2);
-    }
-    void adaptersFp32()
-    {
-        QFETCH(bool, fp32);
-        QFETCH(qint64, bytes);
-        Scenario s; // Llama-2-7B's shapes
-        s.fineTune = FineTune::LoRA;
-        s.loraRank = 8;
-        s.loraTargets = LoraQ | LoraV;
-        s.precision = Precision::Bf16;
-        s.implementation = Implementation::HuggingFace;
-        s.attention = Attention::Sdpa;
-        s.adaptersFp32 = fp32;
-        QVERIFY(!scenarioError(s));
-        const Breakdown b = estimate(s);
-        const qint64 trainable = 4'194'304;
-        QCOMPARE(b.trainableParams, trainable);
-        QCOMPARE(b.item(ItemId::LoraAdapters), Bytes(bytes) * trainable);
-        QCOMPARE(b.item(ItemId::Gradients), Bytes(bytes) * trainable);
-        QCOMPARE(b.item(ItemId::OptimizerMoments), Bytes(2 * bytes) * trainable);
-        QCOMPARE(b.item(ItemId::Weights), Bytes(2) * b.totalParams); // the base, without the adapters
+        QCOMPARE(estimate(s).item(ItemId::Gradients), bytes * trainable / 4);
     }
 
     // PEFT prints "trainable params: 39,976,960" for Llama-2-7B with r = 16 on all linear layers.

@@ -13,6 +13,8 @@ RichLabel::RichLabel(QWidget *parent) : QLabel(parent)
     setWordWrap(true);
     setMargin(4);
     setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_measure.setDocumentMargin(0); // as QLabel lays out its text
+    m_measure.setDefaultFont(font());
     setLines(1);
 }
 
@@ -27,6 +29,7 @@ void RichLabel::showText(const QString &text)
     if (text == this->text())
         return;
     setText(text);
+    m_measure.setHtml(text);
     fitHeight();
 }
 
@@ -56,17 +59,16 @@ void RichLabel::resizeEvent(QResizeEvent *event)
 void RichLabel::changeEvent(QEvent *event)
 {
     QLabel::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
+    if (event->type() == QEvent::FontChange) {
+        m_measure.setDefaultFont(font());
         fitHeight();
+    }
 }
 
 // Measured apart from the label: QLabel's own heightForWidth() is never less than the height
 // it was last fixed to.
 void RichLabel::fitHeight()
 {
-    m_measure.setDefaultFont(font());
-    m_measure.setDocumentMargin(0); // as QLabel lays out its text
-    m_measure.setHtml(text());
     m_measure.setTextWidth(std::max(0, contentsRect().width() - 2 * margin()));
     const int frame = height() - contentsRect().height();
     const int textHeight = int(std::ceil(m_measure.size().height())) + 2 * margin() + frame;
