@@ -112,6 +112,12 @@ std::string grownItems(const Breakdown &before, const Breakdown &after, Units un
     std::string text;
     for (const auto &[bytes, id] : grown)
         text += (text.empty() ? "" : ", ") + std::string(idString(id)) + " +" + formatBytes(bytes, units);
+    // Accumulating over micro-batches grows no item but keeps the earlier micro-batches' gradients
+    // through forward and the loss, where the peak may then lie.
+    if (after.gradientsAccumulated && !before.gradientsAccumulated && after.item(ItemId::Gradients) > 0)
+        text += (text.empty() ? "" : ", ") + std::string(idString(ItemId::Gradients))
+            + " held through forward (accumulated over micro-batches) +"
+            + formatBytes(after.item(ItemId::Gradients), units);
     return text;
 }
 

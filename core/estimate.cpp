@@ -2020,16 +2020,20 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // register_multi_grad_hook (torch/autograd/graph.py) holds the grad_fn of each input, for
         // the reentrant checkpoint's detached input its AccumulateGrad node, which holds the input
         // and, once backward has reached it, its .grad. So each layer's checkpointed input and its
-        // gradient outlive its backward: at the first layer's, every other layer's are there.
+        // gradient outlive its backward: at the first layer's, every other layer's are there. The
+        // newest of those gradients is the one the current layer's backward started from (the
+        // checkpoint hands the detached input's .grad itself down), which its working set counts.
         const bool reshardHookKeeps = s.fsdp1UnderReentrantCheckpoint() && s.lora() && savingLayers > 1;
         if (reshardHookKeeps) {
             const Bytes input = dt.stream * s.sequence * s.microBatch * a.hidden;
             b.keptByFsdpPerLayer = 2 * input;
-            const Bytes heldByHook = input * (savingLayers - 1);
+            b.keptByFsdpAsStreamGradient = input;
+            const Bytes heldByHook = input * (savingLayers - 2);
             sink.add(ItemId::CheckpointsKeptByFsdp, heldByHook, [&] {
                 return "FSDP1's reshard hook on each frozen layer holds the reentrant checkpoint's input of the layer "
                        "and its gradient until backward ends: at the first layer's backward the gradients of "
-                    + std::to_string(savingLayers - 1) + " other layers' inputs, "
+                    + std::to_string(savingLayers - 2)
+                    + " other layers' inputs beyond the one the first layer's backward starts from, "
                     + formatCount(s.sequence * s.microBatch) + " tokens × " + std::to_string(a.hidden) + " × "
                     + std::to_string(dt.stream) + " B each, beside their inputs" + equals(heldByHook, units);
             });

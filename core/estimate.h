@@ -123,8 +123,9 @@ struct Breakdown {
     // Per layer whose backward has run: what CheckpointsKeptByFsdp keeps of it beyond what the
     // timeline frees (its checkpointed input and that input's gradient).
     Bytes keptByFsdpPerLayer = 0;
-    Bytes logitsKeptInBackward = 0; // of the logits item, what the training loop keeps through backward
-    Bytes freedLogits = 0;          // the 16-bit logits' block, which no buffer of the loss's backward fits
+    Bytes keptByFsdpAsStreamGradient = 0; // of that, the newest layer's gradient: the next backward's starting one
+    Bytes logitsKeptInBackward = 0;       // of the logits item, what the training loop keeps through backward
+    Bytes freedLogits = 0;                // the 16-bit logits' block, which no buffer of the loss's backward fits
     // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
     // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
     Bytes nvlsAtStartUp = 0;
@@ -151,6 +152,12 @@ struct Breakdown {
     Bytes pipelineBesideBackward = 0;
     Bytes pipelineBesideLaterBackward = 0;
 
+    // What FSDP1's reshard hook keeps at a layer's backward once `done` layers' backward has run,
+    // this one's included, beyond the gradient its backward started from (the working set's).
+    Bytes keptByFsdpAt(std::int64_t done) const
+    {
+        return done > 1 ? (done - 1) * keptByFsdpPerLayer - keptByFsdpAsStreamGradient : 0;
+    }
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }
     bool has(ItemId id) const { return present[static_cast<int>(id)]; }

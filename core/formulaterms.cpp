@@ -436,7 +436,7 @@ constexpr std::string_view kTerms[] = {
         "vl::formula",
         "FSDP1's reshard hook on each frozen layer holds the reentrant checkpoint's input of the layer and "
         "its gradient until backward ends: at the first layer's backward the gradients of"),
-    VL_TRANSLATE_NOOP("vl::formula", "other layers' inputs"),
+    VL_TRANSLATE_NOOP("vl::formula", "other layers' inputs beyond the one the first layer's backward starts from"),
     VL_TRANSLATE_NOOP("vl::formula", "each, beside their inputs"),
     VL_TRANSLATE_NOOP("vl::formula", "16-bit gradient of down_proj's output, waiting for its base's backward"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 gradient of down_proj's LoRA input (PEFT's cast up to the adapter's dtype)"),

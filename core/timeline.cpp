@@ -131,10 +131,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
               + b.item(ItemId::HeadActivations),
           freedLogits);
 
-    // Backward frees each layer's activations as it produces that layer's gradients, holding its
-    // working set meanwhile (the loss's tensors are gone by then, but for logits the training loop
-    // still holds, lit-gpt's); under full recomputation the layer's whole working set is rebuilt
-    // first.
+    // Each backward point is a layer's widest moment: the activations of the layers whose backward
+    // has run are freed, the layer's own are still there (under full recomputation its checkpointed
+    // input, which the checkpoint holds until its backward returns, beside what is rebuilt), with
+    // its working set on top (the loss's tensors are gone by then, but for logits the training loop
+    // still holds, lit-gpt's). A whole model run under autograd pins this (tst_timeline).
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward;
     // A pipeline's schedule holds tensors beside backward; the gradient backward started from is,
@@ -146,9 +147,9 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // there are some.
     const Bytes newGradients = b.gradientsAccumulated ? 0 : gradients;
     const auto gradientsAfter = [&](std::int64_t done) { return earlierMicroBatches + share(newGradients, done); };
-    // share(g, d) − share(a, d) lies within 1 of (g − a)·d/layers: at d = layers it is exact, so
-    // with g − a ≥ layers no earlier d beats it; with g − a ≤ −2·layers none beats d = 1, or d = 2
-    // past the pipeline's step up there.
+    // share(g, d) − share(a, d − 1) lies within 1 of ((g − a)·d + a)/layers, so with g − a ≥ layers
+    // no earlier d beats d = layers; with g − a ≤ −2·layers none beats d = 1, or d = 2 past the
+    // pipeline's step up there.
     // The head's weight casts go with the head's backward, before the layers'.
     const Bytes freedBeforeLayers = b.castsOnlyInForward + b.headWeightCasts;
     const Bytes inBackward = layerActivations - freedBeforeLayers;
@@ -158,11 +159,9 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         const std::int64_t done = layers - layer + 1;
         if (atAnEnd && done > 2 && done != layers)
             continue;
-        // What FSDP1's reshard hook keeps of the layers whose backward has run.
-        const Bytes keptByFsdp = (done - 1) * b.keptByFsdpPerLayer;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
-              throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done) + recompute + backwardHolds
-                  + keptByFsdp + besideBackward(done));
+              throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done - 1) + recompute
+                  + backwardHolds + b.keptByFsdpAt(done) + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

@@ -378,8 +378,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<bool>("reentrant");
         QTest::addColumn<QString>("expected");
-        // 31 layers × 8192 tokens × 4096 × 2 B = 1.94 GiB
-        QTest::newRow("reentrant: 31 layers' input gradients") << true << QStringLiteral("1.94 GiB");
+        // (31 layers' inputs + 30 of their gradients: the 31st is the one backward starts from)
+        // × 8192 tokens × 4096 × 2 B = 3.81 GiB
+        QTest::newRow("reentrant: 31 layers' inputs and 30 input gradients") << true << QStringLiteral("3.81 GiB");
         QTest::newRow("non-reentrant: nothing") << false << QString();
     }
     void assumptionsSayWhatFsdp1Keeps()

@@ -3836,8 +3836,8 @@
         <translation>FSDP1 在每个冻结层上的重新分片钩子把可重入检查点的该层输入及其梯度一直留到反向结束：在第一层的反向时，另有</translation>
     </message>
     <message>
-        <source>other layers&apos; inputs</source>
-        <translation>个其他层输入的梯度</translation>
+        <source>other layers&apos; inputs beyond the one the first layer&apos;s backward starts from</source>
+        <translation>个其他层输入的梯度（第一层反向起始所用的那个之外）</translation>
     </message>
     <message>
         <source>each, beside their inputs</source>
