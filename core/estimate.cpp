@@ -2181,8 +2181,9 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         });
     }
     // What of the head's and the loss's tensors backward has freed by the time it reaches the last
-    // layer: not the embeddings'.
-    Bytes lossFreed = b.item(ItemId::HeadActivations) - (codeLevel ? embeddingTensors(s).total : 0);
+    // layer: not the embeddings', whose backward is the step's last.
+    b.embeddingInBackward = codeLevel ? embeddingTensors(s).total : 0;
+    Bytes lossFreed = b.item(ItemId::HeadActivations) - b.embeddingInBackward;
     if (lastStage && s.liger) {
         // Liger's fused linear cross-entropy (liger_kernel/ops/fused_linear_cross_entropy.py,
         // fused_linear_cross_entropy_forward) never holds the whole logits: it splits the tokens into

@@ -125,7 +125,8 @@ struct Breakdown {
     Bytes keptByFsdpPerLayer = 0;
     Bytes keptByFsdpAsStreamGradient = 0; // of that, the newest layer's gradient: the next backward's starting one
     Bytes logitsKeptInBackward = 0;       // of the logits item, what the training loop keeps through backward
-    Bytes freedLogits = 0;                // the 16-bit logits' block, which no buffer of the loss's backward fits
+    Bytes embeddingInBackward = 0; // of the head's activations, the embedding's: there until its backward, the last
+    Bytes freedLogits = 0;         // the 16-bit logits' block, which no buffer of the loss's backward fits
     // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
     // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
     Bytes nvlsAtStartUp = 0;

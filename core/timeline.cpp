@@ -135,9 +135,10 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // has run are freed, the layer's own are still there (under full recomputation its checkpointed
     // input, which the checkpoint holds until its backward returns, beside what is rebuilt), with
     // its working set on top (the loss's tensors are gone by then, but for logits the training loop
-    // still holds, lit-gpt's). A whole model run under autograd pins this (tst_timeline).
+    // still holds, lit-gpt's, and the embedding's, whose backward is the last). A whole model run
+    // under autograd pins this (tst_savedtensors).
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
-    const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward;
+    const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward + b.embeddingInBackward;
     // A pipeline's schedule holds tensors beside backward; the gradient backward started from is,
     // at the stage's last layer, the working set's gradient of the layer's output, one more past it.
     const auto besideBackward = [&](std::int64_t done) {

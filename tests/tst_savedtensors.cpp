@@ -1,10 +1,12 @@
 // The code-level implementations' saved tensors (Hugging Face, torchtitan, lit-gpt, torchtune) against
 // PyTorch's autograd: every row of tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal
 // core's list, storage for storage, for one layer, for what lies outside the layers, and for autocast's 16-bit weight
-// casts.
+// casts; and tests/data/whole-model.yaml, what a whole model holds at its last layer's backward, the
+// step timeline's point there.
 
 #include "core/estimate.h"
 #include "core/savedtensors.h"
+#include "core/timeline.h"
 
 #include <QTest>
 
@@ -323,6 +325,67 @@ private Q_SLOTS:
             + litgptLossPositionsGradient(scenario);
         QVERIFY2(std::abs(core - measured) <= kScalars,
                  qPrintable(QStringLiteral("core %1 B, measured %2 B").arg(core).arg(measured)));
+    }
+
+    // The timeline's point at the last layer's backward against a whole model's (forward, loss and
+    // backward of a few layers under the profiler): what one more sequence adds there, the layer's
+    // own activations, the other layers', its working set and what the loss leaves, while the
+    // weights and their gradients, which the CPU's kernels and the estimate's workspaces do not
+    // size alike at this scale, drop out.
+    void lastLayerBackwardMatchesAWholeModel_data()
+    {
+        QTest::addColumn<Scenario>("scenario");
+        QTest::addColumn<std::vector<Bytes>>("batches"); // sequences a micro-batch
+        QTest::addColumn<std::vector<Bytes>>("measured");
+        const YAML::Node rows = YAML::LoadFile(VL_TEST_DATA "/whole-model.yaml");
+        QVERIFY(rows.IsSequence() && rows.size() >= 10);
+        for (const auto &row : rows) {
+            const auto batches = row["batches"].as<std::vector<Bytes>>();
+            YAML::Node c = YAML::Clone(row["config"]);
+            c["batch"] = batches.front();
+            Scenario s = scenarioOf(c);
+            s.arch.layers = s.trainableLayers = row["layers"].as<std::int64_t>();
+            s.overhead.measure = Measure::Allocated;
+            QTest::newRow(rowName(c).c_str()) << s << batches << row["last_layer_backward"].as<std::vector<Bytes>>();
+        }
+    }
+    void lastLayerBackwardMatchesAWholeModel()
+    {
+        QFETCH(Scenario, scenario);
+        QFETCH(std::vector<Bytes>, batches);
+        QFETCH(std::vector<Bytes>, measured);
+        QCOMPARE(batches.size(), std::size_t(2));
+        const auto lastLayerBackward = [&](std::int64_t batch) {
+            Scenario s = scenario;
+            s.microBatch = batch;
+            const StepTimeline t = stepTimeline(estimate(s));
+            const auto at = std::find_if(t.points.begin(), t.points.end(), [&](const TimelinePoint &p) {
+                return p.phase == StepPhase::Backward && p.layer == s.arch.layers;
+            });
+            return at == t.points.end() ? Bytes(-1) : at->inUse;
+        };
+        const Bytes core = lastLayerBackward(batches[1]) - lastLayerBackward(batches[0]);
+        const Bytes oracle = measured[1] - measured[0];
+        // Without the reentrant checkpoint (and PEFT's enable_input_require_grads for it) nothing
+        // makes a frozen embedding's output require grad, and the first layer saves nothing to
+        // compute its input's gradient (its first norm's input, bitsandbytes' kept inputs). Core
+        // counts every layer alike: high by less than a layer's share.
+        if (scenario.lora() && !scenario.reentrantCheckpoint()) {
+            const Bytes perSequence = estimate(scenario).keptPerLayer / scenario.microBatch;
+            QVERIFY2(core > oracle && core - oracle < perSequence,
+                     qPrintable(QStringLiteral("one more sequence adds %1 B in core, %2 B in the whole model, a "
+                                               "layer %3 B")
+                                    .arg(core)
+                                    .arg(oracle)
+                                    .arg(perSequence)));
+            return;
+        }
+        QVERIFY2(
+            std::abs(core - oracle) <= kScalars,
+            qPrintable(QStringLiteral("one more sequence adds %1 B in core, %2 B in the whole model (%3 B a token)")
+                           .arg(core)
+                           .arg(oracle)
+                           .arg(double(core - oracle) / double(scenario.sequence))));
     }
 };
 

@@ -274,7 +274,8 @@ private Q_SLOTS:
                      + b.item(ItemId::HeadActivations));
         // The last layer's backward at its widest: its activations are still there.
         QCOMPARE(first->part(Component::Activations),
-                 b.item(ItemId::EmbeddingActivations) + layers + b.backwardWorkingSet + b.logitsKeptInBackward);
+                 b.item(ItemId::EmbeddingActivations) + layers + b.backwardWorkingSet + b.logitsKeptInBackward
+                     + b.embeddingInBackward);
         QVERIFY(t.peak() <= b.total);
     }
 
@@ -373,11 +374,12 @@ private Q_SLOTS:
         const TimelinePoint &loss = phaseStart(t, StepPhase::Loss);
         const TimelinePoint &backward = phaseStart(t, StepPhase::Backward);
         // From the loss to the last layer's backward the activations change by what backward
-        // frees and holds; the casts the cache dropped and the head's are among what it frees.
+        // frees and holds (what the embedding saved it holds); the casts the cache dropped and the
+        // head's are among what it frees.
         QCOMPARE(backward.part(Component::Activations),
                  loss.part(Component::Activations) - b.item(ItemId::Logits) - b.item(ItemId::HeadActivations)
                      - b.castsOnlyInForward - b.headWeightCasts + b.item(ItemId::RecomputeBuffer) + b.backwardWorkingSet
-                     + b.logitsKeptInBackward);
+                     + b.logitsKeptInBackward + b.embeddingInBackward);
     }
 
     // The Hugging Face Trainer holds its batch, input_ids, attention_mask and labels (int64, 24 B a

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, what the
+"""Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, what a whole
+model holds at its last layer's backward to tests/data/whole-model.yaml, what the
 loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml,
 what torchao's NF4 dequantization holds to tests/data/nf4-dequantize.yaml and what foreach
 AdamW's step holds to tests/data/optimizer-step.yaml, or, with --check, fails
@@ -18,11 +19,13 @@ import allocator_replay
 import optimizer_step
 import saved_tensors
 import torchao_nf4
+import whole_model
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "saved-tensors.yaml"
 ALLOCATOR_DATA = DATA.with_name("allocator-replay.yaml")
 NF4_DATA = DATA.with_name("nf4-dequantize.yaml")
 OPTIMIZER_DATA = DATA.with_name("optimizer-step.yaml")
+WHOLE_MODEL_DATA = DATA.with_name("whole-model.yaml")
 
 # Shapes varied enough that a formula right by accident is caught: MHA and GQA, odd head
 # counts, FFN not a multiple of hidden, several sequences, batches and vocabularies.
@@ -348,6 +351,12 @@ SAVED_TENSORS_HEADER = [
     "# working_set: the most one layer's backward holds at once beyond what was alive when it began (null: not measured);",
     "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
 ]
+WHOLE_MODEL_HEADER = [
+    "# What a whole causal LM holds at its last layer's backward, measured by tests/oracle/generate.py (do not",
+    "# edit: regenerate it): Hugging Face's LlamaForCausalLM of `layers` layers, forward, loss and backward under",
+    "# the profiler (tests/oracle/whole_model.py). last_layer_backward: for each of `batches`, the most held at",
+    "# once in the last layer's backward beyond what was held when forward began, in bytes.",
+]
 ALLOCATOR_HEADER = [
     "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",
     "# tests/oracle/generate.py (do not edit: regenerate it): the loss's allocation stream on the CPU,",
@@ -380,6 +389,8 @@ def render(header, rows):
 
 def main():
     files = [(DATA, render(SAVED_TENSORS_HEADER, rows()), "what PyTorch's autograd saves"),
+             (WHOLE_MODEL_DATA, render(WHOLE_MODEL_HEADER, whole_model.rows()),
+              "what a whole model holds at its last layer's backward"),
              (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
               "what the loss's allocations leave in the allocator's pool"),
              (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds"),

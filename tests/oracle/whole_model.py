@@ -1,0 +1,112 @@
+"""A whole causal LM of a few layers, forward, loss and backward under the profiler: what the step
+holds at its last layer's backward, where core's timeline places that layer's widest moment.
+
+saved_tensors.py checks each piece alone (a layer's saved tensors, what it saves again when
+recomputed, its backward's working set); this checks how they add up in a step. The model is
+LlamaForCausalLM's: the embedding (under the reentrant checkpoint its output made to require grad
+when nothing below it trains, as PEFT's enable_input_require_grads does), the layers, each under
+torch.utils.checkpoint(use_reentrant=True) when recomputed, the final norm, the head and the loss,
+with the Trainer's batch held throughout.
+A hook on each layer's output marks, in the profiler's event stream, where that layer's backward
+begins; the last layer's backward runs from its mark to the next one.
+
+Rows are measured at two batch sizes: what the step holds beyond its start grows by the same bytes a
+sequence at every moment, while the weights, their gradients and casts, and what the CPU's kernels
+round do not; the difference is what the test compares.
+"""
+
+import torch
+import torch.nn.functional as F
+
+import saved_tensors as st
+
+LAYERS = 3
+BATCHES = (2, 3)
+# Shapes where the MLP's backward is each layer's widest moment: the flash kernel's stand-in
+# materializes the scores, which at a narrower MLP would be wider in the recomputed forward than
+# anything the real kernel allocates.
+LLAMA = dict(family="llama", hidden=128, heads=4, kv_heads=2, ffn=688, seq=128, vocab=72, attention="sdpa")
+TRAINING = [
+    dict(finetune="full"),
+    dict(finetune="lora", lora_targets=["q", "k", "v", "o"], lora_rank=4, lora_dropout=False),
+]
+PRECISIONS = [
+    dict(weights="bf16"),
+    dict(weights="fp32"),
+    dict(weights="fp32", autocast="bf16"),
+]
+# Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
+# bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
+# fms-acceleration's Mistral-7B runs.
+QLORA_FP32_BASE = dict(weights="fp32", autocast="bf16", adapter_dtype="fp32", finetune="qlora",
+                       lora_targets=["q", "k", "v", "o"], lora_rank=4, lora_dropout=True, bitsandbytes="0.43.1",
+                       kv_repeat=True)
+
+
+def configs():
+    for precision in PRECISIONS:
+        for training in TRAINING:
+            for recompute in ("none", "full"):
+                yield dict(LLAMA, **precision, adapter_dtype=precision["weights"], **training, recompute=recompute,
+                           dropout=0.0)
+    for recompute in ("none", "full"):
+        yield dict(LLAMA, **QLORA_FP32_BASE, recompute=recompute, dropout=0.0)
+
+
+def mark(name):
+    with torch.profiler.record_function(name):
+        pass
+
+
+def last_layer_backward(c, batch):
+    """The most held at once during the last layer's backward beyond what was held when forward
+    began, in bytes."""
+    c = dict(c, batch=batch)
+    torch.manual_seed(0)
+    w = st.DTYPES[c["weights"]]
+    trains = c["finetune"] == "full"
+    b, s, h, vocab = c["batch"], c["seq"], c["hidden"], c["vocab"]
+    layers = [st.LAYERS[c["family"]](c) for _ in range(LAYERS)]
+    embed = st.parameter((vocab, h), w, trains)
+    norm, head = st.parameter((h,), w, trains), st.parameter((vocab, h), w, trains)
+    ops, stream = st.setup(c, [embed, norm, head] + [p for layer in layers for p in layer.params()])
+    cos, sin = st.rotary(c, stream)  # computed once per model
+    with st.memory_profile() as prof:
+        mark("forward")
+        # The Trainer's batch, moved to the GPU as the step begins and held through it: the
+        # collator's input_ids, attention_mask and labels (the model here needs no mask).
+        inputs = dict(input_ids=torch.randint(vocab, (b, s)), labels=torch.randint(vocab, (b, s)))
+        inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
+        x = F.embedding(inputs["input_ids"], embed)
+        if not trains and c["recompute"] == "full":  # enable_input_require_grads, for the reentrant checkpoint
+            x.requires_grad_(True)
+        for i, layer in enumerate(layers):
+            run = (lambda layer: lambda t: layer(ops, t, cos, sin))(layer)
+            x = torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True) if c["recompute"] == "full" else run(x)
+            x.register_hook((lambda i: lambda grad: mark(f"layer {i} backward"))(i))
+        logits = ops.linear(st.LlamaLayer.rms_norm(norm, x, c.get("pytorch")), head)
+        loss = st.causal_lm_loss(logits, inputs["labels"], vocab, c.get("pytorch"))
+        del x, logits
+        if isinstance(ops, st.Autocast):  # the autocast region exits before backward
+            ops.cache.clear()
+            ops.weight_casts.clear()
+        loss.backward()
+    held, start, segment, peak = 0, None, None, None
+    for e in prof.profiler.kineto_results.events():
+        if e.name() == "[memory]":
+            held += e.nbytes()
+            if segment == LAYERS - 1:
+                peak = max(peak, held - start)
+        elif e.name() == "forward":
+            start = held
+        elif e.name().startswith("layer "):
+            segment = int(e.name().split()[1])
+            if segment == LAYERS - 1:
+                peak = held - start
+    return peak
+
+
+def rows():
+    for c in configs():
+        yield dict(config=c, layers=LAYERS, batches=list(BATCHES),
+                   last_layer_backward=[last_layer_backward(c, b) for b in BATCHES])
