@@ -236,6 +236,11 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "the first expert's routing product: the gradients of its output and of its routing weight"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "the recomputed forward at the last expert: the layer's residual, the norm's output the block "
+                      "reads, the block's output so far, the expert mask (int64), the router's logits and top-k "
+                      "weights, the last expert's rows and SiLU × w3, less that expert's routing weight and weighted "
+                      "output and the layer's output, not made yet"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "gradient of the MoE block's input: the first expert's rows scattered into every token, beside "
                       "the routing weights' gradient, less that expert's saved tensors, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula",

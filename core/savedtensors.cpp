@@ -419,6 +419,41 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     }
 }
 
+// The reentrant checkpoint recomputes a layer inside its backward (torch/utils/checkpoint.py,
+// CheckpointFunction.backward), so the gradient it started from is there while
+// MixtralSparseMoeBlock runs forward again; at the last expert's w2 the block's passing tensors are
+// too, which with the tokens spread over the experts outweigh an expert's backward: the
+// decoder layer's residual (the stream after attention) and the norm's output the block reads
+// (unless the router saves it), the block's output accumulating (final_hidden_states, in the
+// input's dtype), the one-hot expert mask (int64, tokens × k × experts), the router's logits
+// and the top-k weights cast to the input's dtype, and the last expert's gathered rows and
+// SiLU × w3 (where nothing saves them). Of the layer's saved tensors the last expert's routing
+// weight and weighted output are not made yet, nor the layer's output, which the recompute
+// buffer counts. Beyond the gradient of the layer's output; nothing without the reentrant checkpoint.
+SavedTensor mixtralRecomputedForward(const Scenario &s)
+{
+    if (!s.reentrantCheckpoint())
+        return {};
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t rows = tokens * a.expertsPerToken / a.experts;
+    const std::int64_t h = a.hidden, sb = dt.stream;
+    const bool routerKeepsInput = baseTrains(s) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
+    const bool rowsKept = (baseTrains(s) && !dt.autocast) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
+    const bool productKept = baseTrains(s) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
+    const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
+    const Bytes passing = sb * tokens * h * (routerKeepsInput ? 2 : 3) + 8 * tokens * a.expertsPerToken * a.experts
+        + logits + sb * tokens * a.expertsPerToken + (rowsKept ? 0 : sb * rows * h)
+        + (productKept ? 0 : mlpBytes(s, dt) * rows * a.ffn);
+    const Bytes notYetSaved = sb * rows + sb * rows * h + reentrantCheckpointOutput(s);
+    return {"the recomputed forward at the last expert: the layer's residual, the norm's output the block reads, the "
+            "block's output so far, the expert mask (int64), the router's logits and top-k weights, the last "
+            "expert's rows and SiLU × w3, less that expert's routing weight and weighted output and the layer's "
+            "output, not made yet",
+            passing - notYetSaved, 1};
+}
+
 // MixtralSparseMoeBlock's backward (mixtralMoe) beyond the gradient of the layer's output, at its
 // widest, as the oracle measures it: the experts run backward last first, each on its rows. In the
 // first, the routing weight's product (the gradients of the expert's output and of the weight's
@@ -430,6 +465,8 @@ void mixtralMoe(const Scenario &s, TensorList &out)
 // zero tensor of every token (IndexBackward), then each next expert's added to it out of place
 // (autograd's InputBuffer), the old sum, the new tensor and their sum alive at once, less the
 // two experts' saved tensors, freed by then (not bitsandbytes' kept inputs).
+// Under the reentrant checkpoint the layer's recomputed forward runs inside its backward, beside the
+// gradient it started from, and its last expert is a moment of its own (mixtralRecomputedForward).
 TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
 {
     const Architecture &a = s.arch;
@@ -455,8 +492,10 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
          "their sum, beside the routing weights' gradient, less two experts' saved tensors, freed by then",
          3 * sb * tokens * h + routingGradient - 2 * freedPerExpert, 1},
     }};
-    const SavedTensor &widest = *std::max_element(
+    SavedTensor widest = *std::max_element(
         moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
+    if (const SavedTensor forward = mixtralRecomputedForward(s); forward.bytes > widest.bytes)
+        widest = forward;
     TensorList out;
     out.add(kStreamGradient, stream);
     out.add(widest.name, widest.bytes);

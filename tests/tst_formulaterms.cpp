@@ -717,6 +717,15 @@ private Q_SLOTS:
             s.loraTargets = LoraQ | LoraV;
             s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
         });
+        row("Mixtral's LoRA under the reentrant checkpoint (the recomputed forward's last expert widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s);
+                s.precision = Precision::Bf16;
+                s.attention = Attention::Flash;
+                s.recompute = Recompute::Full;
+                s.fineTune = FineTune::LoRA;
+                s.loraTargets = LoraQ | LoraK | LoraV | LoraO;
+            });
         row("Mixtral trained whole under autocast (the first expert's routing product widest)", [](Scenario &s) {
             huggingFaceMoe(s);
             s.attention = Attention::Sdpa;

@@ -3843,6 +3843,10 @@
         <source>each, beside their inputs</source>
         <translation>每个，与这些输入同在</translation>
     </message>
+    <message>
+        <source>the recomputed forward at the last expert: the layer&apos;s residual, the norm&apos;s output the block reads, the block&apos;s output so far, the expert mask (int64), the router&apos;s logits and top-k weights, the last expert&apos;s rows and SiLU × w3, less that expert&apos;s routing weight and weighted output and the layer&apos;s output, not made yet</source>
+        <translation>重算前向到最后一个专家时：该层的残差、块读取的归一化输出、块至此的输出、专家掩码（int64）、路由器的 logits 与 top-k 权重、最后一个专家的行与 SiLU × w3，减去该专家尚未生成的路由权重与加权输出以及该层的输出</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

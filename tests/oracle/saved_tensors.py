@@ -600,6 +600,7 @@ class LlamaLayer:
         if self.post_norms:
             attended = self.norm(self.post_norms[0], attended)
         x = residual + attended
+        del attended  # MixtralDecoderLayer/LlamaDecoderLayer reassign hidden_states: nothing holds it through the MLP
 
         residual = x
         mlp = self.mlp(ops, self.norm(self.norm2, x))
@@ -659,6 +660,7 @@ class MixtralLayer(LlamaLayer):
             for j in range(k):
                 balanced[i, (i + j) % e] = 100.0 - j
         logits = self.router(ops, x) + balanced.to(x.dtype)
+        del balanced  # the stand-in's, not Hugging Face's: nothing of it stays through the experts
         weights = softmax(logits, 1, self.c.get("pytorch"), dtype=torch.float)
         weights, selected = torch.topk(weights, k, dim=-1)
         weights /= weights.sum(dim=-1, keepdim=True)

@@ -35,6 +35,12 @@ PRECISIONS = [
     dict(weights="fp32"),
     dict(weights="fp32", autocast="bf16"),
 ]
+# Mixtral's sparse MoE block in real proportions (the MLP 3.5 times the stream, a quarter of the
+# tokens to each expert): recomputed, its last expert's forward is wider than its backward. With LoRA
+# only: trained whole, the experts' weight gradients, made during the layer's backward, outweigh its
+# tokens' tensors at this size, so that the widest moment moves with the batch.
+MIXTRAL = dict(family="mixtral", hidden=128, heads=4, kv_heads=2, ffn=448, seq=128, vocab=72, experts=8, top_k=2,
+               attention="sdpa")
 # Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
 # bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
 # fms-acceleration's Mistral-7B runs.
@@ -51,6 +57,8 @@ def configs():
                            dropout=0.0)
     for recompute in ("none", "full"):
         yield dict(LLAMA, **QLORA_FP32_BASE, recompute=recompute, dropout=0.0)
+    for recompute in ("none", "full"):
+        yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0)
 
 
 def mark(name):
