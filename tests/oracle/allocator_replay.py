@@ -8,7 +8,6 @@ estimate names `freed_logits_block`.
 """
 
 import torch
-import torch.nn.functional as F
 
 import saved_tensors
 
