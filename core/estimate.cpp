@@ -1928,6 +1928,11 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     const TensorList whole = s.recompute == Recompute::None ? kept : layerTensorsWithoutRecompute(s);
     b.oneLayerActivations = whole.total;
     b.keptPerLayer = kept.total;
+    // Without recomputation the layers' graph is the step's: what bitsandbytes' 4-bit linears keep
+    // in their autograd context stays until backward ends (with the reentrant checkpoint it goes
+    // with each layer's recomputed graph).
+    if (s.recompute == Recompute::None)
+        b.keptUntilBackwardEnds = fourBitInputsKeptPerLayer(s);
 
     // Each pass holds 1/v of the stage's layers. Divided first, so the product cannot overflow
     // where the result fits (scenarioError() bounds that). On the first stage, with the

@@ -117,6 +117,7 @@ struct Breakdown {
     std::int64_t pipelineInputsHeld = 0;   // with interleaving: inputs and gradients held after their backward
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
+    Bytes keptUntilBackwardEnds = 0;       // of that, what outlives the layer's backward (bitsandbytes' ctx)
     Bytes castsOnlyInForward = 0;          // of the weight casts, those the autocast cache drops before backward
     Bytes headWeightCasts = 0;             // of the weight casts, the head's: freed by its backward, before the layers'
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors

@@ -1197,6 +1197,27 @@ Bytes reentrantCheckpointOutput(const Scenario &s)
     return s.reentrantCheckpoint() ? dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden : 0;
 }
 
+// MatMul4Bit.forward (bitsandbytes/autograd/_functions.py, before 0.43.2): ctx.tensors = (A, B)
+// whenever the input wants a gradient. In Hugging Face's QLoRA every projection of a layer is 4-bit
+// (transformers' replace_with_bnb_linear): q, k and v keep the first norm's output, o the
+// attention's output, gate and up the second norm's output and down SwiGLU's product; in Mixtral's
+// block the router keeps the norm's output, each expert's w1 and w3 its gathered rows and w2 its
+// SiLU × w3 (expertTensors).
+Bytes fourBitInputsKeptPerLayer(const Scenario &s)
+{
+    if (!bitsandbytesLayer(s) || !s.fourBitKeepsInput())
+        return 0;
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const bool moe = a.experts > 1;
+    const std::int64_t routed = tokens * (moe ? std::min(a.expertsPerToken, a.experts) : 1);
+    const Bytes norms = 2 * dt.stream * tokens * a.hidden;
+    const Bytes attentionOutput = dt.activation * tokens * a.heads * a.effectiveHeadDim();
+    const Bytes expertRows = moe ? dt.stream * routed * a.hidden : 0;
+    return norms + attentionOutput + expertRows + mlpBytes(s, dt) * routed * a.ffn;
+}
+
 Bytes repeatedKeysAndValues(const Scenario &s)
 {
     if (!s.keysAndValuesRepeated())

@@ -57,6 +57,10 @@ Bytes recomputationReusesInput(const Scenario &s);
 // (torch/utils/checkpoint.py, CheckpointFunction.backward: `outputs` stays referenced through
 // torch.autograd.backward); 0 otherwise: the non-reentrant checkpoint keeps only what is saved.
 Bytes reentrantCheckpointOutput(const Scenario &s);
+// What bitsandbytes' 4-bit linears before 0.43.2 keep of one layer as attributes of their autograd
+// context, which autograd frees with the graph, not when the linear's backward has run; 0 for any
+// other linear.
+Bytes fourBitInputsKeptPerLayer(const Scenario &s);
 // What K and V copied to every head before the attention kernel add to one layer's saved tensors
 // beyond K and V at the KV heads (Scenario::keysAndValuesRepeated); 0 otherwise.
 Bytes repeatedKeysAndValues(const Scenario &s);

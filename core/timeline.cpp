@@ -135,7 +135,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // has run are freed, the layer's own are still there (under full recomputation its checkpointed
     // input, which the checkpoint holds until its backward returns, beside what is rebuilt), with
     // its working set on top (the loss's tensors are gone by then, but for logits the training loop
-    // still holds, lit-gpt's, and the embedding's, whose backward is the last). A whole model run
+    // still holds, lit-gpt's, and the embedding's, whose backward is the last), and of the layers
+    // done what outlives their backward (bitsandbytes' kept inputs). A whole model run
     // under autograd pins this (tst_savedtensors).
     const Bytes recompute = b.item(ItemId::RecomputeBuffer);
     const Bytes backwardHolds = inbound + b.backwardWorkingSet + b.logitsKeptInBackward + b.embeddingInBackward;
@@ -150,7 +151,8 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const auto gradientsAfter = [&](std::int64_t done) { return earlierMicroBatches + share(newGradients, done); };
     // share(g, d) − share(a, d − 1) lies within 1 of ((g − a)·d + a)/layers, so with g − a ≥ layers
     // no earlier d beats d = layers; with g − a ≤ −2·layers none beats d = 1, or d = 2 past the
-    // pipeline's step up there.
+    // pipeline's step up there. What the layers done keep adds terms linear in d from d = 2 on,
+    // which leave the most at one of those ends.
     // The head's weight casts go with the head's backward, before the layers'.
     const Bytes freedBeforeLayers = b.castsOnlyInForward + b.headWeightCasts;
     const Bytes inBackward = layerActivations - freedBeforeLayers;
@@ -162,7 +164,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
             continue;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
               throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done - 1) + recompute
-                  + backwardHolds + b.keptByFsdpAt(done) + besideBackward(done));
+                  + backwardHolds + (done - 1) * b.keptUntilBackwardEnds + b.keptByFsdpAt(done) + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Writes what autograd saves for each configuration to tests/data/saved-tensors.yaml, what a whole
-model holds at its last layer's backward to tests/data/whole-model.yaml, what the
+model holds at its layers' backward to tests/data/whole-model.yaml, what the
 loss's allocations leave in the caching allocator's pool to tests/data/allocator-replay.yaml,
 what torchao's NF4 dequantization holds to tests/data/nf4-dequantize.yaml and what foreach
 AdamW's step holds to tests/data/optimizer-step.yaml, or, with --check, fails
@@ -352,10 +352,11 @@ SAVED_TENSORS_HEADER = [
     "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
 ]
 WHOLE_MODEL_HEADER = [
-    "# What a whole causal LM holds at its last layer's backward, measured by tests/oracle/generate.py (do not",
+    "# What a whole causal LM holds at its layers' backward, measured by tests/oracle/generate.py (do not",
     "# edit: regenerate it): Hugging Face's LlamaForCausalLM of `layers` layers, forward, loss and backward under",
     "# the profiler (tests/oracle/whole_model.py). last_layer_backward: for each of `batches`, the most held at",
-    "# once in the last layer's backward beyond what was held when forward began, in bytes.",
+    "# once in the last layer's backward beyond what was held when forward began, in bytes; first_layer_backward:",
+    "# the same in the first layer's, to the end of backward.",
 ]
 ALLOCATOR_HEADER = [
     "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",
@@ -390,7 +391,7 @@ def render(header, rows):
 def main():
     files = [(DATA, render(SAVED_TENSORS_HEADER, rows()), "what PyTorch's autograd saves"),
              (WHOLE_MODEL_DATA, render(WHOLE_MODEL_HEADER, whole_model.rows()),
-              "what a whole model holds at its last layer's backward"),
+              "what a whole model holds at its layers' backward"),
              (ALLOCATOR_DATA, render(ALLOCATOR_HEADER, allocator_replay.rows()),
               "what the loss's allocations leave in the allocator's pool"),
              (NF4_DATA, render(NF4_HEADER, torchao_nf4.rows()), "what torchao's dequantization holds"),

@@ -415,8 +415,10 @@ class MatMul4Bit(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, a, weight, bias, ops, saves_input):
-        ctx.save_for_backward(*((a, weight) if saves_input else (weight,)))
-        ctx.tensors = (a if saves_input else None, weight)
+        # only when a gradient is wanted (`if any(ctx.needs_input_grad[:2])`): the weight never trains
+        keeps = saves_input and ctx.needs_input_grad[0]
+        ctx.save_for_backward(*((a, weight) if keeps else (weight,)))
+        ctx.tensors = (a if keeps else None, weight)
         return ops.linear(a, weight.to(a.dtype), bias)
 
     @staticmethod

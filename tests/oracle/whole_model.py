@@ -66,9 +66,9 @@ def mark(name):
         pass
 
 
-def last_layer_backward(c, batch):
-    """The most held at once during the last layer's backward beyond what was held when forward
-    began, in bytes."""
+def layers_backward(c, batch):
+    """For each layer, first to last, the most held at once during its backward beyond what was
+    held when forward began, in bytes (the first layer's runs to the end of backward)."""
     c = dict(c, batch=batch)
     torch.manual_seed(0)
     w = st.DTYPES[c["weights"]]
@@ -99,22 +99,22 @@ def last_layer_backward(c, batch):
             ops.cache.clear()
             ops.weight_casts.clear()
         loss.backward()
-    held, start, segment, peak = 0, None, None, None
+    held, start, segment, peaks = 0, None, None, [None] * LAYERS
     for e in prof.profiler.kineto_results.events():
         if e.name() == "[memory]":
             held += e.nbytes()
-            if segment == LAYERS - 1:
-                peak = max(peak, held - start)
+            if segment is not None:
+                peaks[segment] = max(peaks[segment], held - start)
         elif e.name() == "forward":
             start = held
         elif e.name().startswith("layer "):
             segment = int(e.name().split()[1])
-            if segment == LAYERS - 1:
-                peak = held - start
-    return peak
+            peaks[segment] = held - start
+    return peaks
 
 
 def rows():
     for c in configs():
+        peaks = [layers_backward(c, b) for b in BATCHES]
         yield dict(config=c, layers=LAYERS, batches=list(BATCHES),
-                   last_layer_backward=[last_layer_backward(c, b) for b in BATCHES])
+                   last_layer_backward=[p[-1] for p in peaks], first_layer_backward=[p[0] for p in peaks])
