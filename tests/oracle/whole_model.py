@@ -1,9 +1,10 @@
 """A whole causal LM of a few layers, forward, loss and backward under the profiler: what the step
-holds at its last layer's backward, where core's timeline places that layer's widest moment.
+holds at its layers' backward, where core's timeline places each layer's widest moment.
 
 saved_tensors.py checks each piece alone (a layer's saved tensors, what it saves again when
 recomputed, its backward's working set); this checks how they add up in a step. The model is
-LlamaForCausalLM's: the embedding (under the reentrant checkpoint its output made to require grad
+LlamaForCausalLM's, or GPT2LMHeadModel's (learned positions, dropout, the final LayerNorm, the head tied
+to the embedding): the embedding (under the reentrant checkpoint its output made to require grad
 when nothing below it trains, as PEFT's enable_input_require_grads does), the layers, each under
 torch.utils.checkpoint(use_reentrant=True) when recomputed, the final norm, the head and the loss,
 with the Trainer's batch held throughout.
@@ -41,6 +42,8 @@ PRECISIONS = [
 # tokens' tensors at this size, so that the widest moment moves with the batch.
 MIXTRAL = dict(family="mixtral", hidden=128, heads=4, kv_heads=2, ffn=448, seq=128, vocab=72, experts=8, top_k=2,
                attention="sdpa")
+# GPT-2's block (eager attention, GELU MLP, LayerNorm) trained whole, with dropout.
+GPT2 = dict(family="gpt2", hidden=128, heads=4, kv_heads=4, ffn=512, seq=128, vocab=72)
 # Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
 # bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
 # fms-acceleration's Mistral-7B runs.
@@ -59,6 +62,10 @@ def configs():
         yield dict(LLAMA, **QLORA_FP32_BASE, recompute=recompute, dropout=0.0)
     for recompute in ("none", "full"):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0)
+    for precision in PRECISIONS:
+        for recompute in ("none", "full"):
+            yield dict(GPT2, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
+                       dropout=0.1)
 
 
 def mark(name):
@@ -76,9 +83,21 @@ def layers_backward(c, batch):
     b, s, h, vocab = c["batch"], c["seq"], c["hidden"], c["vocab"]
     layers = [st.LAYERS[c["family"]](c) for _ in range(LAYERS)]
     embed = st.parameter((vocab, h), w, trains)
-    norm, head = st.parameter((h,), w, trains), st.parameter((vocab, h), w, trains)
-    ops, stream = st.setup(c, [embed, norm, head] + [p for layer in layers for p in layer.params()])
-    cos, sin = st.rotary(c, stream)  # computed once per model
+    gpt2 = c["family"] == "gpt2"
+    if gpt2:  # GPT2Model's wpe and ln_f; GPT2LMHeadModel's lm_head is wte
+        positions = st.parameter((s, h), w, trains)
+        norm = (st.parameter((h,), w, trains), st.parameter((h,), w, trains))
+        head = embed
+        extra = [positions, *norm]
+    else:
+        norm, head = st.parameter((h,), w, trains), st.parameter((vocab, h), w, trains)
+        extra = [norm, head]
+    ops, stream = st.setup(c, [embed] + extra + [p for layer in layers for p in layer.params()])
+    if gpt2:
+        forward_of = lambda layer: lambda t: layer(ops, t)  # noqa: E731
+    else:
+        cos, sin = st.rotary(c, stream)  # computed once per model
+        forward_of = lambda layer: lambda t: layer(ops, t, cos, sin)  # noqa: E731
     with st.memory_profile() as prof:
         mark("forward")
         # The Trainer's batch, moved to the GPU as the step begins and held through it: the
@@ -86,13 +105,18 @@ def layers_backward(c, batch):
         inputs = dict(input_ids=torch.randint(vocab, (b, s)), labels=torch.randint(vocab, (b, s)))
         inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
         x = F.embedding(inputs["input_ids"], embed)
+        if gpt2:
+            x = st.dropout(x + F.embedding(torch.arange(s).unsqueeze(0), positions), c["dropout"])
         if not trains and c["recompute"] == "full":  # enable_input_require_grads, for the reentrant checkpoint
             x.requires_grad_(True)
         for i, layer in enumerate(layers):
-            run = (lambda layer: lambda t: layer(ops, t, cos, sin))(layer)
+            run = forward_of(layer)
             x = torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True) if c["recompute"] == "full" else run(x)
             x.register_hook((lambda i: lambda grad: mark(f"layer {i} backward"))(i))
-        logits = ops.linear(st.LlamaLayer.rms_norm(norm, x, c.get("pytorch")), head)
+        if gpt2:
+            logits = ops.linear(st.layer_norm(ops, x, *norm), head)
+        else:
+            logits = ops.linear(st.LlamaLayer.rms_norm(norm, x, c.get("pytorch")), head)
         loss = st.causal_lm_loss(logits, inputs["labels"], vocab, c.get("pytorch"))
         del x, logits
         if isinstance(ops, st.Autocast):  # the autocast region exits before backward
