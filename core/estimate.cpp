@@ -1932,7 +1932,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     // in their autograd context stays until backward ends (with the reentrant checkpoint it goes
     // with each layer's recomputed graph).
     if (s.recompute == Recompute::None)
-        b.keptUntilBackwardEnds = fourBitInputsKeptPerLayer(s);
+        b.keptPastBackward = fourBitInputsKeptPerLayer(s);
 
     // Each pass holds 1/v of the stage's layers. Divided first, so the product cannot overflow
     // where the result fits (scenarioError() bounds that). On the first stage, with the
@@ -2031,8 +2031,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const bool reshardHookKeeps = s.fsdp1UnderReentrantCheckpoint() && s.lora() && savingLayers > 1;
         if (reshardHookKeeps) {
             const Bytes input = dt.stream * s.sequence * s.microBatch * a.hidden;
-            b.keptByFsdpPerLayer = 2 * input;
-            b.keptByFsdpAsStreamGradient = input;
+            b.keptPastBackward += 2 * input;
+            b.keptAsStreamGradient = input;
             const Bytes heldByHook = input * (savingLayers - 2);
             sink.add(ItemId::CheckpointsKeptByFsdp, heldByHook, [&] {
                 return "FSDP1's reshard hook on each frozen layer holds the reentrant checkpoint's input of the layer "

@@ -117,17 +117,18 @@ struct Breakdown {
     std::int64_t pipelineInputsHeld = 0;   // with interleaving: inputs and gradients held after their backward
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
-    Bytes keptUntilBackwardEnds = 0;       // of that, what outlives the layer's backward (bitsandbytes' ctx)
     Bytes castsOnlyInForward = 0;          // of the weight casts, those the autocast cache drops before backward
     Bytes headWeightCasts = 0;             // of the weight casts, the head's: freed by its backward, before the layers'
     Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
-    // Per layer whose backward has run: what CheckpointsKeptByFsdp keeps of it beyond what the
-    // timeline frees (its checkpointed input and that input's gradient).
-    Bytes keptByFsdpPerLayer = 0;
-    Bytes keptByFsdpAsStreamGradient = 0; // of that, the newest layer's gradient: the next backward's starting one
-    Bytes logitsKeptInBackward = 0;       // of the logits item, what the training loop keeps through backward
-    Bytes embeddingInBackward = 0; // of the head's activations, the embedding's: there until its backward, the last
-    Bytes freedLogits = 0;         // the 16-bit logits' block, which no buffer of the loss's backward fits
+    // Per layer whose backward has run, what outlives it: FSDP1's kept checkpointed input and its
+    // gradient (CheckpointsKeptByFsdp), bitsandbytes' kept inputs without recomputation.
+    Bytes keptPastBackward = 0;
+    // Of that, FSDP1's newest kept gradient: the one the next layer's backward starts from, which
+    // its working set counts.
+    Bytes keptAsStreamGradient = 0;
+    Bytes logitsKeptInBackward = 0; // of the logits item, what the training loop keeps through backward
+    Bytes embeddingInBackward = 0;  // of the head's activations, the embedding's: there until its backward, the last
+    Bytes freedLogits = 0;          // the 16-bit logits' block, which no buffer of the loss's backward fits
     // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
     // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
     Bytes nvlsAtStartUp = 0;
@@ -154,11 +155,11 @@ struct Breakdown {
     Bytes pipelineBesideBackward = 0;
     Bytes pipelineBesideLaterBackward = 0;
 
-    // What FSDP1's reshard hook keeps at a layer's backward once `done` layers' backward has run,
-    // this one's included, beyond the gradient its backward started from (the working set's).
-    Bytes keptByFsdpAt(std::int64_t done) const
+    // What the layers done keep past their backward, at the backward of the `done`th layer from
+    // the last.
+    Bytes keptPastBackwardAt(std::int64_t done) const
     {
-        return done > 1 ? (done - 1) * keptByFsdpPerLayer - keptByFsdpAsStreamGradient : 0;
+        return done > 1 ? (done - 1) * keptPastBackward - keptAsStreamGradient : 0;
     }
     Bytes item(ItemId id) const { return itemBytes[static_cast<int>(id)]; }
     Bytes hostItem(ItemId id) const { return itemHostBytes[static_cast<int>(id)]; }

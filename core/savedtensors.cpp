@@ -337,12 +337,21 @@ constexpr std::string_view kStreamGradient = "gradient of the layer's output (th
 // by index_add_ until the gather's backward has scattered its rows.
 constexpr Bytes kRoutedIndicesPerRow = 16;
 
+// Whether the MoE block's input as it comes is what its router and its experts' w1 and w3 keep:
+// when they train outside autocast (under it they save 16-bit casts), or where bitsandbytes' 4-bit
+// linears before 0.43.2 keep their input.
+bool moeInputSaved(const Scenario &s)
+{
+    return (baseTrains(s) && !dtypeBytes(s).autocast) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
+}
+
 // What one expert of Hugging Face's sparse MoE block (mixtralMoe, below) keeps for backward, per row
 // routed to it, and of that what bitsandbytes' 4-bit linears keep as attributes of their autograd
 // context: freed with the graph, not once the expert has run.
 struct ExpertTensors {
     TensorList perRow;
     Bytes ctxAttributesPerRow = 0;
+    bool productSaved = false; // SiLU × w3, which w2 saves or keeps
 };
 
 ExpertTensors expertTensors(const Scenario &s)
@@ -374,6 +383,7 @@ ExpertTensors expertTensors(const Scenario &s)
         out.perRow.add("SiLU × w3, saved by w2", mlp * f);
     else if (fourBitKeeps)
         keptByCtx("SiLU × w3, kept by the 4-bit w2", mlp * f);
+    out.productSaved = trains || fourBitKeeps;
     out.perRow.add("w2 output, saved by × routing weight", mlp * h);
     out.perRow.add("routing weight of each row", dt.stream);
     // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
@@ -439,13 +449,11 @@ SavedTensor mixtralRecomputedForward(const Scenario &s)
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t rows = tokens * a.expertsPerToken / a.experts;
     const std::int64_t h = a.hidden, sb = dt.stream;
-    const bool routerKeepsInput = baseTrains(s) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
-    const bool rowsKept = (baseTrains(s) && !dt.autocast) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
-    const bool productKept = baseTrains(s) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
+    const bool inputSaved = moeInputSaved(s); // the norm's output by the router, the rows by w1 and w3
     const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
-    const Bytes passing = sb * tokens * h * (routerKeepsInput ? 2 : 3) + 8 * tokens * a.expertsPerToken * a.experts
-        + logits + sb * tokens * a.expertsPerToken + (rowsKept ? 0 : sb * rows * h)
-        + (productKept ? 0 : mlpBytes(s, dt) * rows * a.ffn);
+    const Bytes passing = sb * tokens * h * (inputSaved ? 2 : 3) + 8 * tokens * a.expertsPerToken * a.experts + logits
+        + sb * tokens * a.expertsPerToken + (inputSaved ? 0 : sb * rows * h)
+        + (expertTensors(s).productSaved ? 0 : mlpBytes(s, dt) * rows * a.ffn);
     const Bytes notYetSaved = sb * rows + sb * rows * h + reentrantCheckpointOutput(s);
     return {"the recomputed forward at the last expert: the layer's residual, the norm's output the block reads, the "
             "block's output so far, the expert mask (int64), the router's logits and top-k weights, the last "

@@ -164,7 +164,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
             continue;
         point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
               throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done - 1) + recompute
-                  + backwardHolds + (done - 1) * b.keptUntilBackwardEnds + b.keptByFsdpAt(done) + besideBackward(done));
+                  + backwardHolds + b.keptPastBackwardAt(done) + besideBackward(done));
     }
     point(StepPhase::OptimizerStep, 0, params, gradients + stepGradients, kept);
 }

@@ -315,8 +315,8 @@ private Q_SLOTS:
         // Beside the gradients the layers' backward starts from, counted in the working set.
         QCOMPARE(b.item(ItemId::CheckpointsKeptByFsdp), kept ? 30 * input : 0);
         Breakdown freed = b;
-        freed.keptByFsdpPerLayer = 0;
-        freed.keptByFsdpAsStreamGradient = 0;
+        freed.keptPastBackward = 0;
+        freed.keptAsStreamGradient = 0;
         const StepTimeline with = stepTimeline(b), without = stepTimeline(freed);
         QCOMPARE(with.points.size(), without.points.size());
         std::int64_t done = 0;

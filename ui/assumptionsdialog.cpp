@@ -294,7 +294,7 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "it after its backward holds the layer's checkpointed input, and so its gradient, until "
                         "backward ends, %1 more at the first layer's backward. The non-reentrant checkpoint "
                         "(--use-reentrant no) or FSDP2 frees them layer by layer.")
-                        .arg(bytesText(b.keptByFsdpAt(b.layersOnStage), units));
+                        .arg(bytesText(b.keptPastBackwardAt(b.layersOnStage), units));
     if (const Bytes repeated = repeatedKeysAndValues(s); repeated > 0)
         parallel << QObject::tr("K and V copied to every head (Hugging Face's Mistral, Mixtral and Qwen2 flash "
                                 "attention before transformers 4.48, and SDPA in those releases): each layer's "
