@@ -264,6 +264,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.megatron();
     if (field == "moe-grouped-gemm")
         return s.megatronExperts();
+    if (field == "expert-load")
+        return s.expertsOneByOne();
     if (field == "packed" || field == "max-positions") // what torchtune's RoPE keeps
         return s.implementation == Implementation::TorchTune;
     if (field == "optimizer-in-backward")

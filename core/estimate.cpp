@@ -2344,6 +2344,10 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
         for (int i = 0; i < set.count; ++i)
             text += std::string(i ? " + " : " ") + std::string(set.items[i].name) + " "
                 + formatBytes(set.items[i].bytes, units);
+        if (const std::int64_t rows = lastExpertRows(s); rows > 0)
+            text += " (the block's last expert, its backward's first, taking " + formatCount(rows) + " rows: "
+                + (s.expertLoad == ExpertLoad::EveryToken ? "every token, the most routing can give it)"
+                                                          : "its even share of tokens × k)");
         if (lossFreed == 0)
             return text + equals(beyond, units);
         return text + " = " + formatBytes(set.total, units)

@@ -199,6 +199,12 @@ const std::array kFields = {
               "Cross-entropy over the logits: standard (their FP32 upcast alive whole) or chunked "
               "(torchtune's CEWithChunkedOutputLoss: one of 8 chunks upcast at a time)",
               nullptr, VL_WORD(loss, parseLoss, "loss", allowedLosses()), false, VL_NAMED(loss)},
+    FieldSpec{"expert-load", "training.expert_load", "LOAD",
+              "Where a MoE block runs its experts one after another (Hugging Face's): the tokens the expert "
+              "computing at the block's widest moment takes, balanced (tokens·k / experts) or every-token (the "
+              "most routing can give it, each token picking k distinct experts)",
+              nullptr, VL_WORD(expertLoad, parseExpertLoad, "expert-load", allowedExpertLoads()), false,
+              VL_NAMED(expertLoad)},
     FieldSpec{"packed", "training.packed", "yes|no",
               "torchtune's packed dataset: several samples to a row, positions restarting with each, so its "
               "RoPE gathers and keeps the cache's rows per call (--implementation torchtune)",

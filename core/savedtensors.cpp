@@ -391,6 +391,33 @@ ExpertTensors expertTensors(const Scenario &s)
     return out;
 }
 
+// How the tokens·k rows of Hugging Face's MoE block fall on its experts (Scenario::expertLoad):
+// spread evenly, the first experts a row more where they do not divide; under every-token the last
+// expert, which forward runs last and backward first, takes every token and the others share the rest.
+struct ExpertRouting {
+    std::int64_t tokens, k, experts;
+    bool everyToken;
+
+    // The rows routed to expert `i`, in the order the block runs them.
+    std::int64_t rowsOf(std::int64_t i) const
+    {
+        if (everyToken && i == experts - 1)
+            return tokens;
+        const std::int64_t sharing = everyToken ? experts - 1 : experts;
+        const std::int64_t shared = tokens * (everyToken ? k - 1 : k);
+        return shared / sharing + (i < shared % sharing ? 1 : 0);
+    }
+    std::int64_t lastRows() const { return rowsOf(experts - 1); }
+    std::int64_t nextToLastRows() const { return rowsOf(experts - 2); }
+};
+
+ExpertRouting expertRouting(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    return {s.sequence * s.microBatch, std::min(a.expertsPerToken, a.experts), a.experts,
+            s.expertLoad == ExpertLoad::EveryToken};
+}
+
 // Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
 // place of the MLP: the router (gate, a linear to the experts) saves its input when it trains;
 // softmax in FP32 saves its probabilities, topk its indices, the in-place renormalisation of the
@@ -398,7 +425,7 @@ ExpertTensors expertTensors(const Scenario &s)
 // the one-hot mask gives the token and slot indices (one int64 storage of both, nonzero's), the
 // rows are gathered by index, and MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)) saves what
 // LlamaMLP does on them; its output times the routing weight saves both, and index_add_ the
-// product. Routing is taken as balanced: tokens·k rows over the experts.
+// product. However routing falls, the experts' rows add up to tokens·k (expertRouting).
 // Under Hugging Face's QLoRA the router and every expert's w1, w2 and w3 are bitsandbytes'
 // Linear4bit (transformers' replace_with_bnb_linear spares only the head): the experts' products
 // come in the stream's dtype (mlpBytes), and before 0.43.2 each 4-bit linear keeps its input.
@@ -418,14 +445,18 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     out.add("top-k expert indices (int64)", 8 * tokens * k);
     out.add("top-k routing weights (FP32), renormalised in place", 4 * tokens * k);
     out.add("their sum (FP32)", 4 * tokens);
-    // The experts' rows: tokens·k over `experts`, the first `extra` experts one row more.
-    const std::int64_t rows = tokens * k / experts, extra = tokens * k % experts;
+    // Each tensor once for every run of experts with the same rows.
+    const ExpertRouting routing = expertRouting(s);
     const TensorList perRow = expertTensors(s).perRow;
     for (int i = 0; i < perRow.count; ++i) {
         const SavedTensor &tensor = perRow.items[i];
-        out.add(tensor.name, tensor.bytes * rows * (experts - extra), experts - extra);
-        if (extra > 0)
-            out.add(tensor.name, tensor.bytes * (rows + 1) * extra, extra);
+        for (std::int64_t first = 0, next = 0; first < experts; first = next) {
+            const std::int64_t rows = routing.rowsOf(first);
+            for (next = first + 1; next < experts && routing.rowsOf(next) == rows;)
+                ++next;
+            if (rows > 0)
+                out.add(tensor.name, tensor.bytes * rows * (next - first), next - first);
+        }
     }
 }
 
@@ -447,7 +478,7 @@ SavedTensor mixtralRecomputedForward(const Scenario &s)
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t rows = tokens * a.expertsPerToken / a.experts;
+    const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
     const bool inputSaved = moeInputSaved(s); // the norm's output by the router, the rows by w1 and w3
     const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
@@ -481,12 +512,14 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t mlp = mlpBytes(s, dt);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t rows = tokens * a.expertsPerToken / a.experts;
+    const ExpertRouting routing = expertRouting(s);
+    const std::int64_t rows = routing.lastRows(); // backward's first expert
     const std::int64_t h = a.hidden, f = a.ffn, sb = dt.stream;
     const Bytes routingGradient = sb * tokens * a.expertsPerToken;
     const Bytes rowsWide = sb * rows * h;
     const ExpertTensors perExpert = expertTensors(s);
-    const Bytes freedPerExpert = (perExpert.perRow.total - perExpert.ctxAttributesPerRow) * rows;
+    const Bytes freedPerRow = perExpert.perRow.total - perExpert.ctxAttributesPerRow;
+    const Bytes freedPerExpert = freedPerRow * rows;
     const std::array<SavedTensor, 4> moments{{
         {"the first expert's routing product: the gradients of its output and of its routing weight",
          2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows), 1},
@@ -498,7 +531,7 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
          sb * tokens * h + rowsWide + routingGradient - (freedPerExpert - kRoutedIndicesPerRow * rows), 1},
         {"gradient of the MoE block's input: the sum so far, the next expert's rows scattered into every token and "
          "their sum, beside the routing weights' gradient, less two experts' saved tensors, freed by then",
-         3 * sb * tokens * h + routingGradient - 2 * freedPerExpert, 1},
+         3 * sb * tokens * h + routingGradient - freedPerExpert - freedPerRow * routing.nextToLastRows(), 1},
     }};
     SavedTensor widest = *std::max_element(
         moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
@@ -1198,6 +1231,11 @@ Bytes recomputationReusesInput(const Scenario &s)
         return baseTrains(s) && !dt.autocast ? input : 0;
     }
     return 0;
+}
+
+std::int64_t lastExpertRows(const Scenario &s)
+{
+    return s.expertsOneByOne() ? expertRouting(s).lastRows() : 0;
 }
 
 Bytes reentrantCheckpointOutput(const Scenario &s)

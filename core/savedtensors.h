@@ -28,17 +28,20 @@ enum class TensorScope {
 std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
 
 // The same lists for estimate(), filled without allocating; the first `count` items are set
-// (the rest are left unwritten: estimate() builds several lists per call).
+// (the rest are left unwritten: estimate() builds several lists per call). A MoE layer whose
+// experts take three different numbers of rows, adapted and with dropout, lists 55; should a list
+// outgrow the array, its total still counts every byte.
 struct TensorList {
-    std::array<SavedTensor, 48> items;
+    std::array<SavedTensor, 64> items;
     int count = 0;
     Bytes total = 0;
     void add(std::string_view name, Bytes bytes, std::int64_t storages = 1)
     {
-        if (bytes > 0 && count < int(items.size())) {
+        if (bytes <= 0)
+            return;
+        if (count < int(items.size()))
             items[count++] = {name, bytes, storages};
-            total += bytes;
-        }
+        total += bytes;
     }
 };
 TensorList layerTensors(const Scenario &s);
@@ -57,6 +60,9 @@ Bytes recomputationReusesInput(const Scenario &s);
 // (torch/utils/checkpoint.py, CheckpointFunction.backward: `outputs` stays referenced through
 // torch.autograd.backward); 0 otherwise: the non-reentrant checkpoint keeps only what is saved.
 Bytes reentrantCheckpointOutput(const Scenario &s);
+// The rows Hugging Face's MoE block routes to its last expert, the one computing at the block's
+// widest moments, as Scenario::expertLoad takes routing; 0 where experts do not run one by one.
+std::int64_t lastExpertRows(const Scenario &s);
 // What bitsandbytes' 4-bit linears before 0.43.2 keep of one layer as attributes of their autograd
 // context, which autograd frees with the graph, not when the linear's backward has run; 0 for any
 // other linear.

@@ -44,6 +44,8 @@ constexpr NameTable<Sharding, 3> kShardings{
     {{Sharding::Zero, "zero"}, {Sharding::Fsdp, "fsdp"}, {Sharding::Megatron, "megatron"}}};
 constexpr NameTable<FsdpVersion, 2> kFsdpVersions{{{FsdpVersion::Fsdp1, "1"}, {FsdpVersion::Fsdp2, "2"}}};
 constexpr NameTable<Loss, 2> kLosses{{{Loss::Standard, "standard"}, {Loss::Chunked, "chunked"}}};
+constexpr NameTable<ExpertLoad, 2> kExpertLoads{
+    {{ExpertLoad::Balanced, "balanced"}, {ExpertLoad::EveryToken, "every-token"}}};
 constexpr NameTable<OptimizerImpl, 5> kOptimizerImpls{{{OptimizerImpl::Auto, "auto"},
                                                        {OptimizerImpl::ForLoop, "for-loop"},
                                                        {OptimizerImpl::Foreach, "foreach"},
@@ -350,6 +352,14 @@ std::optional<Loss> parseLoss(std::string_view t)
 {
     return parseName(kLosses, t);
 }
+std::string_view toString(ExpertLoad v)
+{
+    return nameOf(kExpertLoads, v);
+}
+std::optional<ExpertLoad> parseExpertLoad(std::string_view t)
+{
+    return parseName(kExpertLoads, t);
+}
 std::string_view toString(OptimizerImpl v)
 {
     return nameOf(kOptimizerImpls, v);
@@ -562,6 +572,10 @@ std::string_view allowedAttentions()
 std::string_view allowedLosses()
 {
     return joinedNames<kLosses>();
+}
+std::string_view allowedExpertLoads()
+{
+    return joinedNames<kExpertLoads>();
 }
 std::string_view allowedOptimizerImpls()
 {

@@ -65,6 +65,12 @@ enum class Attention { Eager, Sdpa, Flash };
 // How the loss reads the logits: all at once (their FP32 upcast alive whole), or in chunks as
 // torchtune's CEWithChunkedOutputLoss does (one chunk's FP32 upcast at a time).
 enum class Loss { Standard, Chunked };
+// How many of the tokens the expert computing at its widest moment takes, where a MoE block runs
+// its experts one after another (Hugging Face's, transformers' MixtralSparseMoeBlock): its share
+// of tokens·k rows spread evenly (balanced), or every token (every-token: top-k picks k distinct
+// experts, so no expert takes more), the rest spread evenly over the others. Routing follows the
+// data; the second is the most it can be.
+enum class ExpertLoad { Balanced, EveryToken };
 // Which engine shards at ZeRO stage 3: DeepSpeed's ZeRO-3, or PyTorch's FSDP (fully_shard, as
 // torchtitan applies it: one unit per transformer layer plus the root, FP32 sharded parameters
 // gathered in 16 bits under mixed precision, gradients reduced in FP32). Their buffers differ.
@@ -252,6 +258,7 @@ struct Scenario {
     // the kernel at the KV heads, as its Llama flash_attention_2 always did (kvRepeatPossible).
     bool kvRepeated = false;
     Loss loss = Loss::Standard;
+    ExpertLoad expertLoad = ExpertLoad::EveryToken;
     // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a
     // row and each token's position restarts with its sample, so the model is handed input_pos.
     bool packed = false;
@@ -373,6 +380,8 @@ struct Scenario {
     bool keysAndValuesRepeated() const { return kvRepeated && kvRepeatPossible(); }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
+    // The other codes' MoE block, Hugging Face's: its experts run one after another (expertLoad).
+    bool expertsOneByOne() const { return arch.experts > 1 && implementation != Implementation::Megatron; }
     // DeepSpeed's ZeRO optimizers and their buffers (FSDP chosen below stage 3 is not in effect).
     bool deepSpeed() const { return !fsdp() && !megatron(); }
     // Whether DeepSpeed's zero.Init builds the model: ZeRO-3, not a 4-bit model, unless switched off.
@@ -454,6 +463,7 @@ std::string_view toString(ModuleLoading v);
 std::string_view toString(NcclRelease v);
 std::string_view toString(Attention v);
 std::string_view toString(Loss v);
+std::string_view toString(ExpertLoad v);
 std::string_view toString(OptimizerImpl v);
 std::string_view toString(Sharding v);
 std::string_view toString(FsdpVersion v);
@@ -476,6 +486,7 @@ std::optional<NcclRelease> parseNcclRelease(std::string_view text);
 std::optional<Measure> parseOverheadOn(std::string_view text);
 std::optional<Attention> parseAttention(std::string_view text);
 std::optional<Loss> parseLoss(std::string_view text);
+std::optional<ExpertLoad> parseExpertLoad(std::string_view text);
 std::optional<OptimizerImpl> parseOptimizerImpl(std::string_view text);
 std::optional<Sharding> parseSharding(std::string_view text);
 std::optional<FsdpVersion> parseFsdpVersion(std::string_view text);
@@ -511,6 +522,7 @@ std::string_view allowedModuleLoadings();
 std::string_view allowedNcclReleases();
 std::string_view allowedAttentions();
 std::string_view allowedLosses();
+std::string_view allowedExpertLoads();
 std::string_view allowedOptimizerImpls();
 std::string_view allowedShardings();
 std::string_view allowedFsdpVersions();

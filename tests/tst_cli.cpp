@@ -738,6 +738,9 @@ private Q_SLOTS:
         QTest::newRow("a PyTorch release that is no version")
             << QStringList{"--implementation", "huggingface", "--pytorch", "2.x"} << 2
             << "--pytorch: '2.x' is not allowed; use a version such as 1.10, 2.1 or 2.5";
+        QTest::newRow("an expert load that is no routing") << QStringList{"--expert-load", "uneven"} << 2
+                                                           << "--expert-load: 'uneven' is not allowed; use "
+                                                              "balanced|every-token";
         QTest::newRow("unknown AdamW implementation") << QStringList{"--optimizer-impl", "apex"} << 2
                                                       << "--optimizer-impl: 'apex' is not allowed; use "
                                                          "auto|for-loop|foreach|fused|transformers";

@@ -931,6 +931,19 @@ private Q_SLOTS:
         peftFsdp.sharding = Sharding::Fsdp;
         QTest::newRow("zero.Init, FSDP") << peftFsdp << "zero-init"
                                          << "no" << false;
+        // Hugging Face's MoE block runs its experts one by one; Megatron's counts them together.
+        Scenario huggingfaceMoe = huggingface;
+        huggingfaceMoe.arch.experts = 8;
+        huggingfaceMoe.arch.expertsPerToken = 2;
+        QTest::newRow("busiest expert, Hugging Face's MoE block") << huggingfaceMoe << "expert-load"
+                                                                  << "balanced" << true;
+        Scenario megatronMoe = llama();
+        megatronMoe.arch.experts = 8;
+        megatronMoe.arch.expertsPerToken = 2;
+        QTest::newRow("busiest expert, Megatron's MoE layer") << megatronMoe << "expert-load"
+                                                              << "balanced" << false;
+        QTest::newRow("busiest expert, a dense model") << huggingface << "expert-load"
+                                                       << "balanced" << false;
     }
     void fieldInEffectMatchesTheEstimate()
     {

@@ -738,6 +738,11 @@ private Q_SLOTS:
             s.attention = Attention::Sdpa;
             s.arch.ffn = s.arch.hidden / 4;
         });
+        row("Mixtral with its tokens spread evenly over the experts", [](Scenario &s) {
+            huggingFaceMoe(s);
+            s.attention = Attention::Sdpa;
+            s.expertLoad = ExpertLoad::Balanced;
+        });
     }
     void everyFormulaIsMadeOfTerms()
     {

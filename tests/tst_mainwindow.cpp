@@ -274,6 +274,10 @@ private Q_SLOTS:
             << "llama-3.1-8b"
             << Edits{{"implementation", int(Implementation::HuggingFace)}, {"loss", int(Loss::Chunked)}, {"liger", 1}}
             << QStringList{"--implementation", "huggingface", "--liger", "yes"};
+        QTest::newRow("Mixtral in Hugging Face's code, its experts' load taken as even")
+            << "mixtral-8x7b"
+            << Edits{{"implementation", int(Implementation::HuggingFace)}, {"expert-load", int(ExpertLoad::Balanced)}}
+            << QStringList{"--implementation", "huggingface", "--expert-load", "balanced"};
         QTest::newRow("Hugging Face on PyTorch 2.1")
             << "llama-2-7b"
             << Edits{{"implementation", int(Implementation::HuggingFace)}, {"pytorch", int(PyTorchRelease::Before2_2)}}

@@ -52,6 +52,8 @@ Scenario scenarioOf(const YAML::Node &c)
     if (family == "mixtral") { // Hugging Face's Llama-family code with a sparse MoE block
         a.experts = c["experts"].as<std::int64_t>();
         a.expertsPerToken = c["top_k"].as<std::int64_t>();
+        // The oracle's router spreads the tokens evenly unless a row routes every token to the last expert.
+        s.expertLoad = c["expert_load"] ? *parseExpertLoad(c["expert_load"].as<std::string>()) : ExpertLoad::Balanced;
     }
     const bool llamaCode = family == "torchtitan" || family == "torchtune" || family == "litgpt" || family == "mixtral";
     a.modeling = llamaCode ? Modeling::Llama : family == "litgpt-neox" ? Modeling::GptNeox : *parseModeling(family);
@@ -131,6 +133,8 @@ std::string rowName(const YAML::Node &c)
         name += " tp" + c["tp"].as<std::string>();
     if (c["experts"])
         name += " e" + c["experts"].as<std::string>() + " top" + c["top_k"].as<std::string>();
+    if (c["expert_load"])
+        name += " " + c["expert_load"].as<std::string>();
     if (c["pytorch"])
         name += " pytorch " + c["pytorch"].as<std::string>();
     if (c["bitsandbytes"])

@@ -331,6 +331,8 @@ void ControlPanel::build()
     m_cp = fieldSpinBox("cp");
     m_ep = fieldSpinBox("ep");
     m_groupedGemm = new QCheckBox(m_advancedBody);
+    m_expertLoad = combo({{int(ExpertLoad::Balanced), [] { return tr("Even share"); }},
+                          {int(ExpertLoad::EveryToken), [] { return tr("Every token (worst case)"); }}});
     m_vocabPadding = fieldSpinBox("vocab-divisible-by");
     m_gradAccum = fieldSpinBox("grad-accum"); // 0: one per pipeline stage (retranslate() names it)
     m_sp = new QCheckBox(m_advancedBody);
@@ -445,6 +447,14 @@ void ControlPanel::build()
             return tr("Megatron's --moe-grouped-gemm: Transformer Engine computes all of a GPU's experts in one "
                       "grouped matmul spread over its 4 cuBLAS streams, each with a workspace of its own (32 MiB on "
                       "Hopper).");
+        });
+    row(
+        af, m_expertLoad, [] { return tr("Busiest expert (MoE)"); },
+        [] {
+            return tr("Hugging Face's MoE block runs its experts one after another, and the tokens of the one "
+                      "computing at its widest moment set that moment's size. Even share: each expert gets k/e of the "
+                      "tokens. Every token: the most routing can send one expert (each token picks k different "
+                      "experts); real routing lies in between, so this is the safe choice for planning.");
         });
     row(
         af, m_vocabPadding, [] { return tr("Vocabulary padded to"); },
@@ -801,6 +811,7 @@ void ControlPanel::build()
     checkEdit(m_dataloaderMask, "dataloader-mask", [](Scenario &s, int v) { s.dataloaderMask = v; });
     checkEdit(m_rerunKeepsBatches, "rerun-keeps-batches", [](Scenario &s, int v) { s.rerunKeepsBatches = v; });
     checkEdit(m_groupedGemm, "moe-grouped-gemm", [](Scenario &s, int v) { s.groupedGemm = v; });
+    comboEdit(m_expertLoad, "expert-load", [](Scenario &s, int v) { s.expertLoad = ExpertLoad(v); });
     checkEdit(m_dropout, "dropout", [](Scenario &s, int v) { s.dropout = v; });
     comboEdit(m_fineTune, "finetune", [](Scenario &s, int v) { s.fineTune = FineTune(v); });
     checkEdit(m_loraDropout, "lora-dropout", [](Scenario &s, int v) { s.loraDropout = v; });
@@ -1037,6 +1048,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_overlapComm, s.overlapComm);
     setCheck(m_zeroInit, s.zeroInit);
     setCheck(m_groupedGemm, s.groupedGemm);
+    setComboData(m_expertLoad, s.expertLoad);
     setCheck(m_sp, s.sequenceParallel);
     setComboData(m_offload, s.offload);
     setComboData(m_recompute, s.recompute);

@@ -124,6 +124,7 @@ private:
     QCheckBox *m_dataloaderMask = nullptr;
     QCheckBox *m_rerunKeepsBatches = nullptr;
     QCheckBox *m_groupedGemm = nullptr;
+    QComboBox *m_expertLoad = nullptr;
     QCheckBox *m_dropout = nullptr;
     QComboBox *m_fineTune = nullptr;
     QSpinBox *m_loraRank = nullptr;

@@ -327,6 +327,14 @@
         <source>FSDP1 with the reentrant checkpoint: the hook FSDP1 sets on each frozen layer to reshard it after its backward holds the layer&apos;s checkpointed input, and so its gradient, until backward ends, %1 more at the first layer&apos;s backward. The non-reentrant checkpoint (--use-reentrant no) or FSDP2 frees them layer by layer.</source>
         <translation>FSDP1 加可重入检查点：FSDP1 为在反向后重新分片而挂在每个冻结层上的钩子，把该层的检查点输入及其梯度一直留到反向结束，在第一层的反向时多出 %1。非可重入检查点（--use-reentrant no）或 FSDP2 会逐层释放它们。</translation>
     </message>
+    <message>
+        <source>Mixture of experts: the block runs its experts one after another. However routing falls, their saved rows add up to k a token; the expert computing at the block&apos;s widest moment, its last, is taken to get every token, the most routing can give it.</source>
+        <translation>混合专家：该块逐个运行各专家。无论路由如何分布，它们保存的行合计每个 token k 行；在该块最宽时刻正在计算的专家（最后一个）按分到全部 token 计，即路由最多能给它的量。</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: the block runs its experts one after another. However routing falls, their saved rows add up to k a token; the expert computing at the block&apos;s widest moment, its last, is taken to get its even share, k/e of the tokens. Routing that favours it makes that moment wider.</source>
+        <translation>混合专家：该块逐个运行各专家。无论路由如何分布，它们保存的行合计每个 token k 行；在该块最宽时刻正在计算的专家（最后一个）按平均份额计，即 k/e 的 token。偏向它的路由会让那一刻更宽。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
@@ -1327,6 +1335,22 @@
     <message>
         <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Tick it for a run on such a release.</source>
         <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用这类版本训练时请勾选。</translation>
+    </message>
+    <message>
+        <source>Even share</source>
+        <translation>平均分配</translation>
+    </message>
+    <message>
+        <source>Every token (worst case)</source>
+        <translation>每个 token（最坏情况）</translation>
+    </message>
+    <message>
+        <source>Busiest expert (MoE)</source>
+        <translation>最忙的专家（MoE）</translation>
+    </message>
+    <message>
+        <source>Hugging Face&apos;s MoE block runs its experts one after another, and the tokens of the one computing at its widest moment set that moment&apos;s size. Even share: each expert gets k/e of the tokens. Every token: the most routing can send one expert (each token picks k different experts); real routing lies in between, so this is the safe choice for planning.</source>
+        <translation>Hugging Face 的 MoE 块逐个运行各专家，其最宽时刻正在计算的那个专家分到多少 token，就决定了那一刻的大小。平均分配：每个专家得到 k/e 的 token。每个 token：路由最多能送给一个专家的量（每个 token 选 k 个不同的专家）；实际路由介于两者之间，所以规划时这是稳妥的选择。</translation>
     </message>
 </context>
 <context>
@@ -3846,6 +3870,18 @@
     <message>
         <source>the recomputed forward at the last expert: the layer&apos;s residual, the norm&apos;s output the block reads, the block&apos;s output so far, the expert mask (int64), the router&apos;s logits and top-k weights, the last expert&apos;s rows and SiLU × w3, less that expert&apos;s routing weight and weighted output and the layer&apos;s output, not made yet</source>
         <translation>重算前向到最后一个专家时：该层的残差、块读取的归一化输出、块至此的输出、专家掩码（int64）、路由器的 logits 与 top-k 权重、最后一个专家的行与 SiLU × w3，减去该专家尚未生成的路由权重与加权输出以及该层的输出</translation>
+    </message>
+    <message>
+        <source>the block&apos;s last expert, its backward&apos;s first, taking</source>
+        <translation>该块的最后一个专家（反向中的第一个）分到</translation>
+    </message>
+    <message>
+        <source>rows: every token, the most routing can give it</source>
+        <translation>行：全部 token，路由最多能给它的量</translation>
+    </message>
+    <message>
+        <source>rows: its even share of tokens × k</source>
+        <translation>行：token × k 的平均份额</translation>
     </message>
 </context>
 <context>

@@ -171,6 +171,14 @@ def configs():
     for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:2]):
         yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **training, recompute="none", dropout=0.0,
                    attention="sdpa")
+    # ... every token routed to the last expert, the one whose moments are the block's widest
+    for precision, training in itertools.product(PRECISIONS, LLAMA_TRAINING[:2]):
+        yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **training, recompute="none", dropout=0.0,
+                   attention="sdpa", expert_load="every-token")
+    for precision, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, BITSANDBYTES):
+        yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **HF_QLORA_TRAINING[0],
+                   bitsandbytes=bitsandbytes, recompute="full", dropout=0.0, attention="sdpa",
+                   expert_load="every-token")
     # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
     for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):
         yield dict(family="litgpt", **shape, weights="bf16", **training, recompute="none", dropout=0.0)

@@ -632,9 +632,10 @@ class MixtralLayer(LlamaLayer):
     linear to the experts), softmax in FP32, topk, the top-k weights renormalised in place and
     cast to the stream's dtype; then for each expert the rows routed to it, gathered by index
     (torch.where on the one-hot mask), its MixtralBlockSparseTop2MLP w2(silu(w1(x)) * w3(x)),
-    times the routing weight, index_add_ into the output. Routing here is balanced (a constant
-    added to the router's logits picks experts i mod E, i + 1 mod E, ...; an add saves nothing),
-    as the estimate assumes. Under Hugging Face's QLoRA the router and every expert's w1, w2, w3
+    times the routing weight, index_add_ into the output. A constant added to the router's logits
+    (an add saves nothing) routes as c["expert_load"] says: balanced picks experts i mod E,
+    i + 1 mod E, ... for token i; every-token picks the last expert for every token, then i mod
+    (E - 1), ... among the others. Under Hugging Face's QLoRA the router and every expert's w1, w2, w3
     are bitsandbytes' Linear4bit too: transformers replaces every nn.Linear but the head
     (integrations/bitsandbytes.py, replace_with_bnb_linear, get_keys_to_not_convert)."""
 
@@ -657,12 +658,14 @@ class MixtralLayer(LlamaLayer):
         e, k = c["experts"], c["top_k"]
         x = x.view(-1, h)
         tokens = x.shape[0]
-        balanced = torch.zeros(tokens, e)
+        routing = torch.zeros(tokens, e)
+        every_token = c.get("expert_load") == "every-token"
         for i in range(tokens):
             for j in range(k):
-                balanced[i, (i + j) % e] = 100.0 - j
-        logits = self.router(ops, x) + balanced.to(x.dtype)
-        del balanced  # the stand-in's, not Hugging Face's: nothing of it stays through the experts
+                expert = (e - 1 if j == 0 else (i + j - 1) % (e - 1)) if every_token else (i + j) % e
+                routing[i, expert] = 100.0 - j
+        logits = self.router(ops, x) + routing.to(x.dtype)
+        del routing  # the stand-in's, not Hugging Face's: nothing of it stays through the experts
         weights = softmax(logits, 1, self.c.get("pytorch"), dtype=torch.float)
         weights, selected = torch.topk(weights, k, dim=-1)
         weights /= weights.sum(dim=-1, keepdim=True)

@@ -16,6 +16,8 @@ sequence at every moment, while the weights, their gradients and casts, and what
 round do not; the difference is what the test compares.
 """
 
+import itertools
+
 import torch
 import torch.nn.functional as F
 
@@ -60,8 +62,9 @@ def configs():
                            dropout=0.0)
     for recompute in ("none", "full"):
         yield dict(LLAMA, **QLORA_FP32_BASE, recompute=recompute, dropout=0.0)
-    for recompute in ("none", "full"):
-        yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0)
+    for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
+        yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
+                   expert_load=expert_load)
     for precision in PRECISIONS:
         for recompute in ("none", "full"):
             yield dict(GPT2, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
