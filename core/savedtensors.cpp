@@ -332,6 +332,7 @@ void fp32SoftmaxInput(const Scenario &s, TensorList &out, std::string_view what,
 
 // The gradient of a layer's output, alive through its whole backward (backwardWorkingSet).
 constexpr std::string_view kStreamGradient = "gradient of the layer's output (the residual stream)";
+constexpr std::string_view kOutputGradientHeld = "gradient of the layer's output, held by the reentrant checkpoint";
 
 // Each expert's token and slot indices (torch.where's int64 pair a row), saved by its gather and
 // by index_add_ until the gather's backward has scattered its rows.
@@ -1289,11 +1290,10 @@ Bytes repeatedKeysAndValues(const Scenario &s)
 //    frees its rank-r output; GPT-2's NewGELU ends in the product 0.5·x · (1 + tanh(…)), whose
 //    backward makes both factors' gradients (under autocast in FP32).
 // The attention's moment comes after the MLP's saved tensors are freed: below the MLP's with the
-// flash kernels, above it for Hugging Face's eager Llama and GPT-2 attention at long sequences
-// (counted below). PEFT's FP32 adapter on down_proj under autocast has a moment of its own (its
-// input's gradient going through FP32). Not modelled: BERT's eager attention there and dropout
-// on the probabilities. Under recomputation the layer being computed has rebuilt its whole saved
-// set first: the same moments.
+// flash kernels, above it for Hugging Face's eager Llama, GPT-2 and BERT attention at long
+// sequences (counted below). PEFT's FP32 adapter on down_proj under autocast has a moment of its
+// own (its input's gradient going through FP32). Under recomputation the layer being computed has
+// rebuilt its whole saved set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
 {
     return backwardWorkingSet(s, layerTensorsWithoutRecompute(s));
@@ -1328,6 +1328,11 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                 stream - tokens / streamSplit * a.hidden);
     else if (!bertPostNorm)
         out.add(kStreamGradient, stream);
+    // BERT's LayerNorm after the MLP frees the gradient of the layer's output once it has run (the
+    // gradient of its input takes the residual's place), but the reentrant checkpoint's backward
+    // holds it until the layer's backward ends (CheckpointFunction.backward's `args`).
+    const Bytes heldOutputGradient = bertPostNorm && s.reentrantCheckpoint() ? stream : 0;
+    out.add(kOutputGradientHeld, heldOutputGradient);
 
     const bool frozenAdapter = loraOn(s, LoraDown) && !baseTrains(s);
     // The second linear's saved input, freed once it has run, as large as the gradient its backward
@@ -1419,6 +1424,22 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                            2 * wide - adapterFreed, 1};
         if (!keepsInput)
             core.tensors[1] = {"gradient of down_proj's input", wide, 1};
+    } else if (bertPostNorm) {
+        // BertOutput's backward, the layer's first: its LayerNorm hands the gradient of its input
+        // to the residual and to the dense, and frees its saved input (the stream's gradient takes
+        // its place) and its FP32 statistics; with dropout, dropout's gradient replaces its 1-byte
+        // mask, and under autocast the 16-bit dense's output gets a 16-bit copy of the gradient.
+        // The dense then allocates the gradient of its input beside it.
+        const Bytes statistics = 8 * tokens;
+        if (s.dropout || dt.autocast)
+            core.tensors = {{{"gradient of the output dense's input", wide, 1},
+                             {"gradient of its output, less the dropout's 1-byte mask and the LayerNorm's FP32 "
+                              "statistics, freed by then",
+                              e * tokens * a.hidden - (s.dropout ? tokens * a.hidden : 0) - statistics, 1}}};
+        else
+            core.tensors[0] = {"gradient of the output dense's input, less the LayerNorm's FP32 statistics, freed "
+                               "by then",
+                               wide - statistics, 1};
     } else {
         core.tensors[0] = {"gradient of GELU's input", wide, 1};
         if (!keepsInput)
@@ -1428,7 +1449,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // (an FP32 stream's; a 16-bit stream hands its own) and the gradient of the projection's
     // input, if that is wider.
     Moment projection;
-    if (dt.autocast && !fourBitMlp)
+    if (dt.autocast && !fourBitMlp && !bertPostNorm)
         projection.tensors = {{streamCopy, {"gradient of the MLP's second linear's input", wide, 1}}};
     // PEFT's FP32 adapter on down_proj under autocast (peft/tuners/lora/layer.py, Linear.forward
     // casts x to lora_A's dtype; autocast casts it back to 16 bits for the product): backward
@@ -1473,21 +1494,36 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                      "A's, freed by then",
                                      adapterCast.total() - postMlpNormSaved, 1}}};
     }
-    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, adapter, base},
+    // BERT's LayerNorm after the MLP runs backward first: the gradient of its input beside the
+    // layer's output's, before either its saved tensors or that gradient are freed.
+    Moment bertNorm;
+    if (bertPostNorm)
+        bertNorm.tensors[0] = {heldOutputGradient > 0
+                                   ? "the output LayerNorm's backward: the gradient of the norm's input"
+                                   : "the output LayerNorm's backward: the gradients of the layer's "
+                                     "output and of the norm's input",
+                               2 * stream - heldOutputGradient, 1};
+    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, bertNorm, adapter, base},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);
-    // Hugging Face's eager attention (Llama's eager_attention_forward, GPT-2's _attn): backward
-    // reaches the softmax with everything saved after the probabilities freed (the MLP's, the
-    // output projection's, a 16-bit copy of the probabilities) and the value's copy, if it has one.
-    // There the gradient of the attention's output is alive, and the gradients of the
-    // probabilities and of the scores, in the softmax's dtype: FP32 for Llama (softmax(dtype=
-    // float32)) and for GPT-2 under autocast (softmax is on its FP32 list); at long sequences the
-    // wider moment.
+    // Hugging Face's eager attention (Llama's eager_attention_forward, GPT-2's _attn, BERT's
+    // BertSelfAttention): backward reaches the softmax with everything saved after the
+    // probabilities freed (the MLP's, the output projection's, a 16-bit copy of the probabilities)
+    // and the value's copy, if it has one. There the residual stream's gradient is alive (BERT's
+    // first LayerNorm's, handed to the residual and to the attention alike), the gradient of the
+    // attention's output, and the gradients of the probabilities and of the scores, in the
+    // softmax's dtype: FP32 for Llama (softmax(dtype=float32)) and for GPT-2 and BERT under
+    // autocast (softmax is on its FP32 list); at long sequences the wider moment.
     const bool eagerAttention = s.implementation == Implementation::HuggingFace && s.attention == Attention::Eager
-        && a.experts == 1 && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2);
+        && a.experts == 1
+        && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert);
     if (!eagerAttention)
         return out;
+    const SavedTensor streamGradient = bertPostNorm
+        ? SavedTensor{"gradient of the first LayerNorm's input (the residual stream)", stream, 1}
+        : out.items[0];
+    const Bytes held = heldOutputGradient;
     // What the layer saved, as it has rebuilt it under recomputation; the inputs bitsandbytes'
     // 4-bit linears keep stay (keepsInput above).
     Bytes freed = 0;
@@ -1508,11 +1544,12 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const Bytes fp32Value = bitsandbytesLayer(s) && dt.autocast && dt.stream == 4
         ? (4 - e) * tokens * a.heads * a.effectiveHeadDim()
         : 0;
-    const Bytes softmax = out.items[0].bytes + attentionOutput + fp32Value + 2 * softmaxBytes * scores - freed;
+    const Bytes softmax = held + streamGradient.bytes + attentionOutput + fp32Value + 2 * softmaxBytes * scores - freed;
     if (softmax <= out.total)
         return out;
     TensorList attention;
-    attention.add(out.items[0].name, out.items[0].bytes); // the residual stream's gradient
+    attention.add(kOutputGradientHeld, held);
+    attention.add(streamGradient.name, streamGradient.bytes);
     attention.add("gradient of the attention's output", attentionOutput);
     attention.add("FP32 gradient of the value, beyond its 16-bit copy", fp32Value);
     attention.add(softmaxBytes == 4 ? "FP32 gradients of the attention probabilities and scores, less what was "

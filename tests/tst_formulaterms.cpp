@@ -699,6 +699,27 @@ private Q_SLOTS:
             s.arch.modeling = Modeling::Bert;
             s.implementation = Implementation::HuggingFace;
         });
+        row("BERT, Hugging Face, without dropout (the output dense's backward widest)", [](Scenario &s) {
+            s = gpt2Like();
+            s.arch.modeling = Modeling::Bert;
+            s.implementation = Implementation::HuggingFace;
+            s.dropout = false;
+            s.sequence = 128;
+        });
+        row("BERT, Hugging Face, checkpointed, short sequences (the output gradient held)", [](Scenario &s) {
+            s = gpt2Like();
+            s.arch.modeling = Modeling::Bert;
+            s.implementation = Implementation::HuggingFace;
+            s.recompute = Recompute::Full;
+            s.sequence = 128;
+        });
+        row("BERT, Hugging Face, checkpointed, long sequences (the attention's softmax widest)", [](Scenario &s) {
+            s = gpt2Like();
+            s.arch.modeling = Modeling::Bert;
+            s.implementation = Implementation::HuggingFace;
+            s.recompute = Recompute::Full;
+            s.sequence = 1024;
+        });
         row("BERT, Hugging Face, PyTorch 1.10 (softmax and log-softmax keep their input)", [](Scenario &s) {
             s = gpt2Like();
             s.arch.modeling = Modeling::Bert;

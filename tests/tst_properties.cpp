@@ -270,7 +270,9 @@ private Q_SLOTS:
               ItemId::ZeroReduceBucket, ItemId::ZeroFp32Gradients, ItemId::OptimizerStepBuffer, ItemId::CommBuffers,
               ItemId::AllocatorReserve, ItemId::Gradients, ItemId::HeadActivations, ItemId::QloraDequantized,
               ItemId::RecomputeBuffer}},
-            {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::AllocatorReserve}},
+            // The reentrant checkpoint holds the gradient of a post-norm layer's output (BERT's),
+            // which its LayerNorm's backward would have freed, through that layer's backward.
+            {Lever::Recomputation, {ItemId::RecomputeBuffer, ItemId::BackwardWorkingSet, ItemId::AllocatorReserve}},
             // Halving the weights' bytes may leave a segment's remainder in their blocks (lit-gpt's).
             {Lever::MixedPrecision,
              {ItemId::MasterWeights, ItemId::OptimizerStepBuffer, ItemId::Logits, ItemId::WeightCasts,

@@ -199,8 +199,6 @@ std::string_view workingSetUnpinned(const Scenario &s)
     if (flash && (s.sequence % 128 != 0 || s.arch.effectiveHeadDim() % 32 != 0))
         return "the flash kernels round the sequence to 128 and the head dimension to 32, which at this tiny "
                "shape makes their backward wider than the MLP's";
-    if (s.arch.modeling == Modeling::Bert)
-        return "BERT's post-norm LayerNorm frees its saved input and statistics before the MLP's moment";
     return {};
 }
 

@@ -3883,6 +3883,34 @@
         <source>rows: its even share of tokens × k</source>
         <translation>行：token × k 的平均份额</translation>
     </message>
+    <message>
+        <source>gradient of the output dense&apos;s input</source>
+        <translation>输出全连接层输入的梯度</translation>
+    </message>
+    <message>
+        <source>gradient of its output, less the dropout&apos;s 1-byte mask and the LayerNorm&apos;s FP32 statistics, freed by then</source>
+        <translation>其输出的梯度，减去届时已释放的 dropout 1 字节掩码和 LayerNorm 的 FP32 统计量</translation>
+    </message>
+    <message>
+        <source>gradient of the output dense&apos;s input, less the LayerNorm&apos;s FP32 statistics, freed by then</source>
+        <translation>输出全连接层输入的梯度，减去届时已释放的 LayerNorm FP32 统计量</translation>
+    </message>
+    <message>
+        <source>the output LayerNorm&apos;s backward: the gradient of the norm&apos;s input</source>
+        <translation>输出 LayerNorm 的反向：该归一化输入的梯度</translation>
+    </message>
+    <message>
+        <source>the output LayerNorm&apos;s backward: the gradients of the layer&apos;s output and of the norm&apos;s input</source>
+        <translation>输出 LayerNorm 的反向：层输出的梯度和该归一化输入的梯度</translation>
+    </message>
+    <message>
+        <source>gradient of the layer&apos;s output, held by the reentrant checkpoint</source>
+        <translation>层输出的梯度，由可重入检查点持有</translation>
+    </message>
+    <message>
+        <source>gradient of the first LayerNorm&apos;s input (the residual stream)</source>
+        <translation>第一个 LayerNorm 输入的梯度（残差流）</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

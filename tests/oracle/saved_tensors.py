@@ -312,21 +312,34 @@ class CudaLayerNorm(torch.autograd.Function):
     """F.layer_norm as CUDA runs it: native_layer_norm saves the input, weight, bias and the mean
     and 1/std in FP32 (aten/src/ATen/native/cuda/layer_norm_kernel.cu, layer_norm_cuda: dtype
     acc_type). The CPU kernel of PyTorch 1.13 keeps them in the input's dtype, hence this
-    stand-in. Backward allocates the input's gradient and, when they train, the weight's and bias's."""
+    stand-in. Its forward allocates what CUDA's one kernel does, the output and the statistics,
+    and works a block of rows at a time, whose temporaries do not grow with the batch. Backward
+    allocates the input's gradient; the weight's and bias's, which CUDA's backward makes only when
+    autograd asks for them (native_layer_norm_backward's output_mask) and which the gradients item
+    counts, are left out: a custom Function cannot tell, and backward_working_set asks for the
+    input's gradient alone."""
+
+    BLOCK = 64  # rows
 
     @staticmethod
     def forward(ctx, x, weight, bias, eps):
-        x32 = x.float()
-        mean = x32.mean(-1, keepdim=True)
-        rstd = torch.rsqrt(x32.var(-1, unbiased=False, keepdim=True) + eps)
+        h = x.shape[-1]
+        rows, out = x.reshape(-1, h), torch.empty_like(x)
+        mean = torch.empty(rows.shape[0], 1, dtype=torch.float32)
+        rstd = torch.empty_like(mean)
+        for first in range(0, rows.shape[0], CudaLayerNorm.BLOCK):
+            block = slice(first, first + CudaLayerNorm.BLOCK)
+            r = rows[block].float()
+            mean[block] = r.mean(-1, keepdim=True)
+            rstd[block] = torch.rsqrt(r.var(-1, unbiased=False, keepdim=True) + eps)
+            out.view(-1, h)[block] = (r - mean[block]) * rstd[block] * weight.float() + bias.float()
         ctx.save_for_backward(x, mean, rstd, weight, bias)
-        return ((x32 - mean) * rstd * weight.float() + bias.float()).to(x.dtype)
+        return out
 
     @staticmethod
     def backward(ctx, grad):
-        x, _, _, weight, bias = ctx.saved_tensors
-        trained = [torch.zeros_like(t) if t is not None and t.requires_grad else None for t in (weight, bias)]
-        return torch.zeros_like(x), *trained, None
+        x = ctx.saved_tensors[0]
+        return torch.zeros_like(x), None, None, None
 
 
 def layer_norm(ops, x, weight, bias, eps=1e-5):
@@ -1106,6 +1119,7 @@ class BertLayer:
         scores = ops.matmul(q, k.transpose(-1, -2)) / math.sqrt(d) + self.mask
         probs = dropout(softmax(ops.fp32(scores), -1, c.get("pytorch")), p)
         ctx = ops.matmul(probs, v).permute(0, 2, 1, 3).contiguous().view(b, s, h)
+        del q, k, v, scores, probs  # BertSelfAttention.forward's locals, gone when it returns
         x = layer_norm(ops, dropout(ops.linear(ctx, *self.o), p) + x, *self.ln1)
         y = F.gelu(ops.linear(x, *self.inter))
         return layer_norm(ops, dropout(ops.linear(y, *self.out), p) + x, *self.ln2)

@@ -4,10 +4,14 @@ holds at its layers' backward, where core's timeline places each layer's widest 
 saved_tensors.py checks each piece alone (a layer's saved tensors, what it saves again when
 recomputed, its backward's working set); this checks how they add up in a step. The model is
 LlamaForCausalLM's, or GPT2LMHeadModel's (learned positions, dropout, the final LayerNorm, the head tied
-to the embedding): the embedding (under the reentrant checkpoint its output made to require grad
+to the embedding), or BertForSequenceClassification's (token-type and learned position embeddings,
+LayerNorm and dropout; post-norm layers; the pooler on the first token, dropout, a 2-label
+classifier): the embedding (under the reentrant checkpoint its output made to require grad
 when nothing below it trains, as PEFT's enable_input_require_grads does), the layers, each under
 torch.utils.checkpoint(use_reentrant=True) when recomputed, the final norm, the head and the loss,
-with the Trainer's batch held throughout.
+with the Trainer's batch held throughout (BERT's: the input ids and the token types, int64, as BERT's
+tokenizer gives them for one sentence a row, and a label a sequence; no attention mask, which BertModel
+then makes of ones in forward and frees with it).
 A hook on each layer's output marks, in the profiler's event stream, where that layer's backward
 begins; the last layer's backward runs from its mark to the next one.
 
@@ -46,6 +50,12 @@ MIXTRAL = dict(family="mixtral", hidden=128, heads=4, kv_heads=2, ffn=448, seq=1
                attention="sdpa")
 # GPT-2's block (eager attention, GELU MLP, LayerNorm) trained whole, with dropout.
 GPT2 = dict(family="gpt2", hidden=128, heads=4, kv_heads=4, ffn=512, seq=128, vocab=72)
+# BERT's block (eager attention, GELU MLP, post-norm LayerNorm) trained whole, with dropout, at more
+# sequences: under autocast the output dense's backward is the MLP's widest moment a token, but below
+# about 4 sequences here GELU's backward is, beside the FP32 gradient of a weight cast up from its
+# 16-bit one, which does not grow with the batch.
+BERT = dict(GPT2, family="bert")
+BERT_BATCHES = (5, 6)
 # Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
 # bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
 # fms-acceleration's Mistral-7B runs.
@@ -65,9 +75,9 @@ def configs():
     for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
                    expert_load=expert_load)
-    for precision in PRECISIONS:
+    for model, precision in itertools.product((GPT2, BERT), PRECISIONS):
         for recompute in ("none", "full"):
-            yield dict(GPT2, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
+            yield dict(model, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
                        dropout=0.1)
 
 
@@ -86,17 +96,24 @@ def layers_backward(c, batch):
     b, s, h, vocab = c["batch"], c["seq"], c["hidden"], c["vocab"]
     layers = [st.LAYERS[c["family"]](c) for _ in range(LAYERS)]
     embed = st.parameter((vocab, h), w, trains)
-    gpt2 = c["family"] == "gpt2"
+    gpt2, bert = c["family"] == "gpt2", c["family"] == "bert"
     if gpt2:  # GPT2Model's wpe and ln_f; GPT2LMHeadModel's lm_head is wte
         positions = st.parameter((s, h), w, trains)
         norm = (st.parameter((h,), w, trains), st.parameter((h,), w, trains))
         head = embed
         extra = [positions, *norm]
+    elif bert:  # BertEmbeddings' token-type and position tables and LayerNorm, BertPooler, the classifier
+        types, positions = st.parameter((2, h), w, trains), st.parameter((s, h), w, trains)
+        norm = (st.parameter((h,), w, trains), st.parameter((h,), w, trains))
+        pooler = (st.parameter((h, h), w, trains), st.parameter((h,), w, trains))
+        classifier = (st.parameter((2, h), w, trains), st.parameter((2,), w, trains))
+        extra = [types, positions, *norm, *pooler, *classifier]
+        position_ids = torch.arange(s).unsqueeze(0)  # BertEmbeddings' registered buffer
     else:
         norm, head = st.parameter((h,), w, trains), st.parameter((vocab, h), w, trains)
         extra = [norm, head]
     ops, stream = st.setup(c, [embed] + extra + [p for layer in layers for p in layer.params()])
-    if gpt2:
+    if gpt2 or bert:
         forward_of = lambda layer: lambda t: layer(ops, t)  # noqa: E731
     else:
         cos, sin = st.rotary(c, stream)  # computed once per model
@@ -105,9 +122,17 @@ def layers_backward(c, batch):
         mark("forward")
         # The Trainer's batch, moved to the GPU as the step begins and held through it: the
         # collator's input_ids, attention_mask and labels (the model here needs no mask).
-        inputs = dict(input_ids=torch.randint(vocab, (b, s)), labels=torch.randint(vocab, (b, s)))
-        inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
+        if bert:
+            inputs = dict(input_ids=torch.randint(vocab, (b, s)), token_type_ids=torch.zeros(b, s, dtype=torch.long),
+                          labels=torch.randint(2, (b,)))
+        else:
+            inputs = dict(input_ids=torch.randint(vocab, (b, s)), labels=torch.randint(vocab, (b, s)))
+            inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
         x = F.embedding(inputs["input_ids"], embed)
+        if bert:  # BertEmbeddings.forward: the sum, `embeddings += position_embeddings` in place
+            x = x + F.embedding(inputs["token_type_ids"], types)
+            x += F.embedding(position_ids, positions)
+            x = st.dropout(st.layer_norm(ops, x, *norm), c["dropout"])
         if gpt2:
             x = st.dropout(x + F.embedding(torch.arange(s).unsqueeze(0), positions), c["dropout"])
         if not trains and c["recompute"] == "full":  # enable_input_require_grads, for the reentrant checkpoint
@@ -116,11 +141,17 @@ def layers_backward(c, batch):
             run = forward_of(layer)
             x = torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True) if c["recompute"] == "full" else run(x)
             x.register_hook((lambda i: lambda grad: mark(f"layer {i} backward"))(i))
-        if gpt2:
-            logits = ops.linear(st.layer_norm(ops, x, *norm), head)
+        if bert:  # BertPooler on the first token, dropout, the classifier, CrossEntropyLoss
+            pooled = st.dropout(torch.tanh(ops.linear(x[:, 0], *pooler)), c["dropout"])
+            logits = ops.linear(pooled, *classifier)
+            loss = st.cross_entropy(ops.fp32(logits).view(-1, 2), inputs["labels"].view(-1), c.get("pytorch"))
+            del pooled
         else:
-            logits = ops.linear(st.LlamaLayer.rms_norm(norm, x, c.get("pytorch")), head)
-        loss = st.causal_lm_loss(logits, inputs["labels"], vocab, c.get("pytorch"))
+            if gpt2:
+                logits = ops.linear(st.layer_norm(ops, x, *norm), head)
+            else:
+                logits = ops.linear(st.LlamaLayer.rms_norm(norm, x, c.get("pytorch")), head)
+            loss = st.causal_lm_loss(logits, inputs["labels"], vocab, c.get("pytorch"))
         del x, logits
         if isinstance(ops, st.Autocast):  # the autocast region exits before backward
             ops.cache.clear()
@@ -142,6 +173,7 @@ def layers_backward(c, batch):
 
 def rows():
     for c in configs():
-        peaks = [layers_backward(c, b) for b in BATCHES]
-        yield dict(config=c, layers=LAYERS, batches=list(BATCHES),
+        batches = BERT_BATCHES if c["family"] == "bert" else BATCHES
+        peaks = [layers_backward(c, b) for b in batches]
+        yield dict(config=c, layers=LAYERS, batches=list(batches),
                    last_layer_backward=[p[-1] for p in peaks], first_layer_backward=[p[0] for p in peaks])
