@@ -28,6 +28,15 @@ Scenario gpt2Like()
     return s;
 }
 
+// BERT in Hugging Face's code, GPT-2's settings otherwise.
+Scenario huggingFaceBert()
+{
+    Scenario s = gpt2Like();
+    s.arch.modeling = Modeling::Bert;
+    s.implementation = Implementation::HuggingFace;
+    return s;
+}
+
 // lit-gpt's GPT-NeoX-style block as finetune/lora.py trains it: bf16-true, flash attention.
 void litgptNeox(Scenario &s)
 {
@@ -694,36 +703,24 @@ private Q_SLOTS:
             s.implementation = Implementation::HuggingFace;
             s.precision = Precision::MixedBf16;
         });
-        row("BERT, Hugging Face", [](Scenario &s) {
-            s = gpt2Like();
-            s.arch.modeling = Modeling::Bert;
-            s.implementation = Implementation::HuggingFace;
-        });
+        row("BERT, Hugging Face", [](Scenario &s) { s = huggingFaceBert(); });
         row("BERT, Hugging Face, without dropout (the output dense's backward widest)", [](Scenario &s) {
-            s = gpt2Like();
-            s.arch.modeling = Modeling::Bert;
-            s.implementation = Implementation::HuggingFace;
+            s = huggingFaceBert();
             s.dropout = false;
             s.sequence = 128;
         });
         row("BERT, Hugging Face, checkpointed, short sequences (the output gradient held)", [](Scenario &s) {
-            s = gpt2Like();
-            s.arch.modeling = Modeling::Bert;
-            s.implementation = Implementation::HuggingFace;
+            s = huggingFaceBert();
             s.recompute = Recompute::Full;
             s.sequence = 128;
         });
         row("BERT, Hugging Face, checkpointed, long sequences (the attention's softmax widest)", [](Scenario &s) {
-            s = gpt2Like();
-            s.arch.modeling = Modeling::Bert;
-            s.implementation = Implementation::HuggingFace;
+            s = huggingFaceBert();
             s.recompute = Recompute::Full;
             s.sequence = 1024;
         });
         row("BERT, Hugging Face, PyTorch 1.10 (softmax and log-softmax keep their input)", [](Scenario &s) {
-            s = gpt2Like();
-            s.arch.modeling = Modeling::Bert;
-            s.implementation = Implementation::HuggingFace;
+            s = huggingFaceBert();
             s.pytorch = PyTorchRelease::Before1_11;
         });
         row("Mixtral, Hugging Face, eager, PyTorch 1.10", [](Scenario &s) {
