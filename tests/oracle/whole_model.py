@@ -11,7 +11,9 @@ when nothing below it trains, as PEFT's enable_input_require_grads does), the la
 torch.utils.checkpoint(use_reentrant=True) when recomputed, the final norm, the head and the loss,
 with the Trainer's batch held throughout (BERT's: the input ids and the token types, int64, as BERT's
 tokenizer gives them for one sentence a row, and a label a sequence; no attention mask, which BertModel
-then makes of ones in forward and frees with it).
+then makes of ones in forward and frees with it). BERT's extended mask, one value a token that BertModel
+builds each step and the reentrant checkpoint keeps as an input of every layer, is built with the layers
+here and counted by neither.
 A hook on each layer's output marks, in the profiler's event stream, where that layer's backward
 begins; the last layer's backward runs from its mark to the next one.
 
