@@ -389,6 +389,9 @@ struct Stage {
     std::int64_t trainable = 0, trainableLayersHere = 0, adapters = 0;
     std::int64_t expertsHere = 0, trainableExperts = 0;
     bool shardOptimizer = false, shardGradients = false, shardParams = false;
+    // The largest of DeepSpeed ZeRO's flat partitions (none where the optimizer steps the
+    // tensors), found once: several items ask for it.
+    std::int64_t largestFlatPartition = 0;
 
     // " ÷ 4 (sequence parallel)" after a residual-stream tensor's formula, or nothing.
     std::string sequenceParallelSplit() const
@@ -418,16 +421,21 @@ struct Stage {
     std::int64_t largestTrainableModule() const;
     std::int64_t largestTrainableTensor() const;
     // The trainable tensors in the order the model registers them, each's elements on this GPU,
-    // as `visit(elements)`; `layersShown` of the layers (alike: two show every neighbouring pair).
+    // as `visit(elements)`; `layersShown` of the layers (alike: two show every neighbouring pair),
+    // each visited as `eachLayer(layer)`, where calling `layer()` visits its tensors.
+    template <class Visit, class EachLayer>
+    void registeredTensors(std::int64_t layersShown, Visit &&visit, EachLayer &&eachLayer) const;
     template <class Visit>
-    void registeredTensors(std::int64_t layersShown, Visit &&visit) const;
+    void registeredTensors(std::int64_t layersShown, Visit &&visit) const
+    {
+        registeredTensors(layersShown, visit, [](const auto &layer) { layer(); });
+    }
     // What an optimizer's step reaches, as `visit(elements, newCall)`: the tensors, or DeepSpeed
     // ZeRO's flat partitions, each stepped by a step() call of its own, which starts afresh.
     template <class Visit>
     void tensorsInStepOrder(Visit &&visit) const;
     bool optimizerStepsFlatPartitions() const { return s.deepSpeed() && shardOptimizer; }
-    // The largest of those flat partitions (none where the optimizer steps the tensors).
-    std::int64_t largestFlatPartition() const;
+    std::int64_t findLargestFlatPartition() const;
     // The Hugging Face Trainer (get_decay_parameter_names) and Megatron
     // (megatron/core/optimizer/__init__.py, _get_param_groups) put the biases and norms in a
     // second param group, without weight decay.
@@ -676,6 +684,7 @@ Stage layOut(const Scenario &whole, int stage, Breakdown &b)
     g.shardOptimizer = s.zeroStage >= 1;
     g.shardGradients = s.zeroStage >= 2;
     g.shardParams = s.zeroStage >= 3;
+    g.largestFlatPartition = g.findLargestFlatPartition();
     g.expertsHere = expertsPerLayerOnRank * layers.count();
     g.trainableExperts = s.fineTune == FineTune::Full ? g.expertsHere
         : s.fineTune == FineTune::Freeze              ? expertsPerLayerOnRank * g.trainableLayersHere
@@ -1388,7 +1397,7 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
         // stage3.py, _prepare_fp32_grad_for_sub_group: single_grad_partition =
         // self.flatten(self.averaged_gradients[i]).to(fp32)) and dropped after that partition's
         // step; the 16-bit flat copy .to() converts is an intermediate of the step (addOptimizerStates).
-        const std::int64_t partition = largestFlatPartition();
+        const std::int64_t partition = largestFlatPartition;
         const Bytes fp32 = partition * 4;
         sink.add(ItemId::ZeroFp32Gradients, fp32, [&] {
             return "the largest flat partition " + formatCount(partition)
@@ -1559,8 +1568,8 @@ std::int64_t Stage::largestTrainableTensor() const
 // counted as its parts). Each tensor is split as the GPU holds it: by tensor parallelism and by
 // FSDP's and ZeRO-3's per-parameter shards (Megatron's distributed optimizer, whose shards are
 // ranges of a flat buffer, counted alike: Megatron runs its FusedAdam, a loop there is a what-if).
-template <class Visit>
-void Stage::registeredTensors(std::int64_t layersShown, Visit &&visit) const
+template <class Visit, class EachLayer>
+void Stage::registeredTensors(std::int64_t layersShown, Visit &&visit, EachLayer &&eachLayer) const
 {
     const Architecture &a = s.arch;
     const bool grouped = decayGroupFirst();
@@ -1650,7 +1659,7 @@ void Stage::registeredTensors(std::int64_t layersShown, Visit &&visit) const
         }
     }
     for (std::int64_t i = 0; i < std::min(layersShown, s.lora() ? layers.count() : trainableLayersHere); ++i)
-        layer();
+        eachLayer(layer);
     if (!s.lora() && lastStage && a.modeling != Modeling::Bert)
         norm();
     if (!headFirst)
@@ -1672,12 +1681,31 @@ void Stage::tensorsInStepOrder(Visit &&visit) const
     if (shardParams) { // each parameter's partition, gathered into sub-groups of sub_group_size or more
         constexpr std::int64_t kSubGroup = 1'000'000'000;
         std::int64_t subGroup = 0;
-        registeredTensors(layers.count(), [&](std::int64_t partition) {
+        // The layers are alike: one that cannot close a sub-group adds its partitions at once.
+        std::int64_t layerSum = -1;
+        bool summingLayer = false;
+        const auto gather = [&](std::int64_t partition) {
+            if (summingLayer) {
+                layerSum += partition;
+                return;
+            }
             subGroup += partition;
             if (subGroup >= kSubGroup) {
                 visit(subGroup, true);
                 subGroup = 0;
             }
+        };
+        registeredTensors(layers.count(), gather, [&](const auto &layer) {
+            if (layerSum < 0) {
+                layerSum = 0;
+                summingLayer = true;
+                layer();
+                summingLayer = false;
+            }
+            if (subGroup + layerSum < kSubGroup)
+                subGroup += layerSum;
+            else
+                layer();
         });
         if (subGroup > 0)
             visit(subGroup, true);
@@ -1688,7 +1716,7 @@ void Stage::tensorsInStepOrder(Visit &&visit) const
         visit(ceilDiv(vectors, n), true);
 }
 
-std::int64_t Stage::largestFlatPartition() const
+std::int64_t Stage::findLargestFlatPartition() const
 {
     std::int64_t largest = 0;
     if (optimizerStepsFlatPartitions())
@@ -1816,7 +1844,7 @@ void Stage::addOptimizerStates(Units units, Sink &sink) const
     const bool torchIntermediates = s.torchAdamWOnGpu() && impl != OptimizerImpl::Fused;
     // DeepSpeed makes each partition's FP32 gradient (addGradients) from a 16-bit flat copy of its
     // gradients, freed once converted: an intermediate of the step before the optimizer's own.
-    const std::int64_t partition = largestFlatPartition();
+    const std::int64_t partition = largestFlatPartition;
     const Bytes conversion = offloaded || dt.gradient >= 4 ? 0 : partition * dt.gradient;
     const bool intermediates = torchIntermediates || (adafactor && !offloaded);
     if (intermediates || conversion > 0) {
