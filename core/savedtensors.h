@@ -30,10 +30,12 @@ std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
 // The same lists for estimate(), filled without allocating; the first `count` items are set
 // (the rest are left unwritten: estimate() builds several lists per call). A MoE layer whose
 // experts take three different numbers of rows, adapted and with dropout, lists 55; should a list
-// outgrow the array, its total still counts every byte.
+// outgrow the array, its total still counts every byte and `unlisted` the items left out
+// (tst_properties requires none).
 struct TensorList {
     std::array<SavedTensor, 64> items;
     int count = 0;
+    int unlisted = 0;
     Bytes total = 0;
     void add(std::string_view name, Bytes bytes, std::int64_t storages = 1)
     {
@@ -41,6 +43,8 @@ struct TensorList {
             return;
         if (count < int(items.size()))
             items[count++] = {name, bytes, storages};
+        else
+            ++unlisted;
         total += bytes;
     }
 };
