@@ -155,8 +155,10 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "the block's last expert, its backward's first, taking"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the output dense's input"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "gradient of its output, less the dropout's 1-byte mask and the LayerNorm's FP32 statistics, "
-                      "freed by then"),
+                      "dropout's gradient of its output, less the dropout's 1-byte mask and the LayerNorm's FP32 "
+                      "statistics, freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "16-bit copy of the gradient of its output, less the LayerNorm's FP32 statistics, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "gradient of the output dense's input, less the LayerNorm's FP32 statistics, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", "the output LayerNorm's backward: the gradient of the norm's input"),

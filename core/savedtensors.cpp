@@ -1431,11 +1431,16 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         // mask, and under autocast the 16-bit dense's output gets a 16-bit copy of the gradient.
         // The dense then allocates the gradient of its input beside it.
         const Bytes statistics = 8 * tokens;
-        if (s.dropout || dt.autocast)
+        if (s.dropout)
             core.tensors = {{{"gradient of the output dense's input", wide, 1},
-                             {"gradient of its output, less the dropout's 1-byte mask and the LayerNorm's FP32 "
-                              "statistics, freed by then",
-                              e * tokens * a.hidden - (s.dropout ? tokens * a.hidden : 0) - statistics, 1}}};
+                             {"dropout's gradient of its output, less the dropout's 1-byte mask and the LayerNorm's "
+                              "FP32 statistics, freed by then",
+                              e * tokens * a.hidden - tokens * a.hidden - statistics, 1}}};
+        else if (dt.autocast)
+            core.tensors = {{{"gradient of the output dense's input", wide, 1},
+                             {"16-bit copy of the gradient of its output, less the LayerNorm's FP32 statistics, "
+                              "freed by then",
+                              e * tokens * a.hidden - statistics, 1}}};
         else
             core.tensors[0] = {"gradient of the output dense's input, less the LayerNorm's FP32 statistics, freed "
                                "by then",
@@ -1523,7 +1528,6 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const SavedTensor streamGradient = bertPostNorm
         ? SavedTensor{"gradient of the first LayerNorm's input (the residual stream)", stream, 1}
         : out.items[0];
-    const Bytes held = heldOutputGradient;
     // What the layer saved, as it has rebuilt it under recomputation; the inputs bitsandbytes'
     // 4-bit linears keep stay (keepsInput above).
     Bytes freed = 0;
@@ -1544,11 +1548,12 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const Bytes fp32Value = bitsandbytesLayer(s) && dt.autocast && dt.stream == 4
         ? (4 - e) * tokens * a.heads * a.effectiveHeadDim()
         : 0;
-    const Bytes softmax = held + streamGradient.bytes + attentionOutput + fp32Value + 2 * softmaxBytes * scores - freed;
+    const Bytes softmax = heldOutputGradient + streamGradient.bytes + attentionOutput + fp32Value
+        + 2 * softmaxBytes * scores - freed;
     if (softmax <= out.total)
         return out;
     TensorList attention;
-    attention.add(kOutputGradientHeld, held);
+    attention.add(kOutputGradientHeld, heldOutputGradient);
     attention.add(streamGradient.name, streamGradient.bytes);
     attention.add("gradient of the attention's output", attentionOutput);
     attention.add("FP32 gradient of the value, beyond its 16-bit copy", fp32Value);

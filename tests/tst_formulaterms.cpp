@@ -709,6 +709,14 @@ private Q_SLOTS:
             s.dropout = false;
             s.sequence = 128;
         });
+        row("BERT, Hugging Face, under autocast without dropout (a 16-bit copy of the output's gradient)",
+            [](Scenario &s) {
+                s = huggingFaceBert();
+                s.dropout = false;
+                s.sequence = 128;
+                s.precision = Precision::MixedBf16;
+                s.ampStyle = AmpStyle::Autocast;
+            });
         row("BERT, Hugging Face, checkpointed, short sequences (the output gradient held)", [](Scenario &s) {
             s = huggingFaceBert();
             s.recompute = Recompute::Full;

@@ -3888,10 +3888,6 @@
         <translation>输出全连接层输入的梯度</translation>
     </message>
     <message>
-        <source>gradient of its output, less the dropout&apos;s 1-byte mask and the LayerNorm&apos;s FP32 statistics, freed by then</source>
-        <translation>其输出的梯度，减去届时已释放的 dropout 1 字节掩码和 LayerNorm 的 FP32 统计量</translation>
-    </message>
-    <message>
         <source>gradient of the output dense&apos;s input, less the LayerNorm&apos;s FP32 statistics, freed by then</source>
         <translation>输出全连接层输入的梯度，减去届时已释放的 LayerNorm FP32 统计量</translation>
     </message>
@@ -3910,6 +3906,14 @@
     <message>
         <source>gradient of the first LayerNorm&apos;s input (the residual stream)</source>
         <translation>第一个 LayerNorm 输入的梯度（残差流）</translation>
+    </message>
+    <message>
+        <source>dropout&apos;s gradient of its output, less the dropout&apos;s 1-byte mask and the LayerNorm&apos;s FP32 statistics, freed by then</source>
+        <translation>dropout 给出的其输出的梯度，减去届时已释放的 dropout 1 字节掩码和 LayerNorm 的 FP32 统计量</translation>
+    </message>
+    <message>
+        <source>16-bit copy of the gradient of its output, less the LayerNorm&apos;s FP32 statistics, freed by then</source>
+        <translation>其输出梯度的 16 位副本，减去届时已释放的 LayerNorm FP32 统计量</translation>
     </message>
 </context>
 <context>
