@@ -13,9 +13,23 @@
 
 namespace vl {
 
+// A saved tensor's name, a view of a string literal. Unlike std::string_view it is left unset
+// when default-made, so the unused slots of a TensorList cost nothing to make (estimate() makes
+// several lists a call).
+struct TensorName {
+    const char *text;
+    std::size_t length;
+    TensorName() = default;
+    constexpr TensorName(std::string_view name) : text(name.data()), length(name.size()) {}
+    constexpr TensorName(const char *name) : TensorName(std::string_view(name)) {}
+    constexpr operator std::string_view() const { return {text, length}; }
+    constexpr const char *data() const { return text; }
+    constexpr std::size_t size() const { return length; }
+};
+
 // One tensor that the training code saves for backward, by what it is.
 struct SavedTensor {
-    std::string_view name; // "RMSNorm input in FP32"
+    TensorName name;       // "RMSNorm input in FP32"
     Bytes bytes;           // all its storages together
     std::int64_t storages; // equal storages, one per chunk when the code works in chunks
 };
