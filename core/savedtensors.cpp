@@ -395,28 +395,30 @@ ExpertTensors expertTensors(const Scenario &s)
 // How the tokens·k rows of Hugging Face's MoE block fall on its experts (Scenario::expertLoad):
 // spread evenly, the first experts a row more where they do not divide; under every-token the last
 // expert, which forward runs last and backward first, takes every token and the others share the rest.
+// As runs of experts alike, in the order the block runs them: the first `extra` a row more, the
+// rest of the sharing ones, and the last on its own under every-token.
 struct ExpertRouting {
-    std::int64_t tokens, k, experts;
-    bool everyToken;
-
-    // The rows routed to expert `i`, in the order the block runs them.
-    std::int64_t rowsOf(std::int64_t i) const
+    struct Run {
+        std::int64_t experts, rows;
+    };
+    std::array<Run, 3> runs;
+    std::int64_t lastRows() const { return runs[2].experts > 0 ? runs[2].rows : runs[1].rows; }
+    // The expert before the last: one of the sharing ones, the first `extra` of which a row more.
+    std::int64_t nextToLastRows() const
     {
-        if (everyToken && i == experts - 1)
-            return tokens;
-        const std::int64_t sharing = everyToken ? experts - 1 : experts;
-        const std::int64_t shared = tokens * (everyToken ? k - 1 : k);
-        return shared / sharing + (i < shared % sharing ? 1 : 0);
+        return runs[2].experts > 0 || runs[1].experts > 1 ? runs[1].rows : runs[0].rows;
     }
-    std::int64_t lastRows() const { return rowsOf(experts - 1); }
-    std::int64_t nextToLastRows() const { return rowsOf(experts - 2); }
 };
 
 ExpertRouting expertRouting(const Scenario &s)
 {
     const Architecture &a = s.arch;
-    return {s.sequence * s.microBatch, std::min(a.expertsPerToken, a.experts), a.experts,
-            s.expertLoad == ExpertLoad::EveryToken};
+    const std::int64_t tokens = s.sequence * s.microBatch, k = std::min(a.expertsPerToken, a.experts);
+    const bool everyToken = s.expertLoad == ExpertLoad::EveryToken;
+    const std::int64_t sharing = everyToken ? a.experts - 1 : a.experts;
+    const std::int64_t shared = tokens * (everyToken ? k - 1 : k);
+    const std::int64_t extra = shared % sharing;
+    return {{{{extra, shared / sharing + 1}, {sharing - extra, shared / sharing}, {everyToken ? 1 : 0, tokens}}}};
 }
 
 // Hugging Face transformers' MixtralSparseMoeBlock (models/mixtral/modeling_mixtral.py, v4.4x), in
@@ -449,16 +451,9 @@ void mixtralMoe(const Scenario &s, TensorList &out)
     // Each tensor once for every run of experts with the same rows.
     const ExpertRouting routing = expertRouting(s);
     const TensorList perRow = expertTensors(s).perRow;
-    for (int i = 0; i < perRow.count; ++i) {
-        const SavedTensor &tensor = perRow.items[i];
-        for (std::int64_t first = 0, next = 0; first < experts; first = next) {
-            const std::int64_t rows = routing.rowsOf(first);
-            for (next = first + 1; next < experts && routing.rowsOf(next) == rows;)
-                ++next;
-            if (rows > 0)
-                out.add(tensor.name, tensor.bytes * rows * (next - first), next - first);
-        }
-    }
+    for (int i = 0; i < perRow.count; ++i)
+        for (const ExpertRouting::Run &run : routing.runs)
+            out.add(perRow.items[i].name, perRow.items[i].bytes * run.rows * run.experts, run.experts);
 }
 
 // The reentrant checkpoint recomputes a layer inside its backward (torch/utils/checkpoint.py,

@@ -1,8 +1,8 @@
 // The code-level implementations' saved tensors (Hugging Face, torchtitan, lit-gpt, torchtune) against
 // PyTorch's autograd: every row of tests/data/saved-tensors.yaml (written by tests/oracle/generate.py) must equal
 // core's list, storage for storage, for one layer, for what lies outside the layers, and for autocast's 16-bit weight
-// casts; and tests/data/whole-model.yaml, what a whole model holds at its last layer's backward, the
-// step timeline's point there.
+// casts; and tests/data/whole-model.yaml, what a whole model holds at its last and first layer's
+// backward, the step timeline's points there.
 
 #include "core/estimate.h"
 #include "core/savedtensors.h"

@@ -175,15 +175,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                          : QObject::tr("FSDP1 without use_orig_params: zero_grad frees the flat parameters' "
                                        "gradients after the step."));
     if (fieldInEffect(s, "expert-load"))
-        parallel << (s.expertLoad == ExpertLoad::EveryToken
-                         ? QObject::tr("Mixture of experts: the block runs its experts one after another. However "
-                                       "routing falls, their saved rows add up to k a token; the expert computing at "
-                                       "the block's widest moment, its last, is taken to get every token, the most "
-                                       "routing can give it.")
-                         : QObject::tr("Mixture of experts: the block runs its experts one after another. However "
-                                       "routing falls, their saved rows add up to k a token; the expert computing at "
-                                       "the block's widest moment, its last, is taken to get its even share, k/e of "
-                                       "the tokens. Routing that favours it makes that moment wider."));
+        parallel << QObject::tr("Mixture of experts: the block runs its experts one after another. However routing "
+                                "falls, their saved rows add up to k a token; the expert computing at the block's "
+                                "widest moment, its last, is taken to get %1.")
+                        .arg(s.expertLoad == ExpertLoad::EveryToken
+                                 ? QObject::tr("every token, the most routing can give it")
+                                 : QObject::tr("its even share, k/e of the tokens (routing that favours it makes "
+                                               "that moment wider)"));
     if (s.megatron())
         parallel << QObject::tr(
                         "Megatron-Core: 16-bit weights and FP32 main gradients on every GPU; the FP32 master copy "

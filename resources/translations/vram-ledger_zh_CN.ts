@@ -328,12 +328,16 @@
         <translation>FSDP1 加可重入检查点：FSDP1 为在反向后重新分片而挂在每个冻结层上的钩子，把该层的检查点输入及其梯度一直留到反向结束，在第一层的反向时多出 %1。非可重入检查点（--use-reentrant no）或 FSDP2 会逐层释放它们。</translation>
     </message>
     <message>
-        <source>Mixture of experts: the block runs its experts one after another. However routing falls, their saved rows add up to k a token; the expert computing at the block&apos;s widest moment, its last, is taken to get every token, the most routing can give it.</source>
-        <translation>混合专家：该块逐个运行各专家。无论路由如何分布，它们保存的行合计每个 token k 行；在该块最宽时刻正在计算的专家（最后一个）按分到全部 token 计，即路由最多能给它的量。</translation>
+        <source>Mixture of experts: the block runs its experts one after another. However routing falls, their saved rows add up to k a token; the expert computing at the block&apos;s widest moment, its last, is taken to get %1.</source>
+        <translation>混合专家：该块逐个运行各专家。无论路由如何分布，它们保存的行合计每个 token k 行；在该块最宽时刻正在计算的专家（最后一个）按以下假设计算：%1。</translation>
     </message>
     <message>
-        <source>Mixture of experts: the block runs its experts one after another. However routing falls, their saved rows add up to k a token; the expert computing at the block&apos;s widest moment, its last, is taken to get its even share, k/e of the tokens. Routing that favours it makes that moment wider.</source>
-        <translation>混合专家：该块逐个运行各专家。无论路由如何分布，它们保存的行合计每个 token k 行；在该块最宽时刻正在计算的专家（最后一个）按平均份额计，即 k/e 的 token。偏向它的路由会让那一刻更宽。</translation>
+        <source>every token, the most routing can give it</source>
+        <translation>分到全部 token，即路由最多能给它的量</translation>
+    </message>
+    <message>
+        <source>its even share, k/e of the tokens (routing that favours it makes that moment wider)</source>
+        <translation>平均份额，即 k/e 的 token（偏向它的路由会让那一刻更宽）</translation>
     </message>
 </context>
 <context>

@@ -360,11 +360,11 @@ SAVED_TENSORS_HEADER = [
     "# loss_working_set: the same for lit-gpt's head and loss, whose loop keeps the FP32 logits (null: not measured).",
 ]
 WHOLE_MODEL_HEADER = [
-    "# What a whole causal LM holds at its layers' backward, measured by tests/oracle/generate.py (do not",
-    "# edit: regenerate it): Hugging Face's LlamaForCausalLM of `layers` layers, forward, loss and backward under",
-    "# the profiler (tests/oracle/whole_model.py). last_layer_backward: for each of `batches`, the most held at",
-    "# once in the last layer's backward beyond what was held when forward began, in bytes; first_layer_backward:",
-    "# the same in the first layer's, to the end of backward.",
+    "# What a whole model holds at its layers' backward, measured by tests/oracle/generate.py (do not edit:",
+    "# regenerate it): Hugging Face's Llama, Mixtral and GPT-2 causal LMs and BERT classifier of `layers` layers,",
+    "# forward, loss and backward under the profiler (tests/oracle/whole_model.py). last_layer_backward: for",
+    "# each of `batches`, the most held at once in the last layer's backward beyond what was held when forward",
+    "# began, in bytes; first_layer_backward: the same in the first layer's, to the end of backward.",
 ]
 ALLOCATOR_HEADER = [
     "# What PyTorch's caching allocator holds beyond the tensors while a causal LM's loss runs, found by",

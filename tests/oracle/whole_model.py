@@ -1,5 +1,5 @@
-"""A whole causal LM of a few layers, forward, loss and backward under the profiler: what the step
-holds at its layers' backward, where core's timeline places each layer's widest moment.
+"""A whole model of a few layers, forward, loss and backward under the profiler: what the step holds
+at its layers' backward, where core's timeline places each layer's widest moment.
 
 saved_tensors.py checks each piece alone (a layer's saved tensors, what it saves again when
 recomputed, its backward's working set); this checks how they add up in a step. The model is
@@ -122,8 +122,8 @@ def layers_backward(c, batch):
         forward_of = lambda layer: lambda t: layer(ops, t, cos, sin)  # noqa: E731
     with st.memory_profile() as prof:
         mark("forward")
-        # The Trainer's batch, moved to the GPU as the step begins and held through it: the
-        # collator's input_ids, attention_mask and labels (the model here needs no mask).
+        # The Trainer's batch, moved to the GPU as the step begins and held through it: for a causal
+        # LM the collator's input_ids, attention_mask and labels (the model here needs no mask).
         if bert:
             inputs = dict(input_ids=torch.randint(vocab, (b, s)), token_type_ids=torch.zeros(b, s, dtype=torch.long),
                           labels=torch.randint(2, (b,)))
