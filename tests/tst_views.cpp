@@ -2,6 +2,7 @@
 // bytes, colours where the blocks are, the timeline's points and peak.
 
 #include "core/analysis.h"
+#include "core/edits.h"
 #include "core/fields.h"
 #include "litgptscenario.h"
 #include "peftscenario.h"
@@ -272,6 +273,30 @@ private Q_SLOTS:
         const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
         QVERIFY2(html.contains(expected), qPrintable(html));
         QVERIFY2(html.contains(QStringLiteral("the causal mask its data loader builds")), qPrintable(html));
+    }
+
+    // Megatron-LM's loop and rerun state machine are Megatron's: the Hugging Face Trainer also
+    // holds its batch all step, and the page does not speak of Megatron there.
+    void assumptionsLeaveMegatronsLoopToMegatron_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("Megatron-LM") << int(Implementation::Megatron)
+                                     << QStringLiteral("the causal mask its data loader builds");
+        QTest::newRow("Hugging Face's Trainer") << int(Implementation::HuggingFace) << QString();
+    }
+    void assumptionsLeaveMegatronsLoopToMegatron()
+    {
+        QFETCH(int, implementation);
+        QFETCH(QString, expected);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.sharding = implementation == int(Implementation::Megatron) ? Sharding::Megatron : Sharding::Zero;
+        s = withImplementationDefaults(s);
+        QVERIFY(!scenarioError(s));
+        const Breakdown b = estimate(s);
+        QVERIFY(b.has(ItemId::InputBatch));
+        saysOnlyWhere(assumptionsHtml(s, b, Units::GiB), QStringLiteral("Megatron-LM's loop fetches"), expected);
     }
 
     // An interleaved stage holds pipeline inputs after their backward: the page says how many at

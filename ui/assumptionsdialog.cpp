@@ -190,7 +190,9 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         .arg(s.zeroStage == 1
                                  ? QObject::tr("sharded by its distributed optimizer over %1 GPUs").arg(s.shardGroup())
                                  : QObject::tr("whole on every GPU"));
-    if (b.has(ItemId::InputBatch) || b.batchKeptAllStep) { // the first and last pipeline stages fetch it
+    // Megatron-LM's get_batch: the first and last pipeline stages fetch the micro-batch (the Hugging
+    // Face Trainer's batch is an item of its own, with no rerun state machine).
+    if (s.megatron() && (b.has(ItemId::InputBatch) || b.batchKeptAllStep)) {
         parallel << (s.dataloaderMask
                          ? QObject::tr("Megatron-LM's loop fetches each micro-batch as it runs forward: its token "
                                        "ids, labels and loss mask, and the causal mask its data loader builds, "
