@@ -839,6 +839,52 @@ private Q_SLOTS:
         QCOMPARE(qint64(part("MLP")), qint64(mlpTensors) * 2 * rows * s.arch.ffn / tp);
     }
 
+    // SequentialMLP runs this GPU's experts one after another, so one expert's backward is the
+    // MLP's moment: the stream's gradient (this GPU's slice under sequence parallelism) and, GELU's
+    // fused kernel having its FC2 keep its input, the gradient of GELU's input, one expert's rows
+    // wide. The dispatcher gathers the tokens of the TP × EP group: under balanced routing a local
+    // expert takes s·b·k·EP/E rows, EP times its share of this GPU's own tokens. The grouped GEMM
+    // computes every local expert's rows at once: s·b·k. s = 2048, b = 1, h = 4096, f = 11008,
+    // 8 experts, BF16.
+    void megatronExpertBackward_data()
+    {
+        QTest::addColumn<int>("topK");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<bool>("grouped");
+        QTest::addColumn<qint64>("expertRows");
+        QTest::newRow("top-1, one GPU: s·b/8 rows") << 1 << 1 << 1 << false << qint64(2048 / 8);
+        QTest::newRow("top-1 over EP 4: s·b·4/8 rows") << 1 << 1 << 4 << false << qint64(2048 * 4 / 8);
+        QTest::newRow("top-2 over EP 8: s·b·2 rows") << 2 << 1 << 8 << false << qint64(2048 * 2);
+        QTest::newRow("top-1, TP 2 with SP over EP 2: s·b·2/8 rows, f split")
+            << 1 << 2 << 2 << false << qint64(2048 * 2 / 8);
+        QTest::newRow("grouped GEMM, top-2 over EP 4: all s·b·2 rows") << 2 << 1 << 4 << true << qint64(2048 * 2);
+        QTest::newRow("grouped GEMM, top-1, TP 2 with SP over EP 2: all s·b rows")
+            << 1 << 2 << 2 << true << qint64(2048);
+    }
+    void megatronExpertBackward()
+    {
+        QFETCH(int, topK);
+        QFETCH(int, tp);
+        QFETCH(int, ep);
+        QFETCH(bool, grouped);
+        QFETCH(qint64, expertRows);
+        Scenario s;
+        s.sequence = 2048;
+        s.precision = Precision::MixedBf16;
+        s.arch.mlp = MlpKind::Gelu;
+        s.arch.experts = 8;
+        s.arch.expertsPerToken = topK;
+        s.tensorParallel = tp;
+        s.sequenceParallel = tp > 1;
+        s.expertParallel = ep;
+        s.dataParallel = ep;
+        s.groupedGemm = grouped;
+        QVERIFY(!scenarioError(s));
+        const qint64 stream = qint64(2) * 2048 / tp * 4096;
+        QCOMPARE(qint64(backwardWorkingSet(s).total), stream + 2 * expertRows * s.arch.ffn / tp);
+    }
+
     // Megatron-Core's all-gather buffer (GlobalMemoryBuffer "mpu"), kept at its largest use: the
     // output layer's input gathered over TP under sequence parallelism on the last stage, and the
     // MoE dispatcher's tokens gathered over TP × EP. s = 2048, b = 1, h = 4096, BF16.
