@@ -63,24 +63,51 @@ bool holdsWord(std::string_view whole, std::string_view part, bool toWordEnd)
     return false;
 }
 
-// The ids that contain what was typed, or are contained in it ("h100" -> h100-sxm, "mixtral" ->
-// mixtral-8x7b, "meta-llama-3-8b-instruct" -> llama-3-8b); failing those, the ids a typo or two
-// away (one in four characters, at least one). Nearest first, at most three.
+// How many of the words typed ("h100", "80gb") are words of the preset's id or of its name as a
+// slug ("nvidia-h100-sxm-80gb").
+template <class Preset>
+int sharedWords(const Preset &p, std::string_view slug)
+{
+    const std::string name = slugify(p.name);
+    int shared = 0;
+    for (std::size_t start = 0; start < slug.size();) {
+        const std::size_t end = std::min(slug.find('-', start), slug.size());
+        const std::string_view word = slug.substr(start, end - start);
+        if (!word.empty() && (holdsWord(p.id, word, true) || holdsWord(name, word, true)))
+            ++shared;
+        start = end + 1;
+    }
+    return shared;
+}
+
+// The presets whose id or name contains what was typed, or whose id is contained in it ("h100" ->
+// h100-sxm, "mixtral" -> mixtral-8x7b, "meta-llama-3-8b-instruct" -> llama-3-8b, "NVIDIA H100" ->
+// the H100 boards); failing those, the ones sharing the most of two or more of its words
+// ("h100-80gb" -> h100-sxm, h100-pcie); failing those, the ids a typo or two away (one in four
+// characters, at least one). Nearest first, at most three.
 template <class Preset>
 std::vector<std::string> similarIds(const std::vector<Preset> &list, std::string_view typed)
 {
     const std::string slug = slugify(typed);
     if (slug.size() > kMaxTypedIdLength)
         return {};
-    const auto contains = [&](const std::string &id) {
-        return slug.size() >= 2 && (holdsWord(id, slug, false) || holdsWord(slug, id, true));
+    const auto contains = [&](const Preset &p) {
+        return slug.size() >= 2
+            && (holdsWord(p.id, slug, false) || holdsWord(slug, p.id, true) || holdsWord(slugify(p.name), slug, false));
     };
-    const bool anyContains = std::any_of(list.begin(), list.end(), [&](const Preset &p) { return contains(p.id); });
+    const bool anyContains = std::any_of(list.begin(), list.end(), contains);
+    int mostShared = 0;
+    if (!anyContains)
+        for (const Preset &p : list)
+            mostShared = std::max(mostShared, sharedWords(p, slug));
     const std::size_t typos = std::max<std::size_t>(1, slug.size() / 4);
     std::vector<std::pair<std::size_t, std::string>> near;
     for (const Preset &p : list) {
         const std::size_t distance = editDistance(slug, p.id);
-        if (anyContains ? contains(p.id) : distance <= typos)
+        const bool similar = anyContains ? contains(p)
+            : mostShared >= 2            ? sharedWords(p, slug) == mostShared
+                                         : distance <= typos;
+        if (similar)
             near.emplace_back(distance, p.id);
     }
     std::sort(near.begin(), near.end());

@@ -366,6 +366,12 @@ private Q_SLOTS:
         QTest::newRow("the chip alone: its boards") << "h100" << QStringList{"h100-nvl", "h100-sxm", "h100-pcie"};
         QTest::newRow("a100 is no a10") << "a100" << QStringList{"a100-40gb", "a100-80gb"};
         QTest::newRow("the number alone") << "4090" << QStringList{"rtx-4090"};
+        QTest::newRow("the chip and its memory: the boards named so")
+            << "h100-80gb" << QStringList{"h100-pcie", "h100-sxm"};
+        QTest::newRow("the maker's name of a chip")
+            << "NVIDIA H100" << QStringList{"h100-nvl", "h100-pcie", "h100-sxm"};
+        QTest::newRow("a board's whole name") << "NVIDIA H100 SXM 80GB" << QStringList{"h100-sxm"};
+        QTest::newRow("a model's family and size in another order") << "70b-llama-3.1" << QStringList{"llama-3.1-70b"};
         QTest::newRow("nothing close") << "banana" << QStringList{};
         QTest::newRow("hostile length") << QString(100000, QLatin1Char('h')) << QStringList{};
     }
