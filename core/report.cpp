@@ -354,8 +354,13 @@ std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep
     std::string out = renderRows(rows, format);
     if (format != Format::Csv && !steps.empty() && !steps.back().fits) {
         out += "\nEven with every lever pulled it does not fit " + gpu.name + ".\n";
-        // The levers act on the step; a start-up that holds the whole model is beyond them.
         const LadderStep &last = steps.back();
+        // What more GPUs would do, as the GUI's verdict says: sharded states fall with their count.
+        if (const std::int64_t ranks = minDataParallel(last.scenario, gpu.capacity, rule); ranks > 0)
+            out += "With the levers above it fits over " + std::to_string(ranks) + " data-parallel GPUs with "
+                + shardingLabel(last.scenario) + " (" + std::to_string(gpusWithDataParallel(last.scenario, ranks))
+                + " GPUs in all; --solve min-gpus).\n";
+        // The levers act on the step; a start-up that holds the whole model is beyond them.
         if (rule == FitRule::Peak && stepTimeline(last.breakdown).peakAtStartUp())
             out += "Its peak is the run's start-up: DeepSpeed holds the whole model on each GPU before ZeRO-3 "
                    "partitions it, which no lever of the step lowers"

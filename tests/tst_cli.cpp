@@ -498,6 +498,41 @@ private Q_SLOTS:
             QVERIFY2(run.out.contains(expected.toUtf8()), run.out.constData());
     }
 
+    // Where no lever is enough, the ladder says how many data-parallel GPUs hold the last step's
+    // scenario: the number --solve min-gpus finds for it. Without sharding no count helps.
+    void ladderSaysHowManyGpusWouldHoldIt_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("lastStep"); // the levers the ladder pulled, as flags
+        QTest::newRow("70B under FSDP over 8 H100s")
+            << QStringList{"--dp", "8", "--zero", "3", "--sharding", "fsdp", "--gpu", "h100-sxm"}
+            << QStringList{"--dp", "8", "--zero", "3", "--sharding", "fsdp", "--recompute", "full", "--seq", "2048"};
+        QTest::newRow("one GPU: the ZeRO lever shards over 8")
+            << QStringList{"--gpu", "h100-sxm", "--ladder-order", "zero,recompute"}
+            << QStringList{"--dp", "8", "--zero", "3", "--recompute", "full"};
+        QTest::newRow("no sharding: no count helps")
+            << QStringList{"--gpu", "rtx-4090", "--ladder-order", "recompute"} << QStringList{};
+    }
+    void ladderSaysHowManyGpusWouldHoldIt()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, lastStep);
+        const QStringList model{"--model", "llama-3-70b"};
+        const Run run = cli(model + args + QStringList{QStringLiteral("--ladder")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("Even with every lever pulled it does not fit"), run.out.constData());
+        const QRegularExpression line(QStringLiteral("it fits over (\\d+) data-parallel GPUs"));
+        const QRegularExpressionMatch said = line.match(QString::fromUtf8(run.out));
+        QCOMPARE(said.hasMatch(), !lastStep.isEmpty());
+        if (lastStep.isEmpty())
+            return;
+        const QJsonObject solve = json(model + lastStep
+                                       + QStringList{"--gpu", args.at(args.indexOf("--gpu") + 1), "--solve",
+                                                     "min-gpus"})[QStringLiteral("solve")]
+                                      .toObject();
+        QCOMPARE(said.captured(1).toLongLong(), solve[QStringLiteral("value")].toInteger());
+    }
+
     // The ladder stops at the first step that fits by --fit-by, and reports what it requires by it.
     void ladder_data() { fitByRows(); }
     void ladder()
