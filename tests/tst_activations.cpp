@@ -40,6 +40,23 @@ Scenario gpt3()
     return s;
 }
 
+// Megatron-Core's MoE layer on the article's 7B shapes with 8 experts: s = 2048, b = 1, BF16,
+// tensor parallelism with sequence parallelism, EP taken from the data-parallel GPUs.
+Scenario megatronMoe(MlpKind mlp, int topK, int tp, int ep)
+{
+    Scenario s;
+    s.sequence = 2048;
+    s.precision = Precision::MixedBf16;
+    s.arch.mlp = mlp;
+    s.arch.experts = 8;
+    s.arch.expertsPerToken = topK;
+    s.tensorParallel = tp;
+    s.sequenceParallel = tp > 1;
+    s.expertParallel = ep;
+    s.dataParallel = ep;
+    return s;
+}
+
 // Layers that keep only their input, and logits that make a pipeline's last stage the heaviest
 // at its peak (the loss's tensors outweigh the vocabulary's share of the optimizer step).
 void makeLastStageHeaviest(Scenario &s)
@@ -796,7 +813,6 @@ private Q_SLOTS:
     // indices its backward keeps; its experts split f over the TP GPUs. A non-gated activation is
     // weighted by the routing probabilities and cast back (mlp.py, per_token_scale), keeping its
     // output beside its input and the cast; the fused weighted SwiGLU keeps only its input.
-    // The article's 7B shapes with 8 experts, s = 2048, b = 1, BF16.
     void megatronMoeLayer_data()
     {
         QTest::addColumn<bool>("gated");
@@ -816,16 +832,7 @@ private Q_SLOTS:
         QFETCH(int, tp);
         QFETCH(int, ep);
         QFETCH(int, mlpTensors);
-        Scenario s;
-        s.sequence = 2048;
-        s.precision = Precision::MixedBf16;
-        s.arch.mlp = gated ? MlpKind::SwiGlu : MlpKind::Gelu;
-        s.arch.experts = 8;
-        s.arch.expertsPerToken = topK;
-        s.tensorParallel = tp;
-        s.sequenceParallel = tp > 1;
-        s.expertParallel = ep;
-        s.dataParallel = ep;
+        const Scenario s = megatronMoe(gated ? MlpKind::SwiGlu : MlpKind::Gelu, topK, tp, ep);
         QVERIFY(!scenarioError(s));
         const TensorList layer = layerTensors(s);
         const auto part = [&](std::string_view name) {
@@ -844,8 +851,7 @@ private Q_SLOTS:
     // fused kernel having its FC2 keep its input, the gradient of GELU's input, one expert's rows
     // wide. The dispatcher gathers the tokens of the TP × EP group: under balanced routing a local
     // expert takes s·b·k·EP/E rows, EP times its share of this GPU's own tokens. The grouped GEMM
-    // computes every local expert's rows at once: s·b·k. s = 2048, b = 1, h = 4096, f = 11008,
-    // 8 experts, BF16.
+    // computes every local expert's rows at once: s·b·k. h = 4096, f = 11008.
     void megatronExpertBackward_data()
     {
         QTest::addColumn<int>("topK");
@@ -869,16 +875,7 @@ private Q_SLOTS:
         QFETCH(int, ep);
         QFETCH(bool, grouped);
         QFETCH(qint64, expertRows);
-        Scenario s;
-        s.sequence = 2048;
-        s.precision = Precision::MixedBf16;
-        s.arch.mlp = MlpKind::Gelu;
-        s.arch.experts = 8;
-        s.arch.expertsPerToken = topK;
-        s.tensorParallel = tp;
-        s.sequenceParallel = tp > 1;
-        s.expertParallel = ep;
-        s.dataParallel = ep;
+        Scenario s = megatronMoe(MlpKind::Gelu, topK, tp, ep);
         s.groupedGemm = grouped;
         QVERIFY(!scenarioError(s));
         const qint64 stream = qint64(2) * 2048 / tp * 4096;
