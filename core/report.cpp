@@ -325,9 +325,16 @@ std::string renderSweep(std::string_view field, const std::vector<SweepPoint> &p
 std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep> &steps, const GpuPreset &gpu,
                          Units units, Format format)
 {
+    // Where every lever is not enough, what more GPUs would do, as the GUI's verdict says: the
+    // last step's sharded states fall with their count (0: no count helps).
+    const bool beyondLevers = format != Format::Csv && !steps.empty() && !steps.back().fits;
+    const LadderStep *last = beyondLevers ? &steps.back() : nullptr;
+    const std::int64_t ranks = last ? minDataParallel(last->scenario, gpu.capacity, rule) : 0;
+    const std::int64_t gpus = ranks > 0 ? gpusWithDataParallel(last->scenario, ranks) : 0;
     if (format == Format::Json) {
         std::string out = "{\"gpu\": " + jsonString(gpu.id) + ", \"capacity_bytes\": " + std::to_string(gpu.capacity)
             + ", \"fit_by\": " + jsonString(toString(rule)) + ", \"start_bytes\": " + std::to_string(start)
+            + ", \"min_data_parallel\": " + std::to_string(ranks) + ", \"min_gpus\": " + std::to_string(gpus)
             + ", \"steps\": [\n";
         for (std::size_t i = 0; i < steps.size(); ++i) {
             const LadderStep &s = steps[i];
@@ -352,19 +359,16 @@ std::string renderLadder(Bytes start, FitRule rule, const std::vector<LadderStep
                         s.grew.empty() ? s.cost : s.cost + "; costs memory: " + s.grew});
     }
     std::string out = renderRows(rows, format);
-    if (format != Format::Csv && !steps.empty() && !steps.back().fits) {
+    if (beyondLevers) {
         out += "\nEven with every lever pulled it does not fit " + gpu.name + ".\n";
-        const LadderStep &last = steps.back();
-        // What more GPUs would do, as the GUI's verdict says: sharded states fall with their count.
-        if (const std::int64_t ranks = minDataParallel(last.scenario, gpu.capacity, rule); ranks > 0)
+        if (ranks > 0)
             out += "With the levers above it fits over " + std::to_string(ranks) + " data-parallel GPUs with "
-                + shardingLabel(last.scenario) + " (" + std::to_string(gpusWithDataParallel(last.scenario, ranks))
-                + " GPUs in all; --solve min-gpus).\n";
+                + shardingLabel(last->scenario) + " (" + std::to_string(gpus) + " GPUs in all; --solve min-gpus).\n";
         // The levers act on the step; a start-up that holds the whole model is beyond them.
-        if (rule == FitRule::Peak && stepTimeline(last.breakdown).peakAtStartUp())
+        if (rule == FitRule::Peak && stepTimeline(last->breakdown).peakAtStartUp())
             out += "Its peak is the run's start-up: DeepSpeed holds the whole model on each GPU before ZeRO-3 "
                    "partitions it, which no lever of the step lowers"
-                + std::string(last.scenario.zeroInitDecides()
+                + std::string(last->scenario.zeroInitDecides()
                                   ? "; built under zero.Init (--zero-init yes) the model is never whole on one GPU.\n"
                                   : ": a 4-bit model always reaches DeepSpeed whole.\n");
     }

@@ -524,13 +524,19 @@ private Q_SLOTS:
         const QRegularExpression line(QStringLiteral("it fits over (\\d+) data-parallel GPUs"));
         const QRegularExpressionMatch said = line.match(QString::fromUtf8(run.out));
         QCOMPARE(said.hasMatch(), !lastStep.isEmpty());
-        if (lastStep.isEmpty())
+        // The JSON carries the same count (0: no count helps).
+        const QJsonObject ladder = json(model + args + QStringList{"--ladder"});
+        if (lastStep.isEmpty()) {
+            QCOMPARE(ladder[QStringLiteral("min_data_parallel")].toInteger(-1), 0);
             return;
+        }
         const QJsonObject solve = json(model + lastStep
                                        + QStringList{"--gpu", args.at(args.indexOf("--gpu") + 1), "--solve",
                                                      "min-gpus"})[QStringLiteral("solve")]
                                       .toObject();
         QCOMPARE(said.captured(1).toLongLong(), solve[QStringLiteral("value")].toInteger());
+        QCOMPARE(ladder[QStringLiteral("min_data_parallel")].toInteger(), solve[QStringLiteral("value")].toInteger());
+        QCOMPARE(ladder[QStringLiteral("min_gpus")].toInteger(), solve[QStringLiteral("gpus")].toInteger());
     }
 
     // The ladder stops at the first step that fits by --fit-by, and reports what it requires by it.
