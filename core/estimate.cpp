@@ -2376,6 +2376,12 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
             text += " (the block's last expert, its backward's first, taking " + formatCount(rows) + " rows: "
                 + (s.expertLoad == ExpertLoad::EveryToken ? "every token, the most routing can give it)"
                                                           : "its even share of tokens × k)");
+        if (const std::int64_t rows = megatronExpertRows(s); rows > 0) {
+            const std::string_view who = s.groupedGemm ? " (this GPU's experts at once in the grouped GEMM: "
+                                                       : " (one of this GPU's experts, which run one after another: ";
+            text += std::string(who) + formatCount(rows) + " rows, " + (s.groupedGemm ? "their" : "its")
+                + " share of the tokens × k gathered over TP × EP)";
+        }
         if (lossFreed == 0)
             return text + equals(beyond, units);
         return text + " = " + formatBytes(set.total, units)

@@ -1234,6 +1234,21 @@ std::int64_t lastExpertRows(const Scenario &s)
     return s.expertsOneByOne() ? expertRouting(s).lastRows() : 0;
 }
 
+// Megatron's dispatcher hands this GPU's experts the rows of the whole expert-parallel group (the
+// tokens all-gathered over TP × EP, MoEAllGatherTokenDispatcher), so under balanced routing each
+// local expert takes EP times its share of this GPU's tokens × k; the grouped GEMM computes all of
+// them at once (TEGroupedMLP.forward: one GroupedLinear over every local expert's rows),
+// SequentialMLP one expert after another.
+std::int64_t megatronExpertRows(const Scenario &s)
+{
+    if (!s.megatronExperts())
+        return 0;
+    const Architecture &a = s.arch;
+    const std::int64_t expertsAtOnce = s.groupedGemm ? a.experts / s.expertParallel : 1;
+    return s.sequence * s.microBatch * std::min(a.expertsPerToken, a.experts) * s.expertParallel * expertsAtOnce
+        / a.experts;
+}
+
 Bytes reentrantCheckpointOutput(const Scenario &s)
 {
     return s.reentrantCheckpoint() ? dtypeBytes(s).stream * s.sequence * s.microBatch * s.arch.hidden : 0;
@@ -1304,14 +1319,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // Megatron's residual stream is this GPU's slice under sequence parallelism; torchtitan's too.
     const std::int64_t streamSplit = megatron ? (s.sequenceParallel ? t : 1) : t;
     const std::int64_t tokens = s.sequence * s.microBatch;
-    // One expert computes at a time: its share of the routed rows. Megatron's dispatcher hands this
-    // GPU's experts the rows of the whole expert-parallel group (the tokens all-gathered over TP ×
-    // EP, MoEAllGatherTokenDispatcher), so each local expert takes EP times its share of this GPU's;
-    // its grouped GEMM computes all of them at once (TEGroupedMLP.forward: one GroupedLinear over
-    // every local expert's rows), SequentialMLP one expert after another.
-    const std::int64_t expertsAtOnce = s.megatronExperts() && s.groupedGemm ? a.experts / s.expertParallel : 1;
-    const std::int64_t rows = tokens * std::min(a.expertsPerToken, a.experts) * (megatron ? s.expertParallel : 1)
-        * expertsAtOnce / a.experts;
+    // The rows the MLP computes at once: every token's, or what Megatron's experts take.
+    const std::int64_t rows = s.megatronExperts() ? megatronExpertRows(s) : tokens;
     // The MLP's products, in what they are computed in (mlpBytes), and what a 16-bit kernel hands back.
     const std::int64_t wide = mlpBytes(s, dt) * rows * (a.ffn / t);
     const std::int64_t wide16 = e * rows * (a.ffn / t);

@@ -81,6 +81,10 @@ Bytes reentrantCheckpointOutput(const Scenario &s);
 // The rows Hugging Face's MoE block routes to its last expert, the one computing at the block's
 // widest moments, as Scenario::expertLoad takes routing; 0 where experts do not run one by one.
 std::int64_t lastExpertRows(const Scenario &s);
+// The rows Megatron's MoE layer computes at once in backward: a local expert's share of the tokens
+// gathered over TP × EP, SequentialMLP running them one after another, or every local expert's in
+// the grouped GEMM; 0 outside Megatron's MoE layer.
+std::int64_t megatronExpertRows(const Scenario &s);
 // What bitsandbytes' 4-bit linears before 0.43.2 keep of one layer as attributes of their autograd
 // context, which autograd frees with the graph, not when the linear's backward has run; 0 for any
 // other linear.

@@ -674,6 +674,13 @@ private Q_SLOTS:
             s.expertParallel = 2;
             s.dataParallel = 2;
         });
+        row("Megatron MoE through the grouped GEMM: every local expert's rows at once", [](Scenario &s) {
+            s.precision = Precision::MixedBf16;
+            s.arch.experts = 8;
+            s.expertParallel = 2;
+            s.dataParallel = 2;
+            s.groupedGemm = true;
+        });
         row("Megatron, TP 4 with SP: the output layer's gathered input", [](Scenario &s) {
             s.precision = Precision::MixedBf16;
             s.tensorParallel = 4;

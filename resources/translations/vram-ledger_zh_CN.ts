@@ -3919,6 +3919,22 @@
         <source>16-bit copy of the gradient of its output, less the LayerNorm&apos;s FP32 statistics, freed by then</source>
         <translation>其输出梯度的 16 位副本，减去届时已释放的 LayerNorm FP32 统计量</translation>
     </message>
+    <message>
+        <source>this GPU&apos;s experts at once in the grouped GEMM:</source>
+        <translation>本 GPU 的各专家在分组 GEMM 中同时计算：</translation>
+    </message>
+    <message>
+        <source>rows, their share of the tokens × k gathered over TP × EP</source>
+        <translation>行，即它们在 TP × EP 上收集的 token × k 中所占的份额</translation>
+    </message>
+    <message>
+        <source>one of this GPU&apos;s experts, which run one after another:</source>
+        <translation>本 GPU 的一个专家（各专家依次运行）：</translation>
+    </message>
+    <message>
+        <source>rows, its share of the tokens × k gathered over TP × EP</source>
+        <translation>行，即它在 TP × EP 上收集的 token × k 中所占的份额</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
