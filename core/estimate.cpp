@@ -223,16 +223,90 @@ std::int64_t overlap(StageLayers a, std::int64_t first, std::int64_t last)
     return std::max<std::int64_t>(0, std::min(a.last, last) - std::max(a.first, first));
 }
 
-// Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
+// Which component each item belongs to, as a table made at compile time.
+constexpr Component itemComponent(ItemId id)
+{
+    switch (id) {
+    case ItemId::Weights:
+    case ItemId::LoraAdapters:
+    case ItemId::Zero3GatheredParams:
+    case ItemId::Zero3PersistentParams:
+    case ItemId::FsdpUnshardedParams:
+    case ItemId::FsdpAllGatherBuffers:
+    case ItemId::QloraDequantized:
+    case ItemId::Fp8WeightCache:
+    case ItemId::RotaryTable:
+    case ItemId::ContextParallelCopies:
+    case ItemId::ModelBeforePartitioning:
+    case ItemId::OffloadParamBuffer: return Component::Parameters;
+    case ItemId::Gradients:
+    case ItemId::FsdpGradientBuffers:
+    case ItemId::FsdpAccumulatedGradients:
+    case ItemId::DdpGradientBuckets:
+    case ItemId::ZeroReduceBucket:
+    case ItemId::ZeroFp32Gradients:
+    case ItemId::OffloadGradientBuffer:
+    case ItemId::OffloadFp32Gradients:
+    case ItemId::OffloadHostGradientBuffer:
+    case ItemId::OffloadAccumulatedGradients: return Component::Gradients;
+    case ItemId::MasterWeights:
+    case ItemId::OptimizerMoments:
+    case ItemId::PagedOptimizerStates:
+    case ItemId::OptimizerStepBuffer: return Component::OptimizerStates;
+    case ItemId::LayerActivations:
+    case ItemId::EmbeddingActivations:
+    case ItemId::InputBatch:
+    case ItemId::BatchesKept:
+    case ItemId::PipelineGradients:
+    case ItemId::PipelineOutputAndNextInput:
+    case ItemId::PipelineInputsHeld:
+    case ItemId::PipelineInputsKept:
+    case ItemId::Logits:
+    case ItemId::RecomputeBuffer:
+    case ItemId::CheckpointsKeptByFsdp:
+    case ItemId::ActivationOffloadWindow:
+    case ItemId::WeightCasts:
+    case ItemId::HeadActivations:
+    case ItemId::BackwardWorkingSet: return Component::Activations;
+    case ItemId::GemmWorkspaces:
+    case ItemId::GatherBuffer:
+    case ItemId::CudaContext:
+    case ItemId::WeightBlockTails:
+    case ItemId::FreedLogitsBlock:
+    case ItemId::AllocatorReserve:
+    case ItemId::CommBuffers:
+    case ItemId::NvlsBuffers: return Component::Overhead;
+    }
+    return Component::Overhead;
+}
+constexpr auto kItemComponents = [] {
+    std::array<Component, kItemCount> table{};
+    for (int i = 0; i < kItemCount; ++i)
+        table[static_cast<std::size_t>(i)] = itemComponent(static_cast<ItemId>(i));
+    return table;
+}();
+
+// An item's bytes into the breakdown: the item's, its component's and the totals, as each item
+// is recorded (summing every component from all the items once took a quarter of an estimate).
 // `host`: what the item holds in CPU memory rather than on the GPU.
+void record(Breakdown &b, ItemId id, Bytes bytes, Bytes host)
+{
+    const auto i = static_cast<std::size_t>(id);
+    b.itemBytes[i] += bytes;
+    b.itemHostBytes[i] += host;
+    b.present[i] = true;
+    b.componentBytes[static_cast<std::size_t>(kItemComponents[i])] += bytes;
+    b.total += bytes;
+    b.host += host;
+}
+
+// Where the numbers go. Numbers only: adds bytes. With text: also asks each item for its formula.
 struct NumbersSink {
     Breakdown &b;
     template <class Formula>
     void add(ItemId id, Bytes bytes, Formula &&, Bytes host = 0)
     {
-        b.itemBytes[static_cast<int>(id)] += bytes;
-        b.itemHostBytes[static_cast<int>(id)] += host;
-        b.present[static_cast<int>(id)] = true;
+        record(b, id, bytes, host);
     }
 };
 
@@ -242,9 +316,7 @@ struct TextSink {
     template <class Formula>
     void add(ItemId id, Bytes bytes, Formula &&formula, Bytes host = 0)
     {
-        b.itemBytes[static_cast<int>(id)] += bytes;
-        b.itemHostBytes[static_cast<int>(id)] += host;
-        b.present[static_cast<int>(id)] = true;
+        record(b, id, bytes, host);
         items.push_back({id, bytes, formula(), host});
     }
 };
@@ -2643,18 +2715,6 @@ void Stage::addOverhead(Units units, Breakdown &b, Sink &sink) const
     });
 }
 
-// The components and totals from the items.
-void tally(Breakdown &b)
-{
-    b.componentBytes = {};
-    b.total = b.host = 0;
-    for (int i = 0; i < kItemCount; ++i) {
-        b.componentBytes[static_cast<int>(componentOf(static_cast<ItemId>(i)))] += b.itemBytes[i];
-        b.total += b.itemBytes[i];
-        b.host += b.itemHostBytes[i];
-    }
-}
-
 template <class Sink>
 void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &sink)
 {
@@ -2666,11 +2726,8 @@ void compute(const Scenario &whole, int stage, Units units, Breakdown &b, Sink &
     g.addGemmWorkspaces(units, sink);
     g.addGatherBuffer(units, sink);
     g.addWeightBlockTails(units, sink);
-    tally(b);
-    if (g.s.overhead.reserveCounted()) {
+    if (g.s.overhead.reserveCounted())
         g.addOverhead(units, b, sink);
-        tally(b);
-    }
 }
 
 // The first stage holds the most activations and the embedding; the last holds the logits
@@ -2691,58 +2748,7 @@ int heaviestStage(const Scenario &s)
 
 Component componentOf(ItemId id)
 {
-    switch (id) {
-    case ItemId::Weights:
-    case ItemId::LoraAdapters:
-    case ItemId::Zero3GatheredParams:
-    case ItemId::Zero3PersistentParams:
-    case ItemId::FsdpUnshardedParams:
-    case ItemId::FsdpAllGatherBuffers:
-    case ItemId::QloraDequantized:
-    case ItemId::Fp8WeightCache:
-    case ItemId::RotaryTable:
-    case ItemId::ContextParallelCopies:
-    case ItemId::ModelBeforePartitioning:
-    case ItemId::OffloadParamBuffer: return Component::Parameters;
-    case ItemId::Gradients:
-    case ItemId::FsdpGradientBuffers:
-    case ItemId::FsdpAccumulatedGradients:
-    case ItemId::DdpGradientBuckets:
-    case ItemId::ZeroReduceBucket:
-    case ItemId::ZeroFp32Gradients:
-    case ItemId::OffloadGradientBuffer:
-    case ItemId::OffloadFp32Gradients:
-    case ItemId::OffloadHostGradientBuffer:
-    case ItemId::OffloadAccumulatedGradients: return Component::Gradients;
-    case ItemId::MasterWeights:
-    case ItemId::OptimizerMoments:
-    case ItemId::PagedOptimizerStates:
-    case ItemId::OptimizerStepBuffer: return Component::OptimizerStates;
-    case ItemId::LayerActivations:
-    case ItemId::EmbeddingActivations:
-    case ItemId::InputBatch:
-    case ItemId::BatchesKept:
-    case ItemId::PipelineGradients:
-    case ItemId::PipelineOutputAndNextInput:
-    case ItemId::PipelineInputsHeld:
-    case ItemId::PipelineInputsKept:
-    case ItemId::Logits:
-    case ItemId::RecomputeBuffer:
-    case ItemId::CheckpointsKeptByFsdp:
-    case ItemId::ActivationOffloadWindow:
-    case ItemId::WeightCasts:
-    case ItemId::HeadActivations:
-    case ItemId::BackwardWorkingSet: return Component::Activations;
-    case ItemId::GemmWorkspaces:
-    case ItemId::GatherBuffer:
-    case ItemId::CudaContext:
-    case ItemId::WeightBlockTails:
-    case ItemId::FreedLogitsBlock:
-    case ItemId::AllocatorReserve:
-    case ItemId::CommBuffers:
-    case ItemId::NvlsBuffers: return Component::Overhead;
-    }
-    return Component::Overhead;
+    return kItemComponents[static_cast<std::size_t>(id)];
 }
 
 std::int64_t shardCount(const Scenario &s, Component c)
