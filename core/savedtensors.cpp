@@ -1244,9 +1244,12 @@ std::int64_t megatronExpertRows(const Scenario &s)
     if (!s.megatronExperts())
         return 0;
     const Architecture &a = s.arch;
-    const std::int64_t expertsAtOnce = s.groupedGemm ? a.experts / s.expertParallel : 1;
-    return s.sequence * s.microBatch * std::min(a.expertsPerToken, a.experts) * s.expertParallel * expertsAtOnce
-        / a.experts;
+    // This GPU's tokens × k: the grouped GEMM takes EP × (E/EP)/E of them, all; one expert EP/E,
+    // divided first so that no product overflows.
+    const std::int64_t routed = s.sequence * s.microBatch * std::min(a.expertsPerToken, a.experts);
+    if (s.groupedGemm)
+        return routed;
+    return routed / a.experts * s.expertParallel + routed % a.experts * s.expertParallel / a.experts;
 }
 
 Bytes reentrantCheckpointOutput(const Scenario &s)
