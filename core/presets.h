@@ -17,7 +17,9 @@ namespace vl {
 
 // 2: scenario files say what the estimate predicts (overhead.measure); a file before it that
 // does not say `overhead: {enabled: yes}` meant the tensors alone (Measure::Allocated).
-inline constexpr int kSchemaVersion = 2;
+// 3: PEFT's adapters over a 16-bit model are FP32 by default (finetune.adapters_fp32); a file
+// before it that does not say meant them in the model's dtype.
+inline constexpr int kSchemaVersion = 3;
 
 struct ModelPreset {
     std::string id;

@@ -284,8 +284,9 @@ struct Scenario {
     // autocast_adapter_dtype, on by default: BaseTuner._cast_adapter_dtype), and each adapter casts
     // its input to FP32 (peft/tuners/lora/layer.py, Linear.forward: x.to(lora_A.weight.dtype)): FP32 adapter
     // weights, gradients and optimizer states, FP32 tensors saved by the adapters, a 16-bit base and
-    // stream. false: the adapters in the base's dtype (PEFT before 0.12). (adaptersFp32Possible)
-    bool adaptersFp32 = false;
+    // stream. false: the adapters in the base's dtype (PEFT before 0.12, what a scenario file before
+    // schema 3 that does not say means). (adaptersFp32Possible)
+    bool adaptersFp32 = true;
     bool doubleQuant = true;          // QLoRA: bitsandbytes quantizes the NF4 blocks' absmax constants too
     std::int64_t trainableLayers = 2; // Freeze: only the top layers train
 

@@ -44,6 +44,10 @@ std::optional<Error> readScenario(YamlReader r, int schema, Scenario &s, std::st
     // turned it on: such a file keeps meaning the tensors alone, not the newer default.
     if (schema < 2)
         s.overhead.measure = Measure::Allocated;
+    // Before schema 3 PEFT's adapters over a 16-bit model were in its dtype unless a file said FP32
+    // (finetune.adapters_fp32), PEFT before 0.12; the default now follows PEFT since.
+    if (schema < 3)
+        s.adaptersFp32 = false;
     std::optional<Error> e;
     (e = r.string("model", modelId));
     if (e)

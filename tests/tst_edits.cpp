@@ -765,14 +765,14 @@ private Q_SLOTS:
         hfLora.fineTune = FineTune::LoRA;
         hfLora.precision = Precision::Bf16;
         QTest::newRow("FP32 adapters, LoRA in BF16") << hfLora << "adapters-fp32"
-                                                     << "yes" << true;
+                                                     << "no" << true;
         Scenario hfLoraAutocast = hfLora; // autocast's adapters are FP32 anyway
         hfLoraAutocast.precision = Precision::MixedBf16;
         hfLoraAutocast.ampStyle = AmpStyle::Autocast;
         QTest::newRow("FP32 adapters, LoRA under autocast") << hfLoraAutocast << "adapters-fp32"
-                                                            << "yes" << false;
+                                                            << "no" << false;
         QTest::newRow("FP32 adapters, full fine-tuning") << huggingFace << "adapters-fp32"
-                                                         << "yes" << false;
+                                                         << "no" << false;
         Scenario megatronGqa = llama();
         megatronGqa.arch.kvHeads = 8;
         megatronGqa.attention = Attention::Flash;

@@ -201,6 +201,28 @@ private Q_SLOTS:
         QCOMPARE(int(doc->scenario.overhead.measure), measure);
     }
 
+    // PEFT's adapters over a 16-bit model: a file before schema 3 that does not say meant them in
+    // the model's dtype (PEFT before 0.12); a newer one takes the default, FP32, as PEFT since.
+    void adaptersFp32AcrossSchemas_data()
+    {
+        QTest::addColumn<int>("schema");
+        QTest::addColumn<QString>("finetune");
+        QTest::addColumn<bool>("fp32");
+        QTest::newRow("schema 2, not said: the model's dtype") << 2 << "finetune: {mode: lora}" << false;
+        QTest::newRow("schema 2, said yes") << 2 << "finetune: {mode: lora, adapters_fp32: yes}" << true;
+        QTest::newRow("schema 3, not said: FP32") << 3 << "finetune: {mode: lora}" << true;
+        QTest::newRow("schema 3, said no") << 3 << "finetune: {mode: lora, adapters_fp32: no}" << false;
+    }
+    void adaptersFp32AcrossSchemas()
+    {
+        QFETCH(int, schema);
+        QFETCH(QString, finetune);
+        QFETCH(bool, fp32);
+        const auto doc = parseSketch(schema, finetune, "adapters.vramledger.yaml");
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+        QCOMPARE(doc->scenario.adaptersFp32, fp32);
+    }
+
     // The CUDA context: a file that names the kernel loading without a size takes that loading's
     // context; a size it gives is kept; a file before the loading existed keeps its size, lazily.
     void cudaContextFollowsLoading_data()
