@@ -173,6 +173,7 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "one of this GPU's experts, which run one after another:"),
     VL_TRANSLATE_NOOP("vl::formula", "rows, its share of the tokens × k gathered over TP × EP"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the layer's output (the residual stream)"),
+    VL_TRANSLATE_NOOP("vl::formula", "the FP32 LoRA adapter's gradient of down_proj's input"),
     VL_TRANSLATE_NOOP("vl::formula", "gradients of SiLU's output and of up_proj's output"),
     VL_TRANSLATE_NOOP("vl::formula", "less its input, which the checkpoint keeps and the recomputation saves as it is"),
     VL_TRANSLATE_NOOP("vl::formula",

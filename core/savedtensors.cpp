@@ -1396,13 +1396,27 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     if (fourBitMlp) {
         const bool fp32Mlp = wide > wide16; // an FP32 stream under autocast
         const bool lora = loraOn(s, LoraDown);
-        // What the adapter saved of the product: its 16-bit dropped copy or cast, or the 16-bit
-        // product itself, which the base may keep already.
-        const Bytes loraSaved = !lora ? 0 : s.loraDropout || fp32Mlp ? wide16 : s.fourBitKeepsInput() ? 0 : wide;
-        const Bytes loraFreed = lora ? loraSaved + adapterFreed : 0;
+        // PEFT's FP32 adapters outside autocast (adaptersFp32): x cast up for the adapter, whose
+        // output is cast back to 16 bits before the sum (peft/tuners/lora/bnb.py, Linear4bit.forward).
+        const bool fp32Adapter = s.adaptersUpcast();
+        const Bytes wide32 = 4 * rows * (a.ffn / t);
+        // What the adapter saved of the product: its FP32 cast or dropped copy, its 16-bit dropped
+        // copy or cast, or the 16-bit product itself, which the base may keep already; with its
+        // rank-r output, and LoRA dropout's 1-byte mask.
+        const Bytes loraSaved = !lora  ? 0
+            : fp32Adapter              ? wide32
+            : s.loraDropout || fp32Mlp ? wide16
+            : s.fourBitKeepsInput()    ? 0
+                                       : wide;
+        const Bytes adapterOutput = (fp32Adapter ? 4 : e) * rows * s.loraRank;
+        const Bytes loraFreed = lora ? loraSaved + adapterOutput + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
         // lora_A's backward hands back the gradient of its input; an FP32 product's is cast up once
-        // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it.
-        if (lora)
+        // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it. An
+        // FP32 adapter's gradient of its FP32 input; dropout's and the cast's come once lora_A's
+        // saved input is freed.
+        if (lora && fp32Adapter)
+            adapter.tensors[0] = {"the FP32 LoRA adapter's gradient of down_proj's input", wide32, 1};
+        else if (lora)
             adapter.tensors[0] = {"the LoRA adapter's gradients of down_proj's input",
                                   fp32Mlp && s.loraDropout ? 2 * wide - wide16 : wide, 1};
         base.tensors = {{{"down_proj's 4-bit backward: the 16-bit gradients of its output and input, the input's "
@@ -1493,7 +1507,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // FP32 gradient of lora_A's output has taken the place of that output, freed by then. With
     // LoRA dropout the dropped copy lora_A saved is freed before the dropout's own gradient comes:
     // no wider.
-    if (s.adaptersUpcast() && loraOn(s, LoraDown))
+    if (s.adaptersUpcast() && loraOn(s, LoraDown) && !fourBitMlp)
         adapterCast.tensors = {{{"16-bit gradient of down_proj's output, waiting for its base's backward",
                                  e * tokens / streamSplit * a.hidden, 1},
                                 {"FP32 gradient of down_proj's LoRA input (PEFT's cast up to the adapter's dtype)",

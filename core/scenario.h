@@ -299,12 +299,13 @@ struct Scenario {
     bool megatron() const { return sharding == Sharding::Megatron; }
     // Low-rank adapters train over a frozen base (LoRA, or QLoRA's 4-bit one).
     bool lora() const { return fineTune == FineTune::LoRA || fineTune == FineTune::QLoRA; }
-    // Where adaptersFp32 can hold: PEFT's LoRA in Hugging Face's code over a model trained in 16
-    // bits without autocast, its base 16-bit too (under autocast the adapters are FP32 anyway).
+    // Where adaptersFp32 can hold: PEFT's LoRA in Hugging Face's code, or its QLoRA over
+    // bitsandbytes' 4-bit base, over a model trained in 16 bits without autocast, its base 16-bit
+    // too (under autocast the adapters are FP32 anyway).
     bool adaptersFp32Possible() const
     {
-        return implementation == Implementation::HuggingFace && fineTune == FineTune::LoRA
-            && precision == Precision::Bf16 && baseDtype != BaseDtype::Fp32;
+        return implementation == Implementation::HuggingFace && lora() && precision == Precision::Bf16
+            && baseDtype != BaseDtype::Fp32;
     }
     bool adaptersUpcast() const { return adaptersFp32 && adaptersFp32Possible(); }
     // bitsandbytes has a paged version of the optimizer (PagedAdamW, PagedAdamW8bit, PagedLion).

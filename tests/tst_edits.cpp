@@ -766,6 +766,10 @@ private Q_SLOTS:
         hfLora.precision = Precision::Bf16;
         QTest::newRow("FP32 adapters, LoRA in BF16") << hfLora << "adapters-fp32"
                                                      << "no" << true;
+        Scenario hfQloraBf16 = hfLora;
+        hfQloraBf16.fineTune = FineTune::QLoRA;
+        QTest::newRow("FP32 adapters, QLoRA in BF16") << hfQloraBf16 << "adapters-fp32"
+                                                      << "no" << true;
         Scenario hfLoraAutocast = hfLora; // autocast's adapters are FP32 anyway
         hfLoraAutocast.precision = Precision::MixedBf16;
         hfLoraAutocast.ampStyle = AmpStyle::Autocast;

@@ -310,16 +310,22 @@ private Q_SLOTS:
                 overFp32(s);
                 s.attention = Attention::Eager;
             });
+        // ... in BF16 with BF16 adapters (PEFT before 0.12 over FSDP's or ZeRO-3's float storage)
         for (const auto &[name, release] :
-             {std::pair{"QLoRA in BF16, bitsandbytes 0.43.1: the adapter's backward the widest",
+             {std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.1: the adapter's backward the widest",
                         BitsandbytesRelease::Before0_43_2},
-              std::pair{"QLoRA in BF16, bitsandbytes 0.43.2 on: SwiGLU's product the widest",
+              std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.2 on: SwiGLU's product the widest",
                         BitsandbytesRelease::Since0_43_2}})
             row(name, [hfQlora, release = release](Scenario &s) {
                 hfQlora(s);
                 s.precision = Precision::Bf16;
+                s.adaptersFp32 = false;
                 s.bitsandbytes = release;
             });
+        row("QLoRA in BF16, PEFT's FP32 adapters: the adapter's FP32 gradient the widest", [hfQlora](Scenario &s) {
+            hfQlora(s);
+            s.precision = Precision::Bf16;
+        });
         row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
             peftQloraUnderZero3(s);

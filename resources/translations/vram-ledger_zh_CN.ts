@@ -1337,10 +1337,6 @@
         <translation>FP32 适配器</translation>
     </message>
     <message>
-        <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Tick it for a run on such a release.</source>
-        <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用这类版本训练时请勾选。</translation>
-    </message>
-    <message>
         <source>Even share</source>
         <translation>平均分配</translation>
     </message>
@@ -1355,6 +1351,10 @@
     <message>
         <source>Hugging Face&apos;s MoE block runs its experts one after another, and the tokens of the one computing at its widest moment set that moment&apos;s size. Even share: each expert gets k/e of the tokens. Every token: the most routing can send one expert (each token picks k different experts); real routing lies in between, so this is the safe choice for planning.</source>
         <translation>Hugging Face 的 MoE 块逐个运行各专家，其最宽时刻正在计算的那个专家分到多少 token，就决定了那一刻的大小。平均分配：每个专家得到 k/e 的 token。每个 token：路由最多能送给一个专家的量（每个 token 选 k 个不同的专家）；实际路由介于两者之间，所以规划时这是稳妥的选择。</translation>
+    </message>
+    <message>
+        <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default, QLoRA&apos;s too: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Untick it for an older release (whose QLoRA keeps FP32 adapters all the same unless FSDP or ZeRO-3 shards its 4-bit weights).</source>
+        <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32，QLoRA 的也一样：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用更早的版本时请取消勾选（但那些版本的 QLoRA 仍把适配器保留为 FP32，除非 FSDP 或 ZeRO-3 切分了它的 4 位权重）。</translation>
     </message>
 </context>
 <context>
@@ -3934,6 +3934,10 @@
     <message>
         <source>rows, its share of the tokens × k gathered over TP × EP</source>
         <translation>行，即它在 TP × EP 上收集的 token × k 中所占的份额</translation>
+    </message>
+    <message>
+        <source>the FP32 LoRA adapter&apos;s gradient of down_proj&apos;s input</source>
+        <translation>FP32 LoRA 适配器对 down_proj 输入的梯度</translation>
     </message>
 </context>
 <context>

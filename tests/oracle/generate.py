@@ -97,7 +97,9 @@ LITGPT_TRAINING = [
     # lit-gpt of October 2023 ran bitsandbytes 0.41, whose 4-bit linear keeps its input
     dict(finetune="qlora", lora_targets=["q", "v"], lora_rank=8, lora_dropout=True, bitsandbytes="0.43.1"),
 ]
-# Hugging Face's QLoRA, bitsandbytes' 4-bit projections under PEFT: pure BF16; under autocast after
+# Hugging Face's QLoRA, bitsandbytes' 4-bit projections under PEFT: pure BF16, with the adapters
+# in BF16 (FSDP's and ZeRO-3's float quant_storage before PEFT 0.12) and in FP32 (bitsandbytes'
+# uint8 storage, which PEFT never casts them to, or PEFT 0.12 and later); under autocast after
 # prepare_model_for_kbit_training, which casts the norms and the embedding to FP32 (the residual
 # stream FP32); under autocast with the norms left in BF16 (fms-acceleration's loader); the
 # adapters FP32 under autocast
@@ -105,6 +107,7 @@ HF_QLORA_PRECISIONS = [
     dict(weights="bf16"),
     dict(weights="fp32", autocast="bf16", adapter_dtype="fp32"),
     dict(weights="bf16", autocast="bf16", adapter_dtype="fp32"),
+    dict(weights="bf16", adapter_dtype="fp32"),
 ]
 HF_QLORA_TRAINING = [dict(training, finetune="qlora") for training in LLAMA_TRAINING[1:4]]
 BITSANDBYTES = ["0.43.1", "0.43.2+"]
