@@ -1353,9 +1353,11 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // (MatMul4Bit: ctx.tensors = (A, B)), which autograd frees with the graph only: after the
     // layer's backward (torch.utils.checkpoint's recomputed graph), or after the whole backward.
     const bool keepsInput = megatron || baseTrains(s) || loraOn(s, LoraDown);
-    // The adapter's rank-r output and, with LoRA dropout, its 1-byte mask are freed by the MLP's
-    // moment (dropout's backward has run).
-    const Bytes adapterFreed = frozenAdapter ? e * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
+    // The adapter's rank-r output, in the adapter's dtype, and, with LoRA dropout, its 1-byte mask
+    // are freed by the MLP's moment (dropout's backward has run).
+    const Bytes adapterFreed = frozenAdapter
+        ? (s.adaptersUpcast() ? 4 : e) * rows * s.loraRank + (s.loraDropout ? rows * (a.ffn / t) : 0)
+        : 0;
     // Each moment holds at most two tensors beside the stream's gradient.
     struct Moment {
         std::array<SavedTensor, 2> tensors{};
@@ -1401,15 +1403,13 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         const bool fp32Adapter = s.adaptersUpcast();
         const Bytes wide32 = 4 * rows * (a.ffn / t);
         // What the adapter saved of the product: its FP32 cast or dropped copy, its 16-bit dropped
-        // copy or cast, or the 16-bit product itself, which the base may keep already; with its
-        // rank-r output, and LoRA dropout's 1-byte mask.
+        // copy or cast, or the 16-bit product itself, which the base may keep already.
         const Bytes loraSaved = !lora  ? 0
             : fp32Adapter              ? wide32
             : s.loraDropout || fp32Mlp ? wide16
             : s.fourBitKeepsInput()    ? 0
                                        : wide;
-        const Bytes adapterOutput = (fp32Adapter ? 4 : e) * rows * s.loraRank;
-        const Bytes loraFreed = lora ? loraSaved + adapterOutput + (s.loraDropout ? rows * (a.ffn / t) : 0) : 0;
+        const Bytes loraFreed = lora ? loraSaved + adapterFreed : 0;
         // lora_A's backward hands back the gradient of its input; an FP32 product's is cast up once
         // lora_A's 16-bit input is freed, and LoRA dropout's backward makes another beside it. An
         // FP32 adapter's gradient of its FP32 input; dropout's and the cast's come once lora_A's
