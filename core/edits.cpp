@@ -285,7 +285,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "kv-repeat")
         return s.kvRepeatPossible();
     if (field == "adapters-fp32")
-        return s.adaptersFp32Possible();
+        return s.adaptersFp32Possible() && !s.adaptersFp32Regardless();
     if (field == "paged-optimizer")
         return s.pageableOptimizer() && s.zeroStage == 0 && s.tensorParallel == 1;
     if (field == "double-quant" || field == "bitsandbytes") // bitsandbytes' choices

@@ -339,9 +339,9 @@ const std::array kFields = {
               "PEFT 0.12 and later upcast the LoRA adapters of a model trained in 16 bits without autocast to FP32 "
               "(get_peft_model's autocast_adapter_dtype, on by default): FP32 adapter weights, gradients and "
               "optimizer states, and each adapter casts its input to FP32 and keeps its saved tensors in FP32; "
-              "no: the adapters in the base's dtype (PEFT before 0.12, whose QLoRA keeps them FP32 all the same "
-              "unless FSDP or ZeRO-3 shards its 4-bit weights, or autocast_adapter_dtype=False); with --finetune "
-              "lora or qlora, --implementation huggingface and --precision bf16",
+              "no: the adapters in the base's dtype (PEFT before 0.12, or autocast_adapter_dtype=False); with "
+              "--finetune lora, or qlora at --zero 3 (QLoRA's adapters over bitsandbytes' unsharded uint8 "
+              "storage are FP32 in every release), --implementation huggingface and --precision bf16",
               nullptr, VL_WORD(adaptersFp32, parseYesNo, "adapters-fp32", kYesNo), false, VL_BOOL(adaptersFp32)},
     FieldSpec{"double-quant", "finetune.double_quant", "yes|no",
               "With --finetune qlora: bitsandbytes' double quantization of the NF4 blocks' constants "

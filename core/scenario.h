@@ -307,7 +307,11 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && lora() && precision == Precision::Bf16
             && baseDtype != BaseDtype::Fp32;
     }
-    bool adaptersUpcast() const { return adaptersFp32 && adaptersFp32Possible(); }
+    // bitsandbytes stores QLoRA's 4-bit weights as uint8 unless FSDP or ZeRO-3 shard them, which need
+    // a float bnb_4bit_quant_storage; PEFT casts adapters only to a float base dtype
+    // (_move_adapter_to_device_of_base_layer), so over uint8 storage they stay FP32 in every release.
+    bool adaptersFp32Regardless() const { return fineTune == FineTune::QLoRA && zeroStage < 3; }
+    bool adaptersUpcast() const { return adaptersFp32Possible() && (adaptersFp32 || adaptersFp32Regardless()); }
     // bitsandbytes has a paged version of the optimizer (PagedAdamW, PagedAdamW8bit, PagedLion).
     bool pageableOptimizer() const
     {

@@ -766,10 +766,16 @@ private Q_SLOTS:
         hfLora.precision = Precision::Bf16;
         QTest::newRow("FP32 adapters, LoRA in BF16") << hfLora << "adapters-fp32"
                                                      << "no" << true;
-        Scenario hfQloraBf16 = hfLora;
+        Scenario hfQloraBf16 = hfLora; // bitsandbytes' uint8 storage: PEFT never casts the adapters
         hfQloraBf16.fineTune = FineTune::QLoRA;
-        QTest::newRow("FP32 adapters, QLoRA in BF16") << hfQloraBf16 << "adapters-fp32"
-                                                      << "no" << true;
+        QTest::newRow("FP32 adapters, QLoRA in BF16 on one GPU") << hfQloraBf16 << "adapters-fp32"
+                                                                 << "no" << false;
+        Scenario hfQloraFsdp = hfQloraBf16; // FSDP's float storage: PEFT casts them to it
+        hfQloraFsdp.zeroStage = 3;
+        hfQloraFsdp.sharding = Sharding::Fsdp;
+        hfQloraFsdp.dataParallel = 2;
+        QTest::newRow("FP32 adapters, QLoRA in BF16 under FSDP") << hfQloraFsdp << "adapters-fp32"
+                                                                 << "no" << true;
         Scenario hfLoraAutocast = hfLora; // autocast's adapters are FP32 anyway
         hfLoraAutocast.precision = Precision::MixedBf16;
         hfLoraAutocast.ampStyle = AmpStyle::Autocast;

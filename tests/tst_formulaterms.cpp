@@ -320,6 +320,9 @@ private Q_SLOTS:
                 hfQlora(s);
                 s.precision = Precision::Bf16;
                 s.adaptersFp32 = false;
+                s.zeroStage = 3;
+                s.sharding = Sharding::Fsdp;
+                s.dataParallel = 2;
                 s.bitsandbytes = release;
             });
         row("QLoRA in BF16, PEFT's FP32 adapters: the adapter's FP32 gradient the widest", [hfQlora](Scenario &s) {

@@ -111,6 +111,13 @@ Scenario scenarioOf(const YAML::Node &c)
         s.loraTargets = *parseLoraTargets(targets);
         s.loraDropout = c["lora_dropout"].as<bool>();
     }
+    // QLoRA's adapters in the base's dtype: PEFT before 0.12 over the float storage FSDP shards
+    // (over bitsandbytes' uint8 storage they are FP32 in every release).
+    if (s.fineTune == FineTune::QLoRA && !c["autocast"] && !s.adaptersFp32) {
+        s.zeroStage = 3;
+        s.sharding = Sharding::Fsdp;
+        s.dataParallel = 2;
+    }
     return s;
 }
 

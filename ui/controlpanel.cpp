@@ -685,10 +685,10 @@ void ControlPanel::build()
     row(
         af, m_adaptersFp32, [] { return tr("FP32 adapters"); },
         [] {
-            return tr("PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default, "
-                      "QLoRA's too: their weights, gradients and optimizer states take 4 bytes each, and every adapter "
-                      "copies its input to FP32 and keeps it for backward. Untick it for an older release (whose "
-                      "QLoRA keeps FP32 adapters all the same unless FSDP or ZeRO-3 shards its 4-bit weights).");
+            return tr("PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: "
+                      "their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its "
+                      "input to FP32 and keeps it for backward. Untick it for an older release. QLoRA's adapters are "
+                      "FP32 in every release unless FSDP or ZeRO-3 shards its 4-bit weights.");
         });
     row(
         af, m_doubleQuant, [] { return tr("Double quantization"); },

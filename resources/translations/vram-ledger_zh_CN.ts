@@ -1353,8 +1353,8 @@
         <translation>Hugging Face 的 MoE 块逐个运行各专家，其最宽时刻正在计算的那个专家分到多少 token，就决定了那一刻的大小。平均分配：每个专家得到 k/e 的 token。每个 token：路由最多能送给一个专家的量（每个 token 选 k 个不同的专家）；实际路由介于两者之间，所以规划时这是稳妥的选择。</translation>
     </message>
     <message>
-        <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default, QLoRA&apos;s too: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Untick it for an older release (whose QLoRA keeps FP32 adapters all the same unless FSDP or ZeRO-3 shards its 4-bit weights).</source>
-        <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32，QLoRA 的也一样：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用更早的版本时请取消勾选（但那些版本的 QLoRA 仍把适配器保留为 FP32，除非 FSDP 或 ZeRO-3 切分了它的 4 位权重）。</translation>
+        <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Untick it for an older release. QLoRA&apos;s adapters are FP32 in every release unless FSDP or ZeRO-3 shards its 4-bit weights.</source>
+        <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用更早的版本时请取消勾选。QLoRA 的适配器在各个版本中都是 FP32，除非 FSDP 或 ZeRO-3 切分了它的 4 位权重。</translation>
     </message>
 </context>
 <context>
