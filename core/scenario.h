@@ -311,7 +311,10 @@ struct Scenario {
     // a float bnb_4bit_quant_storage; PEFT casts adapters only to a float base dtype
     // (_move_adapter_to_device_of_base_layer), so over uint8 storage they stay FP32 in every release.
     bool adaptersFp32Regardless() const { return fineTune == FineTune::QLoRA && zeroStage < 3; }
-    bool adaptersUpcast() const { return adaptersFp32Possible() && (adaptersFp32 || adaptersFp32Regardless()); }
+    // What --adapters-fp32 amounts to: the setting, or yes where the storage decides (what the GUI's
+    // greyed-out checkbox shows, so that it never reads "no" beside FP32 adapters counted).
+    bool adaptersFp32Effective() const { return adaptersFp32 || adaptersFp32Regardless(); }
+    bool adaptersUpcast() const { return adaptersFp32Possible() && adaptersFp32Effective(); }
     // bitsandbytes has a paged version of the optimizer (PagedAdamW, PagedAdamW8bit, PagedLion).
     bool pageableOptimizer() const
     {

@@ -438,6 +438,40 @@ private Q_SLOTS:
         QVERIFY(controls->findChild<QWidget *>(live)->isEnabled());
     }
 
+    // A greyed-out checkbox shows what is counted: QLoRA's adapters over bitsandbytes' uint8 storage
+    // are FP32 whatever the setting says, so its box reads ticked even when the setting is off.
+    void adaptersCheckboxShowsWhatIsCounted_data()
+    {
+        QTest::addColumn<bool>("qlora");
+        QTest::addColumn<int>("zeroStage");
+        QTest::addColumn<bool>("enabled");
+        QTest::addColumn<bool>("ticked");
+        QTest::newRow("QLoRA on one GPU: FP32 by the storage, greyed and ticked") << true << 0 << false << true;
+        QTest::newRow("QLoRA under ZeRO-3: the setting decides, live and as set") << true << 3 << true << false;
+        QTest::newRow("LoRA on one GPU: the setting decides, live and as set") << false << 0 << true << false;
+    }
+    void adaptersCheckboxShowsWhatIsCounted()
+    {
+        QFETCH(bool, qlora);
+        QFETCH(int, zeroStage);
+        QFETCH(bool, enabled);
+        QFETCH(bool, ticked);
+        Scenario s = m_model->scenario();
+        s.implementation = Implementation::HuggingFace;
+        s.precision = Precision::Bf16;
+        s.fineTune = qlora ? FineTune::QLoRA : FineTune::LoRA;
+        s.zeroStage = zeroStage;
+        s.dataParallel = zeroStage == 3 ? 2 : 1;
+        s.adaptersFp32 = false;
+        QVERIFY(!scenarioError(s));
+        m_model->setScenario(s);
+        const auto *box = m_window->controls()->findChild<QCheckBox *>(QStringLiteral("adapters-fp32"));
+        QVERIFY(box);
+        QCOMPARE(box->isEnabled(), enabled);
+        QCOMPARE(box->isChecked(), ticked);
+        QCOMPARE(box->isChecked(), m_model->scenario().adaptersUpcast());
+    }
+
     void batchSliderMovesInPowersOfTwo()
     {
         QSlider *slider = m_window->controls()->batchSlider()->slider();

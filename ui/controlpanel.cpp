@@ -1063,7 +1063,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_dropout, s.dropout);
     setComboData(m_fineTune, s.fineTune);
     setCheck(m_loraDropout, s.loraDropout);
-    setCheck(m_adaptersFp32, s.adaptersFp32);
+    setCheck(m_adaptersFp32, s.adaptersFp32Effective());
     for (int i = 0; i < m_loraTargets.size(); ++i)
         setCheck(m_loraTargets[i], (s.loraTargets & loraTargetNames()[std::size_t(i)].first) != 0);
     setCheck(m_doubleQuant, s.doubleQuant);
