@@ -1,7 +1,8 @@
 // Every formula core writes is made of core's terms (core/formulaterms.cpp), numbers, units
 // and symbols, and nothing else: a word added or changed in estimate.cpp or savedtensors.cpp
 // without its term would reach the GUI untranslated, and this fails instead. Checked over
-// scenarios that between them bring out every item and every way an item is worded.
+// scenarios that between them bring out every item and every way an item is worded; a row that
+// names backward's widest moment is held to it, so that the wording it claims to bring out shows.
 
 #include "core/estimate.h"
 #include "core/formulaterms.h"
@@ -113,7 +114,11 @@ private Q_SLOTS:
     {
         using Edit = std::function<void(Scenario &)>;
         QTest::addColumn<Edit>("edit");
-        const auto row = [](const char *name, Edit edit) { QTest::newRow(name) << edit; };
+        // A row that names backward's widest moment says which words show it.
+        QTest::addColumn<QString>("widest");
+        const auto row = [](const char *name, Edit edit, const char *widest = "") {
+            QTest::newRow(name) << edit << QString::fromUtf8(widest);
+        };
         row("the article's 7B, mixed FP16, Adam", [](Scenario &) {});
         row("FP32, no master copy", [](Scenario &s) { s.precision = Precision::Fp32; });
         row("pure BF16, 8-bit Adam", [](Scenario &s) {
@@ -286,11 +291,24 @@ private Q_SLOTS:
             s.ampStyle = AmpStyle::Autocast;
             s.baseDtype = BaseDtype::Fp32;
         };
-        row("QLoRA over an FP32 base under autocast, bitsandbytes 0.43.1: down_proj's 4-bit backward the widest",
+        row(
+            "QLoRA over an FP32 base under autocast, bitsandbytes 0.43.1: SwiGLU's product the widest",
             [overFp32](Scenario &s) {
                 overFp32(s);
                 s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
-            });
+            },
+            "gradients of SiLU's output, of up_proj's output and of their product");
+        // down_proj's 4-bit backward outgrows SwiGLU's product only where the MLP is narrower than
+        // the stream (the stream gradient's 16-bit copy beside it).
+        row(
+            "QLoRA over an FP32 base under autocast, an MLP narrower than the model: down_proj's 4-bit backward the "
+            "widest",
+            [overFp32](Scenario &s) {
+                overFp32(s);
+                s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+                s.arch.ffn = s.arch.hidden / 2;
+            },
+            "down_proj's 4-bit backward");
         row("Hugging Face under autocast, every layer recomputed: the cast cache's copies gone before backward",
             [](Scenario &s) {
                 s.implementation = Implementation::HuggingFace;
@@ -305,30 +323,56 @@ private Q_SLOTS:
                 s.precision = Precision::Fp32;
                 s.recompute = Recompute::Full;
             });
-        row("QLoRA over an FP32 base under autocast, eager attention over 4096 tokens: the value's FP32 gradient",
+        row(
+            "QLoRA over an FP32 base under autocast, eager attention over 4096 tokens: the value's FP32 gradient",
             [overFp32](Scenario &s) {
                 overFp32(s);
                 s.attention = Attention::Eager;
-            });
+            },
+            "FP32 gradient of the value");
         // ... in BF16 with BF16 adapters (PEFT before 0.12 over FSDP's or ZeRO-3's float storage)
         for (const auto &[name, release] :
-             {std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.1: the adapter's backward the widest",
+             {std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.1: the 4-bit linears keep their inputs",
                         BitsandbytesRelease::Before0_43_2},
               std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.2 on: SwiGLU's product the widest",
                         BitsandbytesRelease::Since0_43_2}})
-            row(name, [hfQlora, release = release](Scenario &s) {
+            row(
+                name,
+                [hfQlora, release = release](Scenario &s) {
+                    hfQlora(s);
+                    s.precision = Precision::Bf16;
+                    s.adaptersFp32 = false;
+                    s.zeroStage = 3;
+                    s.sharding = Sharding::Fsdp;
+                    s.dataParallel = 2;
+                    s.bitsandbytes = release;
+                },
+                release == BitsandbytesRelease::Since0_43_2
+                    ? "gradients of SiLU's output, of up_proj's output and of their product"
+                    : "");
+        // The BF16 adapter's backward outgrows SwiGLU's product only where its rank is wider than the
+        // MLP, the rank-r output freed beside it.
+        row(
+            "QLoRA in BF16, BF16 adapters wider than the MLP: the adapter's backward the widest",
+            [hfQlora](Scenario &s) {
                 hfQlora(s);
                 s.precision = Precision::Bf16;
                 s.adaptersFp32 = false;
                 s.zeroStage = 3;
                 s.sharding = Sharding::Fsdp;
                 s.dataParallel = 2;
-                s.bitsandbytes = release;
-            });
-        row("QLoRA in BF16, PEFT's FP32 adapters: the adapter's FP32 gradient the widest", [hfQlora](Scenario &s) {
-            hfQlora(s);
-            s.precision = Precision::Bf16;
-        });
+                s.loraDropout = false;
+                s.arch.ffn = 512;
+                s.loraRank = 1024;
+            },
+            "the LoRA adapter's gradients of down_proj's input");
+        row(
+            "QLoRA in BF16, PEFT's FP32 adapters: the adapter's FP32 gradient the widest",
+            [hfQlora](Scenario &s) {
+                hfQlora(s);
+                s.precision = Precision::Bf16;
+            },
+            "the FP32 LoRA adapter's gradient of down_proj's input");
         row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
             peftQloraUnderZero3(s);
@@ -465,14 +509,17 @@ private Q_SLOTS:
             s.arch.mlp = MlpKind::GeGlu;
             s.pytorch = PyTorchRelease::Before2_2;
         });
-        row("Hugging Face's Gemma-2 (soft-capping), short sequences, a narrow MLP", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.arch.zeroCenteredNorm = true;
-            s.arch.normsPerLayer = 4;
-            s.arch.softCapping = true;
-            s.arch.ffn = 1024; // narrow enough for the post-MLP norm's backward to be the widest moment
-            s.sequence = 256;
-        });
+        row(
+            "Hugging Face's Gemma-2 (soft-capping), short sequences, a narrow MLP",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.arch.zeroCenteredNorm = true;
+                s.arch.normsPerLayer = 4;
+                s.arch.softCapping = true;
+                s.arch.ffn = 1024; // narrow enough for the post-MLP norm's backward to be the widest moment
+                s.sequence = 256;
+            },
+            "the post-MLP norm's backward");
         row("Hugging Face's Qwen3 with Liger kernels", [](Scenario &s) {
             s.implementation = Implementation::HuggingFace;
             s.arch.qkNorm = true;
@@ -508,11 +555,14 @@ private Q_SLOTS:
             gpt2(s);
             s.precision = Precision::Fp32;
         });
-        row("Hugging Face, eager attention over 4096 tokens (the softmax's backward is the widest)", [](Scenario &s) {
-            s.implementation = Implementation::HuggingFace;
-            s.attention = Attention::Eager;
-            s.sequence = 4096;
-        });
+        row(
+            "Hugging Face, eager attention over 4096 tokens (the softmax's backward is the widest)",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.attention = Attention::Eager;
+                s.sequence = 4096;
+            },
+            "FP32 gradients of the attention probabilities and scores");
         row("GPT-2 in BF16, eager attention over 1024 tokens, two sequences", [](Scenario &s) {
             gpt2(s);
             s.precision = Precision::Bf16;
@@ -720,11 +770,14 @@ private Q_SLOTS:
             s.precision = Precision::MixedBf16;
         });
         row("BERT, Hugging Face", [](Scenario &s) { s = huggingFaceBert(); });
-        row("BERT, Hugging Face, without dropout (the output dense's backward widest)", [](Scenario &s) {
-            s = huggingFaceBert();
-            s.dropout = false;
-            s.sequence = 128;
-        });
+        row(
+            "BERT, Hugging Face, without dropout (the output dense's backward widest)",
+            [](Scenario &s) {
+                s = huggingFaceBert();
+                s.dropout = false;
+                s.sequence = 128;
+            },
+            "gradient of the output dense's input");
         row("BERT, Hugging Face, under autocast without dropout (a 16-bit copy of the output's gradient)",
             [](Scenario &s) {
                 s = huggingFaceBert();
@@ -738,11 +791,25 @@ private Q_SLOTS:
             s.recompute = Recompute::Full;
             s.sequence = 128;
         });
-        row("BERT, Hugging Face, checkpointed, long sequences (the attention's softmax widest)", [](Scenario &s) {
+        row("BERT, Hugging Face, checkpointed, long sequences", [](Scenario &s) {
             s = huggingFaceBert();
             s.recompute = Recompute::Full;
             s.sequence = 1024;
         });
+        row(
+            "BERT-large's widths, Hugging Face, checkpointed, long sequences, no dropout (the attention's softmax "
+            "widest)",
+            [](Scenario &s) {
+                s = huggingFaceBert();
+                s.recompute = Recompute::Full;
+                s.sequence = 1024;
+                s.arch.hidden = 1024; // BERT-large's widths: the scores outgrow the MLP
+                s.arch.heads = 16;
+                s.arch.kvHeads = 16;
+                s.arch.ffn = 4096;
+                s.dropout = false; // the probabilities' dropped copy and mask, freed there, would outweigh them
+            },
+            "gradients of the attention probabilities and scores");
         row("BERT, Hugging Face, PyTorch 1.10 (softmax and log-softmax keep their input)", [](Scenario &s) {
             s = huggingFaceBert();
             s.pytorch = PyTorchRelease::Before1_11;
@@ -759,27 +826,50 @@ private Q_SLOTS:
             s.loraTargets = LoraQ | LoraV;
             s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
         });
-        row("Mixtral's LoRA under the reentrant checkpoint (the recomputed forward's last expert widest)",
+        row("Mixtral's LoRA under the reentrant checkpoint", [](Scenario &s) {
+            huggingFaceMoe(s);
+            s.precision = Precision::Bf16;
+            s.attention = Attention::Flash;
+            s.recompute = Recompute::Full;
+            s.fineTune = FineTune::LoRA;
+            s.loraTargets = LoraQ | LoraK | LoraV | LoraO;
+        });
+        row(
+            "128 experts' LoRA under the reentrant checkpoint, tokens spread evenly (the recomputed forward's last "
+            "expert widest)",
             [](Scenario &s) {
-                huggingFaceMoe(s);
+                // Many experts, eight a token, over a narrow stream: the expert mask (int64, every
+                // token × k × expert) outgrows the gradients of the stream.
+                huggingFaceMoe(s, 128);
+                s.arch.expertsPerToken = 8;
+                s.arch.hidden = 1024;
+                s.expertLoad = ExpertLoad::Balanced;
                 s.precision = Precision::Bf16;
                 s.attention = Attention::Flash;
                 s.recompute = Recompute::Full;
                 s.fineTune = FineTune::LoRA;
                 s.loraTargets = LoraQ | LoraK | LoraV | LoraO;
-            });
-        row("Mixtral trained whole under autocast (the first expert's routing product widest)", [](Scenario &s) {
-            huggingFaceMoe(s);
-            s.attention = Attention::Sdpa;
-            s.arch.ffn = 3 * s.arch.hidden;
-            s.precision = Precision::MixedBf16;
-            s.ampStyle = AmpStyle::Autocast;
-        });
-        row("a mixture of many narrow experts (the input's gradient widest)", [](Scenario &s) {
-            huggingFaceMoe(s, 64);
-            s.attention = Attention::Sdpa;
-            s.arch.ffn = s.arch.hidden / 4;
-        });
+            },
+            "the recomputed forward at the last expert");
+        row(
+            "Mixtral trained whole under autocast (the first expert's routing product widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s);
+                s.attention = Attention::Sdpa;
+                s.arch.ffn = 3 * s.arch.hidden;
+                s.precision = Precision::MixedBf16;
+                s.ampStyle = AmpStyle::Autocast;
+            },
+            "the first expert's routing product");
+        row(
+            "a mixture of many narrow experts, tokens spread evenly (the input's gradient widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s, 64);
+                s.attention = Attention::Sdpa;
+                s.arch.ffn = s.arch.hidden / 4;
+                s.expertLoad = ExpertLoad::Balanced; // each expert's rows few
+            },
+            "gradient of the MoE block's input");
         row("Mixtral with its tokens spread evenly over the experts", [](Scenario &s) {
             huggingFaceMoe(s);
             s.attention = Attention::Sdpa;
@@ -789,6 +879,7 @@ private Q_SLOTS:
     void everyFormulaIsMadeOfTerms()
     {
         QFETCH(std::function<void(Scenario &)>, edit);
+        QFETCH(QString, widest);
         Scenario s;
         edit(s);
         const auto error = scenarioError(s);
@@ -804,6 +895,10 @@ private Q_SLOTS:
                                       .split(QLatin1Char(' '));
         QStringList missing;
         for (const ExplainedItem &item : explain(s, Units::GiB)) {
+            if (item.id == ItemId::BackwardWorkingSet && !widest.isEmpty()) {
+                QVERIFY2(QString::fromStdString(item.formula).contains(widest), item.formula.c_str());
+                widest.clear();
+            }
             const QString rest = QString::fromStdString(withoutTerms(item.formula));
             for (auto it = word.globalMatch(rest); it.hasNext();) {
                 const QString found = it.next().captured();
@@ -813,6 +908,7 @@ private Q_SLOTS:
                                         QString::fromStdString(item.formula));
             }
         }
+        QVERIFY2(widest.isEmpty(), "the row names a widest moment, and the estimate has no backward working set");
         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("not terms:\n") + missing.join(QLatin1Char('\n'))));
     }
 };
