@@ -331,36 +331,27 @@ private Q_SLOTS:
             },
             "FP32 gradient of the value");
         // ... in BF16 with BF16 adapters (PEFT before 0.12 over FSDP's or ZeRO-3's float storage)
-        for (const auto &[name, release] :
-             {std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.1: the 4-bit linears keep their inputs",
-                        BitsandbytesRelease::Before0_43_2},
-              std::pair{"QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.2 on: SwiGLU's product the widest",
-                        BitsandbytesRelease::Since0_43_2}})
-            row(
-                name,
-                [hfQlora, release = release](Scenario &s) {
-                    hfQlora(s);
-                    s.precision = Precision::Bf16;
-                    s.adaptersFp32 = false;
-                    s.zeroStage = 3;
-                    s.sharding = Sharding::Fsdp;
-                    s.dataParallel = 2;
-                    s.bitsandbytes = release;
-                },
-                release == BitsandbytesRelease::Since0_43_2
-                    ? "gradients of SiLU's output, of up_proj's output and of their product"
-                    : "");
+        const auto bf16Adapters = [hfQlora](Scenario &s) {
+            hfQlora(s);
+            s.precision = Precision::Bf16;
+            s.adaptersFp32 = false;
+            s.zeroStage = 3;
+            s.sharding = Sharding::Fsdp;
+            s.dataParallel = 2;
+        };
+        row("QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.1: the 4-bit linears keep their inputs",
+            [bf16Adapters](Scenario &s) {
+                bf16Adapters(s);
+                s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+            });
+        row("QLoRA in BF16, BF16 adapters, bitsandbytes 0.43.2 on: SwiGLU's product the widest", bf16Adapters,
+            "gradients of SiLU's output, of up_proj's output and of their product");
         // The BF16 adapter's backward outgrows SwiGLU's product only where its rank is wider than the
         // MLP, the rank-r output freed beside it.
         row(
             "QLoRA in BF16, BF16 adapters wider than the MLP: the adapter's backward the widest",
-            [hfQlora](Scenario &s) {
-                hfQlora(s);
-                s.precision = Precision::Bf16;
-                s.adaptersFp32 = false;
-                s.zeroStage = 3;
-                s.sharding = Sharding::Fsdp;
-                s.dataParallel = 2;
+            [bf16Adapters](Scenario &s) {
+                bf16Adapters(s);
                 s.loraDropout = false;
                 s.arch.ffn = 512;
                 s.loraRank = 1024;
