@@ -561,6 +561,24 @@ private Q_SLOTS:
         QTRY_COMPARE(tree->topLevelItem(int(Component::Activations))->text(1), activationsText());
     }
 
+    // The explanation's formulas follow a language switched at run time, both ways.
+    void explanationFollowsTheLanguage_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("shown"); // how "params" reads in the weights' formula
+        QTest::newRow("to Chinese") << QStringLiteral("zh_CN") << QStringLiteral("个参数");
+        QTest::newRow("back to English") << QStringLiteral("en") << QStringLiteral(" params ");
+    }
+    void explanationFollowsTheLanguage()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, shown);
+        m_language->apply(language);
+        const QTreeWidgetItem *weights =
+            m_window->explanation()->tree()->topLevelItem(int(Component::Parameters))->child(0);
+        QTRY_VERIFY2(weights->text(2).contains(shown), qPrintable(weights->text(2)));
+    }
+
     void titleNamesTheSavedFile()
     {
         QTemporaryDir dir;

@@ -141,14 +141,14 @@ private Q_SLOTS:
         QTranslator translator;
         QVERIFY(translator.load(QStringLiteral(":/i18n/vram-ledger_zh_CN.qm")));
         QCoreApplication::installTranslator(&translator);
-        const QString text = localizedFormula(formula.toStdString());
+        const QString text = FormulaLocalizer().localized(formula.toStdString());
         QCoreApplication::removeTranslator(&translator);
         QVERIFY2(text.contains(kept), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("0.127 位/权重")), qPrintable(text)); // the shorter terms still apply
     }
 
     // Every formula the explanation shows reads in Chinese: no run of three English words is left
-    // after localizedFormula(), for each implementation, precision style and loss.
+    // once localized (FormulaLocalizer), for each implementation, precision style and loss.
     void formulasReadInChinese_data()
     {
         QTest::addColumn<int>("implementation");
@@ -261,8 +261,9 @@ private Q_SLOTS:
         s.sequenceParallel = tensorParallel > 1;
         QVERIFY2(!scenarioError(s), scenarioError(s) ? scenarioError(s)->message.c_str() : "");
         const QRegularExpression englishProse(QStringLiteral("[A-Za-z]{2,} [a-z]{2,} [a-z]{2,}"));
+        const FormulaLocalizer formulas;
         for (const ExplainedItem &item : explain(s, Units::GiB)) {
-            const QString text = localizedFormula(item.formula);
+            const QString text = formulas.localized(item.formula);
             QVERIFY2(!englishProse.match(text).hasMatch(),
                      qPrintable(QStringLiteral("%1: %2").arg(QString::fromUtf8(idString(item.id).data()), text)));
         }

@@ -43,8 +43,10 @@ void ExplanationPanel::showAnalysis(ShownPtr shown)
 
 void ExplanationPanel::changeEvent(QEvent *event)
 {
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
+        m_formulas.retranslate();
         render();
+    }
     QWidget::changeEvent(event);
 }
 
@@ -96,7 +98,7 @@ void ExplanationPanel::render()
         row->setText(1,
                      item.livesInCpuMemory() ? tr("CPU %1").arg(bytesText(item.hostBytes, m_shown->units))
                                              : bytesText(item.bytes, m_shown->units));
-        const QString formula = localizedFormula(item.formula);
+        const QString formula = m_formulas.localized(item.formula);
         row->setText(2, formula);
         row->setToolTip(2, formula);
     }

@@ -5,6 +5,7 @@
 #include "core/analysis.h"
 
 #include "ui/shown.h"
+#include "ui/theme.h"
 
 #include <QWidget>
 
@@ -31,6 +32,7 @@ protected:
 
 private:
     ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
+    FormulaLocalizer m_formulas;                        // its items' formulas in the current language
     void render();
     QTreeWidget *m_tree;
     RichLabel *m_levers;

@@ -78,9 +78,9 @@ constexpr std::array kFlowOrder{Component::Parameters, Component::Activations, C
 constexpr double kMinSide = 10.0; // the smallest block still drawn as a block
 
 // A tooltip's line for one item: its name and its formula.
-QString itemLine(const ExplainedItem &item)
+QString itemLine(const ExplainedItem &item, const FormulaLocalizer &formulas)
 {
-    return QStringLiteral("<br>%1: %2").arg(itemName(item.id), localizedFormula(item.formula).toHtmlEscaped());
+    return QStringLiteral("<br>%1: %2").arg(itemName(item.id), formulas.localized(item.formula).toHtmlEscaped());
 }
 
 } // namespace
@@ -517,7 +517,7 @@ void StructureDiagram::mouseMoveEvent(QMouseEvent *event)
                           .arg(componentName(Component(c)), bytesText(b.component(Component(c)), m_shown->units));
         for (const ExplainedItem &item : m_shown->analysis.items)
             if (componentOf(item.id) == Component(c))
-                tip += itemLine(item);
+                tip += itemLine(item, m_formulas);
         QToolTip::showText(event->globalPosition().toPoint(), tip, this);
         Q_EMIT componentHovered(Component(c));
         highlight(Component(c));
@@ -538,7 +538,7 @@ QString StructureDiagram::hostTip() const
                       .arg(tr("CPU memory"), bytesText(zeroOffloadHost(m_shown->analysis.breakdown), m_shown->units));
     for (const ExplainedItem &item : m_shown->analysis.items)
         if (item.hostBytes > 0 && zeroOffloadItem(item.id)) // the others have their own notes
-            tip += itemLine(item);
+            tip += itemLine(item, m_formulas);
     return tip;
 }
 
@@ -551,6 +551,8 @@ void StructureDiagram::leaveEvent(QEvent *event)
 
 void StructureDiagram::changeEvent(QEvent *event)
 {
+    if (event->type() == QEvent::LanguageChange)
+        m_formulas.retranslate();
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange)
         update();
     QWidget::changeEvent(event);

@@ -7,6 +7,7 @@
 #include "core/analysis.h"
 
 #include "ui/shown.h"
+#include "ui/theme.h"
 
 #include <QWidget>
 
@@ -70,6 +71,7 @@ protected:
 
 private:
     ShownPtr m_shown = std::make_shared<const Shown>(); // what it draws (ui/shown.h)
+    FormulaLocalizer m_formulas;                        // its items' formulas in the current language
     QRectF diagramArea() const;
     // Each returns where its caption's text ends, so that the loop closing the step runs under them all.
     double paintBlock(QPainter &p, Component c, const DiagramLayout &layout) const;

@@ -247,35 +247,41 @@ QString describePoint(const TimelinePoint &p, Units units)
         .arg(where, bytesText(p.inUse, units), parts.join(QStringLiteral(" · ")));
 }
 
-QString localizedFormula(const std::string &formula)
+FormulaLocalizer::FormulaLocalizer()
+{
+    retranslate();
+}
+
+void FormulaLocalizer::retranslate()
+{
+    m_terms.clear();
+    for (const std::string_view term : formulaTerms()) {
+        // translate() wants its text NUL-terminated.
+        const QByteArray source(term.data(), qsizetype(term.size()));
+        QString english = QString::fromUtf8(source);
+        QString translated = QCoreApplication::translate("vl::formula", source.constData());
+        if (translated != english)
+            m_terms.emplace_back(std::move(english), std::move(translated));
+    }
+}
+
+QString FormulaLocalizer::localized(const std::string &formula) const
 {
     // Core's terms, translated where they occur; numbers, units and symbols stay as they are.
-    // The terms as Qt strings are made once (translate() wants its text NUL-terminated).
-    static const std::vector<std::pair<QByteArray, QString>> terms = [] {
-        std::vector<std::pair<QByteArray, QString>> list;
-        for (const std::string_view term : formulaTerms()) {
-            QByteArray source(term.data(), qsizetype(term.size()));
-            list.emplace_back(source, QString::fromUtf8(source));
-        }
-        return list;
-    }();
     // One pass over the English: each term found is first replaced by a mark from Unicode's
     // private use area, which no term contains, and the marks by the translations at the end, so
     // a translation that keeps an English word ("bitsandbytes") is not translated again by a
     // shorter term ("bits").
     QString text = QString::fromStdString(formula);
-    QStringList translations;
-    for (const auto &[source, english] : terms) {
+    std::vector<const QString *> translations;
+    for (const auto &[english, translated] : m_terms) {
         if (!text.contains(english))
             continue;
-        const QString translated = QCoreApplication::translate("vl::formula", source.constData());
-        if (translated == english)
-            continue;
         text.replace(english, QChar(char16_t(0xE000 + translations.size())));
-        translations << translated;
+        translations.push_back(&translated);
     }
-    for (qsizetype i = 0; i < translations.size(); ++i)
-        text.replace(QChar(char16_t(0xE000 + i)), translations[i]);
+    for (std::size_t i = 0; i < translations.size(); ++i)
+        text.replace(QChar(char16_t(0xE000 + i)), *translations[i]);
     return text;
 }
 

@@ -11,6 +11,7 @@
 #include <QPalette>
 #include <QString>
 
+#include <utility>
 #include <vector>
 
 class QApplication;
@@ -38,8 +39,19 @@ QString leverChange(const LadderStep &step); // "ZeRO stage 3 over 8 GPUs", tran
 QString barLabel(const Bar &bar);            // "Current", a pin's name, "8 GPUs", "ZeRO 2", "+ recomputation"
 // One point of the step in words: "backward, layer 12: 34.5 GiB in use (Parameters … · …)".
 QString describePoint(const TimelinePoint &point, Units units);
-// The formula text core wrote (English), with its words translated for the current language.
-QString localizedFormula(const std::string &formula);
+// The formula text core wrote (English), with its words in the language installed when the
+// localizer was made or last retranslated (a widget does so on QEvent::LanguageChange). It holds
+// only the terms whose translation differs, so that in English a formula is shown as it is,
+// without searching it for each of core's terms on every slider tick.
+class FormulaLocalizer {
+public:
+    FormulaLocalizer();
+    void retranslate();
+    QString localized(const std::string &formula) const;
+
+private:
+    std::vector<std::pair<QString, QString>> m_terms; // English, translated; longest English first
+};
 
 QPalette palette(Theme theme);
 void applyTheme(QApplication &app, Theme theme);
