@@ -417,6 +417,15 @@ std::span<const FieldSpec> scenarioFields()
     return kFields;
 }
 
+std::vector<std::string_view> changedFields(const Scenario &a, const Scenario &b)
+{
+    std::vector<std::string_view> changed;
+    for (const FieldSpec &f : kFields)
+        if (f.integer ? f.value(a) != f.value(b) : f.format && f.format(a) != f.format(b))
+            changed.push_back(f.name);
+    return changed;
+}
+
 const FieldSpec *findField(std::string_view name)
 {
     const auto it = std::find_if(kFields.begin(), kFields.end(), [&](const FieldSpec &f) { return f.name == name; });

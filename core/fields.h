@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace vl {
 
@@ -33,6 +34,11 @@ struct FieldSpec {
 
 std::span<const FieldSpec> scenarioFields();
 const FieldSpec *findField(std::string_view name);
+
+// The fields whose values differ between two scenarios, by name, in the table's order: what an
+// edit changed, the edit rules' follow-ups included (the GUI's undo names and merges its steps
+// by them). Keys that are only read are left out; they hold nothing of their own.
+std::vector<std::string_view> changedFields(const Scenario &a, const Scenario &b);
 
 // Parses `value` into the field; ranges and cross-field rules are scenarioError()'s job.
 std::optional<Error> setField(Scenario &s, std::string_view name, std::string_view value);

@@ -469,6 +469,44 @@ private Q_SLOTS:
         QCOMPARE(kvHeadsFollowing(before, newHeads), qint64(expected));
     }
 
+    // What an edit changed, by field name in the table's order: integers by value, the others by
+    // what a file would write; an edit rule's follow-up is a change of its own.
+    void changedFieldsNameTheEdit_data()
+    {
+        QTest::addColumn<Scenario>("after");
+        QTest::addColumn<QStringList>("changed");
+        const Scenario base;
+        Scenario s = base;
+        QTest::newRow("nothing") << s << QStringList{};
+        s.microBatch = 8;
+        QTest::newRow("an integer") << s << QStringList{QStringLiteral("batch")};
+        s.sequence = 1024;
+        QTest::newRow("two integers, in the table's order")
+            << s << QStringList{QStringLiteral("batch"), QStringLiteral("seq")};
+        s = base;
+        s.precision = Precision::Bf16;
+        QTest::newRow("a word") << s << QStringList{QStringLiteral("precision")};
+        const std::string_view heads[] = {"heads"};
+        s = withEditRules(
+            [&] {
+                Scenario h = base;
+                h.arch.heads = 64;
+                return h;
+            }(),
+            base.arch, heads);
+        QTest::newRow("heads on a multi-head model: the KV heads follow")
+            << s << QStringList{QStringLiteral("heads"), QStringLiteral("kv-heads")};
+    }
+    void changedFieldsNameTheEdit()
+    {
+        QFETCH(Scenario, after);
+        QFETCH(QStringList, changed);
+        QStringList names;
+        for (const std::string_view field : changedFields(Scenario{}, after))
+            names << QString::fromUtf8(field.data(), qsizetype(field.size()));
+        QCOMPARE(names, changed);
+    }
+
     // Heads changed without the hidden size: it moves up to a whole number of heads, as the GUI's
     // hidden slider (which steps in whole heads) and the CLI both need; given with them, it stays
     // and scenarioError() judges the pair.

@@ -64,6 +64,14 @@ class TestMainWindow : public QObject {
             QCOMPARE(chart->barValue(current, Component(c)), toUnits(b.component(Component(c)), Units::GiB));
     }
 
+    QAction *undoAction() const
+    {
+        for (QAction *a : m_window->findChildren<QAction *>())
+            if (a->shortcut() == QKeySequence(QKeySequence::Undo))
+                return a;
+        return nullptr;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -579,6 +587,57 @@ private Q_SLOTS:
         QTRY_VERIFY2(weights->text(2).contains(shown), qPrintable(weights->text(2)));
     }
 
+    // Ctrl+Z takes back the last edit and names it in the Edit menu; Ctrl+Shift+Z brings it back.
+    void undoTakesBackTheLastEdit_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("undoText");
+        QTest::newRow("a slider") << QStringLiteral("en") << QStringLiteral("seq")
+                                  << QStringLiteral("&Undo Sequence length");
+        QTest::newRow("a box whose edit rule keeps the model multi-head: both named")
+            << QStringLiteral("en") << QStringLiteral("heads")
+            << QStringLiteral("&Undo Attention heads, Key/value heads");
+        QTest::newRow("in Chinese: the label without its mnemonic (&S)")
+            << QStringLiteral("zh_CN") << QStringLiteral("seq") << QStringLiteral("撤销“序列长度”(&U)");
+    }
+    void undoTakesBackTheLastEdit()
+    {
+        QFETCH(QString, language);
+        QFETCH(QString, field);
+        QFETCH(QString, undoText);
+        m_language->apply(language);
+        QApplication::processEvents(); // the widgets retranslate on the LanguageChange Qt posts
+        const ScenarioDocument before = m_model->document();
+        const ControlPanel *controls = m_window->controls();
+        const auto *slider = controls->findChild<SliderSpin *>(field);
+        QSpinBox *box = slider ? slider->spinBox() : controls->findChild<QSpinBox *>(field);
+        QVERIFY(box);
+        box->setValue(box->value() / 2);
+        QVERIFY(!(m_model->document() == before));
+        const ScenarioDocument edited = m_model->document();
+        QAction *undo = undoAction();
+        QVERIFY(undo);
+        QCOMPARE(undo->text(), undoText);
+        QTest::keySequence(m_window.get(), QKeySequence::Undo);
+        QVERIFY(m_model->document() == before);
+        QCOMPARE(std::int64_t(box->value()), findField(field.toStdString())->value(m_model->scenario()));
+        QTest::keySequence(m_window.get(), QKeySequence::Redo);
+        QVERIFY(m_model->document() == edited);
+        m_language->apply(QStringLiteral("en"));
+    }
+
+    // A step made in one language is named in the language switched to after it.
+    void undoNamesFollowTheLanguage()
+    {
+        m_window->controls()->sequenceSlider()->spinBox()->setValue(1024);
+        QCOMPARE(undoAction()->text(), QStringLiteral("&Undo Sequence length"));
+        m_language->apply(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(undoAction()->text(), QStringLiteral("撤销“序列长度”(&U)"));
+        m_language->apply(QStringLiteral("en"));
+        QTRY_COMPARE(undoAction()->text(), QStringLiteral("&Undo Sequence length"));
+    }
+
     void titleNamesTheSavedFile()
     {
         QTemporaryDir dir;
@@ -597,8 +656,13 @@ private Q_SLOTS:
         QVERIFY(!m_window->isWindowModified());
         m_window->controls()->sequenceSlider()->spinBox()->setValue(2048);
         QVERIFY(m_window->isWindowModified());
+        QTest::keySequence(m_window.get(), QKeySequence::Undo); // back to what was saved, not to before 1024
+        QVERIFY(!m_window->isWindowModified());
+        QTest::keySequence(m_window.get(), QKeySequence::Redo);
+        QVERIFY(m_window->isWindowModified());
         QVERIFY(!m_window->openFile(path, MainWindow::Import::ForThisRunOnly)); // what the file holds: unmodified
         QVERIFY(!m_window->isWindowModified());
+        QVERIFY(!undoAction()->isEnabled()); // a file opened starts its own history
         QCOMPARE(m_window->controls()->sequenceSlider()->spinBox()->value(), 1024);
         QVERIFY(m_window->windowTitle().startsWith(QStringLiteral("plan.vramledger.yaml")));
     }

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -112,6 +113,7 @@ void ControlPanel::build()
     m_layers->setObjectName(QStringLiteral("layers"));
     m_precision->setObjectName(QStringLiteral("precision"));
     auto row = [&](QFormLayout *f, QWidget *field, std::function<QString()> label, std::function<QString()> tip) {
+        m_labels.emplace_back(field, label);
         auto *l = new QLabel(f->parentWidget());
         l->setBuddy(field);
         f->addRow(l, field);
@@ -937,6 +939,18 @@ void ControlPanel::setPresenting(bool presenting)
     m_modelGroup->setVisible(!presenting);
     m_gpuGroup->setVisible(!presenting);
     m_advanced->setVisible(!presenting);
+}
+
+QString ControlPanel::fieldLabel(std::string_view field) const
+{
+    const QString name = QString::fromUtf8(field.data(), qsizetype(field.size()));
+    for (const auto &[control, label] : m_labels)
+        if (control->objectName() == name) {
+            // Without its mnemonic: "&Batch size", or "批大小(&B)" as Chinese labels write it.
+            static const QRegularExpression mnemonic(QStringLiteral("\\(&[^)]\\)|&(?=[^&])"));
+            return label().remove(mnemonic);
+        }
+    return {};
 }
 
 bool ControlPanel::advancedVisible() const

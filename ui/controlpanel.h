@@ -43,6 +43,8 @@ public:
     ChoiceSlider *precisionSlider() const { return m_precision; }
     QListWidget *gpuList() const { return m_gpus; }
     QComboBox *modelBox() const { return m_modelBox; }
+    // A field as its control's label names it ("Sequence length"); "" where no control edits it.
+    QString fieldLabel(std::string_view field) const;
 
 Q_SIGNALS:
     void importConfigRequested();
@@ -152,6 +154,7 @@ private:
     std::vector<std::pair<QSpinBox *, const FieldSpec *>> m_fieldSpins; // ranged by core
     // Every control that edits a field, enabled where core says the field is in effect (fieldInEffect).
     std::vector<std::pair<QWidget *, std::string_view>> m_fieldControls;
+    std::vector<std::pair<QWidget *, std::function<QString()>>> m_labels; // each row's control and label
 
     // Every user-visible text is set by one of these, run again on a language change.
     std::vector<std::function<void()>> m_texts;

@@ -10,6 +10,7 @@
 #include "ui/chartpanel.h"
 #include "ui/controlpanel.h"
 #include "ui/customgpudialog.h"
+#include "ui/documenthistory.h"
 #include "ui/explanationpanel.h"
 #include "ui/exporter.h"
 #include "ui/language.h"
@@ -66,6 +67,8 @@ std::optional<View> parseView(const QString &text)
 
 MainWindow::MainWindow(LedgerModel &model, Language &language, QWidget *parent)
     : QMainWindow(parent), m_model(model), m_language(language), m_controls(new ControlPanel(model, this)),
+      m_history(new DocumentHistory(
+          model, [this](std::string_view field) { return m_controls->fieldLabel(field); }, this)),
       m_controlsScroll(new QScrollArea(this)), m_verdict(new VerdictBar(this)), m_verdictScroll(new QScrollArea(this)),
       m_tabs(new QTabWidget(this)), m_chartPanel(new ChartPanel(model, this)), m_diagram(new StructureDiagram(this)),
       m_timeline(new StepTimelineView(this)), m_sweep(new SweepView(this)), m_explanation(new ExplanationPanel(this)),
@@ -179,6 +182,7 @@ void MainWindow::setPath(const QString &path)
 {
     m_path = path;
     m_saved = m_model.document();
+    m_history->stack()->setClean(); // no edit after it merges into the one before
     setWindowFilePath(path);
     setWindowModified(false);
     updateTitle();
@@ -262,6 +266,24 @@ void MainWindow::createMenus()
     action(
         file, [] { return tr("&Quit"); }, QKeySequence::Quit, [this] { close(); });
 
+    // Undo and redo name the step they take back ("Undo Sequence length").
+    QMenu *edit = menu(nullptr, [] { return tr("&Edit"); });
+    QUndoStack *history = m_history->stack();
+    const auto undoText = [history] {
+        return history->undoText().isEmpty() ? tr("&Undo") : tr("&Undo %1").arg(history->undoText());
+    };
+    const auto redoText = [history] {
+        return history->redoText().isEmpty() ? tr("&Redo") : tr("&Redo %1").arg(history->redoText());
+    };
+    QAction *undo = action(edit, undoText, QKeySequence::Undo, [history] { history->undo(); });
+    QAction *redo = action(edit, redoText, QKeySequence::Redo, [history] { history->redo(); });
+    undo->setEnabled(false);
+    redo->setEnabled(false);
+    connect(history, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(history, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(history, &QUndoStack::undoTextChanged, undo, [undo, undoText] { undo->setText(undoText()); });
+    connect(history, &QUndoStack::redoTextChanged, redo, [redo, redoText] { redo->setText(redoText()); });
+
     QMenu *view = menu(nullptr, [] { return tr("&View"); });
     QAction *present = action(
         view, [] { return tr("&Presentation mode"); }, QKeySequence(Qt::Key_F11),
@@ -326,6 +348,7 @@ void MainWindow::createMenus()
 
 void MainWindow::retranslate()
 {
+    m_history->retranslate();
     for (const auto &setText : m_texts)
         setText();
     m_tabs->setTabText(0, tr("Chart"));
@@ -459,6 +482,7 @@ void MainWindow::restoreSession()
     auto doc = parseScenarioDocument(last.toStdString(), "settings");
     if (doc)
         m_model.setDocument(std::move(doc).value());
+    m_history->restart();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -510,6 +534,7 @@ std::optional<Error> MainWindow::openFile(const QString &path, Import import)
         return doc.error();
     Settings::setLastDirectory(QFileInfo(path).absolutePath());
     const QStringList unknown = m_model.setDocument(std::move(doc).value());
+    m_history->restart();               // a file opened is where its history starts
     setPath(path);                      // after the document: it is what the file holds
     if (import == Import::SaveAsPreset) // a headless run leaves the user's settings alone
         Settings::addRecentFile(QFileInfo(path).absoluteFilePath());

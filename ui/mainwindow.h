@@ -22,6 +22,7 @@ namespace vl {
 
 class ChartPanel;
 class ControlPanel;
+class DocumentHistory;
 class ExplanationPanel;
 class Language;
 class LedgerModel;
@@ -106,6 +107,7 @@ private:
     void fitVerdictScroll();
 
     ControlPanel *m_controls;
+    DocumentHistory *m_history; // undo and redo, the Edit menu's
     QScrollArea *m_controlsScroll;
     VerdictBar *m_verdict;
     QScrollArea *m_verdictScroll; // the verdict's lines beyond a few scroll instead of growing the window

@@ -1393,6 +1393,33 @@
     </message>
 </context>
 <context>
+    <name>vl::DocumentHistory</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Compare against GPUs</source>
+        <translation>对比的 GPU</translation>
+    </message>
+    <message>
+        <source>Units</source>
+        <translation>单位</translation>
+    </message>
+    <message>
+        <source>Pinned scenarios</source>
+        <translation>已固定的方案</translation>
+    </message>
+    <message>
+        <source>%1, %2 and more</source>
+        <translation>%1、%2 等</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+</context>
+<context>
     <name>vl::ExplanationPanel</name>
     <message>
         <source>Component</source>
@@ -1764,6 +1791,26 @@
     <message>
         <source>Clear the list</source>
         <translation>清空列表</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销“%1”(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做“%1”(&amp;R)</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,131 @@
+#include "ui/documenthistory.h"
+
+#include "core/fields.h"
+#include "ui/ledgermodel.h"
+
+#include <QStringList>
+#include <QUndoCommand>
+
+#include <chrono>
+
+namespace vl {
+
+namespace {
+
+// Changes of the same fields closer together than this are one edit.
+constexpr std::chrono::milliseconds kOneEdit{1000};
+
+// What changed between two documents, as one key: two changes with the same key and close in
+// time merge. Empty where nothing the key names changed.
+QString changeKey(const ScenarioDocument &before, const ScenarioDocument &after)
+{
+    QStringList parts;
+    if (before.modelId != after.modelId)
+        parts << QStringLiteral("model");
+    for (const std::string_view field : changedFields(before.scenario, after.scenario))
+        parts << QString::fromUtf8(field.data(), qsizetype(field.size()));
+    if (before.gpuIds != after.gpuIds)
+        parts << QStringLiteral("gpus");
+    if (before.units != after.units)
+        parts << QStringLiteral("units");
+    if (!(before.pins == after.pins))
+        parts << QStringLiteral("pins");
+    return parts.join(QLatin1Char(','));
+}
+
+} // namespace
+
+// One step of the history: the document before and after an edit.
+class DocumentStep : public QUndoCommand {
+public:
+    DocumentStep(DocumentHistory &history, ScenarioDocument before, ScenarioDocument after)
+        : m_history(history), m_before(std::move(before)), m_after(std::move(after)),
+          m_key(changeKey(m_before, m_after)), m_when(std::chrono::steady_clock::now())
+    {
+        retranslate();
+    }
+
+    void retranslate() { setText(m_history.describe(m_before, m_after)); }
+    int id() const override { return 1; }
+    void undo() override { m_history.apply(m_before); }
+    void redo() override
+    {
+        if (m_done) // pushed after the model already holds it
+            m_history.apply(m_after);
+        m_done = true;
+    }
+    bool mergeWith(const QUndoCommand *command) override
+    {
+        const auto *next = static_cast<const DocumentStep *>(command);
+        if (m_key.isEmpty() || next->m_key != m_key || next->m_when - m_when > kOneEdit)
+            return false;
+        m_after = next->m_after;
+        m_when = next->m_when;
+        setObsolete(m_after == m_before); // dragged back to where it started: nothing to undo
+        return true;
+    }
+
+private:
+    DocumentHistory &m_history;
+    ScenarioDocument m_before, m_after;
+    QString m_key;
+    std::chrono::steady_clock::time_point m_when; // of the latest change merged into it
+    bool m_done = false;
+};
+
+DocumentHistory::DocumentHistory(LedgerModel &model, std::function<QString(std::string_view)> fieldLabel,
+                                 QObject *parent)
+    : QObject(parent), m_model(model), m_fieldLabel(std::move(fieldLabel)), m_current(model.document())
+{
+    m_stack.setUndoLimit(500);
+    connect(&m_model, &LedgerModel::changed, this, &DocumentHistory::record);
+}
+
+void DocumentHistory::restart()
+{
+    m_stack.clear();
+    m_current = m_model.document();
+}
+
+void DocumentHistory::retranslate()
+{
+    for (int i = 0; i < m_stack.count(); ++i)
+        static_cast<DocumentStep *>(const_cast<QUndoCommand *>(m_stack.command(i)))->retranslate();
+}
+
+void DocumentHistory::record()
+{
+    if (m_model.document() == m_current)
+        return;
+    ScenarioDocument before = std::exchange(m_current, m_model.document());
+    if (!m_applying)
+        m_stack.push(new DocumentStep(*this, std::move(before), m_current));
+}
+
+void DocumentHistory::apply(const ScenarioDocument &document)
+{
+    m_applying = true;
+    m_model.setDocument(document);
+    m_applying = false;
+}
+
+QString DocumentHistory::describe(const ScenarioDocument &before, const ScenarioDocument &after) const
+{
+    if (before.modelId != after.modelId) // another preset: its architecture follows
+        return tr("Model");
+    QStringList what;
+    for (const std::string_view field : changedFields(before.scenario, after.scenario))
+        if (const QString label = m_fieldLabel(field); !label.isEmpty() && !what.contains(label))
+            what << label;
+    if (before.gpuIds != after.gpuIds)
+        what << tr("Compare against GPUs");
+    if (before.units != after.units)
+        what << tr("Units");
+    if (!(before.pins == after.pins))
+        what << tr("Pinned scenarios");
+    // The first two name it; a rule that followed the edit may have changed more. "" where no
+    // control names what changed: the action then reads just "Undo".
+    return what.size() > 2 ? tr("%1, %2 and more").arg(what[0], what[1]) : what.join(tr(", "));
+}
+
+} // namespace vl

@@ -1,0 +1,47 @@
+#pragma once
+// Undo and redo over the scenario document (Qt's QUndoStack). Every change the model reports
+// becomes one step holding the document before and after it; changes of the same fields that
+// follow each other within a second - a slider dragged, a number typed - become one step, so
+// that one Ctrl+Z takes back one edit. Each step is named after what it changed.
+
+#include "core/scenariofile.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <functional>
+#include <string_view>
+
+namespace vl {
+
+class LedgerModel;
+
+class DocumentHistory : public QObject {
+    Q_OBJECT
+public:
+    // `fieldLabel` names a scenario field as the controls do ("Sequence length"); "" where no
+    // control shows it.
+    DocumentHistory(LedgerModel &model, std::function<QString(std::string_view field)> fieldLabel,
+                    QObject *parent = nullptr);
+
+    QUndoStack *stack() { return &m_stack; }
+    // A document opened: its history starts with it.
+    void restart();
+    // The steps renamed in the language now installed.
+    void retranslate();
+
+private:
+    friend class DocumentStep;
+    void record();
+    void apply(const ScenarioDocument &document); // a step undone or redone
+    QString describe(const ScenarioDocument &before, const ScenarioDocument &after) const;
+
+    LedgerModel &m_model;
+    std::function<QString(std::string_view)> m_fieldLabel;
+    QUndoStack m_stack;
+    ScenarioDocument m_current; // the document as the history last saw it
+    bool m_applying = false;
+};
+
+} // namespace vl
