@@ -277,6 +277,9 @@ void MainWindow::createMenus()
     };
     QAction *undo = action(edit, undoText, QKeySequence::Undo, [history] { history->undo(); });
     QAction *redo = action(edit, redoText, QKeySequence::Redo, [history] { history->redo(); });
+    // Every binding the platform has, not only the first (Ctrl+Shift+Z and Ctrl+Y redo on Linux).
+    undo->setShortcuts(QKeySequence::Undo);
+    redo->setShortcuts(QKeySequence::Redo);
     undo->setEnabled(false);
     redo->setEnabled(false);
     connect(history, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
