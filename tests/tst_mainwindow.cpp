@@ -641,6 +641,29 @@ private Q_SLOTS:
         QTRY_COMPARE(undoAction()->text(), QStringLiteral("&Undo Sequence length"));
     }
 
+    // File -> New: what a first launch shows, untitled, as one step that Ctrl+Z takes back.
+    void newStartsFromTheArticle_data()
+    {
+        QTest::addColumn<bool>("fromAFile");
+        QTest::newRow("an untitled session") << false;
+        QTest::newRow("a saved file, no edits since: nothing to ask") << true;
+    }
+    void newStartsFromTheArticle()
+    {
+        QFETCH(bool, fromAFile);
+        m_model->setModel(QStringLiteral("llama-3.1-8b"));
+        QTemporaryDir dir;
+        if (fromAFile)
+            QVERIFY(m_window->saveScenario(dir.filePath(QStringLiteral("plan.vramledger.yaml"))).isEmpty());
+        const ScenarioDocument before = m_model->document();
+        m_window->newScenario();
+        QVERIFY(m_model->document() == articleExampleDocument());
+        QVERIFY(m_window->windowFilePath().isEmpty());
+        QCOMPARE(undoAction()->text(), QStringLiteral("&Undo New scenario"));
+        QTest::keySequence(m_window.get(), QKeySequence::Undo);
+        QVERIFY(m_model->document() == before);
+    }
+
     void titleNamesTheSavedFile()
     {
         QTemporaryDir dir;

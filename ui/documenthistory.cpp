@@ -38,14 +38,16 @@ QString changeKey(const ScenarioDocument &before, const ScenarioDocument &after)
 // One step of the history: the document before and after an edit.
 class DocumentStep : public QUndoCommand {
 public:
-    DocumentStep(DocumentHistory &history, ScenarioDocument before, ScenarioDocument after)
-        : m_history(history), m_before(std::move(before)), m_after(std::move(after)),
-          m_key(changeKey(m_before, m_after)), m_when(std::chrono::steady_clock::now())
+    // `name` (untranslated, DocumentHistory's context) names a step that replaced the whole
+    // document; such a step merges with none.
+    DocumentStep(DocumentHistory &history, ScenarioDocument before, ScenarioDocument after, const char *name = nullptr)
+        : m_history(history), m_before(std::move(before)), m_after(std::move(after)), m_name(name),
+          m_key(name ? QString() : changeKey(m_before, m_after)), m_when(std::chrono::steady_clock::now())
     {
         retranslate();
     }
 
-    void retranslate() { setText(m_history.describe(m_before, m_after)); }
+    void retranslate() { setText(m_name ? DocumentHistory::tr(m_name) : m_history.describe(m_before, m_after)); }
     int id() const override { return 1; }
     void undo() override { m_history.apply(m_before); }
     void redo() override
@@ -68,6 +70,7 @@ public:
 private:
     DocumentHistory &m_history;
     ScenarioDocument m_before, m_after;
+    const char *m_name;
     QString m_key;
     std::chrono::steady_clock::time_point m_when; // of the latest change merged into it
     bool m_done = false;
@@ -100,6 +103,14 @@ void DocumentHistory::record()
     ScenarioDocument before = std::exchange(m_current, m_model.document());
     if (!m_applying)
         m_stack.push(new DocumentStep(*this, std::move(before), m_current));
+}
+
+void DocumentHistory::replaceDocument(const ScenarioDocument &document, const char *name)
+{
+    ScenarioDocument before = m_model.document();
+    apply(document);
+    if (!(m_model.document() == before))
+        m_stack.push(new DocumentStep(*this, std::move(before), m_model.document(), name));
 }
 
 void DocumentHistory::apply(const ScenarioDocument &document)

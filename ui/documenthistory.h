@@ -30,6 +30,9 @@ public:
     void restart();
     // The steps renamed in the language now installed.
     void retranslate();
+    // The whole document replaced as one step, named `name` (marked with
+    // QT_TRANSLATE_NOOP("vl::DocumentHistory", ...)), which undo takes back like any edit.
+    void replaceDocument(const ScenarioDocument &document, const char *name);
 
 private:
     friend class DocumentStep;

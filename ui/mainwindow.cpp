@@ -230,6 +230,8 @@ void MainWindow::createMenus()
 
     QMenu *file = menu(nullptr, [] { return tr("&File"); });
     action(
+        file, [] { return tr("&New"); }, QKeySequence::New, [this] { newScenario(); });
+    action(
         file, [] { return tr("&Open…"); }, QKeySequence::Open, [this] { openDialog(); });
     QMenu *recent = menu(file, [] { return tr("Open &Recent"); });
     connect(recent, &QMenu::aboutToShow, this, [this, recent] {
@@ -469,6 +471,15 @@ void MainWindow::setPresentationMode(bool on, bool fullScreen)
         showFullScreen();
     else
         showNormal();
+}
+
+void MainWindow::newScenario()
+{
+    if (!maybeSave())
+        return;
+    // What a first launch shows, as one step: Ctrl+Z brings back what was there, saved or not.
+    m_history->replaceDocument(articleExampleDocument(), QT_TRANSLATE_NOOP("vl::DocumentHistory", "New scenario"));
+    setPath(QString());
 }
 
 void MainWindow::restoreSession()

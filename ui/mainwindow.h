@@ -58,6 +58,7 @@ public:
     void setPresentationMode(bool on, bool fullScreen = true);
     void setZoom(double zoom);
     void restoreSession(); // window geometry and the last scenario
+    void newScenario();    // File -> New: the article's example, untitled
     void settle();         // applies updates held back while sliders move, before a capture
 
     ControlPanel *controls() const { return m_controls; }

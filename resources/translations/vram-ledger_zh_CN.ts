@@ -1418,6 +1418,10 @@
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>New scenario</source>
+        <translation>新建方案</translation>
+    </message>
 </context>
 <context>
     <name>vl::ExplanationPanel</name>
@@ -1811,6 +1815,10 @@
     <message>
         <source>&amp;Redo %1</source>
         <translation>重做“%1”(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
     </message>
 </context>
 <context>
