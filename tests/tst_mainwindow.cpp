@@ -40,6 +40,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -662,6 +663,26 @@ private Q_SLOTS:
         QCOMPARE(undoAction()->text(), QStringLiteral("&Undo New scenario"));
         QTest::keySequence(m_window.get(), QKeySequence::Undo);
         QVERIFY(m_model->document() == before);
+    }
+
+    // Ctrl+1 to Ctrl+4 show the views in the order of their tabs.
+    void viewsByNumber_data()
+    {
+        QTest::addColumn<int>("key");
+        QTest::addColumn<int>("tab");
+        QTest::newRow("Ctrl+2: the structure") << int(Qt::Key_2) << 1;
+        QTest::newRow("Ctrl+3: the step timeline") << int(Qt::Key_3) << 2;
+        QTest::newRow("Ctrl+4: the sweep") << int(Qt::Key_4) << 3;
+        QTest::newRow("Ctrl+1: the chart") << int(Qt::Key_1) << 0;
+    }
+    void viewsByNumber()
+    {
+        QFETCH(int, key);
+        QFETCH(int, tab);
+        auto *tabs = m_window->findChild<QTabWidget *>();
+        tabs->setCurrentIndex((tab + 1) % tabs->count());
+        QTest::keySequence(m_window.get(), QKeySequence(Qt::CTRL | Qt::Key(key)));
+        QCOMPARE(tabs->currentIndex(), tab);
     }
 
     void titleNamesTheSavedFile()

@@ -46,6 +46,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <array>
 #include <utility>
 
 namespace vl {
@@ -294,6 +295,20 @@ void MainWindow::createMenus()
         view, [] { return tr("&Presentation mode"); }, QKeySequence(Qt::Key_F11),
         [this] { setPresentationMode(!m_presenting); });
     present->setCheckable(true);
+    // The four views by number, as their tabs stand.
+    const std::array<std::pair<View, std::function<QString()>>, 4> views{{
+        {View::Chart, [] { return tr("&Chart"); }},
+        {View::Diagram, [] { return tr("&Structure"); }},
+        {View::Timeline, [] { return tr("Step &timeline"); }},
+        {View::Sweep, [] { return tr("S&weep"); }},
+    }};
+    view->addSeparator();
+    for (int i = 0; i < int(views.size()); ++i) {
+        const View shown = views[std::size_t(i)].first;
+        action(view, views[std::size_t(i)].second, QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)),
+               [this, shown] { showView(shown); });
+    }
+    view->addSeparator();
     action(
         view, [] { return tr("Zoom &in"); }, QKeySequence::ZoomIn, [this] { setZoom(m_zoom * 1.25); });
     action(

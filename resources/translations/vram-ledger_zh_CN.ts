@@ -1820,6 +1820,22 @@
         <source>&amp;New</source>
         <translation>新建(&amp;N)</translation>
     </message>
+    <message>
+        <source>&amp;Chart</source>
+        <translation>柱状图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Structure</source>
+        <translation>结构图(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Step &amp;timeline</source>
+        <translation>训练步时间线(&amp;T)</translation>
+    </message>
+    <message>
+        <source>S&amp;weep</source>
+        <translation>扫描(&amp;W)</translation>
+    </message>
 </context>
 <context>
     <name>vl::MemoryChart</name>
