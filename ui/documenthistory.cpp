@@ -40,20 +40,20 @@ class DocumentStep : public QUndoCommand {
 public:
     // `name` (untranslated, DocumentHistory's context) names a step that replaced the whole
     // document; such a step merges with none.
-    DocumentStep(DocumentHistory &history, ScenarioDocument before, ScenarioDocument after, const char *name = nullptr)
+    DocumentStep(DocumentHistory &history, SharedDocument before, SharedDocument after, const char *name = nullptr)
         : m_history(history), m_before(std::move(before)), m_after(std::move(after)), m_name(name),
-          m_key(name ? QString() : changeKey(m_before, m_after)), m_when(std::chrono::steady_clock::now())
+          m_key(name ? QString() : changeKey(*m_before, *m_after)), m_when(std::chrono::steady_clock::now())
     {
         retranslate();
     }
 
-    void retranslate() { setText(m_name ? DocumentHistory::tr(m_name) : m_history.describe(m_before, m_after)); }
+    void retranslate() { setText(m_name ? DocumentHistory::tr(m_name) : m_history.describe(*m_before, *m_after)); }
     int id() const override { return 1; }
-    void undo() override { m_history.apply(m_before); }
+    void undo() override { m_history.apply(*m_before); }
     void redo() override
     {
         if (m_done) // pushed after the model already holds it
-            m_history.apply(m_after);
+            m_history.apply(*m_after);
         m_done = true;
     }
     bool mergeWith(const QUndoCommand *command) override
@@ -63,13 +63,13 @@ public:
             return false;
         m_after = next->m_after;
         m_when = next->m_when;
-        setObsolete(m_after == m_before); // dragged back to where it started: nothing to undo
+        setObsolete(*m_after == *m_before); // dragged back to where it started: nothing to undo
         return true;
     }
 
 private:
     DocumentHistory &m_history;
-    ScenarioDocument m_before, m_after;
+    SharedDocument m_before, m_after; // each shared with the steps beside it
     const char *m_name;
     QString m_key;
     std::chrono::steady_clock::time_point m_when; // of the latest change merged into it
@@ -78,16 +78,17 @@ private:
 
 DocumentHistory::DocumentHistory(LedgerModel &model, std::function<QString(std::string_view)> fieldLabel,
                                  QObject *parent)
-    : QObject(parent), m_model(model), m_fieldLabel(std::move(fieldLabel)), m_current(model.document())
+    : QObject(parent), m_model(model), m_fieldLabel(std::move(fieldLabel)),
+      m_current(std::make_shared<const ScenarioDocument>(model.document()))
 {
-    m_stack.setUndoLimit(500);
+    m_stack.setUndoLimit(200);
     connect(&m_model, &LedgerModel::changed, this, &DocumentHistory::record);
 }
 
 void DocumentHistory::restart()
 {
     m_stack.clear();
-    m_current = m_model.document();
+    m_current = std::make_shared<const ScenarioDocument>(m_model.document());
 }
 
 void DocumentHistory::retranslate()
@@ -98,19 +99,19 @@ void DocumentHistory::retranslate()
 
 void DocumentHistory::record()
 {
-    if (m_model.document() == m_current)
+    if (m_model.document() == *m_current)
         return;
-    ScenarioDocument before = std::exchange(m_current, m_model.document());
+    SharedDocument before = std::exchange(m_current, std::make_shared<const ScenarioDocument>(m_model.document()));
     if (!m_applying)
         m_stack.push(new DocumentStep(*this, std::move(before), m_current));
 }
 
 void DocumentHistory::replaceDocument(const ScenarioDocument &document, const char *name)
 {
-    ScenarioDocument before = m_model.document();
+    SharedDocument before = m_current;
     apply(document);
-    if (!(m_model.document() == before))
-        m_stack.push(new DocumentStep(*this, std::move(before), m_model.document(), name));
+    if (!(*m_current == *before))
+        m_stack.push(new DocumentStep(*this, std::move(before), m_current, name));
 }
 
 void DocumentHistory::apply(const ScenarioDocument &document)

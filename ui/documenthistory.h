@@ -11,11 +11,13 @@
 #include <QUndoStack>
 
 #include <functional>
+#include <memory>
 #include <string_view>
 
 namespace vl {
 
 class LedgerModel;
+using SharedDocument = std::shared_ptr<const ScenarioDocument>;
 
 class DocumentHistory : public QObject {
     Q_OBJECT
@@ -43,7 +45,7 @@ private:
     LedgerModel &m_model;
     std::function<QString(std::string_view)> m_fieldLabel;
     QUndoStack m_stack;
-    ScenarioDocument m_current; // the document as the history last saw it
+    SharedDocument m_current; // the document as the history last saw it
     bool m_applying = false;
 };
 
