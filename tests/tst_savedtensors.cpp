@@ -160,6 +160,8 @@ std::string rowName(const YAML::Node &c)
         name += " " + c["norms"].as<std::string>() + " norms";
     if (c["soft_capping"])
         name += " soft-capped";
+    if (c["use_reentrant"] && !c["use_reentrant"].as<bool>())
+        name += " non-reentrant";
     return name + " recompute " + c["recompute"].as<std::string>();
 }
 
@@ -357,6 +359,7 @@ private Q_SLOTS:
             Scenario s = scenarioOf(c);
             s.arch.layers = s.trainableLayers = row["layers"].as<std::int64_t>();
             s.overhead.measure = Measure::Allocated;
+            QVERIFY2(!scenarioError(s), rowName(c).c_str());
             QTest::newRow((rowName(c) + ", last layer").c_str())
                 << s << batches << s.arch.layers << row["last_layer_backward"].as<std::vector<Bytes>>();
             QTest::newRow((rowName(c) + ", first layer").c_str())
@@ -381,12 +384,12 @@ private Q_SLOTS:
         };
         const Bytes core = layerBackward(batches[1]) - layerBackward(batches[0]);
         const Bytes oracle = measured[1] - measured[0];
-        // Without the reentrant checkpoint (and PEFT's enable_input_require_grads for it) nothing
-        // makes a frozen embedding's output require grad, and the first layer saves nothing to
-        // compute its input's gradient (its first norm's input, bitsandbytes' kept inputs). Core
-        // counts every layer alike: high by less than a layer's share while the first layer's
-        // activations are there.
-        if (scenario.lora() && !scenario.reentrantCheckpoint()) {
+        // Without a checkpoint (and PEFT's enable_input_require_grads for it) nothing makes a
+        // frozen embedding's output require grad, and the first layer saves nothing to compute its
+        // input's gradient (its first norm's input, bitsandbytes' kept inputs). Core counts every
+        // layer alike: high by less than a layer's share while the first layer's activations are
+        // there.
+        if (scenario.lora() && scenario.recompute == Recompute::None) {
             const Bytes perSequence = estimate(scenario).oneLayerActivations / scenario.microBatch;
             QVERIFY2(core > oracle && core - oracle < perSequence,
                      qPrintable(QStringLiteral("one more sequence adds %1 B in core, %2 B in the whole model, a "

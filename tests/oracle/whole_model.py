@@ -8,7 +8,8 @@ to the embedding), or BertForSequenceClassification's (token-type and learned po
 LayerNorm and dropout; post-norm layers; the pooler on the first token, dropout, a 2-label
 classifier): the embedding (under the reentrant checkpoint its output made to require grad
 when nothing below it trains, as PEFT's enable_input_require_grads does), the layers, each under
-torch.utils.checkpoint(use_reentrant=True) when recomputed, the final norm, the head and the loss,
+torch.utils.checkpoint when recomputed (use_reentrant=True, as transformers defaults, unless the row
+says use_reentrant false), the final norm, the head and the loss,
 with the Trainer's batch held throughout (BERT's: the input ids and the token types, int64, as BERT's
 tokenizer gives them for one sentence a row, and a label a sequence; no attention mask, which BertModel
 then makes of ones in forward and frees with it). BERT's extended mask, one value a token that BertModel
@@ -58,6 +59,11 @@ GPT2 = dict(family="gpt2", hidden=128, heads=4, kv_heads=4, ffn=512, seq=128, vo
 # 16-bit one, which does not grow with the batch.
 BERT = dict(GPT2, family="bert")
 BERT_BATCHES = (5, 6)
+# The non-reentrant checkpoint over an FP32 stream under autocast: at two sequences another moment of
+# the layer's backward, with a part that does not grow with the batch, is wider than the MLP's (what
+# the peak adds from two to three sequences differs from what it adds from three on); from three
+# sequences on the MLP's backward is the widest, as in every other row.
+NON_REENTRANT_AUTOCAST_BATCHES = (3, 4)
 # Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
 # bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
 # fms-acceleration's Mistral-7B runs.
@@ -74,6 +80,16 @@ def configs():
                            dropout=0.0)
     for recompute in ("none", "full"):
         yield dict(LLAMA, **QLORA_FP32_BASE, recompute=recompute, dropout=0.0)
+    # The non-reentrant checkpoint (gradient_checkpointing_kwargs={"use_reentrant": False}, as TRL's
+    # recipes set it): forward runs with autograd on, each layer's graph kept with its saved tensors
+    # dropped, and recomputed in backward as they are unpacked. With bitsandbytes before 0.43.2 the
+    # 4-bit linears' inputs outlive the checkpoint (an attribute of the kept graph's context), which
+    # core refuses, so its QLoRA runs with 0.43.2 or newer.
+    for training in TRAINING:
+        yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", **training, recompute="full", use_reentrant=False,
+                   dropout=0.0)
+    yield dict(LLAMA, **dict(QLORA_FP32_BASE, bitsandbytes="0.43.2+"), recompute="full", use_reentrant=False,
+               dropout=0.0)
     for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
                    expert_load=expert_load)
@@ -141,7 +157,8 @@ def layers_backward(c, batch):
             x.requires_grad_(True)
         for i, layer in enumerate(layers):
             run = forward_of(layer)
-            x = torch.utils.checkpoint.checkpoint(run, x, use_reentrant=True) if c["recompute"] == "full" else run(x)
+            x = (torch.utils.checkpoint.checkpoint(run, x, use_reentrant=c.get("use_reentrant", True))
+                 if c["recompute"] == "full" else run(x))
             x.register_hook((lambda i: lambda grad: mark(f"layer {i} backward"))(i))
         if bert:  # BertPooler on the first token, dropout, the classifier, CrossEntropyLoss
             pooled = st.dropout(torch.tanh(ops.linear(x[:, 0], *pooler)), c["dropout"])
@@ -175,7 +192,9 @@ def layers_backward(c, batch):
 
 def rows():
     for c in configs():
-        batches = BERT_BATCHES if c["family"] == "bert" else BATCHES
+        batches = (BERT_BATCHES if c["family"] == "bert"
+                   else NON_REENTRANT_AUTOCAST_BATCHES if c.get("use_reentrant") is False and "autocast" in c
+                   else BATCHES)
         peaks = [layers_backward(c, b) for b in batches]
         yield dict(config=c, layers=LAYERS, batches=list(batches),
                    last_layer_backward=[p[-1] for p in peaks], first_layer_backward=[p[0] for p in peaks])
