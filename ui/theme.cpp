@@ -9,6 +9,7 @@
 #include <QStyleFactory>
 #include <QTextLayout>
 
+#include <algorithm>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -247,6 +248,15 @@ QString describePoint(const TimelinePoint &p, Units units)
         .arg(where, bytesText(p.inUse, units), parts.join(QStringLiteral(" · ")));
 }
 
+namespace {
+
+std::uint32_t unitPair(QChar first, QChar second)
+{
+    return std::uint32_t(first.unicode()) << 16 | second.unicode();
+}
+
+} // namespace
+
 FormulaLocalizer::FormulaLocalizer()
 {
     retranslate();
@@ -260,8 +270,10 @@ void FormulaLocalizer::retranslate()
         const QByteArray source(term.data(), qsizetype(term.size()));
         QString english = QString::fromUtf8(source);
         QString translated = QCoreApplication::translate("vl::formula", source.constData());
-        if (translated != english)
-            m_terms.emplace_back(std::move(english), std::move(translated));
+        if (translated == english)
+            continue;
+        const std::uint32_t pair = english.size() < 2 ? 0 : unitPair(english[0], english[1]);
+        m_terms.push_back({std::move(english), std::move(translated), pair});
     }
 }
 
@@ -273,8 +285,18 @@ QString FormulaLocalizer::localized(const std::string &formula) const
     // a translation that keeps an English word ("bitsandbytes") is not translated again by a
     // shorter term ("bits").
     QString text = QString::fromStdString(formula);
+    // The pairs of neighbouring units the formula holds: a term whose first pair is not among them
+    // cannot occur, in the formula or in what replacing longer terms leaves of it, and is not
+    // searched for (most of core's terms, in any one formula).
+    std::vector<std::uint32_t> pairs;
+    pairs.reserve(std::size_t(text.size()));
+    for (qsizetype i = 1; i < text.size(); ++i)
+        pairs.push_back(unitPair(text[i - 1], text[i]));
+    std::sort(pairs.begin(), pairs.end());
     std::vector<const QString *> translations;
-    for (const auto &[english, translated] : m_terms) {
+    for (const auto &[english, translated, firstPair] : m_terms) {
+        if (firstPair != 0 && !std::binary_search(pairs.begin(), pairs.end(), firstPair))
+            continue;
         if (!text.contains(english))
             continue;
         text.replace(english, QChar(char16_t(0xE000 + translations.size())));

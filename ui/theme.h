@@ -11,7 +11,7 @@
 #include <QPalette>
 #include <QString>
 
-#include <utility>
+#include <cstdint>
 #include <vector>
 
 class QApplication;
@@ -50,7 +50,11 @@ public:
     QString localized(const std::string &formula) const;
 
 private:
-    std::vector<std::pair<QString, QString>> m_terms; // English, translated; longest English first
+    struct Term {
+        QString english, translated;
+        std::uint32_t firstPair; // its first two UTF-16 units, the first in the high half; 0: shorter
+    };
+    std::vector<Term> m_terms; // longest English first
 };
 
 QPalette palette(Theme theme);

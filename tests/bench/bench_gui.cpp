@@ -7,7 +7,8 @@
 //   move one point, both redrawn), median, p99 and the slowest as frames per second;
 // - a burst of 100 changes, which must collapse into one paint of the chart;
 // - start-up of the real program to a rendered frame, and its peak resident memory;
-// - with --paint-breakdown, the milliseconds each widget spends painting per change.
+// - with --paint-breakdown, the milliseconds each widget spends painting per change;
+// - with --lang zh_CN, all of it in Chinese (the formulas' terms translated on every change).
 // Run a release build: build-release/bench/vl-bench-gui
 
 #include "core/presets.h"
@@ -124,7 +125,10 @@ int main(int argc, char *argv[])
                                            QStringLiteral("n"), QStringLiteral("2000"));
     const QCommandLineOption breakdownOption(QStringLiteral("paint-breakdown"),
                                              QStringLiteral("Also report each widget's paint time per change."));
-    parser.addOptions({changesOption, breakdownOption});
+    const QCommandLineOption languageOption(QStringLiteral("lang"),
+                                            QStringLiteral("Interface language: en (the default) or zh_CN."),
+                                            QStringLiteral("code"), QStringLiteral("en"));
+    parser.addOptions({changesOption, breakdownOption, languageOption});
     parser.addHelpOption();
     parser.process(app);
     const int changes = std::max(1, parser.value(changesOption).toInt());
@@ -133,6 +137,7 @@ int main(int argc, char *argv[])
     model.setModel(QStringLiteral("llama-3.1-8b"));
     model.setGpuIds({QStringLiteral("h100-sxm"), QStringLiteral("a100-80gb"), QStringLiteral("rtx-4090")});
     vl::Language language;
+    language.apply(parser.value(languageOption));
     std::unique_ptr<QWidget> diagram, timeline; // outlive the window that fed them
     vl::MainWindow window(model, language);
     window.resize(1920, 1080);
