@@ -2029,9 +2029,10 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     b.oneLayerActivations = whole.total;
     b.keptPerLayer = kept.total;
     // Without recomputation the layers' graph is the step's: what bitsandbytes' 4-bit linears keep
-    // in their autograd context stays until backward ends (with the reentrant checkpoint it goes
+    // in their autograd context stays until backward ends, as it does under the non-reentrant
+    // checkpoint, whose forward keeps each layer's graph (with the reentrant checkpoint it goes
     // with each layer's recomputed graph).
-    if (s.recompute == Recompute::None)
+    if (s.recompute == Recompute::None || s.fourBitInputsOutliveCheckpoint())
         b.keptPastBackward = fourBitInputsKeptPerLayer(s);
 
     // Each pass holds 1/v of the stage's layers. Divided first, so the product cannot overflow
@@ -2049,7 +2050,13 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         ItemId::LayerActivations, offload ? 0 : layerTotal,
         [&] {
             std::string text;
-            if (s.recompute == Recompute::Full) {
+            if (s.recompute == Recompute::Full && kept.count > 1) { // the 4-bit inputs outlive the checkpoint
+                text = "each layer keeps its input and more:";
+                for (int i = 0; i < kept.count; ++i)
+                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
+                        + formatBytes(kept.items[i].bytes, units);
+                text += " = " + formatBytes(kept.total, units) + "/layer";
+            } else if (s.recompute == Recompute::Full) {
                 text = "each layer keeps only its input: s·b·h × "
                     + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B" + sequenceParallelSplit() + " = "
                     + formatBytes(kept.total, units) + "/layer";
@@ -2102,13 +2109,17 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     if (rebuildsLayer && savingLayers > 0) {
         const Bytes reused = recomputationReusesInput(s);
         const Bytes heldOutput = reentrantCheckpointOutput(s);
-        const Bytes buffer = b.oneLayerActivations - reused + heldOutput;
+        const Bytes fromForward = s.fourBitInputsOutliveCheckpoint() ? keptOnlyInFourBitContext(whole) : 0;
+        const Bytes buffer = b.oneLayerActivations - reused + heldOutput - fromForward;
         sink.add(ItemId::RecomputeBuffer, buffer, [&] {
             std::string text = "one layer's full activations while it is recomputed";
             if (reused > 0)
                 text += ", " + formatBytes(b.oneLayerActivations, units)
                     + ", less its input, which the checkpoint keeps and the recomputation saves as it is, "
                     + formatBytes(reused, units);
+            if (fromForward > 0)
+                text += ", less the 4-bit linears' inputs its forward kept in their context, not made again, "
+                    + formatBytes(fromForward, units);
             if (heldOutput > 0)
                 text += std::string(reused > 0 ? "," : "") + " + the recomputed layer's output, which the reentrant "
                     + "checkpoint holds while the layer's backward runs, " + formatCount(s.sequence * s.microBatch)

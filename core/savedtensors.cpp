@@ -134,6 +134,9 @@ bool loraOn(const Scenario &s, unsigned bit)
 
 // The input of a group of projections, saved once for all of them (projectionInputs).
 constexpr std::string_view kProjectionInput = "projection input";
+// ... kept by nothing but bitsandbytes' 4-bit linear before 0.43.2, in its autograd context
+// (ctx.tensors), not saved: the non-reentrant checkpoint neither drops it nor makes it again.
+constexpr std::string_view kProjectionInputInContext = "projection input, kept in the 4-bit linear's context";
 
 // Hugging Face's QLoRA: every projection of a layer is bitsandbytes' Linear4bit under PEFT's
 // LoRA layer for it. Linear4bit computes in its input's dtype when that is FP32 or BF16
@@ -179,6 +182,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
     const bool upcastEach = s.adaptersUpcast();
     const std::int64_t adapterBytes = upcastEach ? dt.weight : dt.activation;
     bool shared = false;
+    bool savedByAnOp = baseTrains(s); // beside a 4-bit linear's context
     for (unsigned bit : group) {
         const bool loraReadsInput = loraOn(s, bit) && !s.loraDropout;
         if (upcastEach) {
@@ -198,6 +202,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
             shared = shared || baseSaves;
         } else {
             shared = shared || baseSaves || loraReadsInput;
+            savedByAnOp = savedByAnOp || loraReadsInput;
         }
         if (loraOn(s, bit) && s.loraDropout) {
             out.add("LoRA dropout mask (1 B)", tokens * width);
@@ -207,7 +212,8 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
             out.add("LoRA A output (rank r), saved by LoRA B", adapterBytes * tokens * s.loraRank);
     }
     if (shared && !keptAnyway)
-        out.add(kProjectionInput, (fourBit ? input : dt.activation) * tokens * width);
+        out.add(fourBit && !savedByAnOp ? kProjectionInputInContext : kProjectionInput,
+                (fourBit ? input : dt.activation) * tokens * width);
 }
 
 // What one RMSNorm's saved tensors are called in the explanation.
@@ -984,6 +990,9 @@ void codeLayer(const Scenario &s, TensorList &out)
         const DtypeBytes dt = dtypeBytes(s);
         out.add("layer input, kept by the checkpoint",
                 dt.stream * s.sequence * s.microBatch / titanTp(s) * s.arch.hidden);
+        if (s.fourBitInputsOutliveCheckpoint())
+            out.add("the 4-bit linears' inputs, kept in their context past the non-reentrant checkpoint",
+                    fourBitInputsKeptPerLayer(s));
         return;
     }
     switch (s.arch.modeling) {
@@ -1278,6 +1287,15 @@ Bytes fourBitInputsKeptPerLayer(const Scenario &s)
     return norms + attentionOutput + expertRows + mlpBytes(s, dt) * routed * a.ffn;
 }
 
+Bytes keptOnlyInFourBitContext(const TensorList &layer)
+{
+    Bytes kept = 0;
+    for (int i = 0; i < layer.count; ++i)
+        if (layer.items[i].name == kProjectionInputInContext)
+            kept += layer.items[i].bytes;
+    return kept;
+}
+
 Bytes repeatedKeysAndValues(const Scenario &s)
 {
     if (!s.keysAndValuesRepeated())
@@ -1561,7 +1579,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     bool afterProbabilities = false;
     for (int i = 0; i < wholeLayer.count; ++i) {
         const std::string_view name = wholeLayer.items[i].name;
-        const bool kept = s.fourBitKeepsInput() && name == kProjectionInput;
+        const bool kept = s.fourBitKeepsInput() && (name == kProjectionInput || name == kProjectionInputInContext);
         if (!kept && (afterProbabilities || name == kRepeatedValue || name == kCopiedValue))
             freed += wholeLayer.items[i].bytes;
         afterProbabilities = afterProbabilities || name == kProbabilitiesFp32 || name == kProbabilities;

@@ -89,6 +89,10 @@ std::int64_t megatronExpertRows(const Scenario &s);
 // context, which autograd frees with the graph, not when the linear's backward has run; 0 for any
 // other linear.
 Bytes fourBitInputsKeptPerLayer(const Scenario &s);
+// Of a layer's list, the projection inputs nothing but a 4-bit linear's context keeps: under the
+// non-reentrant checkpoint the layer's recomputation does not make them again (the originals,
+// which its forward kept, serve its backward).
+Bytes keptOnlyInFourBitContext(const TensorList &layer);
 // What K and V copied to every head before the attention kernel add to one layer's saved tensors
 // beyond K and V at the KV heads (Scenario::keysAndValuesRepeated); 0 otherwise.
 Bytes repeatedKeysAndValues(const Scenario &s);

@@ -366,6 +366,13 @@ struct Scenario {
     {
         return bitsandbytesQuantizes() && bitsandbytes == BitsandbytesRelease::Before0_43_2;
     }
+    // Under the non-reentrant checkpoint forward runs with autograd on and the layer's graph stays
+    // until backward ends, its saved tensors dropped and rebuilt: what those 4-bit linears keep in
+    // their context, not being saved, stays from forward to the step's end, every layer's.
+    bool fourBitInputsOutliveCheckpoint() const
+    {
+        return fourBitKeepsInput() && huggingFaceCheckpoint() && !useReentrant;
+    }
     // Where the transformers release shapes the loss: its causal-LM loss over a Llama-family head
     // (Liger's fused loss replaces it).
     bool transformersLoss() const

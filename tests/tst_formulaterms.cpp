@@ -309,6 +309,13 @@ private Q_SLOTS:
                 s.arch.ffn = s.arch.hidden / 2;
             },
             "down_proj's 4-bit backward");
+        row("QLoRA over an FP32 base, bitsandbytes 0.43.1, the non-reentrant checkpoint: the 4-bit inputs outlive it",
+            [overFp32](Scenario &s) {
+                overFp32(s);
+                s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+                s.recompute = Recompute::Full;
+                s.useReentrant = false;
+            });
         row("Hugging Face under autocast, every layer recomputed: the cast cache's copies gone before backward",
             [](Scenario &s) {
                 s.implementation = Implementation::HuggingFace;

@@ -291,7 +291,9 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
         parallel << QObject::tr(
             "bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, "
             "bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only "
-            "with the graph: through the whole backward of a layer, after its own backward has run.");
+            "with the graph: through the whole backward of a layer, after its own backward has run. Under the "
+            "non-reentrant checkpoint, which keeps each layer's graph from forward on, every layer's stay from its "
+            "forward to the end of backward.");
     if (const Bytes held = reentrantCheckpointOutput(s); held > 0)
         parallel << QObject::tr("Reentrant checkpoint (transformers' default, use_reentrant=True): while a recomputed "
                                 "layer runs backward, torch.utils.checkpoint also holds the output it recomputed, %1, "

@@ -312,10 +312,6 @@
         <translation>FSDP1 不使用 use_orig_params：zero_grad 在优化器步之后释放扁平参数的梯度。</translation>
     </message>
     <message>
-        <source>bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only with the graph: through the whole backward of a layer, after its own backward has run.</source>
-        <translation>bitsandbytes 0.43.1 或更早：每个 4 位线性层都为反向传播保留其输入（0.43.2 起不再保留，见 bitsandbytes 拉取请求 1270），存为其 autograd 上下文的属性，autograd 只随计算图一起释放它：在该层的整个反向传播期间都在，即使它自己的反向已经跑完。</translation>
-    </message>
-    <message>
         <source>Reentrant checkpoint (transformers&apos; default, use_reentrant=True): while a recomputed layer runs backward, torch.utils.checkpoint also holds the output it recomputed, %1, counted in the recomputation&apos;s working set. The non-reentrant checkpoint drops it (--use-reentrant no).</source>
         <translation>可重入检查点（transformers 的默认设置，use_reentrant=True）：重算的层做反向传播时，torch.utils.checkpoint 还持有它重算出的输出 %1，计入重计算工作集。非可重入检查点会丢弃它（--use-reentrant no）。</translation>
     </message>
@@ -338,6 +334,10 @@
     <message>
         <source>its even share, k/e of the tokens (routing that favours it makes that moment wider)</source>
         <translation>平均份额，即 k/e 的 token（偏向它的路由会让那一刻更宽）</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only with the graph: through the whole backward of a layer, after its own backward has run. Under the non-reentrant checkpoint, which keeps each layer&apos;s graph from forward on, every layer&apos;s stay from its forward to the end of backward.</source>
+        <translation>bitsandbytes 0.43.1 或更早：每个 4 位线性层都为反向传播保留其输入（0.43.2 起不再保留，见 bitsandbytes 拉取请求 1270），存为其 autograd 上下文的属性，autograd 只随计算图一起释放它：在该层的整个反向传播期间都在，即使它自己的反向已经跑完。在非重入式检查点下，前向会一直保留每层的计算图，所以每一层的这些输入从它的前向起一直留到反向结束。</translation>
     </message>
 </context>
 <context>
@@ -4009,6 +4009,22 @@
     <message>
         <source>the FP32 LoRA adapter&apos;s gradient of down_proj&apos;s input</source>
         <translation>FP32 LoRA 适配器对 down_proj 输入的梯度</translation>
+    </message>
+    <message>
+        <source>each layer keeps its input and more:</source>
+        <translation>每层保留输入及更多：</translation>
+    </message>
+    <message>
+        <source>the 4-bit linears&apos; inputs, kept in their context past the non-reentrant checkpoint</source>
+        <translation>4-bit 线性层的输入，保存在其 autograd 上下文中，越过非重入式检查点一直保留</translation>
+    </message>
+    <message>
+        <source>less the 4-bit linears&apos; inputs its forward kept in their context, not made again</source>
+        <translation>减去前向时已保存在 4-bit 线性层上下文中的输入（不会重新生成）</translation>
+    </message>
+    <message>
+        <source>projection input, kept in the 4-bit linear&apos;s context</source>
+        <translation>投影层输入，保存在 4-bit 线性层的上下文中</translation>
     </message>
 </context>
 <context>

@@ -422,15 +422,20 @@ class MatMul4Bit(torch.autograd.Function):
     to the input's dtype (F.linear, which autocast runs in 16 bits) and, before 0.43.2, keeps its
     input for backward (`ctx.tensors = (A, B)`; bitsandbytes#1270 made it `(None, B)`: backward
     needs only the weight). An attribute of ctx, not save_for_backward: autograd does not free it
-    once the node has run, only with the graph. The stand-in saves it too, for the hooks to count,
-    and keeps the weight in 16 bits, a parameter; what dequantizing the packed weight holds is an
-    item of its own (QLoRA's dequantized module)."""
+    once the node has run, only with the graph. The stand-in saves it too, for the hooks to count
+    (`hooks_see_kept_input`), and keeps the weight in 16 bits, a parameter; what dequantizing the
+    packed weight holds is an item of its own (QLoRA's dequantized module)."""
+
+    # whole_model.py measures memory with it off, as bitsandbytes runs: without a checkpoint and
+    # under the reentrant one the context holds the input as long as a saved tensor would, but the
+    # non-reentrant checkpoint drops saved tensors and makes them again, and never the context's.
+    hooks_see_kept_input = True
 
     @staticmethod
     def forward(ctx, a, weight, bias, ops, saves_input):
         # only when a gradient is wanted (`if any(ctx.needs_input_grad[:2])`): the weight never trains
         keeps = saves_input and ctx.needs_input_grad[0]
-        ctx.save_for_backward(*((a, weight) if keeps else (weight,)))
+        ctx.save_for_backward(*((a, weight) if keeps and MatMul4Bit.hooks_see_kept_input else (weight,)))
         ctx.tensors = (a if keeps else None, weight)
         return ops.linear(a, weight.to(a.dtype), bias)
 

@@ -59,11 +59,12 @@ GPT2 = dict(family="gpt2", hidden=128, heads=4, kv_heads=4, ffn=512, seq=128, vo
 # 16-bit one, which does not grow with the batch.
 BERT = dict(GPT2, family="bert")
 BERT_BATCHES = (5, 6)
-# The non-reentrant checkpoint over an FP32 stream under autocast: at two sequences another moment of
-# the layer's backward, with a part that does not grow with the batch, is wider than the MLP's (what
-# the peak adds from two to three sequences differs from what it adds from three on); from three
-# sequences on the MLP's backward is the widest, as in every other row.
-NON_REENTRANT_AUTOCAST_BATCHES = (3, 4)
+# The non-reentrant checkpoint over an FP32 stream under autocast: below four sequences another moment
+# of the layer's backward, with a part that does not grow with the batch, is wider than the MLP's
+# (what the peak adds for one more sequence differs there); from four on the MLP's backward is the
+# widest, as in every other row.
+NON_REENTRANT_AUTOCAST_BATCHES = (4, 5)
+BITSANDBYTES = ("0.43.1", "0.43.2+")
 # Hugging Face's QLoRA over an FP32 base (prepare_model_for_kbit_training) under autocast, with
 # bitsandbytes before 0.43.2 (its 4-bit linear keeps its input) and K and V repeated to every head:
 # fms-acceleration's Mistral-7B runs.
@@ -83,13 +84,13 @@ def configs():
     # The non-reentrant checkpoint (gradient_checkpointing_kwargs={"use_reentrant": False}, as TRL's
     # recipes set it): forward runs with autograd on, each layer's graph kept with its saved tensors
     # dropped, and recomputed in backward as they are unpacked. With bitsandbytes before 0.43.2 the
-    # 4-bit linears' inputs outlive the checkpoint (an attribute of the kept graph's context), which
-    # core refuses, so its QLoRA runs with 0.43.2 or newer.
+    # 4-bit linears' inputs outlive the checkpoint, an attribute of the kept graph's context.
     for training in TRAINING:
         yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", **training, recompute="full", use_reentrant=False,
                    dropout=0.0)
-    yield dict(LLAMA, **dict(QLORA_FP32_BASE, bitsandbytes="0.43.2+"), recompute="full", use_reentrant=False,
-               dropout=0.0)
+    for bitsandbytes in BITSANDBYTES:
+        yield dict(LLAMA, **dict(QLORA_FP32_BASE, bitsandbytes=bitsandbytes), recompute="full", use_reentrant=False,
+                   dropout=0.0)
     for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
                    expert_load=expert_load)
@@ -107,7 +108,15 @@ def mark(name):
 def layers_backward(c, batch):
     """For each layer, first to last, the most held at once during its backward beyond what was
     held when forward began, in bytes (the first layer's runs to the end of backward)."""
-    c = dict(c, batch=batch)
+    st.MatMul4Bit.hooks_see_kept_input = False  # bitsandbytes keeps its input in the context alone
+    try:
+        return layers_backward_of(dict(c, batch=batch))
+    finally:
+        st.MatMul4Bit.hooks_see_kept_input = True
+
+
+def layers_backward_of(c):
+    """layers_backward() for a configuration that holds its batch."""
     torch.manual_seed(0)
     w = st.DTYPES[c["weights"]]
     trains = c["finetune"] == "full"
