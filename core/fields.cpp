@@ -226,7 +226,7 @@ const std::array kFields = {
     FieldSpec{"use-reentrant", "training.use_reentrant", "yes|no",
               "With --recompute full in Hugging Face's code: torch.utils.checkpoint's use_reentrant (yes, "
               "transformers' default: the recomputed layer's output is held while that layer's backward runs; "
-              "no: dropped)",
+              "no: dropped, and with bitsandbytes before 0.43.2 every layer's 4-bit inputs kept to the step's end)",
               nullptr, VL_WORD(useReentrant, parseYesNo, "use-reentrant", kYesNo), false, VL_BOOL(useReentrant)},
     FieldSpec{"activation-offload", "training.activation_offload", "yes|no",
               "Copy the layers' saved activations to CPU memory in forward and back in backward "

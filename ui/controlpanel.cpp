@@ -583,7 +583,8 @@ void ControlPanel::build()
         [] {
             return tr("How Hugging Face's gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by "
                       "default in transformers). On: while a layer's backward runs, the checkpoint also holds the "
-                      "layer's recomputed output. Off: it is dropped.");
+                      "layer's recomputed output. Off: it is dropped, but with bitsandbytes 0.43.1 or older every "
+                      "layer's 4-bit inputs stay until the step ends.");
         });
     m_activationOffload = new QCheckBox(m_advancedBody);
     row(

@@ -1321,10 +1321,6 @@
         <translation>可重入检查点</translation>
     </message>
     <message>
-        <source>How Hugging Face&apos;s gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by default in transformers). On: while a layer&apos;s backward runs, the checkpoint also holds the layer&apos;s recomputed output. Off: it is dropped.</source>
-        <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃。</translation>
-    </message>
-    <message>
         <source>K and V copied to every head</source>
         <translation>K、V 复制到每个头</translation>
     </message>
@@ -1355,6 +1351,10 @@
     <message>
         <source>PEFT 0.12 and later turn the adapters of a model trained in 16 bits into FP32 by default: their weights, gradients and optimizer states take 4 bytes each, and every adapter copies its input to FP32 and keeps it for backward. Untick it for an older release. QLoRA&apos;s adapters are FP32 in every release unless FSDP or ZeRO-3 shards its 4-bit weights.</source>
         <translation>PEFT 0.12 及以后默认把以 16 位训练的模型的适配器转成 FP32：它们的权重、梯度和优化器状态每个占 4 字节，每个适配器还把输入复制成 FP32 并为反向保存下来。用更早的版本时请取消勾选。QLoRA 的适配器在各个版本中都是 FP32，除非 FSDP 或 ZeRO-3 切分了它的 4 位权重。</translation>
+    </message>
+    <message>
+        <source>How Hugging Face&apos;s gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by default in transformers). On: while a layer&apos;s backward runs, the checkpoint also holds the layer&apos;s recomputed output. Off: it is dropped, but with bitsandbytes 0.43.1 or older every layer&apos;s 4-bit inputs stay until the step ends.</source>
+        <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃，但若 bitsandbytes 为 0.43.1 或更早，每一层 4 位线性层的输入会一直保留到这一步结束。</translation>
     </message>
 </context>
 <context>
