@@ -15,24 +15,6 @@ namespace {
 // Changes of the same fields closer together than this are one edit.
 constexpr std::chrono::milliseconds kOneEdit{1000};
 
-// What changed between two documents, as one key: two changes with the same key and close in
-// time merge. Empty where nothing the key names changed.
-QString changeKey(const ScenarioDocument &before, const ScenarioDocument &after)
-{
-    QStringList parts;
-    if (before.modelId != after.modelId)
-        parts << QStringLiteral("model");
-    for (const std::string_view field : changedFields(before.scenario, after.scenario))
-        parts << QString::fromUtf8(field.data(), qsizetype(field.size()));
-    if (before.gpuIds != after.gpuIds)
-        parts << QStringLiteral("gpus");
-    if (before.units != after.units)
-        parts << QStringLiteral("units");
-    if (!(before.pins == after.pins))
-        parts << QStringLiteral("pins");
-    return parts.join(QLatin1Char(','));
-}
-
 } // namespace
 
 // One step of the history: the document before and after an edit.
@@ -42,8 +24,14 @@ public:
     // document; such a step merges with none.
     DocumentStep(DocumentHistory &history, SharedDocument before, SharedDocument after, const char *name = nullptr)
         : m_history(history), m_before(std::move(before)), m_after(std::move(after)), m_name(name),
-          m_key(name ? QString() : changeKey(*m_before, *m_after)), m_when(std::chrono::steady_clock::now())
+          m_when(std::chrono::steady_clock::now())
     {
+        if (!name) {
+            QStringList keys;
+            for (const DocumentHistory::Change &change : m_history.changes(*m_before, *m_after))
+                keys << change.key;
+            m_key = keys.join(QLatin1Char(','));
+        }
         retranslate();
     }
 
@@ -71,7 +59,7 @@ private:
     DocumentHistory &m_history;
     SharedDocument m_before, m_after; // each shared with the steps beside it
     const char *m_name;
-    QString m_key;
+    QString m_key; // what it changed: a step merges with the next that changed the same, soon after
     std::chrono::steady_clock::time_point m_when; // of the latest change merged into it
     bool m_done = false;
 };
@@ -121,23 +109,34 @@ void DocumentHistory::apply(const ScenarioDocument &document)
     m_applying = false;
 }
 
+QList<DocumentHistory::Change> DocumentHistory::changes(const ScenarioDocument &before,
+                                                        const ScenarioDocument &after) const
+{
+    QList<Change> out;
+    if (before.modelId != after.modelId)
+        out.push_back({QStringLiteral("model"), tr("Model")});
+    for (const std::string_view field : changedFields(before.scenario, after.scenario))
+        out.push_back({QString::fromUtf8(field.data(), qsizetype(field.size())), m_fieldLabel(field)});
+    if (before.gpuIds != after.gpuIds)
+        out.push_back({QStringLiteral("gpus"), tr("Compare against GPUs")});
+    if (before.units != after.units)
+        out.push_back({QStringLiteral("units"), tr("Units")});
+    if (!(before.pins == after.pins))
+        out.push_back({QStringLiteral("pins"), tr("Pinned scenarios")});
+    return out;
+}
+
 QString DocumentHistory::describe(const ScenarioDocument &before, const ScenarioDocument &after) const
 {
     if (before.modelId != after.modelId) // another preset: its architecture follows
         return tr("Model");
-    QStringList what;
-    for (const std::string_view field : changedFields(before.scenario, after.scenario))
-        if (const QString label = m_fieldLabel(field); !label.isEmpty() && !what.contains(label))
-            what << label;
-    if (before.gpuIds != after.gpuIds)
-        what << tr("Compare against GPUs");
-    if (before.units != after.units)
-        what << tr("Units");
-    if (!(before.pins == after.pins))
-        what << tr("Pinned scenarios");
+    QStringList names;
+    for (const Change &change : changes(before, after))
+        if (!change.name.isEmpty() && !names.contains(change.name))
+            names << change.name;
     // The first two name it; a rule that followed the edit may have changed more. "" where no
     // control names what changed: the action then reads just "Undo".
-    return what.size() > 2 ? tr("%1, %2 and more").arg(what[0], what[1]) : what.join(tr(", "));
+    return names.size() > 2 ? tr("%1, %2 and more").arg(names[0], names[1]) : names.join(tr(", "));
 }
 
 } // namespace vl

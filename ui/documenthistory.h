@@ -6,6 +6,7 @@
 
 #include "core/scenariofile.h"
 
+#include <QList>
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
@@ -38,6 +39,12 @@ public:
 
 private:
     friend class DocumentStep;
+    // One part of the document an edit changed: its key (a field's name, or the part's) and how
+    // the menu names it ("" for a field no control shows).
+    struct Change {
+        QString key, name;
+    };
+    QList<Change> changes(const ScenarioDocument &before, const ScenarioDocument &after) const;
     void record();
     void apply(const ScenarioDocument &document); // a step undone or redone
     QString describe(const ScenarioDocument &before, const ScenarioDocument &after) const;
