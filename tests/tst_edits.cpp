@@ -839,6 +839,20 @@ private Q_SLOTS:
                                                                   << "no" << true;
         QTest::newRow("use_reentrant, Hugging Face without recomputation") << huggingFace << "use-reentrant"
                                                                            << "no" << false;
+        // bitsandbytes before 0.43.2 under the non-reentrant checkpoint: every layer's 4-bit inputs
+        // stay to the step's end (Scenario::fourBitInputsOutliveCheckpoint)
+        Scenario hfQloraCheckpointed = hfQlora;
+        hfQloraCheckpointed.recompute = Recompute::Full;
+        hfQloraCheckpointed.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+        QTest::newRow("use_reentrant, Hugging Face's QLoRA with bitsandbytes 0.43.1, checkpointed")
+            << hfQloraCheckpointed << "use-reentrant"
+            << "no" << true;
+        Scenario hfQloraNonReentrant = hfQlora;
+        hfQloraNonReentrant.recompute = Recompute::Full;
+        hfQloraNonReentrant.useReentrant = false;
+        QTest::newRow("bitsandbytes release, QLoRA under the non-reentrant checkpoint")
+            << hfQloraNonReentrant << "bitsandbytes"
+            << "0.43.1" << true;
         Scenario megatronCheckpointed = llama();
         megatronCheckpointed.recompute = Recompute::Full;
         QTest::newRow("use_reentrant, Megatron checkpointed") << megatronCheckpointed << "use-reentrant"
