@@ -26,16 +26,24 @@ public:
         : m_history(history), m_before(std::move(before)), m_after(std::move(after)), m_name(name),
           m_when(std::chrono::steady_clock::now())
     {
-        if (!name) {
-            QStringList keys;
-            for (const DocumentHistory::Change &change : m_history.changes(*m_before, *m_after))
-                keys << change.key;
-            m_key = keys.join(QLatin1Char(','));
+        if (name) {
+            retranslate();
+            return;
         }
-        retranslate();
+        // What changed, found once on every slider tick: its key and its name come from it.
+        const QList<DocumentHistory::Change> changed = m_history.changes(*m_before, *m_after);
+        QStringList keys;
+        for (const DocumentHistory::Change &change : changed)
+            keys << change.key;
+        m_key = keys.join(QLatin1Char(','));
+        setText(DocumentHistory::describe(changed));
     }
 
-    void retranslate() { setText(m_name ? DocumentHistory::tr(m_name) : m_history.describe(*m_before, *m_after)); }
+    void retranslate()
+    {
+        setText(m_name ? DocumentHistory::tr(m_name)
+                       : DocumentHistory::describe(m_history.changes(*m_before, *m_after)));
+    }
     int id() const override { return 1; }
     void undo() override { m_history.apply(*m_before); }
     void redo() override
@@ -126,14 +134,15 @@ QList<DocumentHistory::Change> DocumentHistory::changes(const ScenarioDocument &
     return out;
 }
 
-QString DocumentHistory::describe(const ScenarioDocument &before, const ScenarioDocument &after) const
+QString DocumentHistory::describe(const QList<Change> &changed)
 {
-    if (before.modelId != after.modelId) // another preset: its architecture follows
-        return tr("Model");
     QStringList names;
-    for (const Change &change : changes(before, after))
+    for (const Change &change : changed) {
+        if (change.key == QLatin1String("model")) // another preset: its architecture follows
+            return change.name;
         if (!change.name.isEmpty() && !names.contains(change.name))
             names << change.name;
+    }
     // The first two name it; a rule that followed the edit may have changed more. "" where no
     // control names what changed: the action then reads just "Undo".
     return names.size() > 2 ? tr("%1, %2 and more").arg(names[0], names[1]) : names.join(tr(", "));

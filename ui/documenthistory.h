@@ -47,7 +47,8 @@ private:
     QList<Change> changes(const ScenarioDocument &before, const ScenarioDocument &after) const;
     void record();
     void apply(const ScenarioDocument &document); // a step undone or redone
-    QString describe(const ScenarioDocument &before, const ScenarioDocument &after) const;
+    // The menu's name for a step of these changes.
+    static QString describe(const QList<Change> &changed);
 
     LedgerModel &m_model;
     std::function<QString(std::string_view)> m_fieldLabel;
