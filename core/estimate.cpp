@@ -2049,25 +2049,26 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
     sink.add(
         ItemId::LayerActivations, offload ? 0 : layerTotal,
         [&] {
-            std::string text;
-            if (s.recompute == Recompute::Full && kept.count > 1) { // the 4-bit inputs outlive the checkpoint
-                text = "each layer keeps its input and more:";
+            // What each layer keeps, item by item.
+            const auto listed = [&] {
+                std::string items;
                 for (int i = 0; i < kept.count; ++i)
-                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
+                    items += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
                         + formatBytes(kept.items[i].bytes, units);
-                text += " = " + formatBytes(kept.total, units) + "/layer";
+                return items + " = " + formatBytes(kept.total, units);
+            };
+            std::string text;
+            if (s.fourBitInputsOutliveCheckpoint()) {
+                text = "each layer keeps its input and more:" + listed() + "/layer";
             } else if (s.recompute == Recompute::Full) {
                 text = "each layer keeps only its input: s·b·h × "
                     + std::to_string(kept.total / (sb * a.hidden / spDiv)) + " B" + sequenceParallelSplit() + " = "
                     + formatBytes(kept.total, units) + "/layer";
             } else {
-                text = codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
-                    : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
-                                                   : "per layer:";
-                for (int i = 0; i < kept.count; ++i)
-                    text += std::string(i ? " + " : " ") + std::string(kept.items[i].name) + " "
-                        + formatBytes(kept.items[i].bytes, units);
-                text += " = " + formatBytes(kept.total, units);
+                text = (codeLevel ? "per layer, as " + std::string(toString(s.implementation)) + " saves it:"
+                            : dt.gemmInput < dt.activation ? "per layer, the linears' inputs in FP8:"
+                                                           : "per layer:")
+                    + listed();
             }
             if (s.contextParallel > 1)
                 text += " (the sequence ÷ " + std::to_string(s.contextParallel)
