@@ -36,6 +36,13 @@ private Q_SLOTS:
         // The Hub's safetensors count of meta-llama/Llama-3.2-1B, which stores the tied embedding once.
         QTest::newRow("Llama-3.2 1B (tied embeddings)") << QStringLiteral("llama-3.2-1b") << qint64(1'235'814'400);
         QTest::newRow("the article's 7B, given directly") << QStringLiteral("seed-7b") << qint64(7'000'000'000);
+        // The Hub's safetensors counts (model.safetensors.index.json total_size over 2 B of BF16):
+        // Qwen3's query/key norms, a head_dim wider than hidden / heads, and 128 experts a layer.
+        QTest::newRow("Qwen3 14B (query/key norms)") << QStringLiteral("qwen3-14b") << qint64(14'768'307'200);
+        QTest::newRow("Qwen3 32B (64 heads of 128 over a 5120 stream)")
+            << QStringLiteral("qwen3-32b") << qint64(32'762'123'264);
+        QTest::newRow("Qwen3 235B-A22B (128 experts in each of 94 layers)")
+            << QStringLiteral("qwen3-235b-a22b") << qint64(235'093'634'560);
     }
     void exactPublishedCounts()
     {
@@ -80,6 +87,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("decimals");
         QTest::newRow("Mixtral 8x7B: 12.88B active, two of eight experts a token") << "mixtral-8x7b" << 12.88 << 2;
         QTest::newRow("Qwen3-30B-A3B: 3.3B activated, eight of 128 experts a token") << "qwen3-30b-a3b" << 3.3 << 1;
+        QTest::newRow("Qwen3-235B-A22B: 22B activated, eight of 128 experts a token") << "qwen3-235b-a22b" << 22.0 << 0;
     }
     void moeActiveParameters()
     {
