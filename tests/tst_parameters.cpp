@@ -36,13 +36,16 @@ private Q_SLOTS:
         // The Hub's safetensors count of meta-llama/Llama-3.2-1B, which stores the tied embedding once.
         QTest::newRow("Llama-3.2 1B (tied embeddings)") << QStringLiteral("llama-3.2-1b") << qint64(1'235'814'400);
         QTest::newRow("the article's 7B, given directly") << QStringLiteral("seed-7b") << qint64(7'000'000'000);
-        // The Hub's safetensors counts (model.safetensors.index.json total_size over 2 B of BF16):
-        // Qwen3's query/key norms, a head_dim wider than hidden / heads, and 128 experts a layer.
+        // The Hub's safetensors counts of their BF16 checkpoints: Qwen3's query/key norms, a head_dim
+        // other than hidden / heads, 128 experts a layer, fewer key/value heads than a power of two.
         QTest::newRow("Qwen3 14B (query/key norms)") << QStringLiteral("qwen3-14b") << qint64(14'768'307'200);
         QTest::newRow("Qwen3 32B (64 heads of 128 over a 5120 stream)")
             << QStringLiteral("qwen3-32b") << qint64(32'762'123'264);
         QTest::newRow("Qwen3 235B-A22B (128 experts in each of 94 layers)")
             << QStringLiteral("qwen3-235b-a22b") << qint64(235'093'634'560);
+        QTest::newRow("Phi-4 (10 key/value heads of 40)") << QStringLiteral("phi-4") << qint64(14'659'507'200);
+        QTest::newRow("Mistral Small 24B (32 heads of 128 under a 5120 stream)")
+            << QStringLiteral("mistral-small-24b") << qint64(23'572'403'200);
     }
     void exactPublishedCounts()
     {
