@@ -62,6 +62,15 @@ Scenario withImplementationDefaults(Scenario s, std::span<const std::string_view
     return s;
 }
 
+Scenario withAmpStyleDefaults(Scenario s, std::span<const std::string_view> given)
+{
+    const bool mixed = s.precision == Precision::MixedBf16 || s.precision == Precision::MixedFp16;
+    if (s.implementation == Implementation::LitGpt && mixed && !contains(given, "amp-style")
+        && (contains(given, "precision") || contains(given, "implementation")))
+        s.ampStyle = AmpStyle::Autocast;
+    return s;
+}
+
 Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> given)
 {
     const bool zero = contains(given, "zero"), offload = contains(given, "offload");
@@ -192,6 +201,7 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
     s = withOverheadDefaults(std::move(s), given);
     if (contains(given, "implementation"))
         s = withImplementationDefaults(std::move(s), given);
+    s = withAmpStyleDefaults(std::move(s), given);
     s = withTorchtitanSequenceParallel(std::move(s), given);
     s = withFsdpDefaults(std::move(s), given);
     s = withLigerDefaults(std::move(s), given);

@@ -36,6 +36,12 @@ std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 // (finetune/lora.py's defaults; PEFT's for Mixtral).
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given);
 
+// Lightning's mixed precision is torch.autocast (Fabric's MixedPrecision plugin; lit-gpt's
+// bf16-mixed): under lit-gpt, when the precision or the implementation is among `given` and
+// --amp-style is not, a mixed precision runs under autocast rather than being refused for a
+// master copy lit-gpt does not make.
+Scenario withAmpStyleDefaults(Scenario s, std::span<const std::string_view> given);
+
 // torchtitan pairs tensor parallelism with sequence-parallel norms: when torchtitan is chosen or
 // its TP size changes (either among `given`) and --sp was not given too, --sp follows --tp > 1.
 Scenario withTorchtitanSequenceParallel(Scenario s, std::span<const std::string_view> given);
@@ -84,9 +90,9 @@ Scenario withArchitectureDefaults(Scenario s, const Architecture &before, std::s
 Scenario withModel(Scenario s, const Architecture &arch);
 
 // Every rule above that follows fields set by name, in order: the architecture's, sharding's,
-// the overhead's, and the implementation's when it is among them. What each front end calls
-// after an edit (a control changed, the CLI's flags), so that the same edits give the same
-// scenario everywhere.
+// the overhead's, the implementation's when it is among them, then the mixed precision's. What
+// each front end calls after an edit (a control changed, the CLI's flags), so that the same edits
+// give the same scenario everywhere.
 Scenario withEditRules(Scenario s, const Architecture &before, std::span<const std::string_view> given);
 
 // Whether a field (by its CLI name) changes anything in this scenario: the master copy only in

@@ -109,7 +109,7 @@ const std::array kFields = {
     FieldSpec{"amp-style", "training.amp_style", "STYLE",
               "How mixed precision is implemented: master-copy (16-bit weights and grads + FP32 "
               "master, Megatron/DeepSpeed) or autocast (FP32 weights and grads, 16-bit casts; "
-              "Hugging Face Trainer, Lightning, torchtune)",
+              "Hugging Face Trainer, Lightning: what a mixed precision chosen under litgpt runs)",
               nullptr, VL_WORD(ampStyle, parseAmpStyle, "amp-style", allowedAmpStyles()), false, VL_NAMED(ampStyle)},
     FieldSpec{"implementation", "training.implementation", "CODE",
               "Code that computes a layer: megatron (fused kernels, Korthikanti et al.), "

@@ -187,6 +187,59 @@ private Q_SLOTS:
                  after);
     }
 
+    // Lightning's mixed precision is autocast: a mixed precision chosen under lit-gpt (or lit-gpt
+    // chosen with one asked for) runs under autocast unless --amp-style is given in the same edit.
+    void ampStyleFollowsLightning_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("fineTune");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<int>("ampAfter");
+        QTest::addColumn<int>("precisionAfter");
+        QTest::addColumn<bool>("valid");
+        const int lit = int(Implementation::LitGpt), hf = int(Implementation::HuggingFace);
+        const int mixedBf16 = int(Precision::MixedBf16), bf16 = int(Precision::Bf16);
+        const int lora = int(FineTune::LoRA), qlora = int(FineTune::QLoRA);
+        const int autocast = int(AmpStyle::Autocast), masterCopy = int(AmpStyle::MasterCopy);
+        QTest::newRow("mixed BF16 chosen under lit-gpt: autocast, bf16-mixed")
+            << lit << mixedBf16 << lora << QStringList{"precision"} << autocast << mixedBf16 << true;
+        QTest::newRow("--implementation litgpt --precision mixed-bf16: autocast")
+            << lit << mixedBf16 << lora << QStringList{"implementation", "precision"} << autocast << mixedBf16 << true;
+        QTest::newRow("lit-gpt chosen over a master-copy mixed precision: its default bf16-true")
+            << lit << mixedBf16 << lora << QStringList{"implementation"} << masterCopy << bf16 << true;
+        QTest::newRow("--amp-style master-copy given in the same edit stays (and is refused)")
+            << lit << mixedBf16 << lora << QStringList{"precision", "amp-style"} << masterCopy << mixedBf16 << false;
+        QTest::newRow("QLoRA: autocast, and lit-gpt's refusal of quantization with mixed precision")
+            << lit << mixedBf16 << qlora << QStringList{"precision"} << autocast << mixedBf16 << false;
+        QTest::newRow("Hugging Face keeps its master copy (DeepSpeed's, or the Trainer's choice)")
+            << hf << mixedBf16 << lora << QStringList{"precision"} << masterCopy << mixedBf16 << true;
+    }
+    void ampStyleFollowsLightning()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, precision);
+        QFETCH(int, fineTune);
+        QFETCH(QStringList, given);
+        QFETCH(int, ampAfter);
+        QFETCH(int, precisionAfter);
+        QFETCH(bool, valid);
+        Scenario s = llama();
+        s.implementation = Implementation(implementation);
+        s.precision = Precision(precision);
+        s.ampStyle = AmpStyle::MasterCopy;
+        s.fineTune = FineTune(fineTune);
+        s.loraTargets = LoraQ | LoraV;
+        s.attention = Attention::Flash; // lit-gpt's, without checkpointing
+        s.recompute = Recompute::None;
+        const FieldNames names(given);
+        const Scenario after = withEditRules(s, s.arch, names.views());
+        QCOMPARE(int(after.ampStyle), ampAfter);
+        QCOMPARE(int(after.precision), precisionAfter);
+        const std::optional<Error> error = scenarioError(after);
+        QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
+    }
+
     // torchtitan's TP always comes with sequence-parallel norms: --sp follows --tp unless given.
     void sequenceParallelForTorchtitan_data()
     {
