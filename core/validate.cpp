@@ -238,18 +238,20 @@ std::optional<Error> checkFp8(const Scenario &s)
     return std::nullopt;
 }
 
-Error outOfRange(std::string field, std::int64_t value, std::int64_t lo, std::int64_t hi, std::string extra = {})
-{
-    return Error{std::move(field),
-                 std::to_string(value) + " is out of range; allowed " + std::to_string(lo) + " to " + std::to_string(hi)
-                     + extra};
-}
-
-// Every integer field's allowed range, some depending on others (pipeline stages on layers).
+// Every integer field's allowed range, some depending on others (pipeline stages on layers):
+// `hiIs` names the field such a bound comes from, so that the message says what to change.
 struct Range {
     const char *field;
     std::int64_t value, lo, hi;
+    const char *hiIs = nullptr;
 };
+
+Error outOfRange(const Range &r)
+{
+    return Error{r.field,
+                 std::to_string(r.value) + " is out of range; allowed " + std::to_string(r.lo) + " to "
+                     + std::to_string(r.hi) + (r.hiIs ? std::string(", ") + r.hiIs : std::string())};
+}
 
 auto fieldRanges(const Scenario &s)
 {
@@ -268,7 +270,7 @@ auto fieldRanges(const Scenario &s)
         {"norms-per-layer", a.normsPerLayer, 0, 8},
         {"sliding-window", a.slidingWindow, 0, 1 << 24},
         {"experts", a.experts, 1, 4096},
-        {"experts-per-token", a.expertsPerToken, 1, a.experts},
+        {"experts-per-token", a.expertsPerToken, 1, a.experts, "the experts (--experts)"},
         {"params", a.fixedParams, 0, 1'000'000'000'000'000},
         {"batch", s.microBatch, 1, 1 << 20},
         {"seq", s.sequence, 1, 1 << 24},
@@ -279,16 +281,17 @@ auto fieldRanges(const Scenario &s)
         {"prefetch-bucket", s.prefetchBucket, 0, 1'000'000'000'000},
         {"max-reuse-distance", s.maxReuseDistance, 0, 1'000'000'000'000'000},
         {"max-live-parameters", s.maxLiveParameters, 0, 1'000'000'000'000'000},
-        {"replicate", s.replicas, 1, s.dataParallel},
+        {"replicate", s.replicas, 1, s.dataParallel, "the data-parallel GPUs that replica groups divide (--dp)"},
         {"tp", s.tensorParallel, 1, 4096},
-        {"pp", s.pipelineParallel, 1, a.layers},
+        {"pp", s.pipelineParallel, 1, a.layers, "the model's layers (--layers)"},
         {"vpp", s.virtualStages, 1, 1024},
         {"cp", s.contextParallel, 1, 4096},
         {"ep", s.expertParallel, 1, 4096},
         {"gpus-per-node", s.gpusPerNode, 1, 1024},
         {"lora-rank", s.loraRank, 1, 65'536},
         // Only freeze reads it; otherwise a stale value must not make a valid scenario invalid.
-        {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000},
+        {"trainable-layers", s.trainableLayers, 1, s.fineTune == FineTune::Freeze ? a.layers : 10'000,
+         s.fineTune == FineTune::Freeze ? "the model's layers (--layers)" : nullptr},
         {"cuda-context", s.overhead.cudaContext / kMiB, 0, 65'536},
         {"allocator-percent", s.overhead.allocatorPercent, 0, 200},
         {"comm-buffers-mib", s.overhead.commBuffers / kMiB, 0, 65'536},
@@ -313,7 +316,7 @@ std::optional<Error> scenarioError(const Scenario &s)
     const auto ranges = fieldRanges(s);
     for (const Range &r : ranges)
         if (r.value < r.lo || r.value > r.hi)
-            return outOfRange(r.field, r.value, r.lo, r.hi);
+            return outOfRange(r);
 
     if (a.fixedParams != 0 && a.fixedParams < 1000)
         return Error{"params",

@@ -672,6 +672,13 @@ private Q_SLOTS:
         QTest::newRow("a number beyond any range names the range")
             << QStringList{"--batch", "1e30"} << 2 << "--batch: '1e30' is not a whole number; allowed 1 to 1048576";
         QTest::newRow("NaN sequence") << QStringList{"--seq", "nan"} << 2 << "--seq: 'nan' is not a whole number";
+        QTest::newRow("a bound set by another field names that field")
+            << QStringList{"--pp", "100"} << 2
+            << "--pp: 100 is out of range; allowed 1 to 32, the model's layers (--layers)";
+        QTest::newRow("replica groups beyond the data-parallel GPUs")
+            << QStringList{"--replicate", "2"} << 2
+            << "--replicate: 2 is out of range; allowed 1 to 1, the data-parallel GPUs that replica groups divide "
+               "(--dp)";
         QTest::newRow("unknown precision")
             << QStringList{"--precision", "fp4"} << 2
             << "--precision: 'fp4' is not allowed; use fp32|mixed-fp16|mixed-bf16|bf16|fp8";
