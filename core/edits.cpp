@@ -125,6 +125,14 @@ Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> giv
         return s;
     if (s.huggingFaceSdpaUnmodelled())
         s.attention = Attention::Eager;
+    // Context parallelism passes keys and values around a ring of flash kernels: Megatron's through
+    // Transformer Engine's DotProductAttention, torchtitan's through SDPA's.
+    if (s.contextParallel > 1 && s.attention == Attention::Eager) {
+        if (s.implementation == Implementation::Megatron)
+            s.attention = Attention::Flash;
+        else if (s.implementation == Implementation::TorchTitan)
+            s.attention = Attention::Sdpa;
+    }
     return s;
 }
 

@@ -64,8 +64,9 @@ Scenario withLigerDefaults(Scenario s, std::span<const std::string_view> given);
 // Hugging Face's SDPA path cannot soft-cap the scores (Gemma-2) and hands a sliding window no
 // longer than the sequence (Scenario::slidingWindowMasked) to PyTorch as a mask, which is not
 // modelled: such a model under that path runs eager attention instead, what transformers advises
-// for training Gemma-2 and Gemma-3, unless the attention was among `given` (then scenarioError()
-// says why it does not fit).
+// for training Gemma-2 and Gemma-3. Context parallelism runs flash kernels: with --cp above 1,
+// eager attention becomes Megatron's flash attention or torchtitan's SDPA. Neither applies when
+// the attention was among `given` (then scenarioError() says why it does not fit).
 Scenario withAttentionDefaults(Scenario s, std::span<const std::string_view> given);
 
 // The CUDA context follows the module loading chosen (cudaContextOf()) unless its size was given

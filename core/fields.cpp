@@ -313,7 +313,9 @@ const std::array kFields = {
               "Megatron's MoE experts through Transformer Engine's grouped GEMM (--moe-grouped-gemm): its 4 cuBLAS "
               "streams keep a workspace each",
               nullptr, VL_WORD(groupedGemm, parseYesNo, "moe-grouped-gemm", kYesNo), false, VL_BOOL(groupedGemm)},
-    FieldSpec{"cp", "parallel.cp", "N", "Context-parallel GPUs: each splits the sequence, attention runs as a ring",
+    FieldSpec{"cp", "parallel.cp", "N",
+              "Context-parallel GPUs: each splits the sequence, attention runs as a ring of flash kernels "
+              "(eager attention follows to Megatron's flash or torchtitan's SDPA)",
               VL_INT(contextParallel)},
     FieldSpec{"vpp", "parallel.vpp", "N", "Interleaved model chunks per pipeline stage", VL_INT(virtualStages)},
     FieldSpec{"sp", "parallel.sp", "yes|no", "Sequence parallelism (with TP)", nullptr,

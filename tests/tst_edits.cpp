@@ -676,6 +676,42 @@ private Q_SLOTS:
         QCOMPARE(QString::fromLatin1(toString(edited.attention)), expected);
     }
 
+    // Context parallelism is a ring of flash kernels: --cp above 1 moves eager attention to the
+    // code's flash path unless the attention is given in the same edit.
+    void attentionFollowsContextParallelism_data()
+    {
+        QTest::addColumn<QString>("implementation");
+        QTest::addColumn<int>("cp");
+        QTest::addColumn<QStringList>("given");
+        QTest::addColumn<QString>("expected");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("--cp 2 under Megatron: Transformer Engine's flash attention")
+            << "megatron" << 2 << QStringList{"cp"} << "flash" << true;
+        QTest::newRow("--cp 2 under torchtitan: SDPA") << "torchtitan" << 2 << QStringList{"cp"} << "sdpa" << true;
+        QTest::newRow("--cp 1: eager kept") << "megatron" << 1 << QStringList{"cp"} << "eager" << true;
+        QTest::newRow("--attention eager given with --cp 2: kept, and refused")
+            << "megatron" << 2 << QStringList{"cp", "attention"} << "eager" << false;
+        QTest::newRow("Hugging Face has no context parallelism to run: eager kept, and refused")
+            << "huggingface" << 2 << QStringList{"cp"} << "eager" << false;
+    }
+    void attentionFollowsContextParallelism()
+    {
+        QFETCH(QString, implementation);
+        QFETCH(int, cp);
+        QFETCH(QStringList, given);
+        QFETCH(QString, expected);
+        QFETCH(bool, valid);
+        Scenario s;
+        s.implementation = *parseImplementation(implementation.toStdString());
+        s.attention = Attention::Eager;
+        s.contextParallel = cp;
+        const FieldNames names(given);
+        const Scenario edited = withEditRules(s, s.arch, names.views());
+        QCOMPARE(QString::fromLatin1(toString(edited.attention)), expected);
+        const std::optional<Error> error = scenarioError(edited);
+        QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
+    }
+
     // `vram-ledger-cli --hidden 8192 --layers 80 --heads 64` on the default 7B must not keep "7B".
     void shapesGivenAreCounted_data()
     {
