@@ -2119,7 +2119,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
                     + ", less its input, which the checkpoint keeps and the recomputation saves as it is, "
                     + formatBytes(reused, units);
             if (fromForward > 0)
-                text += ", less the 4-bit linears' inputs its forward kept in their context, not made again, "
+                text += ", less the 4-bit linears' inputs its forward kept in their context, which the "
+                        "recomputation holds again only until it returns, "
                     + formatBytes(fromForward, units);
             if (heldOutput > 0)
                 text += std::string(reused > 0 ? "," : "") + " + the recomputed layer's output, which the reentrant "

@@ -140,7 +140,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "the 4-bit linears' inputs, kept in their context past the non-reentrant checkpoint"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "less the 4-bit linears' inputs its forward kept in their context, not made again"),
+                      "less the 4-bit linears' inputs its forward kept in their context, which the recomputation "
+                      "holds again only until it returns"),
     VL_TRANSLATE_NOOP("vl::formula", "one layer's full activations while it is recomputed"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 copy for the loss"),
     VL_TRANSLATE_NOOP("vl::formula", "FP32 copy"),
@@ -261,6 +262,9 @@ constexpr std::string_view kTerms[] = {
                       "by then"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the first expert's routing product: the gradients of its output and of its routing weight"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the recomputed forward's last op: the 4-bit linears' inputs made again in the graph it built, "
+                      "beside the stream after attention, the block's output and the layer's output"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the recomputed forward at the last expert: the layer's residual, the norm's output the block "
                       "reads, the block's output so far, the expert mask (int64), the router's logits and top-k "

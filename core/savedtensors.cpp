@@ -135,8 +135,13 @@ bool loraOn(const Scenario &s, unsigned bit)
 // The input of a group of projections, saved once for all of them (projectionInputs).
 constexpr std::string_view kProjectionInput = "projection input";
 // ... kept by nothing but bitsandbytes' 4-bit linear before 0.43.2, in its autograd context
-// (ctx.tensors), not saved: the non-reentrant checkpoint neither drops it nor makes it again.
+// (ctx.tensors), not saved: the non-reentrant checkpoint does not drop it, and its recomputation
+// makes it again only for the graph it builds, gone once the recomputed forward returns. Mixtral's
+// block has three more such inputs (mixtralMoe, expertTensors).
 constexpr std::string_view kProjectionInputInContext = "projection input, kept in the 4-bit linear's context";
+constexpr std::string_view kRouterInputInContext = "router input, kept by its 4-bit linear";
+constexpr std::string_view kExpertRowsInContext = "each expert's rows, gathered, kept by the 4-bit w1 and w3";
+constexpr std::string_view kExpertProductInContext = "SiLU × w3, kept by the 4-bit w2";
 
 // Hugging Face's QLoRA: every projection of a layer is bitsandbytes' Linear4bit under PEFT's
 // LoRA layer for it. Linear4bit computes in its input's dtype when that is FP32 or BF16
@@ -381,7 +386,7 @@ ExpertTensors expertTensors(const Scenario &s)
     } else if (trains) {
         out.perRow.add("each expert's rows, gathered, saved by w1 and w3", dt.stream * h);
     } else if (fourBitKeeps) {
-        keptByCtx("each expert's rows, gathered, kept by the 4-bit w1 and w3", dt.stream * h);
+        keptByCtx(kExpertRowsInContext, dt.stream * h);
     }
     out.perRow.add("w1 output, saved by SiLU", mlp * f);
     out.perRow.add("SiLU output, saved by × w3", mlp * f);
@@ -389,7 +394,7 @@ ExpertTensors expertTensors(const Scenario &s)
     if (trains)
         out.perRow.add("SiLU × w3, saved by w2", mlp * f);
     else if (fourBitKeeps)
-        keptByCtx("SiLU × w3, kept by the 4-bit w2", mlp * f);
+        keptByCtx(kExpertProductInContext, mlp * f);
     out.productSaved = trains || fourBitKeeps;
     out.perRow.add("w2 output, saved by × routing weight", mlp * h);
     out.perRow.add("routing weight of each row", dt.stream);
@@ -448,7 +453,7 @@ void mixtralMoe(const Scenario &s, TensorList &out)
         out.add(dt.autocast ? "16-bit cast of the input, saved by the router" : "router input",
                 (dt.autocast ? 2 : dt.stream) * tokens * h);
     else if (bitsandbytesLayer(s) && s.fourBitKeepsInput())
-        out.add("router input, kept by its 4-bit linear", dt.stream * tokens * h);
+        out.add(kRouterInputInContext, dt.stream * tokens * h);
     fp32SoftmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11", tokens * experts);
     out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
     out.add("top-k expert indices (int64)", 8 * tokens * k);
@@ -462,8 +467,10 @@ void mixtralMoe(const Scenario &s, TensorList &out)
             out.add(perRow.items[i].name, perRow.items[i].bytes * run.rows * run.experts, run.experts);
 }
 
-// The reentrant checkpoint recomputes a layer inside its backward (torch/utils/checkpoint.py,
-// CheckpointFunction.backward), so the gradient it started from is there while
+// Hugging Face's checkpoints recompute a layer inside its backward (torch/utils/checkpoint.py: the
+// reentrant one in CheckpointFunction.backward, the non-reentrant one in the unpack hook of
+// _checkpoint_without_reentrant, when the layer's backward first unpacks a saved tensor), so the
+// gradient it started from is there while
 // MixtralSparseMoeBlock runs forward again; at the last expert's w2 the block's passing tensors are
 // too, which with the tokens spread over the experts outweigh an expert's backward: the
 // decoder layer's residual (the stream after attention) and the norm's output the block reads
@@ -472,14 +479,15 @@ void mixtralMoe(const Scenario &s, TensorList &out)
 // and the top-k weights cast to the input's dtype, and the last expert's gathered rows and
 // SiLU × w3 (where nothing saves them). Of the layer's saved tensors the last expert's routing
 // weight and weighted output are not made yet, nor the layer's output, which the recompute
-// buffer counts. Beyond the gradient of the layer's output; nothing without the reentrant checkpoint.
+// buffer counts under the reentrant checkpoint. Beyond the gradient of the layer's output; nothing
+// without a checkpoint.
 SavedTensor mixtralRecomputedForward(const Scenario &s)
 {
-    if (!s.reentrantCheckpoint())
-        return {};
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
+    if (!s.huggingFaceCheckpoint())
+        return {};
     const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
     const bool inputSaved = moeInputSaved(s); // the norm's output by the router, the rows by w1 and w3
@@ -506,9 +514,9 @@ SavedTensor mixtralRecomputedForward(const Scenario &s)
 // zero tensor of every token (IndexBackward), then each next expert's added to it out of place
 // (autograd's InputBuffer), the old sum, the new tensor and their sum alive at once, less the
 // two experts' saved tensors, freed by then (not bitsandbytes' kept inputs).
-// Under the reentrant checkpoint the layer's recomputed forward runs inside its backward, beside the
+// Under either checkpoint the layer's recomputed forward runs inside its backward, beside the
 // gradient it started from, and its last expert is a moment of its own (mixtralRecomputedForward).
-TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
+TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeLayer, Bytes stream)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
@@ -539,6 +547,20 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, Bytes stream)
         moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
     if (const SavedTensor forward = mixtralRecomputedForward(s); forward.bytes > widest.bytes)
         widest = forward;
+    // With bitsandbytes before 0.43.2 the non-reentrant checkpoint's recomputation returns only
+    // once the layer's forward has (torch/utils/checkpoint.py, the unpack hook of
+    // _checkpoint_without_reentrant runs the whole function): at its last op, the residual add, the
+    // graph it built is whole, every 4-bit linear holding its input again in its context beside
+    // what the layer saves, with the stream after attention, the block's output and the layer's
+    // output being made. At any load the layer's widest moment.
+    if (s.fourBitInputsOutliveCheckpoint()) {
+        const SavedTensor end{"the recomputed forward's last op: the 4-bit linears' inputs made again in the graph "
+                              "it built, beside the stream after attention, the block's output and the layer's "
+                              "output",
+                              keptOnlyInFourBitContext(wholeLayer) + 3 * sb * tokens * h, 1};
+        if (end.bytes > widest.bytes)
+            widest = end;
+    }
     TensorList out;
     out.add(kStreamGradient, stream);
     out.add(widest.name, widest.bytes);
@@ -1291,7 +1313,8 @@ Bytes keptOnlyInFourBitContext(const TensorList &layer)
 {
     Bytes kept = 0;
     for (int i = 0; i < layer.count; ++i)
-        if (layer.items[i].name == kProjectionInputInContext)
+        if (const std::string_view name = layer.items[i].name; name == kProjectionInputInContext
+            || name == kRouterInputInContext || name == kExpertRowsInContext || name == kExpertProductInContext)
             kept += layer.items[i].bytes;
     return kept;
 }
@@ -1352,7 +1375,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const bool maskFreedFirst = !megatron && a.modeling == Modeling::Gpt2 && s.dropout;
     const Bytes stream = dt.stream * tokens / streamSplit * a.hidden;
     if (a.experts > 1 && !megatron)
-        return mixtralBackwardWorkingSet(s, stream);
+        return mixtralBackwardWorkingSet(s, wholeLayer, stream);
     if (maskFreedFirst)
         out.add("gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed "
                 "first",

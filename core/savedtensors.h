@@ -89,9 +89,10 @@ std::int64_t megatronExpertRows(const Scenario &s);
 // context, which autograd frees with the graph, not when the linear's backward has run; 0 for any
 // other linear.
 Bytes fourBitInputsKeptPerLayer(const Scenario &s);
-// Of a layer's list, the projection inputs nothing but a 4-bit linear's context keeps: under the
-// non-reentrant checkpoint the layer's recomputation does not make them again (the originals,
-// which its forward kept, serve its backward).
+// Of a layer's list, the inputs nothing but a 4-bit linear's context keeps (its projections', and
+// Mixtral's router's and experts'): under the non-reentrant checkpoint the layer's recomputation
+// makes them again only for the graph it builds, gone once the recomputed forward returns (the
+// originals, which its forward kept, serve its backward).
 Bytes keptOnlyInFourBitContext(const TensorList &layer);
 // What K and V copied to every head before the attention kernel add to one layer's saved tensors
 // beyond K and V at the KV heads (Scenario::keysAndValuesRepeated); 0 otherwise.

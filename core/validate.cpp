@@ -100,15 +100,6 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
                      "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
     if (auto e = checkGemmaTraits(s))
         return e;
-    // Before 0.43.2 a 4-bit linear keeps its input as an attribute of its autograd context, which the
-    // non-reentrant checkpoint's forward, run with grad on, leaves alive until backward ends
-    // (Scenario::fourBitInputsOutliveCheckpoint): counted for a dense layer, whose whole model the
-    // oracle pins; a mixture of experts' recomputed last expert is not.
-    if (s.fourBitInputsOutliveCheckpoint() && a.experts > 1)
-        return Error{"use-reentrant",
-                     "no (the non-reentrant checkpoint) with bitsandbytes before 0.43.2 is not modelled for a "
-                     "mixture of experts: each 4-bit expert keeps its rows past the checkpoint; use --use-reentrant "
-                     "yes or --bitsandbytes 0.43.2"};
     if (!fits)
         return Error{"modeling",
                      std::string(toString(a.modeling))

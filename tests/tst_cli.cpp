@@ -889,13 +889,6 @@ private Q_SLOTS:
             << "--bitsandbytes: 'latest' is not allowed; use a version such as 0.41, 0.43.1 or 0.45";
         QTest::newRow("use_reentrant neither yes nor no")
             << QStringList{"--use-reentrant", "maybe"} << 2 << "--use-reentrant: 'maybe' is not allowed; use yes|no";
-        QTest::newRow("the non-reentrant checkpoint with bitsandbytes 0.43.1 over a mixture of experts")
-            << QStringList{"--implementation",    "huggingface", "--finetune",      "qlora", "--bitsandbytes", "0.43.1",
-                           "--recompute",         "full",        "--use-reentrant", "no",    "--experts",      "8",
-                           "--experts-per-token", "2",           "--lora-targets",  "q,v"}
-            << 2
-            << "--use-reentrant: no (the non-reentrant checkpoint) with bitsandbytes before 0.43.2 is not modelled "
-               "for a mixture of experts";
         QTest::newRow("unknown FSDP version")
             << QStringList{"--fsdp-version", "3"} << 2 << "--fsdp-version: '3' is not allowed; use 1|2";
         QTest::newRow("Megatron's distributed optimizer at ZeRO-3")

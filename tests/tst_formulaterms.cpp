@@ -850,6 +850,20 @@ private Q_SLOTS:
             },
             "the recomputed forward at the last expert");
         row(
+            "Mixtral's QLoRA under the non-reentrant checkpoint, bitsandbytes 0.43.1 (the recomputed forward's last "
+            "op widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s);
+                s.precision = Precision::Bf16;
+                s.attention = Attention::Flash;
+                s.recompute = Recompute::Full;
+                s.useReentrant = false;
+                s.fineTune = FineTune::QLoRA;
+                s.loraTargets = LoraQ | LoraK | LoraV | LoraO;
+                s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
+            },
+            "the recomputed forward's last op");
+        row(
             "Mixtral trained whole under autocast (the first expert's routing product widest)",
             [](Scenario &s) {
                 huggingFaceMoe(s);

@@ -4019,12 +4019,16 @@
         <translation>4-bit 线性层的输入，保存在其 autograd 上下文中，越过非重入式检查点一直保留</translation>
     </message>
     <message>
-        <source>less the 4-bit linears&apos; inputs its forward kept in their context, not made again</source>
-        <translation>减去前向时已保存在 4-bit 线性层上下文中的输入（不会重新生成）</translation>
-    </message>
-    <message>
         <source>projection input, kept in the 4-bit linear&apos;s context</source>
         <translation>投影层输入，保存在 4-bit 线性层的上下文中</translation>
+    </message>
+    <message>
+        <source>less the 4-bit linears&apos; inputs its forward kept in their context, which the recomputation holds again only until it returns</source>
+        <translation>减去前向时已保存在 4-bit 线性层上下文中的输入（重算只在返回前再次持有它们）</translation>
+    </message>
+    <message>
+        <source>the recomputed forward&apos;s last op: the 4-bit linears&apos; inputs made again in the graph it built, beside the stream after attention, the block&apos;s output and the layer&apos;s output</source>
+        <translation>重算前向的最后一步：重算构建的计算图中再次生成的 4-bit 线性层输入，以及注意力之后的残差流、块的输出和该层的输出</translation>
     </message>
 </context>
 <context>

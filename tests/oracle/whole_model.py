@@ -51,6 +51,8 @@ PRECISIONS = [
 # tokens' tensors at this size, so that the widest moment moves with the batch.
 MIXTRAL = dict(family="mixtral", hidden=128, heads=4, kv_heads=2, ffn=448, seq=128, vocab=72, experts=8, top_k=2,
                attention="sdpa")
+MIXTRAL_QLORA = dict(weights="bf16", adapter_dtype="fp32", finetune="qlora", lora_targets=["q", "k", "v", "o"],
+                     lora_rank=4, lora_dropout=True)
 # GPT-2's block (eager attention, GELU MLP, LayerNorm) trained whole, with dropout.
 GPT2 = dict(family="gpt2", hidden=128, heads=4, kv_heads=4, ffn=512, seq=128, vocab=72)
 # BERT's block (eager attention, GELU MLP, post-norm LayerNorm) trained whole, with dropout, at more
@@ -94,6 +96,18 @@ def configs():
     for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
                    expert_load=expert_load)
+    # Hugging Face's QLoRA of Mixtral: a BF16 model whose router and experts are bitsandbytes' 4-bit
+    # linears too, PEFT's FP32 adapters with dropout on attention; both bitsandbytes releases, without
+    # and with either checkpoint. Recomputed, the last expert's forward is the layer's widest moment;
+    # with 0.43.1 under the non-reentrant checkpoint the recomputed forward's last op is, at any load:
+    # the graph it built holds every 4-bit input again until the recomputation returns.
+    for recompute, bitsandbytes, expert_load, reentrant in (
+            ("none", "0.43.2+", "balanced", True), ("none", "0.43.1", "balanced", True),
+            ("full", "0.43.2+", "balanced", True), ("full", "0.43.2+", "every-token", True),
+            ("full", "0.43.1", "balanced", True), ("full", "0.43.2+", "balanced", False),
+            ("full", "0.43.1", "balanced", False), ("full", "0.43.1", "every-token", False)):
+        yield dict(MIXTRAL, **MIXTRAL_QLORA, bitsandbytes=bitsandbytes, recompute=recompute,
+                   **({} if reentrant else dict(use_reentrant=False)), dropout=0.0, expert_load=expert_load)
     for model, precision in itertools.product((GPT2, BERT), PRECISIONS):
         for recompute in ("none", "full"):
             yield dict(model, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
