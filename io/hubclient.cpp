@@ -193,6 +193,18 @@ void HubClient::configArrived()
         return;
     }
     const QByteArray body = reply->readAll();
+    // A connection closed before the declared length arrived is not always reported as an error
+    // (it depends on when the close is read): the length tells.
+    if (const QVariant declared = reply->header(QNetworkRequest::ContentLengthHeader);
+        declared.isValid() && body.size() < declared.toLongLong()) {
+        finish(fromCache(HubFailure::Network,
+                         tr("the answer for %1 from %2 was cut short (%3 of %4 bytes); try again, or import a local "
+                            "config.json")
+                             .arg(model, host)
+                             .arg(body.size())
+                             .arg(declared.toLongLong())));
+        return;
+    }
     const QJsonDocument json = QJsonDocument::fromJson(body);
     if (!json.isObject()) {
         finish({HubFailure::NotAConfig,
