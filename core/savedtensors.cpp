@@ -483,11 +483,11 @@ void mixtralMoe(const Scenario &s, TensorList &out)
 // without a checkpoint.
 SavedTensor mixtralRecomputedForward(const Scenario &s)
 {
+    if (!s.huggingFaceCheckpoint())
+        return {};
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
-    if (!s.huggingFaceCheckpoint())
-        return {};
     const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
     const bool inputSaved = moeInputSaved(s); // the norm's output by the router, the rows by w1 and w3

@@ -87,15 +87,22 @@ def configs():
     # recipes set it): forward runs with autograd on, each layer's graph kept with its saved tensors
     # dropped, and recomputed in backward as they are unpacked. With bitsandbytes before 0.43.2 the
     # 4-bit linears' inputs outlive the checkpoint, an attribute of the kept graph's context.
-    for training in TRAINING:
-        yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", **training, recompute="full", use_reentrant=False,
-                   dropout=0.0)
+    for precision in PRECISIONS:
+        for training in TRAINING:
+            yield dict(LLAMA, **precision, adapter_dtype=precision["weights"], **training, recompute="full",
+                       use_reentrant=False, dropout=0.0)
     for bitsandbytes in BITSANDBYTES:
         yield dict(LLAMA, **dict(QLORA_FP32_BASE, bitsandbytes=bitsandbytes), recompute="full", use_reentrant=False,
                    dropout=0.0)
     for recompute, expert_load in itertools.product(("none", "full"), ("balanced", "every-token")):
         yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute=recompute, dropout=0.0,
                    expert_load=expert_load)
+    # Under the non-reentrant checkpoint too the recomputation runs inside the layer's backward (once
+    # it first unpacks a saved tensor), beside the gradient it started from, and its last expert is a
+    # moment of its own.
+    for expert_load in ("balanced", "every-token"):
+        yield dict(MIXTRAL, weights="bf16", adapter_dtype="bf16", **TRAINING[1], recompute="full",
+                   use_reentrant=False, dropout=0.0, expert_load=expert_load)
     # Hugging Face's QLoRA of Mixtral: a BF16 model whose router and experts are bitsandbytes' 4-bit
     # linears too, PEFT's FP32 adapters with dropout on attention; both bitsandbytes releases, without
     # and with either checkpoint. Recomputed, the last expert's forward is the layer's widest moment;
@@ -112,6 +119,17 @@ def configs():
         for recompute in ("none", "full"):
             yield dict(model, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
                        dropout=0.1)
+    # GPT-2's and BERT's dropout under the non-reentrant checkpoint, whose recomputation replays the
+    # RNG state of forward: the masks are made again like every other saved tensor.
+    for precision in PRECISIONS:
+        yield dict(GPT2, **precision, adapter_dtype=precision["weights"], finetune="full", recompute="full",
+                   use_reentrant=False, dropout=0.1)
+    yield dict(BERT, weights="bf16", adapter_dtype="bf16", finetune="full", recompute="full", use_reentrant=False,
+               dropout=0.1)
+    # Qwen3's layer: Llama's with an RMSNorm over each head's queries and keys before rotary.
+    for recompute in ("none", "full"):
+        yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", finetune="full", recompute=recompute, dropout=0.0,
+                   qk_norm=True)
 
 
 def mark(name):
