@@ -1520,6 +1520,10 @@
         <source>the answer for %1 from %2 is not a config.json (no JSON object)</source>
         <translation>%2 对 %1 的响应不是 config.json（不是 JSON 对象）</translation>
     </message>
+    <message>
+        <source>the answer for %1 from %2 was cut short (%3 of %4 bytes); try again, or import a local config.json</source>
+        <translation>%2 返回的 %1 的应答被截断（收到 %3 字节，应为 %4 字节）；请重试，或导入本地的 config.json</translation>
+    </message>
 </context>
 <context>
     <name>vl::LedgerModel</name>
