@@ -348,13 +348,16 @@ def layer_norm(ops, x, weight, bias, eps=1e-5):
 
 
 class CudaDropout(torch.autograd.Function):
-    """torch.native_dropout as CUDA runs it: forward saves the 1-byte mask (as native_dropout's
-    derivative does), backward is one kernel with one output (aten/src/ATen/native/cuda/
-    Dropout.cu, dropout_backward_cuda: masked_scale)."""
+    """torch.native_dropout as CUDA runs it: one kernel that makes the output and the 1-byte mask and
+    nothing else (aten/src/ATen/native/cuda/Dropout.cu, dropout_cuda), forward saving the mask (as
+    native_dropout's derivative does); backward is one kernel with one output (dropout_backward_cuda:
+    masked_scale). The CPU's native_dropout would also convert the mask to the input's dtype for its
+    product, a copy CUDA never makes, so the mask is drawn and applied here without one."""
 
     @staticmethod
     def forward(ctx, x, p):
-        out, mask = torch.native_dropout(x, p, True)
+        mask = torch.empty_like(x, dtype=torch.bool).bernoulli_(1.0 - p)
+        out = torch.where(mask, x, x.new_zeros(())).mul_(1.0 / (1.0 - p))
         ctx.save_for_backward(mask)
         ctx.scale = 1.0 / (1.0 - p)
         return out
