@@ -378,6 +378,27 @@ def parameter(shape, dtype, trainable):
     return (torch.randn(*shape, dtype=torch.float32) * 0.02).to(dtype).requires_grad_(trainable)
 
 
+class MixedAdd(torch.autograd.Function):
+    """A 16-bit tensor plus an FP32 one, as CUDA adds them: TensorIterator casts mixed inputs inside
+    its kernels on the GPU and makes a temporary of the promoted input only on the CPU
+    (aten/src/ATen/TensorIterator.cpp, compute_types), so the sum is the one tensor allocated. Saves
+    nothing, as AddBackward0 does not; the gradient goes back to each input's dtype."""
+
+    @staticmethod
+    def forward(ctx, low, high):
+        ctx.low = low.dtype
+        return low.to(high.dtype).add_(high)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.low), grad
+
+
+def add(a, b):
+    """a + b, with CUDA's allocations where a is 16-bit and b FP32 (MixedAdd)."""
+    return MixedAdd.apply(a, b) if a.element_size() < b.element_size() else a + b
+
+
 class Lora:
     """PEFT's LoRA on one nn.Linear (peft/tuners/lora/layer.py, Linear.forward):
     result = base_layer(x) + lora_B(lora_A(dropout(x))) * scaling, adapters in the adapter dtype."""
@@ -393,9 +414,10 @@ class Lora:
     def __call__(self, ops, x):
         # PEFT casts x to lora_A's dtype first (`x = self._cast_input_dtype(x, lora_A.weight.dtype)`),
         # then applies the adapter's dropout.
-        if x.dtype != self.a.dtype:
-            x = x.to(self.a.dtype)
-        return self.adapter(ops, x)
+        return self.adapter(ops, self.cast(x))
+
+    def cast(self, x):
+        return x.to(self.a.dtype) if x.dtype != self.a.dtype else x
 
     def adapter(self, ops, x):
         """lora_B(lora_A(dropout(x))) * scaling, on x as it comes."""
@@ -482,20 +504,35 @@ class Projection:
             out = out + self.bias if self.bias is not None else out
         else:
             out = ops.linear(x, self.weight, self.bias)
-        # Linear.forward ends in result.to(torch_result_dtype): an FP32 adapter's sum goes back to
-        # the base's dtype
-        return (out + self.lora(ops, x)).to(out.dtype) if self.lora else out
+        if not self.lora:
+            return out
+        # PEFT's Linear.forward (peft/tuners/lora/layer.py, 0.12 to now), its tensors living as long
+        # as its locals do: x cast to lora_A's dtype and held until it returns, `result = result +
+        # lora_B(lora_A(dropout(x))) * scaling`, then result.to(torch_result_dtype), an FP32
+        # adapter's sum back to the base's dtype.
+        dtype = out.dtype
+        x = self.lora.cast(x)
+        out = add(out, self.lora.adapter(ops, x))
+        return out.to(dtype)
 
     def bnb_lora(self, ops, x):
         """PEFT's LoRA around a 4-bit base (peft/tuners/lora/bnb.py, Linear4bit.forward, 0.11 to
-        now): the base's output cloned ("defensively"), then under autocast the adapter reads x as
-        it comes; without autocast x is cast to the adapter's dtype and the adapter's output back."""
-        out = linear4bit(ops, x, self.weight, self.bnb4)
+        now), its tensors living as long as its locals do: the base's output cloned ("defensively")
+        in its place, then under autocast the adapter reads x as it comes; without autocast x is cast
+        to the adapter's dtype (held until it returns) and the adapter's output back, `output`, beside
+        the sum."""
+        result = linear4bit(ops, x, self.weight, self.bnb4)
         if not self.lora:
-            return out
+            return result
+        result = result.clone()
         if isinstance(ops, Autocast):
-            return out.clone() + self.lora.adapter(ops, x)
-        return out.clone() + self.lora.adapter(ops, x.to(self.lora.a.dtype)).to(out.dtype)
+            output = self.lora.adapter(ops, x)
+        else:
+            expected = result.dtype
+            x = self.lora.cast(x)
+            output = self.lora.adapter(ops, x).to(expected)
+        result = result + output
+        return result
 
 
 def rotate_half(x):
