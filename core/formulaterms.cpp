@@ -266,6 +266,10 @@ constexpr std::string_view kTerms[] = {
                       "the recomputed forward's last op: the 4-bit linears' inputs made again in the graph it built, "
                       "beside the stream after attention, the block's output and the layer's output"),
     VL_TRANSLATE_NOOP("vl::formula",
+                      "the recomputed forward in the MLP's LoRA: each projection's base and adapter outputs, their "
+                      "sum and PEFT's cast of the input, beside the stream after attention, the MLP's input and "
+                      "SwiGLU's product, less the layer's saved tensors not made yet"),
+    VL_TRANSLATE_NOOP("vl::formula",
                       "the recomputed forward at the last expert: the layer's residual, the norm's output the block "
                       "reads, the block's output so far, the expert mask (int64), the router's logits and top-k "
                       "weights, the last expert's rows and SiLU × w3, less that expert's routing weight and weighted "

@@ -567,6 +567,94 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
     return out;
 }
 
+// Hugging Face's checkpoint recomputes a layer inside its backward, beside the gradient it started
+// from; with PEFT's LoRA (and dropout) on the MLP's projections that forward can hold more than any
+// moment of the backward after it, where the adapters' transient tensors meet: each projection's
+// base output beside the adapter's, PEFT's cast of the input held until the layer returns, the sum,
+// its cast back (peft/tuners/lora/layer.py Linear.forward; bnb.py Linear4bit.forward clones the
+// 4-bit output first), with the stream after attention, the MLP's input and SwiGLU's product alive.
+// Walked op by op through LlamaMLP.forward, down_proj(act_fn(gate_proj(x)) * up_proj(x)), then the
+// residual add; returned as what the walk holds at its widest beyond the recompute buffer (the
+// layer's saved tensors, less those not made yet) and the gradient of the layer's output. Modelled
+// without autocast and with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a 4-bit
+// one (not bitsandbytes before 0.43.2 under the non-reentrant checkpoint); nothing elsewhere.
+SavedTensor loraMlpRecomputedForward(const Scenario &s)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const bool mlpLora = loraOn(s, LoraGate) || loraOn(s, LoraUp) || loraOn(s, LoraDown);
+    if (!s.huggingFaceCheckpoint() || !mlpLora || !s.loraDropout || dt.autocast || s.liger || a.experts > 1
+        || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s)
+        || s.fourBitInputsOutliveCheckpoint())
+        return {};
+    const bool bnb = bitsandbytesLayer(s);
+    const std::int64_t tokens = s.sequence * s.microBatch;
+    const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
+    const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
+    const std::int64_t x2 = bnb ? dt.stream : dt.activation; // the norm's output, the MLP's input
+    const bool inputsKept = bnb && s.fourBitKeepsInput();    // by the 4-bit linears' contexts: saved
+    // Per token: what the walk holds beyond what it started with, at its widest, and the saved
+    // tensors it makes (all of them by the end).
+    Bytes held = 0, widest = 0, made = 0;
+    const auto alloc = [&](Bytes bytes, bool saved = false) {
+        widest = std::max(widest, held += bytes);
+        made += saved ? bytes : 0;
+    };
+    const auto release = [&](Bytes bytes) { held -= bytes; };
+    // One projection from `in` to `out` elements a token, its input `inBytes` an element; its
+    // result made as a saved tensor (gate's, up's) or held (down's).
+    const auto projection = [&](unsigned target, std::int64_t in, std::int64_t inBytes, std::int64_t out,
+                                bool resultSaved) {
+        if (!loraOn(s, target))
+            return alloc(out * m, resultSaved);
+        alloc(out * m); // the base's output
+        if (bnb) {
+            alloc(out * m), release(out * m); // `result = result.clone()`
+        }
+        const bool cast = inBytes != ad; // `x = self._cast_input_dtype(x, lora_A.weight.dtype)`
+        if (cast)
+            alloc(in * ad);
+        alloc(in, true), alloc(in * ad, true), alloc(r * ad, true); // dropout's mask and output, lora_A's output
+        alloc(out * ad), alloc(out * ad), release(out * ad);        // lora_B's output, times scaling
+        if (bnb) {
+            if (ad != m)
+                alloc(out * m), release(out * ad);         // `output = output.to(expected_dtype)`
+            alloc(out * m, resultSaved), release(out * m); // `result = result + output`, the clone freed
+            release(out * m);                              // `output`, at the return
+        } else {
+            const std::int64_t sum = std::max(m, ad); // an FP32 adapter's sum is FP32
+            alloc(out * sum, resultSaved && sum == m), release(out * ad), release(out * m);
+            if (sum != m)
+                alloc(out * m, resultSaved), release(out * sum); // `result.to(torch_result_dtype)`
+        }
+        if (cast)
+            release(in * ad); // at the return
+    };
+    projection(LoraGate, h, x2, f, true);
+    alloc(f * m, true); // SiLU's output
+    projection(LoraUp, h, x2, f, true);
+    alloc(f * m, inputsKept); // SwiGLU's product
+    projection(LoraDown, f, m, h, false);
+    if (!inputsKept)
+        release(f * m + h * x2); // SwiGLU's product, and the MLP's input as it returns
+    alloc(h * dt.stream);        // the layer's output, residual + MLP output
+    // Beside the walk from its start: the stream after attention (the residual the layer adds back)
+    // and the MLP's input unless a 4-bit context keeps it (then saved); not yet made: the walk's
+    // saved tensors and the layer's output the reentrant checkpoint holds, both in the recompute
+    // buffer. The non-reentrant checkpoint recomputes once the layer's backward first unpacks a saved
+    // tensor, down_proj's adapter's scaling (MulBackward0 keeps the scaling, a wrapped number),
+    // after casting the output's gradient to an FP32 adapter's dtype (ToCopyBackward0) and, outside
+    // bitsandbytes, back to the 16-bit base's for its output's branch: both wait beside the walk.
+    const bool castGradients = !s.useReentrant && loraOn(s, LoraDown) && ad != m;
+    const Bytes waiting = castGradients ? h * (ad + (bnb ? 0 : m)) : 0;
+    const Bytes beside = h * dt.stream + (inputsKept ? 0 : h * x2) + waiting;
+    const Bytes moment = (beside + widest - made) * tokens - reentrantCheckpointOutput(s);
+    return {"the recomputed forward in the MLP's LoRA: each projection's base and adapter outputs, their sum and "
+            "PEFT's cast of the input, beside the stream after attention, the MLP's input and SwiGLU's product, less "
+            "the layer's saved tensors not made yet",
+            moment, 1};
+}
+
 // The eager attentions' probabilities and value as they are saved, which backward's softmax
 // moment (backwardWorkingSet()) finds in a layer's list.
 constexpr std::string_view kProbabilitiesFp32 = "attention probabilities (softmax in FP32)";
@@ -1576,7 +1664,9 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                    : "the output LayerNorm's backward: the gradients of the layer's "
                                      "output and of the norm's input",
                                2 * stream - heldOutputGradient, 1};
-    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, bertNorm, adapter, base},
+    Moment recomputed;
+    recomputed.tensors[0] = loraMlpRecomputedForward(s);
+    const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, bertNorm, adapter, base, recomputed},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);

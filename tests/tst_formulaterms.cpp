@@ -371,6 +371,20 @@ private Q_SLOTS:
                 s.precision = Precision::Bf16;
             },
             "the FP32 LoRA adapter's gradient of down_proj's input");
+        row(
+            "PEFT's LoRA on every projection, with dropout, FP32 adapters over BF16, checkpointed (the recomputed "
+            "MLP adapters' forward the widest)",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.attention = Attention::Flash;
+                s.precision = Precision::Bf16;
+                s.recompute = Recompute::Full;
+                s.fineTune = FineTune::LoRA;
+                s.loraTargets = LoraQ | LoraK | LoraV | LoraO | LoraGate | LoraUp | LoraDown;
+                s.loraDropout = true;
+                s.adaptersFp32 = true;
+            },
+            "the recomputed forward in the MLP's LoRA");
         row("QLoRA under DeepSpeed ZeRO-3, PEFT", peftQloraUnderZero3);
         row("QLoRA under DeepSpeed ZeRO-3 as nvidia-smi reads it: the start-up is the peak", [](Scenario &s) {
             peftQloraUnderZero3(s);

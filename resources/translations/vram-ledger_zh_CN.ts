@@ -4034,6 +4034,10 @@
         <source>the recomputed forward&apos;s last op: the 4-bit linears&apos; inputs made again in the graph it built, beside the stream after attention, the block&apos;s output and the layer&apos;s output</source>
         <translation>重算前向的最后一步：重算构建的计算图中再次生成的 4-bit 线性层输入，以及注意力之后的残差流、块的输出和该层的输出</translation>
     </message>
+    <message>
+        <source>the recomputed forward in the MLP&apos;s LoRA: each projection&apos;s base and adapter outputs, their sum and PEFT&apos;s cast of the input, beside the stream after attention, the MLP&apos;s input and SwiGLU&apos;s product, less the layer&apos;s saved tensors not made yet</source>
+        <translation>重算前向经过 MLP 的 LoRA 时：每个投影的基座输出与适配器输出、二者之和以及 PEFT 对输入的类型转换，与注意力之后的残差流、MLP 的输入和 SwiGLU 的乘积同在，减去该层尚未生成的保存张量</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -51,6 +51,7 @@ PRECISIONS = [
 # tokens' tensors at this size, so that the widest moment moves with the batch.
 MIXTRAL = dict(family="mixtral", hidden=128, heads=4, kv_heads=2, ffn=448, seq=128, vocab=72, experts=8, top_k=2,
                attention="sdpa")
+ALL_LINEAR = ["q", "k", "v", "o", "gate", "up", "down"]
 MIXTRAL_QLORA = dict(weights="bf16", adapter_dtype="fp32", finetune="qlora", lora_targets=["q", "k", "v", "o"],
                      lora_rank=4, lora_dropout=True)
 # GPT-2's block (eager attention, GELU MLP, LayerNorm) trained whole, with dropout.
@@ -126,6 +127,25 @@ def configs():
                    use_reentrant=False, dropout=0.1)
     yield dict(BERT, weights="bf16", adapter_dtype="bf16", finetune="full", recompute="full", use_reentrant=False,
                dropout=0.1)
+    # PEFT's LoRA on every projection with dropout, the recipe's "all-linear": recomputed, the MLP's
+    # adapters' forward (each base and adapter output, their sum, PEFT's cast of the input) can hold
+    # more than the backward after it. In BF16, with FP32 adapters over a BF16 model (PEFT's default:
+    # on every projection, on the MLP's gate and up alone, on down alone) and as QLoRA, under either
+    # checkpoint (not bitsandbytes before 0.43.2 under the non-reentrant one, which core does not model).
+    lora_dropout = dict(finetune="lora", lora_rank=4, lora_dropout=True, recompute="full", dropout=0.0)
+    for reentrant in (True, False):
+        checkpoint = {} if reentrant else dict(use_reentrant=False)
+        yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", **lora_dropout, lora_targets=ALL_LINEAR, **checkpoint)
+        for targets in (ALL_LINEAR, ["gate", "up"], ["down"]):
+            yield dict(LLAMA, weights="bf16", adapter_dtype="fp32", **lora_dropout, lora_targets=targets, **checkpoint)
+        for bitsandbytes in BITSANDBYTES if reentrant else ("0.43.2+",):
+            yield dict(LLAMA, weights="bf16", adapter_dtype="fp32", **dict(lora_dropout, finetune="qlora"),
+                       lora_targets=ALL_LINEAR, bitsandbytes=bitsandbytes, **checkpoint)
+    # Eager attention (softmax in FP32) and PyTorch before 2.2 (mean keeping its input), recomputed.
+    yield dict(LLAMA, attention="eager", weights="bf16", adapter_dtype="bf16", finetune="full", recompute="full",
+               dropout=0.0)
+    yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", finetune="full", recompute="full", dropout=0.0,
+               pytorch="2.1")
     # Qwen3's layer: Llama's with an RMSNorm over each head's queries and keys before rotary.
     for recompute in ("none", "full"):
         yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", finetune="full", recompute=recompute, dropout=0.0,
