@@ -577,22 +577,25 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
 // residual add; returned as what the walk holds at its widest beyond the recompute buffer (the
 // layer's saved tensors, less those not made yet) and the gradient of the layer's output. Modelled
 // without autocast and with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a 4-bit
-// one (not bitsandbytes before 0.43.2 under the non-reentrant checkpoint); nothing elsewhere.
-SavedTensor loraMlpRecomputedForward(const Scenario &s)
+// one; nothing elsewhere.
+SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeLayer)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const bool mlpLora = loraOn(s, LoraGate) || loraOn(s, LoraUp) || loraOn(s, LoraDown);
     if (!s.huggingFaceCheckpoint() || !mlpLora || !s.loraDropout || dt.autocast || s.liger || a.experts > 1
-        || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s)
-        || s.fourBitInputsOutliveCheckpoint())
+        || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s))
         return {};
     const bool bnb = bitsandbytesLayer(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
     const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
     const std::int64_t x2 = bnb ? dt.stream : dt.activation; // the norm's output, the MLP's input
-    const bool inputsKept = bnb && s.fourBitKeepsInput();    // by the 4-bit linears' contexts: saved
+    // Kept by the 4-bit linears' contexts (bitsandbytes before 0.43.2): saved, unless the
+    // non-reentrant checkpoint drops them from the recompute buffer; its recomputation's graph then
+    // holds them again, with the attention's, until it returns.
+    const bool inputsKept = bnb && s.fourBitKeepsInput() && !s.fourBitInputsOutliveCheckpoint();
+    const bool inputsHeldAgain = s.fourBitInputsOutliveCheckpoint();
     // Per token: what the walk holds beyond what it started with, at its widest, and the saved
     // tensors it makes (all of them by the end).
     Bytes held = 0, widest = 0, made = 0;
@@ -635,7 +638,7 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s)
     projection(LoraUp, h, x2, f, true);
     alloc(f * m, inputsKept); // SwiGLU's product
     projection(LoraDown, f, m, h, false);
-    if (!inputsKept)
+    if (!inputsKept && !inputsHeldAgain)
         release(f * m + h * x2); // SwiGLU's product, and the MLP's input as it returns
     alloc(h * dt.stream);        // the layer's output, residual + MLP output
     // Beside the walk from its start: the stream after attention (the residual the layer adds back)
@@ -648,7 +651,10 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s)
     const bool castGradients = !s.useReentrant && loraOn(s, LoraDown) && ad != m;
     const Bytes waiting = castGradients ? h * (ad + (bnb ? 0 : m)) : 0;
     const Bytes beside = h * dt.stream + (inputsKept ? 0 : h * x2) + waiting;
-    const Bytes moment = (beside + widest - made) * tokens - reentrantCheckpointOutput(s);
+    // ... and, held again by that graph, the attention's 4-bit inputs (the MLP's are in the walk).
+    const Bytes attentionHeldAgain = inputsHeldAgain ? keptOnlyInFourBitContext(wholeLayer) - (h * x2 + f * m) * tokens
+                                                     : 0;
+    const Bytes moment = (beside + widest - made) * tokens + attentionHeldAgain - reentrantCheckpointOutput(s);
     return {"the recomputed forward in the MLP's LoRA: each projection's base and adapter outputs, their sum and "
             "PEFT's cast of the input, beside the stream after attention, the MLP's input and SwiGLU's product, less "
             "the layer's saved tensors not made yet",
@@ -1665,7 +1671,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                                      "output and of the norm's input",
                                2 * stream - heldOutputGradient, 1};
     Moment recomputed;
-    recomputed.tensors[0] = loraMlpRecomputedForward(s);
+    recomputed.tensors[0] = loraMlpRecomputedForward(s, wholeLayer);
     const Moment &widest = std::max({core, projection, adapterCast, postMlpNorm, bertNorm, adapter, base, recomputed},
                                     [](const Moment &l, const Moment &r) { return l.total() < r.total(); });
     for (const SavedTensor &tensor : widest.tensors)

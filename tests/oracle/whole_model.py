@@ -131,14 +131,14 @@ def configs():
     # adapters' forward (each base and adapter output, their sum, PEFT's cast of the input) can hold
     # more than the backward after it. In BF16, with FP32 adapters over a BF16 model (PEFT's default:
     # on every projection, on the MLP's gate and up alone, on down alone) and as QLoRA, under either
-    # checkpoint (not bitsandbytes before 0.43.2 under the non-reentrant one, which core does not model).
+    # checkpoint.
     lora_dropout = dict(finetune="lora", lora_rank=4, lora_dropout=True, recompute="full", dropout=0.0)
     for reentrant in (True, False):
         checkpoint = {} if reentrant else dict(use_reentrant=False)
         yield dict(LLAMA, weights="bf16", adapter_dtype="bf16", **lora_dropout, lora_targets=ALL_LINEAR, **checkpoint)
         for targets in (ALL_LINEAR, ["gate", "up"], ["down"]):
             yield dict(LLAMA, weights="bf16", adapter_dtype="fp32", **lora_dropout, lora_targets=targets, **checkpoint)
-        for bitsandbytes in BITSANDBYTES if reentrant else ("0.43.2+",):
+        for bitsandbytes in BITSANDBYTES:
             yield dict(LLAMA, weights="bf16", adapter_dtype="fp32", **dict(lora_dropout, finetune="qlora"),
                        lora_targets=ALL_LINEAR, bitsandbytes=bitsandbytes, **checkpoint)
     # Eager attention (softmax in FP32) and PyTorch before 2.2 (mean keeping its input), recomputed.
