@@ -420,10 +420,9 @@ class Lora:
         return x.to(self.a.dtype) if x.dtype != self.a.dtype else x
 
     def adapter(self, ops, x):
-        """lora_B(lora_A(dropout(x))) * scaling, on x as it comes."""
-        if self.dropout:
-            x = CudaDropout.apply(x, 0.05)
-        return ops.linear(ops.linear(x, self.a), self.b) * 2.0
+        """lora_B(lora_A(dropout(x))) * scaling, on x as it comes; dropout's output lives as PEFT's
+        temporary does, until lora_A has run."""
+        return ops.linear(ops.linear(CudaDropout.apply(x, 0.05) if self.dropout else x, self.a), self.b) * 2.0
 
 
 class LinearNF4(torch.autograd.Function):
