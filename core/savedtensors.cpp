@@ -582,8 +582,7 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
-    const bool mlpLora = loraOn(s, LoraGate) || loraOn(s, LoraUp) || loraOn(s, LoraDown);
-    if (!s.huggingFaceCheckpoint() || !mlpLora || !s.loraDropout || dt.autocast || s.liger || a.experts > 1
+    if (!s.huggingFaceCheckpoint() || !loraOn(s, LoraMlp) || !s.loraDropout || dt.autocast || s.liger || a.experts > 1
         || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s))
         return {};
     const bool bnb = bitsandbytesLayer(s);
@@ -594,8 +593,8 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     // Kept by the 4-bit linears' contexts (bitsandbytes before 0.43.2): saved, unless the
     // non-reentrant checkpoint drops them from the recompute buffer; its recomputation's graph then
     // holds them again, with the attention's, until it returns.
-    const bool inputsKept = bnb && s.fourBitKeepsInput() && !s.fourBitInputsOutliveCheckpoint();
     const bool inputsHeldAgain = s.fourBitInputsOutliveCheckpoint();
+    const bool inputsKept = bnb && s.fourBitKeepsInput() && !inputsHeldAgain;
     // Per token: what the walk holds beyond what it started with, at its widest, and the saved
     // tensors it makes (all of them by the end).
     Bytes held = 0, widest = 0, made = 0;

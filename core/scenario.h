@@ -116,7 +116,8 @@ enum LoraTarget : unsigned {
     LoraDown = 1u << 6,
     LoraHead = 1u << 7, // the LM head (PEFT's "lm_head", torchtune's apply_lora_to_output)
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
-    LoraAll = LoraAttention | LoraGate | LoraUp | LoraDown, // every layer's projections, as before the head
+    LoraMlp = LoraGate | LoraUp | LoraDown,
+    LoraAll = LoraAttention | LoraMlp, // every layer's projections, as before the head
     LoraAnyTarget = LoraAll | LoraHead,
     LoraLitgpt = LoraQ | LoraK | LoraV | LoraHead, // lit-gpt's LoRA: its fused qkv projection and its head
 };

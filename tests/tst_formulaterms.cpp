@@ -380,7 +380,7 @@ private Q_SLOTS:
                 s.precision = Precision::Bf16;
                 s.recompute = Recompute::Full;
                 s.fineTune = FineTune::LoRA;
-                s.loraTargets = LoraQ | LoraK | LoraV | LoraO | LoraGate | LoraUp | LoraDown;
+                s.loraTargets = LoraAll;
                 s.loraDropout = true;
                 s.adaptersFp32 = true;
             },
@@ -873,7 +873,7 @@ private Q_SLOTS:
                 s.recompute = Recompute::Full;
                 s.useReentrant = false;
                 s.fineTune = FineTune::QLoRA;
-                s.loraTargets = LoraQ | LoraK | LoraV | LoraO;
+                s.loraTargets = LoraAttention;
                 s.bitsandbytes = BitsandbytesRelease::Before0_43_2;
             },
             "the recomputed forward's last op");

@@ -356,11 +356,10 @@ class CudaDropout(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x, p):
-        mask = torch.empty_like(x, dtype=torch.bool).bernoulli_(1.0 - p)
-        out = torch.where(mask, x, x.new_zeros(())).mul_(1.0 / (1.0 - p))
-        ctx.save_for_backward(mask)
         ctx.scale = 1.0 / (1.0 - p)
-        return out
+        mask = torch.empty_like(x, dtype=torch.bool).bernoulli_(1.0 - p)
+        ctx.save_for_backward(mask)
+        return torch.where(mask, x, x.new_zeros(())).mul_(ctx.scale)
 
     @staticmethod
     def backward(ctx, grad):
@@ -530,8 +529,7 @@ class Projection:
             expected = result.dtype
             x = self.lora.cast(x)
             output = self.lora.adapter(ops, x).to(expected)
-        result = result + output
-        return result
+        return result + output
 
 
 def rotate_half(x):
