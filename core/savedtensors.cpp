@@ -576,20 +576,28 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
 // Walked op by op through LlamaMLP.forward, down_proj(act_fn(gate_proj(x)) * up_proj(x)), then the
 // residual add; returned as what the walk holds at its widest beyond the recompute buffer (the
 // layer's saved tensors, less those not made yet) and the gradient of the layer's output. Modelled
-// without autocast and with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a 4-bit
-// one; nothing elsewhere.
+// with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a 4-bit one, and for an FP32
+// model under autocast (its adapters' inputs cast to 16 bits op by op, its FP32 stream); nothing
+// elsewhere.
 SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeLayer)
 {
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
-    if (!s.huggingFaceCheckpoint() || !loraOn(s, LoraMlp) || !s.loraDropout || dt.autocast || s.liger || a.experts > 1
+    const bool bnb = bitsandbytesLayer(s);
+    if (!s.huggingFaceCheckpoint() || !loraOn(s, LoraMlp) || !s.loraDropout || s.liger || a.experts > 1
         || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s))
         return {};
-    const bool bnb = bitsandbytesLayer(s);
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
     const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
-    const std::int64_t x2 = bnb ? dt.stream : dt.activation; // the norm's output, the MLP's input
+    // Under autocast the adapters are the model's FP32 weights, and lora_A and lora_B compute in 16
+    // bits, each casting its input first (torch/csrc/autograd/autocast_mode.cpp, cached_cast: a new
+    // tensor unless a leaf weight); around a 4-bit base PEFT casts the input to the adapters' dtype
+    // and their output back only outside autocast (bnb.py: `requires_conversion`).
+    const std::int64_t act = dt.activation;
+    const std::int64_t adapterIn = dt.autocast ? dt.weight : ad, adapterOut = dt.autocast ? act : ad;
+    const bool convertsForAdapter = !(bnb && dt.autocast);
+    const std::int64_t x2 = dt.stream; // the norm's output, the MLP's input (FP32 under autocast: × its FP32 weight)
     // Kept by the 4-bit linears' contexts (bitsandbytes before 0.43.2): saved, unless the
     // non-reentrant checkpoint drops them from the recompute buffer; its recomputation's graph then
     // holds them again, with the attention's, until it returns.
@@ -607,30 +615,50 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     // result made as a saved tensor (gate's, up's) or held (down's).
     const auto projection = [&](unsigned target, std::int64_t in, std::int64_t inBytes, std::int64_t out,
                                 bool resultSaved) {
+        // The base: autocast's 16-bit cast of the input, which the frozen weight does not save, and
+        // the product, which bitsandbytes casts back to its FP32 input's dtype (`.to(inp_dtype)`).
+        const bool baseCast = dt.autocast && inBytes != act;
+        const std::int64_t product = dt.autocast ? act : m;
+        const bool baseSaved = resultSaved && !loraOn(s, target);
+        if (baseCast)
+            alloc(in * act);
+        alloc(out * product, baseSaved && product == m);
+        if (baseCast)
+            release(in * act);
+        if (product != m)
+            alloc(out * m, baseSaved), release(out * product);
         if (!loraOn(s, target))
-            return alloc(out * m, resultSaved);
-        alloc(out * m); // the base's output
+            return;
         if (bnb) {
             alloc(out * m), release(out * m); // `result = result.clone()`
         }
-        const bool cast = inBytes != ad; // `x = self._cast_input_dtype(x, lora_A.weight.dtype)`
+        // `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, held until the return
+        const bool cast = convertsForAdapter && inBytes != adapterIn;
+        const std::int64_t dropped = cast ? adapterIn : inBytes;
         if (cast)
-            alloc(in * ad);
-        alloc(in, true), alloc(in * ad, true), alloc(r * ad, true); // dropout's mask and output, lora_A's output
-        alloc(out * ad), alloc(out * ad), release(out * ad);        // lora_B's output, times scaling
-        if (bnb) {
-            if (ad != m)
-                alloc(out * m), release(out * ad);         // `output = output.to(expected_dtype)`
-            alloc(out * m, resultSaved), release(out * m); // `result = result + output`, the clone freed
-            release(out * m);                              // `output`, at the return
+            alloc(in * adapterIn);
+        alloc(in, true); // dropout's mask
+        if (dt.autocast && dropped != act) {
+            // dropout's output, cast for lora_A (saved), lora_A's output; the output freed as lora_A returns
+            alloc(in * dropped), alloc(in * act, true), alloc(r * act, true), release(in * dropped);
         } else {
-            const std::int64_t sum = std::max(m, ad); // an FP32 adapter's sum is FP32
-            alloc(out * sum, resultSaved && sum == m), release(out * ad), release(out * m);
+            alloc(in * dropped, true), alloc(r * adapterOut, true); // dropout's output, lora_A's
+        }
+        alloc(out * adapterOut), alloc(out * adapterOut), release(out * adapterOut); // lora_B's output, times scaling
+        if (bnb) {
+            std::int64_t output = adapterOut;
+            if (convertsForAdapter && adapterOut != m)
+                alloc(out * m), release(out * adapterOut), output = m; // `output = output.to(expected_dtype)`
+            alloc(out * m, resultSaved), release(out * m);             // `result = result + output`, the clone freed
+            release(out * output);                                     // `output`, at the return
+        } else {
+            const std::int64_t sum = std::max(m, adapterOut); // an FP32 adapter's sum is FP32
+            alloc(out * sum, resultSaved && sum == m), release(out * adapterOut), release(out * m);
             if (sum != m)
                 alloc(out * m, resultSaved), release(out * sum); // `result.to(torch_result_dtype)`
         }
         if (cast)
-            release(in * ad); // at the return
+            release(in * adapterIn); // at the return
     };
     projection(LoraGate, h, x2, f, true);
     alloc(f * m, true); // SiLU's output
@@ -640,16 +668,22 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     if (!inputsKept && !inputsHeldAgain)
         release(f * m + h * x2); // SwiGLU's product, and the MLP's input as it returns
     alloc(h * dt.stream);        // the layer's output, residual + MLP output
-    // Beside the walk from its start: the stream after attention (the residual the layer adds back)
-    // and the MLP's input unless a 4-bit context keeps it (then saved); not yet made: the walk's
-    // saved tensors and the layer's output the reentrant checkpoint holds, both in the recompute
-    // buffer. The non-reentrant checkpoint recomputes once the layer's backward first unpacks a saved
-    // tensor, down_proj's adapter's scaling (MulBackward0 keeps the scaling, a wrapped number),
-    // after casting the output's gradient to an FP32 adapter's dtype (ToCopyBackward0) and, outside
-    // bitsandbytes, back to the 16-bit base's for its output's branch: both wait beside the walk.
-    const bool castGradients = !s.useReentrant && loraOn(s, LoraDown) && ad != m;
-    const Bytes waiting = castGradients ? h * (ad + (bnb ? 0 : m)) : 0;
-    const Bytes beside = h * dt.stream + (inputsKept ? 0 : h * x2) + waiting;
+    // Beside the walk from its start: the stream after attention (the residual the layer adds back,
+    // unless FP32: then it is the second norm's saved FP32 input itself) and the MLP's input unless a
+    // 4-bit context keeps it (then saved); not yet made: the walk's saved tensors and the layer's
+    // output the reentrant checkpoint holds, both in the recompute buffer. The non-reentrant
+    // checkpoint recomputes once the layer's backward first unpacks a saved tensor, down_proj's
+    // adapter's scaling (MulBackward0 keeps the scaling, a wrapped number), with the gradients made
+    // on the way waiting beside the walk: the residual add's cast of the output's gradient to a
+    // 16-bit MLP's dtype (AddBackward0, over an FP32 stream under autocast), then within down_proj's
+    // LoRA the casts to the adapter's output dtype: ToCopyBackward0 of an FP32 adapter's over a
+    // 16-bit base and, outside bitsandbytes, the sum's back to the base's for its output's branch;
+    // under autocast, the sum's to the 16-bit adapter output beside bitsandbytes' FP32 one.
+    const Bytes castInLora = !loraOn(s, LoraDown) ? 0
+        : dt.autocast                             ? (bnb && adapterOut != m ? h * adapterOut : 0)
+                                                  : (ad != m ? h * (ad + (bnb ? 0 : m)) : 0);
+    const Bytes waiting = s.useReentrant ? 0 : castInLora + (m != dt.stream ? h * m : 0);
+    const Bytes beside = (dt.stream == 4 ? 0 : h * dt.stream) + (inputsKept ? 0 : h * x2) + waiting;
     // ... and, held again by that graph, the attention's 4-bit inputs (the MLP's are in the walk).
     const Bytes attentionHeldAgain = inputsHeldAgain ? keptOnlyInFourBitContext(wholeLayer) - (h * x2 + f * m) * tokens
                                                      : 0;

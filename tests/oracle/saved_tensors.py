@@ -394,8 +394,12 @@ class MixedAdd(torch.autograd.Function):
 
 
 def add(a, b):
-    """a + b, with CUDA's allocations where a is 16-bit and b FP32 (MixedAdd)."""
-    return MixedAdd.apply(a, b) if a.element_size() < b.element_size() else a + b
+    """a + b, with CUDA's allocations where one is 16-bit and the other FP32 (MixedAdd)."""
+    if a.element_size() < b.element_size():
+        return MixedAdd.apply(a, b)
+    if b.element_size() < a.element_size():
+        return MixedAdd.apply(b, a)
+    return a + b
 
 
 class Lora:
@@ -529,7 +533,7 @@ class Projection:
             expected = result.dtype
             x = self.lora.cast(x)
             output = self.lora.adapter(ops, x).to(expected)
-        return result + output
+        return add(result, output)
 
 
 def rotate_half(x):
@@ -617,14 +621,27 @@ class LlamaLayer:
         return weight * x.to(input_dtype)
 
     def __call__(self, ops, x, cos, sin):
+        residual = x
+        attended = self.attention(ops, self.norm(self.norm1, x), cos, sin)
+        if self.post_norms:
+            attended = self.norm(self.post_norms[0], attended)
+        x = add(residual, attended)
+        del attended  # MixtralDecoderLayer/LlamaDecoderLayer reassign hidden_states: nothing holds it through the MLP
+
+        residual = x
+        mlp = self.mlp(ops, self.norm(self.norm2, x))
+        if self.post_norms:
+            mlp = self.norm(self.post_norms[1], mlp)
+        return add(residual, mlp)
+
+    def attention(self, ops, x, cos, sin):
+        """LlamaAttention.forward (Qwen3Attention.forward with q_norm and k_norm) on the norm's output,
+        with the output projection: its locals (the rotated query and key among them, FP32 under
+        autocast and saved by nothing) are gone once it returns."""
         c = self.c
         b, s, _ = x.shape
         a, g = c["heads"], c["kv_heads"]
         d = c["hidden"] // a
-
-        residual = x
-        x = self.norm(self.norm1, x)
-        # LlamaAttention.forward (Qwen3Attention.forward with q_norm and k_norm)
         q = self.q(ops, x).view(b, s, a, d)
         k = self.k(ops, x).view(b, s, g, d)
         if self.qk_norms:
@@ -653,17 +670,7 @@ class LlamaLayer:
             scores = scores + torch.triu(torch.full((s, s), float("-inf")), 1).to(scores.dtype)
             probs = softmax(scores, -1, c.get("pytorch"), dtype=torch.float32).to(q.dtype)
             out = ops.matmul(probs, v).transpose(1, 2).contiguous().reshape(b, s, a * d)
-        attended = self.o(ops, out)
-        if self.post_norms:
-            attended = self.norm(self.post_norms[0], attended)
-        x = residual + attended
-        del attended  # MixtralDecoderLayer/LlamaDecoderLayer reassign hidden_states: nothing holds it through the MLP
-
-        residual = x
-        mlp = self.mlp(ops, self.norm(self.norm2, x))
-        if self.post_norms:
-            mlp = self.norm(self.post_norms[1], mlp)
-        return residual + mlp
+        return self.o(ops, out)
 
     def mlp(self, ops, x):
         if self.c.get("liger"):

@@ -141,6 +141,17 @@ def configs():
         for bitsandbytes in BITSANDBYTES:
             yield dict(LLAMA, weights="bf16", adapter_dtype="fp32", **dict(lora_dropout, finetune="qlora"),
                        lora_targets=ALL_LINEAR, bitsandbytes=bitsandbytes, **checkpoint)
+        # An FP32 model, its stream the second norm's saved FP32 input itself; under autocast (each
+        # adapter's input cast to 16 bits op by op) on every projection, on gate and up, on down;
+        # and as QLoRA over an FP32 base under autocast, where bitsandbytes' projections of the FP32
+        # stream compute in FP32 and PEFT leaves the adapters' input and output as they come.
+        yield dict(LLAMA, weights="fp32", adapter_dtype="fp32", **lora_dropout, lora_targets=ALL_LINEAR, **checkpoint)
+        for targets in (ALL_LINEAR, ["gate", "up"], ["down"]):
+            yield dict(LLAMA, weights="fp32", autocast="bf16", adapter_dtype="fp32", **lora_dropout,
+                       lora_targets=targets, **checkpoint)
+        for bitsandbytes in BITSANDBYTES:
+            yield dict(LLAMA, **dict(QLORA_FP32_BASE, bitsandbytes=bitsandbytes, lora_targets=ALL_LINEAR),
+                       recompute="full", dropout=0.0, **checkpoint)
     # Eager attention (softmax in FP32) and PyTorch before 2.2 (mean keeping its input), recomputed.
     yield dict(LLAMA, attention="eager", weights="bf16", adapter_dtype="bf16", finetune="full", recompute="full",
                dropout=0.0)
