@@ -170,13 +170,10 @@ Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> gi
 {
     const bool lora = s.lora();
     const bool met = contains(given, "implementation") || contains(given, "finetune");
-    // What the code can adapt: lit-gpt its fused q/k/v projection and head; Hugging Face's
-    // Mixtral is modelled with LoRA on attention.
-    const unsigned allowed = s.implementation == Implementation::LitGpt ? LoraLitgpt
-        : s.arch.experts > 1                                            ? LoraAttention
-                                                                        : LoraAnyTarget;
+    // What the code can adapt: lit-gpt its fused q/k/v projection and head.
+    const unsigned allowed = s.implementation == Implementation::LitGpt ? LoraLitgpt : LoraAnyTarget;
     if (lora && met && !contains(given, "lora-targets") && (s.loraTargets & ~allowed) != 0)
-        s.loraTargets = LoraQ | LoraV; // finetune/lora.py's defaults, and PEFT's for Mixtral
+        s.loraTargets = LoraQ | LoraV; // finetune/lora.py's defaults
     return s;
 }
 

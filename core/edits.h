@@ -30,10 +30,9 @@ Scenario withShardingDefaults(Scenario s, std::span<const std::string_view> give
 // grouped one keeps the largest grouping that divides the new count.
 std::int64_t kvHeadsFollowing(const Architecture &before, std::int64_t heads);
 
-// lit-gpt adapts only its fused query/key/value projection and its head, and a mixture of experts
-// is modelled with LoRA on attention: when such code and LoRA or QLoRA meet (either one among
-// `given`) with targets it cannot take, and the targets were not given too, they become q and v
-// (finetune/lora.py's defaults; PEFT's for Mixtral).
+// lit-gpt adapts only its fused query/key/value projection and its head: when that code and LoRA
+// or QLoRA meet (either one among `given`) with targets it cannot take, and the targets were not
+// given too, they become q and v (finetune/lora.py's defaults).
 Scenario withLoraTargetDefaults(Scenario s, std::span<const std::string_view> given);
 
 // Lightning's mixed precision is torch.autocast (Fabric's MixedPrecision plugin; lit-gpt's

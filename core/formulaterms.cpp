@@ -258,8 +258,12 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "SiLU × w3, kept by the 4-bit w2"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' "
-                      "gradient, less what that expert saved after them (w2's saved input too, when it trains), freed "
-                      "by then"),
+                      "gradient, less what that expert saved from w2 on (w2's input and its adapter's tensors too, "
+                      "where saved), freed by then"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the first expert's FP32 LoRA adapter on w2: the FP32 gradients of its input beside the 16-bit "
+                      "gradient of the expert's output waiting for w2's base and the routing weights' gradient, less "
+                      "the expert's output, its routing weight and the weighted output, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "the first expert's routing product: the gradients of its output and of its routing weight"),
     VL_TRANSLATE_NOOP("vl::formula",
@@ -272,8 +276,8 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula",
                       "the recomputed forward at the last expert: the layer's residual, the norm's output the block "
                       "reads, the block's output so far, the expert mask (int64), the router's logits and top-k "
-                      "weights, the last expert's rows and SiLU × w3, less that expert's routing weight and weighted "
-                      "output and the layer's output, not made yet"),
+                      "weights, the last expert's rows and its MLP's tensors at their widest (with LoRA, each "
+                      "projection's base and adapter outputs), less the layer's saved tensors not made yet"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "gradient of the MoE block's input: the first expert's rows scattered into every token, beside "
                       "the routing weights' gradient, less that expert's saved tensors, freed by then"),

@@ -175,11 +175,13 @@ std::int64_t mlpBytes(const Scenario &s, const DtypeBytes &dt)
 // copy, or its dropped FP32 copy, and lora_B lora_A's FP32 output.
 // `keptAnyway`: the input is saved by another op already (flash attention's output).
 // `fourBitUnderQlora`: QLoRA quantizes this base projection (PEFT's leaves the LM head in 16 bits).
-void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t width,
-                      std::int64_t input, bool castPerReader, bool keptAnyway = false, bool fourBitUnderQlora = true)
+// Over `tokens` rows (one for a Mixtral expert's, listed a row). Returns whether the input itself
+// is kept for backward.
+bool projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<unsigned> group, std::int64_t tokens,
+                      std::int64_t width, std::int64_t input, bool castPerReader, bool keptAnyway = false,
+                      bool fourBitUnderQlora = true)
 {
     const DtypeBytes dt = dtypeBytes(s);
-    const std::int64_t tokens = s.sequence * s.microBatch;
     const bool fourBit = bitsandbytesLayer(s) && fourBitUnderQlora;
     const bool baseSaves = baseTrains(s) || (s.fourBitKeepsInput() && fourBitUnderQlora);
     // A 4-bit base keeps x as it comes; its adapters cast an FP32 x under autocast each.
@@ -219,6 +221,7 @@ void projectionInputs(const Scenario &s, TensorList &out, std::initializer_list<
     if (shared && !keptAnyway)
         out.add(fourBit && !savedByAnOp ? kProjectionInputInContext : kProjectionInput,
                 (fourBit ? input : dt.activation) * tokens * width);
+    return shared || keptAnyway;
 }
 
 // What one RMSNorm's saved tensors are called in the explanation.
@@ -363,7 +366,11 @@ bool moeInputSaved(const Scenario &s)
 struct ExpertTensors {
     TensorList perRow;
     Bytes ctxAttributesPerRow = 0;
-    bool productSaved = false; // SiLU × w3, which w2 saves or keeps
+    bool rowsSaved = false;    // the gathered rows, which w1 and w3 (or their adapters) save or keep
+    bool productSaved = false; // SiLU × w3, which w2 (or its adapter) saves or keeps
+    // What it saves from w2 on (w2's input, its adapter's tensors, its output, the routing weight,
+    // the weighted output), freed once backward reaches SiLU × w3; not what a 4-bit context keeps.
+    Bytes fromW2PerRow = 0;
 };
 
 ExpertTensors expertTensors(const Scenario &s)
@@ -388,18 +395,27 @@ ExpertTensors expertTensors(const Scenario &s)
     } else if (fourBitKeeps) {
         keptByCtx(kExpertRowsInContext, dt.stream * h);
     }
+    // PEFT's LoRA on an expert's w1, w3 and w2 (target_modules "all-linear"), each adapter on the
+    // rows routed to it, as on the dense MLP's projections.
+    out.rowsSaved = moeInputSaved(s);
+    if (s.lora())
+        out.rowsSaved = projectionInputs(s, out.perRow, {LoraGate, LoraUp}, 1, h, dt.stream, dt.autocast, fourBitKeeps);
     out.perRow.add("w1 output, saved by SiLU", mlp * f);
     out.perRow.add("SiLU output, saved by × w3", mlp * f);
     out.perRow.add("w3 output, saved by × SiLU", mlp * f);
+    const Bytes beforeW2 = out.perRow.total - out.ctxAttributesPerRow;
     if (trains)
         out.perRow.add("SiLU × w3, saved by w2", mlp * f);
     else if (fourBitKeeps)
         keptByCtx(kExpertProductInContext, mlp * f);
     out.productSaved = trains || fourBitKeeps;
+    if (s.lora())
+        out.productSaved = projectionInputs(s, out.perRow, {LoraDown}, 1, f, mlp, false, fourBitKeeps);
     out.perRow.add("w2 output, saved by × routing weight", mlp * h);
     out.perRow.add("routing weight of each row", dt.stream);
     // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
     out.perRow.add("weighted expert output, saved by index_add_", dt.stream * h);
+    out.fromW2PerRow = out.perRow.total - out.ctxAttributesPerRow - beforeW2;
     return out;
 }
 
@@ -467,21 +483,128 @@ void mixtralMoe(const Scenario &s, TensorList &out)
             out.add(perRow.items[i].name, perRow.items[i].bytes * run.rows * run.experts, run.experts);
 }
 
+// What a walk through a forward's ops holds a row (a token, or an expert's row) beyond what it
+// started with: at its widest, and the saved tensors it made. A saved tensor is never released:
+// autograd holds it.
+class OpWalk {
+public:
+    void alloc(Bytes bytes, bool saved = false)
+    {
+        m_widest = std::max(m_widest, m_held += bytes);
+        m_made += saved ? bytes : 0;
+    }
+    void release(Bytes bytes) { m_held -= bytes; }
+    Bytes widest() const { return m_widest; }
+    Bytes made() const { return m_made; }
+
+private:
+    Bytes m_held = 0, m_widest = 0, m_made = 0;
+};
+
+// Walks a gated MLP's forward op by op, down(act(gate(x)) * up(x)) (LlamaMLP.forward; a Mixtral
+// expert's MixtralBlockSparseTop2MLP.forward on its rows), with PEFT's LoRA on its projections:
+// each projection's base output (bitsandbytes' cloned, peft/tuners/lora/bnb.py Linear4bit.forward)
+// beside the adapter's, PEFT's cast of the input held until the projection returns, the sum and
+// its cast back (peft/tuners/lora/layer.py Linear.forward). `input`: the bytes an element of x;
+// `productSaved`: whether down's input is saved (or kept), `outputSaved`: whether down's output is.
+// The frozen base's input casts under autocast are temporaries; a base that trains saves them.
+void walkGatedMlp(const Scenario &s, OpWalk &walk, std::int64_t input, bool productSaved, bool outputSaved)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const bool bnb = bitsandbytesLayer(s);
+    const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
+    const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
+    // Under autocast the adapters are the model's FP32 weights, and lora_A and lora_B compute in 16
+    // bits, each casting its input first (torch/csrc/autograd/autocast_mode.cpp, cached_cast: a new
+    // tensor unless a leaf weight); around a 4-bit base PEFT casts the input to the adapters' dtype
+    // and their output back only outside autocast (bnb.py: `requires_conversion`).
+    const std::int64_t act = dt.activation;
+    const std::int64_t adapterIn = dt.autocast ? dt.weight : ad, adapterOut = dt.autocast ? act : ad;
+    const bool convertsForAdapter = !(bnb && dt.autocast);
+    // One projection from `in` to `out` elements a row, its input `inBytes` an element; its result
+    // made as a saved tensor or held.
+    const auto projection = [&](unsigned target, std::int64_t in, std::int64_t inBytes, std::int64_t out,
+                                bool resultSaved) {
+        // The base: autocast's 16-bit cast of the input and the product, which bitsandbytes casts
+        // back to its FP32 input's dtype (`.to(inp_dtype)`).
+        const bool baseCast = dt.autocast && inBytes != act;
+        const std::int64_t product = dt.autocast ? act : m;
+        const bool baseSaved = resultSaved && !loraOn(s, target);
+        if (baseCast)
+            walk.alloc(in * act, baseTrains(s));
+        walk.alloc(out * product, baseSaved && product == m);
+        if (baseCast && !baseTrains(s))
+            walk.release(in * act);
+        if (product != m)
+            walk.alloc(out * m, baseSaved), walk.release(out * product);
+        if (!loraOn(s, target))
+            return;
+        if (bnb) {
+            walk.alloc(out * m), walk.release(out * m); // `result = result.clone()`
+        }
+        // `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, held until the return (saved by
+        // lora_A without dropout)
+        const bool cast = convertsForAdapter && inBytes != adapterIn;
+        const std::int64_t dropped = cast ? adapterIn : inBytes;
+        if (cast)
+            walk.alloc(in * adapterIn, !s.loraDropout);
+        if (s.loraDropout)
+            walk.alloc(in, true); // dropout's mask
+        if (dt.autocast && dropped != act) {
+            // dropout's output, cast for lora_A (saved), lora_A's output; the output freed as
+            // lora_A returns. Without dropout lora_A casts x itself.
+            if (s.loraDropout)
+                walk.alloc(in * dropped);
+            walk.alloc(in * act, true), walk.alloc(r * act, true);
+            if (s.loraDropout)
+                walk.release(in * dropped);
+        } else {
+            if (s.loraDropout)
+                walk.alloc(in * dropped, true); // dropout's output, lora_A's input
+            walk.alloc(r * adapterOut, true);   // lora_A's output
+        }
+        walk.alloc(out * adapterOut); // lora_B's output
+        walk.alloc(out * adapterOut); // times scaling
+        walk.release(out * adapterOut);
+        if (bnb) {
+            std::int64_t output = adapterOut;
+            if (convertsForAdapter && adapterOut != m)
+                walk.alloc(out * m), walk.release(out * adapterOut), output = m; // `output = output.to(expected_dtype)`
+            walk.alloc(out * m, resultSaved), walk.release(out * m); // `result = result + output`, the clone freed
+            walk.release(out * output);                              // `output`, at the return
+        } else {
+            const std::int64_t sum = std::max(m, adapterOut); // an FP32 adapter's sum is FP32
+            walk.alloc(out * sum, resultSaved && sum == m), walk.release(out * adapterOut), walk.release(out * m);
+            if (sum != m)
+                walk.alloc(out * m, resultSaved), walk.release(out * sum); // `result.to(torch_result_dtype)`
+        }
+        if (cast && s.loraDropout)
+            walk.release(in * adapterIn); // at the return
+    };
+    projection(LoraGate, h, input, f, true);
+    walk.alloc(f * m, true); // SiLU's output
+    projection(LoraUp, h, input, f, true);
+    walk.alloc(f * m, productSaved); // SiLU × up
+    projection(LoraDown, f, m, h, outputSaved);
+}
+
 // Hugging Face's checkpoints recompute a layer inside its backward (torch/utils/checkpoint.py: the
 // reentrant one in CheckpointFunction.backward, the non-reentrant one in the unpack hook of
 // _checkpoint_without_reentrant, when the layer's backward first unpacks a saved tensor), so the
 // gradient it started from is there while
-// MixtralSparseMoeBlock runs forward again; at the last expert's w2 the block's passing tensors are
+// MixtralSparseMoeBlock runs forward again; at the last expert the block's passing tensors are
 // too, which with the tokens spread over the experts outweigh an expert's backward: the
 // decoder layer's residual (the stream after attention) and the norm's output the block reads
 // (unless the router saves it), the block's output accumulating (final_hidden_states, in the
 // input's dtype), the one-hot expert mask (int64, tokens × k × experts), the router's logits
-// and the top-k weights cast to the input's dtype, and the last expert's gathered rows and
-// SiLU × w3 (where nothing saves them). Of the layer's saved tensors the last expert's routing
-// weight and weighted output are not made yet, nor the layer's output, which the recompute
-// buffer counts under the reentrant checkpoint. Beyond the gradient of the layer's output; nothing
-// without a checkpoint.
-SavedTensor mixtralRecomputedForward(const Scenario &s)
+// and the top-k weights cast to the input's dtype, and the last expert's gathered rows (where
+// nothing saves them), beside that expert's MLP walked op by op (walkGatedMlp: SiLU × w3 and, with
+// LoRA on the experts, each adapter's transient tensors), then its routing weight and weighted
+// output. Of the layer's saved tensors those not made yet are left out, the layer's output too,
+// which the recompute buffer counts under the reentrant checkpoint. Beyond the gradient of the
+// layer's output; nothing without a checkpoint.
+SavedTensor mixtralRecomputedForward(const Scenario &s, const TensorList &wholeLayer)
 {
     if (!s.huggingFaceCheckpoint())
         return {};
@@ -490,17 +613,54 @@ SavedTensor mixtralRecomputedForward(const Scenario &s)
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
-    const bool inputSaved = moeInputSaved(s); // the norm's output by the router, the rows by w1 and w3
+    const ExpertTensors perExpert = expertTensors(s);
+    const bool inputSaved = moeInputSaved(s); // the norm's output by the router
     const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
-    const Bytes passing = sb * tokens * h * (inputSaved ? 2 : 3) + 8 * tokens * a.expertsPerToken * a.experts + logits
-        + sb * tokens * a.expertsPerToken + (inputSaved ? 0 : sb * rows * h)
-        + (expertTensors(s).productSaved ? 0 : mlpBytes(s, dt) * rows * a.ffn);
-    const Bytes notYetSaved = sb * rows + sb * rows * h + reentrantCheckpointOutput(s);
+    // With bitsandbytes before 0.43.2 under the non-reentrant checkpoint the 4-bit linears' inputs
+    // are not in the recompute buffer: the graph the recomputation builds holds them again, the
+    // attention's, the router's and every expert's so far, the last expert's among the walk's.
+    const bool heldAgain = s.fourBitInputsOutliveCheckpoint();
+    const Bytes heldAgainBefore = heldAgain
+        ? keptOnlyInFourBitContext(wholeLayer) - perExpert.ctxAttributesPerRow * rows
+        : 0;
+    const Bytes beside = sb * tokens * h * (inputSaved ? 2 : 3) + 8 * tokens * a.expertsPerToken * a.experts + logits
+        + sb * tokens * a.expertsPerToken + (perExpert.rowsSaved && !heldAgain ? 0 : sb * rows * h) + heldAgainBefore;
+    // The last expert, op by op: its MLP (SiLU × w3 a temporary freed once w2 has run, unless
+    // saved or kept), its output times the routing weight.
+    OpWalk walk;
+    walkGatedMlp(s, walk, sb, perExpert.productSaved && !heldAgain, true);
+    if (!perExpert.productSaved)
+        walk.release(mlpBytes(s, dt) * a.ffn);
+    walk.alloc(sb, true), walk.alloc(sb * h, true); // the routing weight, the weighted output
     return {"the recomputed forward at the last expert: the layer's residual, the norm's output the block reads, the "
             "block's output so far, the expert mask (int64), the router's logits and top-k weights, the last "
-            "expert's rows and SiLU × w3, less that expert's routing weight and weighted output and the layer's "
-            "output, not made yet",
-            passing - notYetSaved, 1};
+            "expert's rows and its MLP's tensors at their widest (with LoRA, each projection's base and adapter "
+            "outputs), less the layer's saved tensors not made yet",
+            beside + (walk.widest() - walk.made()) * rows - reentrantCheckpointOutput(s), 1};
+}
+
+// PEFT's FP32 adapter on the first expert's w2, as on the dense down_proj (backwardWorkingSet's
+// adapterCast): under autocast the 16-bit gradient of the expert's output waits for w2's base
+// while the adapter's backward turns the gradient of its input to FP32 (with LoRA dropout, the
+// gradients before and after the dropout), lora_A's 16-bit input and rank-r output freed by then;
+// over a 16-bit model without autocast (a 4-bit base's too: bnb.py casts the input up there), the
+// same wait beside the FP32 gradient of the adapter's input. Beside the routing weights' gradient,
+// less the expert's output, its routing weight and the weighted output, freed by then. Nothing
+// around a 4-bit base under autocast, whose adapter reads w2's input as it comes.
+SavedTensor firstExpertAdapterCast(const Scenario &s, std::int64_t rows, Bytes routingGradient)
+{
+    const Architecture &a = s.arch;
+    const DtypeBytes dt = dtypeBytes(s);
+    const bool autocastCasts = dt.autocast && !bitsandbytesLayer(s);
+    if (!loraOn(s, LoraDown) || !(autocastCasts || s.adaptersUpcast()))
+        return {};
+    const std::int64_t e = dt.activation, h = a.hidden, f = a.ffn, sb = dt.stream;
+    const Bytes inputGradients = !autocastCasts ? 4 * f : (s.loraDropout ? 6 : 4) * f - e * s.loraRank;
+    const Bytes outputsFreed = mlpBytes(s, dt) * h + sb * h + sb;
+    return {"the first expert's FP32 LoRA adapter on w2: the FP32 gradients of its input beside the 16-bit "
+            "gradient of the expert's output waiting for w2's base and the routing weights' gradient, less the "
+            "expert's output, its routing weight and the weighted output, freed by then",
+            routingGradient + (e * h + inputGradients - outputsFreed) * rows, 1};
 }
 
 // MixtralSparseMoeBlock's backward (mixtralMoe) beyond the gradient of the layer's output, at its
@@ -534,8 +694,9 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
         {"the first expert's routing product: the gradients of its output and of its routing weight",
          2 * rowsWide + (mlp < sb ? mlp * rows * h : sb * rows), 1},
         {"the first expert's gradients of SiLU × w3 and of its two factors, beside the routing weights' gradient, "
-         "less what that expert saved after them (w2's saved input too, when it trains), freed by then",
-         routingGradient + (baseTrains(s) ? 2 : 3) * mlp * rows * f - rowsWide - mlp * rows * h - sb * rows, 1},
+         "less what that expert saved from w2 on (w2's input and its adapter's tensors too, where saved), freed by "
+         "then",
+         routingGradient + 3 * mlp * rows * f - perExpert.fromW2PerRow * rows, 1},
         {"gradient of the MoE block's input: the first expert's rows scattered into every token, beside the routing "
          "weights' gradient, less that expert's saved tensors, freed by then",
          sb * tokens * h + rowsWide + routingGradient - (freedPerExpert - kRoutedIndicesPerRow * rows), 1},
@@ -545,8 +706,10 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
     }};
     SavedTensor widest = *std::max_element(
         moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
-    if (const SavedTensor forward = mixtralRecomputedForward(s); forward.bytes > widest.bytes)
+    if (const SavedTensor forward = mixtralRecomputedForward(s, wholeLayer); forward.bytes > widest.bytes)
         widest = forward;
+    if (const SavedTensor adapter = firstExpertAdapterCast(s, rows, routingGradient); adapter.bytes > widest.bytes)
+        widest = adapter;
     // With bitsandbytes before 0.43.2 the non-reentrant checkpoint's recomputation returns only
     // once the layer's forward has (torch/utils/checkpoint.py, the unpack hook of
     // _checkpoint_without_reentrant runs the whole function): at its last op, the residual add, the
@@ -569,16 +732,13 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
 
 // Hugging Face's checkpoint recomputes a layer inside its backward, beside the gradient it started
 // from; with PEFT's LoRA (and dropout) on the MLP's projections that forward can hold more than any
-// moment of the backward after it, where the adapters' transient tensors meet: each projection's
-// base output beside the adapter's, PEFT's cast of the input held until the layer returns, the sum,
-// its cast back (peft/tuners/lora/layer.py Linear.forward; bnb.py Linear4bit.forward clones the
-// 4-bit output first), with the stream after attention, the MLP's input and SwiGLU's product alive.
-// Walked op by op through LlamaMLP.forward, down_proj(act_fn(gate_proj(x)) * up_proj(x)), then the
-// residual add; returned as what the walk holds at its widest beyond the recompute buffer (the
-// layer's saved tensors, less those not made yet) and the gradient of the layer's output. Modelled
-// with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a 4-bit one, and for an FP32
-// model under autocast (its adapters' inputs cast to 16 bits op by op, its FP32 stream); nothing
-// elsewhere.
+// moment of the backward after it, where the adapters' transient tensors meet (walkGatedMlp), with
+// the stream after attention, the MLP's input and SwiGLU's product alive. Walked op by op through
+// LlamaMLP.forward, then the residual add; returned as what the walk holds at its widest beyond the
+// recompute buffer (the layer's saved tensors, less those not made yet) and the gradient of the
+// layer's output. Modelled with LoRA dropout, for 16-bit or FP32 adapters over a 16-bit base or a
+// 4-bit one, and for an FP32 model under autocast (its adapters' inputs cast to 16 bits op by op,
+// its FP32 stream); nothing elsewhere.
 SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeLayer)
 {
     const Architecture &a = s.arch;
@@ -588,86 +748,19 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
         || a.modeling != Modeling::Llama || !gated(a.mlp) || a.normsPerLayer != 2 || baseTrains(s))
         return {};
     const std::int64_t tokens = s.sequence * s.microBatch;
-    const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
+    const std::int64_t h = a.hidden, f = a.ffn;
     const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
-    // Under autocast the adapters are the model's FP32 weights, and lora_A and lora_B compute in 16
-    // bits, each casting its input first (torch/csrc/autograd/autocast_mode.cpp, cached_cast: a new
-    // tensor unless a leaf weight); around a 4-bit base PEFT casts the input to the adapters' dtype
-    // and their output back only outside autocast (bnb.py: `requires_conversion`).
-    const std::int64_t act = dt.activation;
-    const std::int64_t adapterIn = dt.autocast ? dt.weight : ad, adapterOut = dt.autocast ? act : ad;
-    const bool convertsForAdapter = !(bnb && dt.autocast);
     const std::int64_t x2 = dt.stream; // the norm's output, the MLP's input (FP32 under autocast: × its FP32 weight)
     // Kept by the 4-bit linears' contexts (bitsandbytes before 0.43.2): saved, unless the
     // non-reentrant checkpoint drops them from the recompute buffer; its recomputation's graph then
     // holds them again, with the attention's, until it returns.
     const bool inputsHeldAgain = s.fourBitInputsOutliveCheckpoint();
     const bool inputsKept = bnb && s.fourBitKeepsInput() && !inputsHeldAgain;
-    // Per token: what the walk holds beyond what it started with, at its widest, and the saved
-    // tensors it makes (all of them by the end).
-    Bytes held = 0, widest = 0, made = 0;
-    const auto alloc = [&](Bytes bytes, bool saved = false) {
-        widest = std::max(widest, held += bytes);
-        made += saved ? bytes : 0;
-    };
-    const auto release = [&](Bytes bytes) { held -= bytes; };
-    // One projection from `in` to `out` elements a token, its input `inBytes` an element; its
-    // result made as a saved tensor (gate's, up's) or held (down's).
-    const auto projection = [&](unsigned target, std::int64_t in, std::int64_t inBytes, std::int64_t out,
-                                bool resultSaved) {
-        // The base: autocast's 16-bit cast of the input, which the frozen weight does not save, and
-        // the product, which bitsandbytes casts back to its FP32 input's dtype (`.to(inp_dtype)`).
-        const bool baseCast = dt.autocast && inBytes != act;
-        const std::int64_t product = dt.autocast ? act : m;
-        const bool baseSaved = resultSaved && !loraOn(s, target);
-        if (baseCast)
-            alloc(in * act);
-        alloc(out * product, baseSaved && product == m);
-        if (baseCast)
-            release(in * act);
-        if (product != m)
-            alloc(out * m, baseSaved), release(out * product);
-        if (!loraOn(s, target))
-            return;
-        if (bnb) {
-            alloc(out * m), release(out * m); // `result = result.clone()`
-        }
-        // `x = self._cast_input_dtype(x, lora_A.weight.dtype)`, held until the return
-        const bool cast = convertsForAdapter && inBytes != adapterIn;
-        const std::int64_t dropped = cast ? adapterIn : inBytes;
-        if (cast)
-            alloc(in * adapterIn);
-        alloc(in, true); // dropout's mask
-        if (dt.autocast && dropped != act) {
-            // dropout's output, cast for lora_A (saved), lora_A's output; the output freed as lora_A returns
-            alloc(in * dropped), alloc(in * act, true), alloc(r * act, true), release(in * dropped);
-        } else {
-            alloc(in * dropped, true), alloc(r * adapterOut, true); // dropout's output, lora_A's
-        }
-        alloc(out * adapterOut), alloc(out * adapterOut), release(out * adapterOut); // lora_B's output, times scaling
-        if (bnb) {
-            std::int64_t output = adapterOut;
-            if (convertsForAdapter && adapterOut != m)
-                alloc(out * m), release(out * adapterOut), output = m; // `output = output.to(expected_dtype)`
-            alloc(out * m, resultSaved), release(out * m);             // `result = result + output`, the clone freed
-            release(out * output);                                     // `output`, at the return
-        } else {
-            const std::int64_t sum = std::max(m, adapterOut); // an FP32 adapter's sum is FP32
-            alloc(out * sum, resultSaved && sum == m), release(out * adapterOut), release(out * m);
-            if (sum != m)
-                alloc(out * m, resultSaved), release(out * sum); // `result.to(torch_result_dtype)`
-        }
-        if (cast)
-            release(in * adapterIn); // at the return
-    };
-    projection(LoraGate, h, x2, f, true);
-    alloc(f * m, true); // SiLU's output
-    projection(LoraUp, h, x2, f, true);
-    alloc(f * m, inputsKept); // SwiGLU's product
-    projection(LoraDown, f, m, h, false);
+    OpWalk walk;
+    walkGatedMlp(s, walk, x2, inputsKept, false);
     if (!inputsKept && !inputsHeldAgain)
-        release(f * m + h * x2); // SwiGLU's product, and the MLP's input as it returns
-    alloc(h * dt.stream);        // the layer's output, residual + MLP output
+        walk.release(f * m + h * x2); // SwiGLU's product, and the MLP's input as it returns
+    walk.alloc(h * dt.stream);        // the layer's output, residual + MLP output
     // Beside the walk from its start: the stream after attention (the residual the layer adds back,
     // unless FP32: then it is the second norm's saved FP32 input itself) and the MLP's input unless a
     // 4-bit context keeps it (then saved); not yet made: the walk's saved tensors and the layer's
@@ -679,6 +772,7 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     // LoRA the casts to the adapter's output dtype: ToCopyBackward0 of an FP32 adapter's over a
     // 16-bit base and, outside bitsandbytes, the sum's back to the base's for its output's branch;
     // under autocast, the sum's to the 16-bit adapter output beside bitsandbytes' FP32 one.
+    const std::int64_t adapterOut = dt.autocast ? dt.activation : ad;
     const Bytes castInLora = !loraOn(s, LoraDown) ? 0
         : dt.autocast                             ? (bnb && adapterOut != m ? h * adapterOut : 0)
                                                   : (ad != m ? h * (ad + (bnb ? 0 : m)) : 0);
@@ -687,7 +781,8 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     // ... and, held again by that graph, the attention's 4-bit inputs (the MLP's are in the walk).
     const Bytes attentionHeldAgain = inputsHeldAgain ? keptOnlyInFourBitContext(wholeLayer) - (h * x2 + f * m) * tokens
                                                      : 0;
-    const Bytes moment = (beside + widest - made) * tokens + attentionHeldAgain - reentrantCheckpointOutput(s);
+    const Bytes moment = (beside + walk.widest() - walk.made()) * tokens + attentionHeldAgain
+        - reentrantCheckpointOutput(s);
     return {"the recomputed forward in the MLP's LoRA: each projection's base and adapter outputs, their sum and "
             "PEFT's cast of the input, beside the stream after attention, the MLP's input and SwiGLU's product, less "
             "the layer's saved tensors not made yet",
@@ -755,7 +850,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
     const std::int64_t heads = a.heads / t, kvHeads = a.kvHeads / t, ffn = a.ffn / t;
     const std::int64_t q = heads * d;
     rmsNorm(s, out, tokens / t);
-    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, a.hidden, dt.stream, dt.autocast);
+    projectionInputs(s, out, {LoraQ, LoraK, LoraV}, tokens, a.hidden, dt.stream, dt.autocast);
     qkNorms(s, out, tokens, heads, kvHeads);
     if (s.attention != Attention::Eager) {
         // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
@@ -776,7 +871,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
         out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
         out.add("log-sum-exp (FP32)", 4 * tokens * heads);
-        projectionInputs(s, out, {LoraO}, q, e, false, true);
+        projectionInputs(s, out, {LoraO}, tokens, q, e, false, true);
     } else {
         out.add("query after rotary", e * tokens * q);
         out.add("key after rotary, repeated to every head", e * tokens * q);
@@ -789,7 +884,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add(kProbabilitiesFp32, 4 * scores);
         if (e < 4)
             out.add("attention probabilities cast back to 16 bits", e * scores);
-        projectionInputs(s, out, {LoraO}, q, e, false);
+        projectionInputs(s, out, {LoraO}, tokens, q, e, false);
     }
     postNorm(s, out, tokens, true);
     rmsNorm(s, out, tokens / t);
@@ -797,7 +892,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         mixtralMoe(s, out);
         return;
     }
-    projectionInputs(s, out, {LoraGate, LoraUp}, a.hidden, dt.stream, dt.autocast);
+    projectionInputs(s, out, {LoraGate, LoraUp}, tokens, a.hidden, dt.stream, dt.autocast);
     const std::int64_t mlp = mlpBytes(s, dt);
     if (s.liger) {
         // LigerSiLUMulFunction (liger_kernel/ops/swiglu.py): save_for_backward(a, b), SiLU
@@ -814,7 +909,7 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("SiLU output, saved by × up", mlp * tokens * ffn);
         out.add("up_proj output, saved by × SiLU", mlp * tokens * ffn);
     }
-    projectionInputs(s, out, {LoraDown}, ffn, mlp, false);
+    projectionInputs(s, out, {LoraDown}, tokens, ffn, mlp, false);
     postNorm(s, out, tokens, false);
 }
 
@@ -1298,7 +1393,7 @@ void codeHead(const Scenario &s, TensorList &out)
                     (dt.autocast ? 2 : e) * tokens * h);
         // LoRA on the head reads the final norm's output like a layer's projections read theirs.
         if (loraOn(s, LoraHead))
-            projectionInputs(s, out, {LoraHead}, h, dt.stream, dt.autocast, false, false);
+            projectionInputs(s, out, {LoraHead}, tokens, h, dt.stream, dt.autocast, false, false);
         // Gemma2ForCausalLM.forward: logits / final_logit_softcapping, tanh, × the cap; tanh saves
         // its output.
         if (s.arch.softCapping)

@@ -43,11 +43,11 @@ std::vector<SavedTensor> savedTensors(const Scenario &s, TensorScope scope);
 
 // The same lists for estimate(), filled without allocating; the first `count` items are set
 // (the rest are left unwritten: estimate() builds several lists per call). A MoE layer whose
-// experts take three different numbers of rows, adapted and with dropout, lists 55; should a list
-// outgrow the array, its total still counts every byte and `unlisted` the items left out
-// (tst_properties requires none).
+// experts take three different numbers of rows, every projection and expert adapted, with
+// dropout, lists up to 77; should a list outgrow the array, its total still counts every byte and
+// `unlisted` the items left out (tst_properties requires none).
 struct TensorList {
-    std::array<SavedTensor, 64> items;
+    std::array<SavedTensor, 96> items;
     int count = 0;
     int unlisted = 0;
     Bytes total = 0;

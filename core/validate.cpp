@@ -84,7 +84,8 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         : a.modeling == Modeling::GptNeox           ? neoxShape
                                                     : gptShape;
     // A mixture of experts: Hugging Face's Mixtral (MixtralSparseMoeBlock), trained whole or
-    // frozen with LoRA on attention, its base 16-bit or bitsandbytes' 4-bit (QLoRA).
+    // frozen with LoRA (on attention, every expert's projections and the head), its base 16-bit or
+    // bitsandbytes' 4-bit (QLoRA).
     const bool lora = s.lora();
     if (a.experts > 1 && (s.implementation != Implementation::HuggingFace || a.modeling != Modeling::Llama))
         return Error{"implementation",
@@ -95,9 +96,6 @@ std::optional<Error> checkCodeLevel(const Scenario &s)
         return Error{"ep",
                      "expert parallelism is modelled for Megatron; " + code
                          + "'s code runs every expert on each GPU; use --ep 1"};
-    if (a.experts > 1 && lora && (s.loraTargets & ~static_cast<unsigned>(LoraAttention)))
-        return Error{"lora-targets",
-                     "LoRA on a mixture of experts is modelled on attention; choose among q, k, v and o"};
     if (auto e = checkGemmaTraits(s))
         return e;
     if (!fits)

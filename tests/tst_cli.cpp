@@ -812,10 +812,6 @@ private Q_SLOTS:
             << QStringList{"--model", "mixtral-8x7b", "--implementation", "torchtitan"} << 2
             << "--implementation: torchtitan is modelled for dense layers; use --implementation megatron or "
                "huggingface (Mixtral)";
-        QTest::newRow("LoRA on Mixtral's experts")
-            << QStringList{"--model",    "mixtral-8x7b", "--implementation", "huggingface",
-                           "--finetune", "lora",         "--lora-targets",   "q,v,gate"}
-            << 2 << "--lora-targets: LoRA on a mixture of experts is modelled on attention";
         QTest::newRow("expert parallelism in Hugging Face's Mixtral")
             << QStringList{"--model", "mixtral-8x7b", "--implementation", "huggingface", "--dp", "8", "--ep", "8"} << 2
             << "--ep: expert parallelism is modelled for Megatron";

@@ -145,8 +145,8 @@ private Q_SLOTS:
         QVERIFY2(!error == valid, error ? error->message.c_str() : "no error");
     }
 
-    // lit-gpt adapts its fused q/k/v projection only, Mixtral is modelled with LoRA on attention:
-    // targets the code cannot take become q and v.
+    // lit-gpt adapts its fused q/k/v projection (and head) only: targets the code cannot take become
+    // q and v. Hugging Face's PEFT adapts Mixtral's experts as any projection.
     void loraTargetsForTheCode_data()
     {
         QTest::addColumn<int>("implementation");
@@ -164,8 +164,8 @@ private Q_SLOTS:
             << int(Implementation::LitGpt) << "all" << QStringList{"finetune", "lora-targets"} << "all" << 1;
         QTest::newRow("Hugging Face's PEFT takes every projection")
             << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "all" << 1;
-        QTest::newRow("LoRA chosen for Mixtral under Hugging Face: q and v")
-            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "q,v" << 8;
+        QTest::newRow("LoRA chosen for Mixtral under Hugging Face: every projection, its experts' too")
+            << int(Implementation::HuggingFace) << "all" << QStringList{"finetune"} << "all" << 8;
         QTest::newRow("Mixtral's attention targets stay")
             << int(Implementation::HuggingFace) << "q,k,v,o" << QStringList{"finetune"} << "q,k,v,o" << 8;
     }

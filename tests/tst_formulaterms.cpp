@@ -896,6 +896,30 @@ private Q_SLOTS:
                 s.expertLoad = ExpertLoad::Balanced; // each expert's rows few
             },
             "gradient of the MoE block's input");
+        row(
+            "Mixtral's LoRA on every expert too, FP32 adapters over BF16 (the first expert's w2 adapter widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s);
+                s.precision = Precision::Bf16;
+                s.attention = Attention::Flash;
+                s.fineTune = FineTune::LoRA;
+                s.loraTargets = LoraAll;
+                s.adaptersFp32 = true;
+            },
+            "the first expert's FP32 LoRA adapter on w2");
+        row(
+            "Mixtral's LoRA on every expert too, with dropout, under the reentrant checkpoint (the recomputed "
+            "forward's last expert widest)",
+            [](Scenario &s) {
+                huggingFaceMoe(s);
+                s.precision = Precision::Bf16;
+                s.attention = Attention::Flash;
+                s.recompute = Recompute::Full;
+                s.fineTune = FineTune::LoRA;
+                s.loraTargets = LoraAll;
+                s.loraDropout = true;
+            },
+            "the recomputed forward at the last expert");
         row("Mixtral with its tokens spread evenly over the experts", [](Scenario &s) {
             huggingFaceMoe(s);
             s.attention = Attention::Sdpa;

@@ -674,7 +674,8 @@ void ControlPanel::build()
         af, targets, [] { return tr("LoRA targets"); },
         [] {
             return tr("Which projections get adapters: query, key, value and output of attention, the MLP's gate, up "
-                      "and down, and the LM head. Each adds its adapters and what they keep for backward.");
+                      "and down (in a mixture of experts, every expert's w1, w3 and w2), and the LM head. Each adds "
+                      "its adapters and what they keep for backward.");
         });
     row(
         af, m_baseDtype, [] { return tr("Frozen base"); },

@@ -1033,10 +1033,6 @@
         <translation>LoRA 作用位置</translation>
     </message>
     <message>
-        <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down, and the LM head. Each adds its adapters and what they keep for backward.</source>
-        <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down，以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
-    </message>
-    <message>
         <source>Paged optimizer</source>
         <translation>分页优化器</translation>
     </message>
@@ -1355,6 +1351,10 @@
     <message>
         <source>How Hugging Face&apos;s gradient checkpointing calls torch.utils.checkpoint (use_reentrant; on by default in transformers). On: while a layer&apos;s backward runs, the checkpoint also holds the layer&apos;s recomputed output. Off: it is dropped, but with bitsandbytes 0.43.1 or older every layer&apos;s 4-bit inputs stay until the step ends.</source>
         <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃，但若 bitsandbytes 为 0.43.1 或更早，每一层 4 位线性层的输入会一直保留到这一步结束。</translation>
+    </message>
+    <message>
+        <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down (in a mixture of experts, every expert&apos;s w1, w3 and w2), and the LM head. Each adds its adapters and what they keep for backward.</source>
+        <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down（混合专家模型中为每个专家的 w1、w3 和 w2），以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
     </message>
 </context>
 <context>
@@ -3895,10 +3895,6 @@
         <translation>SiLU × w3，由 4-bit 的 w2 保留</translation>
     </message>
     <message>
-        <source>the first expert&apos;s gradients of SiLU × w3 and of its two factors, beside the routing weights&apos; gradient, less what that expert saved after them (w2&apos;s saved input too, when it trains), freed by then</source>
-        <translation>第一个专家的 SiLU × w3 及其两个因子的梯度，加上路由权重的梯度，减去该专家在它们之后保存、此时已释放的张量（权重训练时还有 w2 保存的输入）</translation>
-    </message>
-    <message>
         <source>the first expert&apos;s routing product: the gradients of its output and of its routing weight</source>
         <translation>第一个专家的路由乘积：其输出和路由权重的梯度</translation>
     </message>
@@ -3945,10 +3941,6 @@
     <message>
         <source>each, beside their inputs</source>
         <translation>每个，与这些输入同在</translation>
-    </message>
-    <message>
-        <source>the recomputed forward at the last expert: the layer&apos;s residual, the norm&apos;s output the block reads, the block&apos;s output so far, the expert mask (int64), the router&apos;s logits and top-k weights, the last expert&apos;s rows and SiLU × w3, less that expert&apos;s routing weight and weighted output and the layer&apos;s output, not made yet</source>
-        <translation>重算前向到最后一个专家时：该层的残差、块读取的归一化输出、块至此的输出、专家掩码（int64）、路由器的 logits 与 top-k 权重、最后一个专家的行与 SiLU × w3，减去该专家尚未生成的路由权重与加权输出以及该层的输出</translation>
     </message>
     <message>
         <source>the block&apos;s last expert, its backward&apos;s first, taking</source>
@@ -4037,6 +4029,18 @@
     <message>
         <source>the recomputed forward in the MLP&apos;s LoRA: each projection&apos;s base and adapter outputs, their sum and PEFT&apos;s cast of the input, beside the stream after attention, the MLP&apos;s input and SwiGLU&apos;s product, less the layer&apos;s saved tensors not made yet</source>
         <translation>重算前向经过 MLP 的 LoRA 时：每个投影的基座输出与适配器输出、二者之和以及 PEFT 对输入的类型转换，与注意力之后的残差流、MLP 的输入和 SwiGLU 的乘积同在，减去该层尚未生成的保存张量</translation>
+    </message>
+    <message>
+        <source>the first expert&apos;s gradients of SiLU × w3 and of its two factors, beside the routing weights&apos; gradient, less what that expert saved from w2 on (w2&apos;s input and its adapter&apos;s tensors too, where saved), freed by then</source>
+        <translation>第一个专家的 SiLU × w3 及其两个因子的梯度，加上路由权重的梯度，减去该专家从 w2 起保存、此时已释放的张量（若保存，还有 w2 的输入及其适配器的张量）</translation>
+    </message>
+    <message>
+        <source>the first expert&apos;s FP32 LoRA adapter on w2: the FP32 gradients of its input beside the 16-bit gradient of the expert&apos;s output waiting for w2&apos;s base and the routing weights&apos; gradient, less the expert&apos;s output, its routing weight and the weighted output, freed by then</source>
+        <translation>第一个专家 w2 上的 FP32 LoRA 适配器：其输入的 FP32 梯度，加上等待 w2 基座反向的专家输出 16 位梯度与路由权重的梯度，减去此时已释放的专家输出、其路由权重与加权输出</translation>
+    </message>
+    <message>
+        <source>the recomputed forward at the last expert: the layer&apos;s residual, the norm&apos;s output the block reads, the block&apos;s output so far, the expert mask (int64), the router&apos;s logits and top-k weights, the last expert&apos;s rows and its MLP&apos;s tensors at their widest (with LoRA, each projection&apos;s base and adapter outputs), less the layer&apos;s saved tensors not made yet</source>
+        <translation>重算前向到最后一个专家时：该层的残差、块读取的归一化输出、块至此的输出、专家掩码（int64）、路由器的 logits 与 top-k 权重、最后一个专家的行及其 MLP 张量的最宽处（有 LoRA 时含每个投影的基座与适配器输出），减去该层尚未生成的已保存张量</translation>
     </message>
 </context>
 <context>

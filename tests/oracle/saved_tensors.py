@@ -567,16 +567,13 @@ class LlamaLayer:
         nf4 = qlora and c["family"] == "torchtune"
         bnb4 = bnb_saves_input(c) if qlora and c["family"] in ("llama", "mixtral") else None
 
-        def base_projection(i, o, bias=False, lora=None):
-            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bias, lora, nf4, bnb4)
-
-        self.base_projection = base_projection  # the rule MixtralLayer's router and experts follow too
-
         def proj(name, i, o, bias=False):
             lora = None
             if name in targets:
                 lora = Lora(i, o, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
-            return base_projection(i, o, bias, lora)
+            return Projection(i, o, torch.bfloat16 if bnb4 is not None else weight, trainable, bias, lora, nf4, bnb4)
+
+        self.projection = proj  # the rule MixtralLayer's router and experts follow too
 
         self.norm1 = parameter((h,), weight, trainable)
         self.norm2 = parameter((h,), weight, trainable)
@@ -699,14 +696,18 @@ class MixtralLayer(LlamaLayer):
     i + 1 mod E, ... for token i; every-token picks the last expert for every token, then i mod
     (E - 1), ... among the others. Under Hugging Face's QLoRA the router and every expert's w1, w2, w3
     are bitsandbytes' Linear4bit too: transformers replaces every nn.Linear but the head
-    (integrations/bitsandbytes.py, replace_with_bnb_linear, get_keys_to_not_convert)."""
+    (integrations/bitsandbytes.py, replace_with_bnb_linear, get_keys_to_not_convert). PEFT's LoRA
+    wraps each expert's w1, w3 and w2 as any nn.Linear (target_modules "all-linear"), each adapter
+    on the rows routed to its expert."""
 
     def __init__(self, c):
         super().__init__(c)
         h, f, e = c["hidden"], c["ffn"], c["experts"]
-        proj = self.base_projection
-        self.router = proj(h, e)
-        self.experts = [(proj(h, f), proj(h, f), proj(f, h)) for _ in range(e)]
+        proj = self.projection
+        # LoRA targets as core names them: PEFT's "gate" (the router) is "router" here, and each
+        # expert's w1, w3 and w2 are Llama's gate, up and down
+        self.router = proj("router", h, e)
+        self.experts = [(proj("gate", h, f), proj("up", h, f), proj("down", f, h)) for _ in range(e)]
 
     def params(self):
         attention = [self.q, self.k, self.v, self.o]
@@ -1344,7 +1345,7 @@ def count_outside(c, loss_backward=False):
         norm, head = parameter((h,), w, tr), parameter((head_rows, h), w, tr)
         params += [norm, head]
         # PEFT's target "lm_head", torchtune's apply_lora_to_output
-        if family in ("llama", "torchtune") and "head" in c.get("lora_targets", []):
+        if family in ("llama", "mixtral", "torchtune") and "head" in c.get("lora_targets", []):
             head_lora = Lora(h, vocab, c["lora_rank"], DTYPES[c["adapter_dtype"]], c["lora_dropout"])
             params += head_lora.params()
     elif family == "litgpt-neox":  # ln_f a LayerNorm; phi-1.5's lm_head has a bias

@@ -116,6 +116,23 @@ def configs():
             ("full", "0.43.1", "balanced", False), ("full", "0.43.1", "every-token", False)):
         yield dict(MIXTRAL, **MIXTRAL_QLORA, bitsandbytes=bitsandbytes, recompute=recompute,
                    **({} if reentrant else dict(use_reentrant=False)), dropout=0.0, expert_load=expert_load)
+    # LoRA on every expert's w1, w3 and w2 too (PEFT's "all-linear" but the router): recomputed, the
+    # last expert's forward walks its adapters' transient tensors (each base and adapter output,
+    # PEFT's casts, the sums), with and without dropout, at either load, under either checkpoint;
+    # FP32 adapters over BF16; and as QLoRA with both bitsandbytes releases.
+    moe_lora = dict(MIXTRAL, finetune="lora", lora_targets=ALL_LINEAR, lora_rank=4, dropout=0.0)
+    for lora_dropout, recompute, reentrant, expert_load in (
+            (False, "full", True, "balanced"), (False, "full", False, "every-token"), (True, "none", True, "balanced"),
+            (True, "full", True, "every-token"), (True, "full", False, "balanced")):
+        yield dict(moe_lora, weights="bf16", adapter_dtype="bf16", lora_dropout=lora_dropout, recompute=recompute,
+                   **({} if reentrant else dict(use_reentrant=False)), expert_load=expert_load)
+    for reentrant in (True, False):
+        checkpoint = {} if reentrant else dict(use_reentrant=False)
+        yield dict(moe_lora, weights="bf16", adapter_dtype="fp32", lora_dropout=True, recompute="full", **checkpoint,
+                   expert_load="balanced")
+        for bitsandbytes in BITSANDBYTES:
+            yield dict(MIXTRAL, **dict(MIXTRAL_QLORA, lora_targets=ALL_LINEAR), bitsandbytes=bitsandbytes,
+                       recompute="full", **checkpoint, dropout=0.0, expert_load="balanced")
     for model, precision in itertools.product((GPT2, BERT), PRECISIONS):
         for recompute in ("none", "full"):
             yield dict(model, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
