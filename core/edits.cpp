@@ -229,6 +229,11 @@ bool pytorchShapesOptimizerStep(const Scenario &s)
     return s.torchAdamWOnGpu() && optimizerImplOf(s) == OptimizerImpl::Foreach;
 }
 
+unsigned loraTargetsPresent(const Architecture &a)
+{
+    return a.experts > 1 ? LoraAnyTarget : LoraAnyTarget & ~static_cast<unsigned>(LoraRouter);
+}
+
 bool fieldInEffect(const Scenario &s, std::string_view field)
 {
     const bool mixed = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;

@@ -100,6 +100,10 @@ Scenario withEditRules(Scenario s, const Architecture &before, std::span<const s
 // LoRA options only with LoRA. A front end greys out the rest; every other field is in effect.
 bool fieldInEffect(const Scenario &s, std::string_view field);
 
+// The LoRA targets (loraTargetNames' bits) a model has: a dense layer has no router. A front end
+// greys out the others.
+unsigned loraTargetsPresent(const Architecture &a);
+
 // Where the PyTorch release changes the estimate (the field "pytorch"): what torch ops save for
 // backward, and foreach AdamW's intermediates (out of place before 2.1).
 bool pytorchShapesSavedTensors(const Scenario &s);

@@ -88,7 +88,7 @@ std::array<Matrix, 8> layerMatrices(const Architecture &a, int &count)
     m[count++] = {a.hidden, a.ffn, experts, LoraUp};
     m[count++] = {a.ffn, a.hidden, experts, LoraDown};
     if (a.experts > 1)
-        m[count++] = {a.hidden, experts, 1, 0};
+        m[count++] = {a.hidden, experts, 1, LoraRouter};
     return m;
 }
 

@@ -330,8 +330,8 @@ const std::array kFields = {
               VL_WORD(fineTune, parseFineTune, "finetune", allowedFineTunes()), false, VL_NAMED(fineTune)},
     FieldSpec{"lora-rank", "finetune.lora_rank", "N", "LoRA rank r", VL_INT(loraRank)},
     FieldSpec{"lora-targets", "finetune.lora_targets", "LIST",
-              "Projections LoRA adapts: all (every layer's), attention, or a list of q,k,v,o,gate,up,down; head "
-              "adds the LM head (e.g. all,head)",
+              "Projections LoRA adapts: all (every layer's), attention, or a list of q,k,v,o,gate,up,down,router "
+              "(a mixture of experts' router); head adds the LM head (e.g. all,head)",
               nullptr, VL_WORD(loraTargets, parseLoraTargets, "lora-targets", "all, attention or a list like q,v,head"),
               false, [](const Scenario &s) { return loraTargetsToString(s.loraTargets); }},
     FieldSpec{"lora-dropout", "finetune.lora_dropout", "yes|no",

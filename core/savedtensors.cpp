@@ -360,6 +360,19 @@ bool moeInputSaved(const Scenario &s)
     return (baseTrains(s) && !dtypeBytes(s).autocast) || (bitsandbytesLayer(s) && s.fourBitKeepsInput());
 }
 
+// The router's input, the norm's output: whether it is saved (or kept) as it comes, by the router
+// (moeInputSaved) or by PEFT's LoRA adapter on it, whose tensors go into `out`, as on any
+// projection's.
+bool routerInputs(const Scenario &s, TensorList &out)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const bool byRouter = moeInputSaved(s);
+    if (!s.lora())
+        return byRouter;
+    return projectionInputs(s, out, {LoraRouter}, s.sequence * s.microBatch, s.arch.hidden, dt.stream, dt.autocast,
+                            byRouter);
+}
+
 // What one expert of Hugging Face's sparse MoE block (mixtralMoe, below) keeps for backward, per row
 // routed to it, and of that what bitsandbytes' 4-bit linears keep as attributes of their autograd
 // context: freed with the graph, not once the expert has run.
@@ -470,6 +483,7 @@ void mixtralMoe(const Scenario &s, TensorList &out)
                 (dt.autocast ? 2 : dt.stream) * tokens * h);
     else if (bitsandbytesLayer(s) && s.fourBitKeepsInput())
         out.add(kRouterInputInContext, dt.stream * tokens * h);
+    routerInputs(s, out);
     fp32SoftmaxInput(s, out, "router logits, kept by softmax before PyTorch 1.11", tokens * experts);
     out.add("router probabilities (softmax in FP32)", 4 * tokens * experts);
     out.add("top-k expert indices (int64)", 8 * tokens * k);
@@ -614,7 +628,8 @@ SavedTensor mixtralRecomputedForward(const Scenario &s, const TensorList &wholeL
     const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
     const ExpertTensors perExpert = expertTensors(s);
-    const bool inputSaved = moeInputSaved(s); // the norm's output by the router
+    TensorList routerAdapter;
+    const bool inputSaved = routerInputs(s, routerAdapter); // the norm's output
     const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
     // With bitsandbytes before 0.43.2 under the non-reentrant checkpoint the 4-bit linears' inputs
     // are not in the recompute buffer: the graph the recomputation builds holds them again, the

@@ -68,13 +68,14 @@ constexpr NameTable<Measure, 3> kMeasures{
 constexpr NameTable<ModuleLoading, 2> kModuleLoadings{{{ModuleLoading::Lazy, "lazy"}, {ModuleLoading::Eager, "eager"}}};
 constexpr NameTable<NcclRelease, 3> kNcclReleases{
     {{NcclRelease::Since2_22, "2.22+"}, {NcclRelease::Before2_22, "2.21"}, {NcclRelease::Before2_21, "2.20"}}};
-constexpr NameTable<unsigned, 8> kLoraTargets{{{LoraQ, "q"},
+constexpr NameTable<unsigned, 9> kLoraTargets{{{LoraQ, "q"},
                                                {LoraK, "k"},
                                                {LoraV, "v"},
                                                {LoraO, "o"},
                                                {LoraGate, "gate"},
                                                {LoraUp, "up"},
                                                {LoraDown, "down"},
+                                               {LoraRouter, "router"},
                                                {LoraHead, "head"}}};
 
 template <class Enum, std::size_t N>

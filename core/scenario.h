@@ -114,10 +114,11 @@ enum LoraTarget : unsigned {
     LoraGate = 1u << 4,
     LoraUp = 1u << 5,
     LoraDown = 1u << 6,
-    LoraHead = 1u << 7, // the LM head (PEFT's "lm_head", torchtune's apply_lora_to_output)
+    LoraHead = 1u << 7,   // the LM head (PEFT's "lm_head", torchtune's apply_lora_to_output)
+    LoraRouter = 1u << 8, // a mixture of experts' router (PEFT's "gate" in Mixtral); a dense layer has none
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
     LoraMlp = LoraGate | LoraUp | LoraDown,
-    LoraAll = LoraAttention | LoraMlp, // every layer's projections, as before the head
+    LoraAll = LoraAttention | LoraMlp | LoraRouter, // every layer's projections (PEFT's "all-linear"), as before the head
     LoraAnyTarget = LoraAll | LoraHead,
     LoraLitgpt = LoraQ | LoraK | LoraV | LoraHead, // lit-gpt's LoRA: its fused qkv projection and its head
 };

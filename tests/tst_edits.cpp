@@ -1119,6 +1119,36 @@ private Q_SLOTS:
         QCOMPARE(moves, inEffect);
     }
 
+    // A LoRA target's box is greyed out exactly when the model has no such projection: adapting it
+    // changes nothing.
+    void loraTargetsPresentMatchTheEstimate_data()
+    {
+        QTest::addColumn<int>("experts");
+        QTest::addColumn<int>("target");
+        QTest::addColumn<bool>("present");
+        QTest::newRow("a dense model's gate") << 1 << int(LoraGate) << true;
+        QTest::newRow("a dense model has no router") << 1 << int(LoraRouter) << false;
+        QTest::newRow("Mixtral's router") << 8 << int(LoraRouter) << true;
+        QTest::newRow("Mixtral's experts' down") << 8 << int(LoraDown) << true;
+    }
+    void loraTargetsPresentMatchTheEstimate()
+    {
+        QFETCH(int, experts);
+        QFETCH(int, target);
+        QFETCH(bool, present);
+        Scenario s = llama();
+        s.implementation = Implementation::HuggingFace;
+        s.arch.experts = experts;
+        s.arch.expertsPerToken = std::min(experts, 2);
+        s.fineTune = FineTune::LoRA;
+        s.loraTargets = LoraQ;
+        Scenario adapted = s;
+        adapted.loraTargets |= unsigned(target);
+        QVERIFY(!scenarioError(s) && !scenarioError(adapted));
+        QCOMPARE((loraTargetsPresent(s.arch) & unsigned(target)) != 0, present);
+        QCOMPARE(estimate(adapted).total != estimate(s).total, present);
+    }
+
     // GPUs per node says how many GPUs' offloaded memory one node's CPU memory holds: it matters
     // with an offload only, and, on a node without NVLS (nvlsFollowsTheGpu), never to the GPU.
     void gpusPerNodeCountsTheNodesHostMemory_data()

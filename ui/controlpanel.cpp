@@ -674,8 +674,8 @@ void ControlPanel::build()
         af, targets, [] { return tr("LoRA targets"); },
         [] {
             return tr("Which projections get adapters: query, key, value and output of attention, the MLP's gate, up "
-                      "and down (in a mixture of experts, every expert's w1, w3 and w2), and the LM head. Each adds "
-                      "its adapters and what they keep for backward.");
+                      "and down (in a mixture of experts, every expert's w1, w3 and w2), the router of a mixture of "
+                      "experts, and the LM head. Each adds its adapters and what they keep for backward.");
         });
     row(
         af, m_baseDtype, [] { return tr("Frozen base"); },
@@ -1096,6 +1096,10 @@ void ControlPanel::syncFromModel()
     setCheck(m_nvls, s.overhead.nvls);
     for (const auto &[control, field] : m_fieldControls)
         control->setEnabled(fieldInEffect(s, field));
+    const unsigned present = loraTargetsPresent(s.arch);
+    for (int i = 0; i < m_loraTargets.size(); ++i)
+        if (!(present & loraTargetNames()[std::size_t(i)].first))
+            m_loraTargets[i]->setEnabled(false);
 
     syncGpuList();
     m_shownRevision = m_model.catalogRevision();

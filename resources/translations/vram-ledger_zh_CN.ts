@@ -1353,8 +1353,8 @@
         <translation>Hugging Face 的梯度检查点如何调用 torch.utils.checkpoint（use_reentrant；transformers 默认开启）。开启：某层做反向传播时，检查点还持有该层重算出的输出。关闭：该输出被丢弃，但若 bitsandbytes 为 0.43.1 或更早，每一层 4 位线性层的输入会一直保留到这一步结束。</translation>
     </message>
     <message>
-        <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down (in a mixture of experts, every expert&apos;s w1, w3 and w2), and the LM head. Each adds its adapters and what they keep for backward.</source>
-        <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down（混合专家模型中为每个专家的 w1、w3 和 w2），以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
+        <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down (in a mixture of experts, every expert&apos;s w1, w3 and w2), the router of a mixture of experts, and the LM head. Each adds its adapters and what they keep for backward.</source>
+        <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down（混合专家模型中为每个专家的 w1、w3 和 w2），混合专家模型的路由器，以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
     </message>
 </context>
 <context>

@@ -182,8 +182,9 @@ def configs():
         yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **HF_QLORA_TRAINING[0],
                    bitsandbytes=bitsandbytes, recompute="full", dropout=0.0, attention="sdpa",
                    expert_load="every-token")
-    # ... with LoRA on every expert's w1, w3 and w2 too (PEFT's "all-linear" but the router), with and
-    # without dropout, in each precision, with FP32 adapters over BF16, with the head, and as QLoRA
+    # ... with LoRA on every expert's w1, w3 and w2 too, with and without dropout, in each precision,
+    # with FP32 adapters over BF16, with the head, and as QLoRA; and on the router too (PEFT's
+    # "all-linear")
     for shape, precision, dropout in itertools.product([MOE_SHAPES[0], MOE_ALIGNED_SHAPE], PRECISIONS, [False, True]):
         yield dict(family="mixtral", **shape, **precision, **dict(LLAMA_TRAINING[2], lora_dropout=dropout),
                    recompute="none", dropout=0.0, attention="sdpa")
@@ -194,6 +195,13 @@ def configs():
                recompute="none", dropout=0.0, attention="sdpa")
     for precision, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS, BITSANDBYTES):
         yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **dict(LLAMA_TRAINING[2], finetune="qlora"),
+                   bitsandbytes=bitsandbytes, recompute="none", dropout=0.0, attention="sdpa")
+    all_linear = dict(LLAMA_TRAINING[2], lora_targets=LLAMA_TRAINING[2]["lora_targets"] + ["router"])
+    for precision in PRECISIONS:
+        yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **all_linear, recompute="none", dropout=0.0,
+                   attention="sdpa")
+    for precision, bitsandbytes in itertools.product(HF_QLORA_PRECISIONS[:2], BITSANDBYTES):
+        yield dict(family="mixtral", **MOE_ALIGNED_SHAPE, **precision, **dict(all_linear, finetune="qlora"),
                    bitsandbytes=bitsandbytes, recompute="none", dropout=0.0, attention="sdpa")
     # lit-gpt's LoRA and QLoRA fine-tuning (bf16-true, flash attention, no checkpointing)
     for shape, training in itertools.product(LLAMA_SHAPES, LITGPT_TRAINING):

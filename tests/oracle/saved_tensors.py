@@ -697,8 +697,8 @@ class MixtralLayer(LlamaLayer):
     (E - 1), ... among the others. Under Hugging Face's QLoRA the router and every expert's w1, w2, w3
     are bitsandbytes' Linear4bit too: transformers replaces every nn.Linear but the head
     (integrations/bitsandbytes.py, replace_with_bnb_linear, get_keys_to_not_convert). PEFT's LoRA
-    wraps each expert's w1, w3 and w2 as any nn.Linear (target_modules "all-linear"), each adapter
-    on the rows routed to its expert."""
+    wraps the router and each expert's w1, w3 and w2 as any nn.Linear (target_modules
+    "all-linear"), each expert's adapters on the rows routed to it."""
 
     def __init__(self, c):
         super().__init__(c)

@@ -116,10 +116,10 @@ def configs():
             ("full", "0.43.1", "balanced", False), ("full", "0.43.1", "every-token", False)):
         yield dict(MIXTRAL, **MIXTRAL_QLORA, bitsandbytes=bitsandbytes, recompute=recompute,
                    **({} if reentrant else dict(use_reentrant=False)), dropout=0.0, expert_load=expert_load)
-    # LoRA on every expert's w1, w3 and w2 too (PEFT's "all-linear" but the router): recomputed, the
-    # last expert's forward walks its adapters' transient tensors (each base and adapter output,
-    # PEFT's casts, the sums), with and without dropout, at either load, under either checkpoint;
-    # FP32 adapters over BF16; and as QLoRA with both bitsandbytes releases.
+    # LoRA on every expert's w1, w3 and w2 too: recomputed, the last expert's forward walks its
+    # adapters' transient tensors (each base and adapter output, PEFT's casts, the sums), with and
+    # without dropout, at either load, under either checkpoint; FP32 adapters over BF16; and as QLoRA
+    # with both bitsandbytes releases. Then on the router too (PEFT's "all-linear").
     moe_lora = dict(MIXTRAL, finetune="lora", lora_targets=ALL_LINEAR, lora_rank=4, dropout=0.0)
     for lora_dropout, recompute, reentrant, expert_load in (
             (False, "full", True, "balanced"), (False, "full", False, "every-token"), (True, "none", True, "balanced"),
@@ -133,6 +133,17 @@ def configs():
         for bitsandbytes in BITSANDBYTES:
             yield dict(MIXTRAL, **dict(MIXTRAL_QLORA, lora_targets=ALL_LINEAR), bitsandbytes=bitsandbytes,
                        recompute="full", **checkpoint, dropout=0.0, expert_load="balanced")
+    moe_all_linear = ALL_LINEAR + ["router"]
+    for recompute, adapter_dtype, reentrant, expert_load in (
+            ("none", "bf16", True, "balanced"), ("full", "bf16", True, "balanced"),
+            ("full", "fp32", False, "every-token")):
+        yield dict(moe_lora, lora_targets=moe_all_linear, weights="bf16", adapter_dtype=adapter_dtype,
+                   lora_dropout=True, recompute=recompute, **({} if reentrant else dict(use_reentrant=False)),
+                   expert_load=expert_load)
+    for bitsandbytes, reentrant in (("0.43.1", False), ("0.43.2+", True)):
+        yield dict(MIXTRAL, **dict(MIXTRAL_QLORA, lora_targets=moe_all_linear), bitsandbytes=bitsandbytes,
+                   recompute="full", **({} if reentrant else dict(use_reentrant=False)), dropout=0.0,
+                   expert_load="balanced")
     for model, precision in itertools.product((GPT2, BERT), PRECISIONS):
         for recompute in ("none", "full"):
             yield dict(model, **precision, adapter_dtype=precision["weights"], finetune="full", recompute=recompute,
