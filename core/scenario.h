@@ -118,7 +118,8 @@ enum LoraTarget : unsigned {
     LoraRouter = 1u << 8, // a mixture of experts' router (PEFT's "gate" in Mixtral); a dense layer has none
     LoraAttention = LoraQ | LoraK | LoraV | LoraO,
     LoraMlp = LoraGate | LoraUp | LoraDown,
-    LoraAll = LoraAttention | LoraMlp | LoraRouter, // every layer's projections (PEFT's "all-linear"), as before the head
+    // Every layer's projections (PEFT's "all-linear"), as before the head.
+    LoraAll = LoraAttention | LoraMlp | LoraRouter,
     LoraAnyTarget = LoraAll | LoraHead,
     LoraLitgpt = LoraQ | LoraK | LoraV | LoraHead, // lit-gpt's LoRA: its fused qkv projection and its head
 };
