@@ -87,6 +87,18 @@ void huggingFaceMoe(Scenario &s, std::int64_t experts = 8)
     s.arch.expertsPerToken = 2;
 }
 
+// PEFT's LoRA on every projection of Mixtral's code (its experts' and router's too) over BF16 with
+// FlashAttention, its adapters FP32 (PEFT's default).
+void mixtralAllLinear(Scenario &s)
+{
+    huggingFaceMoe(s);
+    s.precision = Precision::Bf16;
+    s.attention = Attention::Flash;
+    s.fineTune = FineTune::LoRA;
+    s.loraTargets = LoraAll;
+    s.adaptersFp32 = true;
+}
+
 // lit-gpt's Llama block in Lightning's bf16-mixed: autocast over FP32 weights, flash attention.
 void litgptLlamaMixed(Scenario &s)
 {
@@ -898,25 +910,13 @@ private Q_SLOTS:
             "gradient of the MoE block's input");
         row(
             "Mixtral's LoRA on every expert too, FP32 adapters over BF16 (the first expert's w2 adapter widest)",
-            [](Scenario &s) {
-                huggingFaceMoe(s);
-                s.precision = Precision::Bf16;
-                s.attention = Attention::Flash;
-                s.fineTune = FineTune::LoRA;
-                s.loraTargets = LoraAll;
-                s.adaptersFp32 = true;
-            },
-            "the first expert's FP32 LoRA adapter on w2");
+            [](Scenario &s) { mixtralAllLinear(s); }, "the first expert's FP32 LoRA adapter on w2");
         row(
             "Mixtral's LoRA on every expert too, with dropout, under the reentrant checkpoint (the recomputed "
             "forward's last expert widest)",
             [](Scenario &s) {
-                huggingFaceMoe(s);
-                s.precision = Precision::Bf16;
-                s.attention = Attention::Flash;
+                mixtralAllLinear(s);
                 s.recompute = Recompute::Full;
-                s.fineTune = FineTune::LoRA;
-                s.loraTargets = LoraAll;
                 s.loraDropout = true;
             },
             "the recomputed forward at the last expert");
