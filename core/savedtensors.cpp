@@ -410,9 +410,9 @@ ExpertTensors expertTensors(const Scenario &s)
     }
     // PEFT's LoRA on an expert's w1, w3 and w2 (target_modules "all-linear"), each adapter on the
     // rows routed to it, as on the dense MLP's projections.
-    out.rowsSaved = moeInputSaved(s);
-    if (s.lora())
-        out.rowsSaved = projectionInputs(s, out.perRow, {LoraGate, LoraUp}, 1, h, dt.stream, dt.autocast, fourBitKeeps);
+    out.rowsSaved = s.lora()
+        ? projectionInputs(s, out.perRow, {LoraGate, LoraUp}, 1, h, dt.stream, dt.autocast, fourBitKeeps)
+        : moeInputSaved(s);
     out.perRow.add("w1 output, saved by SiLU", mlp * f);
     out.perRow.add("SiLU output, saved by × w3", mlp * f);
     out.perRow.add("w3 output, saved by × SiLU", mlp * f);
@@ -421,9 +421,8 @@ ExpertTensors expertTensors(const Scenario &s)
         out.perRow.add("SiLU × w3, saved by w2", mlp * f);
     else if (fourBitKeeps)
         keptByCtx(kExpertProductInContext, mlp * f);
-    out.productSaved = trains || fourBitKeeps;
-    if (s.lora())
-        out.productSaved = projectionInputs(s, out.perRow, {LoraDown}, 1, f, mlp, false, fourBitKeeps);
+    out.productSaved = s.lora() ? projectionInputs(s, out.perRow, {LoraDown}, 1, f, mlp, false, fourBitKeeps)
+                                : trains || fourBitKeeps;
     out.perRow.add("w2 output, saved by × routing weight", mlp * h);
     out.perRow.add("routing weight of each row", dt.stream);
     // index_add_'s derivative expands the gradient as its source (derivatives.yaml), which it keeps.
@@ -497,6 +496,22 @@ void mixtralMoe(const Scenario &s, TensorList &out)
             out.add(perRow.items[i].name, perRow.items[i].bytes * run.rows * run.experts, run.experts);
 }
 
+// The bytes an element of what PEFT's LoRA adapters read (lora_A.weight's dtype, which PEFT casts x
+// to) and compute in. Under autocast the adapters are the model's FP32 weights, and lora_A and
+// lora_B compute in 16 bits, each casting its input first (torch/csrc/autograd/autocast_mode.cpp,
+// cached_cast: a new tensor unless a leaf weight); else both are the adapters' dtype, FP32 over a
+// 16-bit model (adaptersUpcast) or the model's.
+struct AdapterBytes {
+    std::int64_t input, output;
+};
+
+AdapterBytes adapterBytes(const Scenario &s)
+{
+    const DtypeBytes dt = dtypeBytes(s);
+    const std::int64_t own = s.adaptersUpcast() ? 4 : dt.activation;
+    return dt.autocast ? AdapterBytes{dt.weight, dt.activation} : AdapterBytes{own, own};
+}
+
 // What a walk through a forward's ops holds a row (a token, or an expert's row) beyond what it
 // started with: at its widest, and the saved tensors it made. A saved tensor is never released:
 // autograd holds it.
@@ -528,13 +543,10 @@ void walkGatedMlp(const Scenario &s, OpWalk &walk, std::int64_t input, bool prod
     const DtypeBytes dt = dtypeBytes(s);
     const bool bnb = bitsandbytesLayer(s);
     const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
-    const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
-    // Under autocast the adapters are the model's FP32 weights, and lora_A and lora_B compute in 16
-    // bits, each casting its input first (torch/csrc/autograd/autocast_mode.cpp, cached_cast: a new
-    // tensor unless a leaf weight); around a 4-bit base PEFT casts the input to the adapters' dtype
-    // and their output back only outside autocast (bnb.py: `requires_conversion`).
-    const std::int64_t act = dt.activation;
-    const std::int64_t adapterIn = dt.autocast ? dt.weight : ad, adapterOut = dt.autocast ? act : ad;
+    const std::int64_t m = mlpBytes(s, dt), act = dt.activation;
+    const auto [adapterIn, adapterOut] = adapterBytes(s);
+    // Around a 4-bit base PEFT casts the input to the adapters' dtype and their output back only
+    // outside autocast (bnb.py: `requires_conversion`).
     const bool convertsForAdapter = !(bnb && dt.autocast);
     // One projection from `in` to `out` elements a row, its input `inBytes` an element; its result
     // made as a saved tensor or held.
@@ -618,7 +630,7 @@ void walkGatedMlp(const Scenario &s, OpWalk &walk, std::int64_t input, bool prod
 // output. Of the layer's saved tensors those not made yet are left out, the layer's output too,
 // which the recompute buffer counts under the reentrant checkpoint. Beyond the gradient of the
 // layer's output; nothing without a checkpoint.
-SavedTensor mixtralRecomputedForward(const Scenario &s, const TensorList &wholeLayer)
+SavedTensor mixtralRecomputedForward(const Scenario &s, const TensorList &wholeLayer, const ExpertTensors &perExpert)
 {
     if (!s.huggingFaceCheckpoint())
         return {};
@@ -627,9 +639,8 @@ SavedTensor mixtralRecomputedForward(const Scenario &s, const TensorList &wholeL
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t rows = expertRouting(s).lastRows();
     const std::int64_t h = a.hidden, sb = dt.stream;
-    const ExpertTensors perExpert = expertTensors(s);
-    TensorList routerAdapter;
-    const bool inputSaved = routerInputs(s, routerAdapter); // the norm's output
+    TensorList routerAdapter; // mixtralMoe lists it; here only whether it keeps the norm's output
+    const bool inputSaved = routerInputs(s, routerAdapter);
     const Bytes logits = (dt.autocast && !bitsandbytesLayer(s) ? 2 : sb) * tokens * a.experts;
     // With bitsandbytes before 0.43.2 under the non-reentrant checkpoint the 4-bit linears' inputs
     // are not in the recompute buffer: the graph the recomputation builds holds them again, the
@@ -721,7 +732,7 @@ TensorList mixtralBackwardWorkingSet(const Scenario &s, const TensorList &wholeL
     }};
     SavedTensor widest = *std::max_element(
         moments.begin(), moments.end(), [](const SavedTensor &l, const SavedTensor &r) { return l.bytes < r.bytes; });
-    if (const SavedTensor forward = mixtralRecomputedForward(s, wholeLayer); forward.bytes > widest.bytes)
+    if (const SavedTensor forward = mixtralRecomputedForward(s, wholeLayer, perExpert); forward.bytes > widest.bytes)
         widest = forward;
     if (const SavedTensor adapter = firstExpertAdapterCast(s, rows, routingGradient); adapter.bytes > widest.bytes)
         widest = adapter;
@@ -764,7 +775,7 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
         return {};
     const std::int64_t tokens = s.sequence * s.microBatch;
     const std::int64_t h = a.hidden, f = a.ffn;
-    const std::int64_t m = mlpBytes(s, dt), ad = s.adaptersUpcast() ? 4 : dt.activation;
+    const std::int64_t m = mlpBytes(s, dt), adapter = adapterBytes(s).output;
     const std::int64_t x2 = dt.stream; // the norm's output, the MLP's input (FP32 under autocast: × its FP32 weight)
     // Kept by the 4-bit linears' contexts (bitsandbytes before 0.43.2): saved, unless the
     // non-reentrant checkpoint drops them from the recompute buffer; its recomputation's graph then
@@ -787,10 +798,9 @@ SavedTensor loraMlpRecomputedForward(const Scenario &s, const TensorList &wholeL
     // LoRA the casts to the adapter's output dtype: ToCopyBackward0 of an FP32 adapter's over a
     // 16-bit base and, outside bitsandbytes, the sum's back to the base's for its output's branch;
     // under autocast, the sum's to the 16-bit adapter output beside bitsandbytes' FP32 one.
-    const std::int64_t adapterOut = dt.autocast ? dt.activation : ad;
-    const Bytes castInLora = !loraOn(s, LoraDown) ? 0
-        : dt.autocast                             ? (bnb && adapterOut != m ? h * adapterOut : 0)
-                                                  : (ad != m ? h * (ad + (bnb ? 0 : m)) : 0);
+    const Bytes castInLora = !loraOn(s, LoraDown) || adapter == m ? 0
+        : dt.autocast                                             ? (bnb ? h * adapter : 0)
+                                                                  : h * (adapter + (bnb ? 0 : m));
     const Bytes waiting = s.useReentrant ? 0 : castInLora + (m != dt.stream ? h * m : 0);
     const Bytes beside = (dt.stream == 4 ? 0 : h * dt.stream) + (inputsKept ? 0 : h * x2) + waiting;
     // ... and, held again by that graph, the attention's 4-bit inputs (the MLP's are in the walk).
