@@ -544,7 +544,8 @@ void walkGatedMlp(const Scenario &s, OpWalk &walk, std::int64_t input, bool prod
     const bool bnb = bitsandbytesLayer(s);
     const std::int64_t h = a.hidden, f = a.ffn, r = s.loraRank;
     const std::int64_t m = mlpBytes(s, dt), act = dt.activation;
-    const auto [adapterIn, adapterOut] = adapterBytes(s);
+    const AdapterBytes adapter = adapterBytes(s); // named, not bound: lambdas capture it (clang 14)
+    const std::int64_t adapterIn = adapter.input, adapterOut = adapter.output;
     // Around a 4-bit base PEFT casts the input to the adapters' dtype and their output back only
     // outside autocast (bnb.py: `requires_conversion`).
     const bool convertsForAdapter = !(bnb && dt.autocast);
