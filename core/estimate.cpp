@@ -1399,6 +1399,21 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // sharded gradients, _accumulate_sharded_grad and FSDPParam's sharded_param.grad): the last
     // micro-batch runs beside them. Without sync, FSDP reduces only in the last backward.
     b.gradientsAccumulated = s.microBatchesPerStep() > 1 && !(s.fsdp() && s.fsdpNoSync) && !s.optimizerInBackward;
+    // The head's backward runs before any layer's and makes the gradients of its weight (with tied
+    // embeddings the shared matrix's, into which the embedding's backward adds last) and of the
+    // final norm (autograd's AccumulateGrad); an untied embedding's gradient is made after every
+    // layer's, by the step's last backward. The step timeline spreads the layers' own over their
+    // backward. (Measured on an H200: h200-llama1b-fp32-sdpa-b1-s4096 peaks in the last layer's
+    // backward with the tied head's gradient there, a fifth of the model's.)
+    const bool wholeGradients = s.fineTune == FineTune::Full && !shardGradients && !b.gradientsPersist
+        && !s.optimizerInBackward && !offloadsGradients && s.tensorParallel == 1 && a.modeling != Modeling::Bert;
+    if (wholeGradients) {
+        const std::int64_t tokenEmbedding = counts.embedding - counts.replicatedEmbedding;
+        b.gradientsBeforeLayers = lastStage
+            ? dt.gradient * ((a.tiedEmbeddings ? tokenEmbedding : counts.head) + counts.finalNorm)
+            : 0;
+        b.gradientsAfterLayers = firstStage && !a.tiedEmbeddings ? dt.gradient * counts.embedding : 0;
+    }
     // FSDP1 with use_orig_params: the optimizer's zero_grad(set_to_none=True) frees the original
     // parameters' gradients, views of each unit's flat gradient; FSDP frees that one when the root's
     // next forward starts (torch/distributed/fsdp/_runtime_utils.py, _root_pre_forward:
@@ -2192,10 +2207,14 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         // the casts of their weights that train and of their adapters, which the cache keeps until
         // the autocast region exits, after the loss. In backward each recomputed layer casts its
         // own anew (torch.utils.checkpoint re-enters autocast), kept until its backward: one layer's.
-        if (s.recompute == Recompute::Full && castLayers > 0)
+        // The loss's backward runs after the region has exited and before any layer is recomputed:
+        // of the casts, the head's alone are there then.
+        if (s.recompute == Recompute::Full && castLayers > 0) {
             b.castsOnlyInForward = 2
                 * (perLayer * (castLayers - 1)
                    + (s.lora() ? ceilDiv(loraParamsPerLayer(s), t) : 0) * (layers.count() - 1));
+            b.castsGoneAtLossBackward = casts - b.headWeightCasts;
+        }
         sink.add(ItemId::WeightCasts, casts, [&] {
             std::string parts;
             const auto part = [&](std::int64_t count, const std::string &what) {
@@ -2315,6 +2334,7 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes headCast = dt.autocast && autocastCastsBase(s, dt) ? 2 * a.vocab * a.hidden : 0;
         const Bytes logits = chunk + headCast;
         lossFreed += logits;
+        b.logitsInLossForward = b.logitsInLossBackward = logits;
         sink.add(ItemId::Logits, logits, [&] {
             return std::to_string(rows) + " tokens × " + std::to_string(a.vocab) + " vocab × " + std::to_string(e)
                 + " B (one chunk of the logits in Liger's fused loss, its gradient written in place)"
@@ -2382,6 +2402,8 @@ void Stage::addActivations(Units units, Breakdown &b, Sink &sink) const
         const Bytes forward = logitsChain + normOutput + lastChunkCopy + (lossParallel ? 4 * elements : 0);
         const Bytes backward = lossBackward ? (lossParallel ? 12 : 8) * elements : forward + chunkBackward;
         const Bytes logits = std::max(forward, backward);
+        b.logitsInLossForward = forward;
+        b.logitsInLossBackward = backward;
         lossFreed += chunkBackward > 0 ? chunkBackward : logits;
         b.logitsKeptInBackward = logits - (chunkBackward > 0 ? chunkBackward : logits);
         // What the allocator keeps of the 16-bit logits' block while the loss's backward runs (addOverhead).

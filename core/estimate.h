@@ -118,8 +118,11 @@ struct Breakdown {
     Bytes oneLayerActivations = 0;         // saved by one layer for one micro-batch (no recomputation)
     Bytes keptPerLayer = 0;                // what each layer actually keeps under the recompute setting
     Bytes castsOnlyInForward = 0;          // of the weight casts, those the autocast cache drops before backward
-    Bytes headWeightCasts = 0;             // of the weight casts, the head's: freed by its backward, before the layers'
-    Bytes backwardWorkingSet = 0;          // one layer's backward at its widest, beyond the saved tensors
+    // Of the weight casts, those not there at the loss's backward: under full recomputation all but
+    // the head's (the cache is cleared and no layer is recomputed yet).
+    Bytes castsGoneAtLossBackward = 0;
+    Bytes headWeightCasts = 0;    // of the weight casts, the head's: freed by its backward, before the layers'
+    Bytes backwardWorkingSet = 0; // one layer's backward at its widest, beyond the saved tensors
     // Per layer whose backward has run, what outlives it: FSDP1's kept checkpointed input and its
     // gradient (CheckpointsKeptByFsdp), bitsandbytes' kept inputs without recomputation.
     Bytes keptPastBackward = 0;
@@ -127,19 +130,25 @@ struct Breakdown {
     // its working set counts.
     Bytes keptAsStreamGradient = 0;
     Bytes logitsKeptInBackward = 0; // of the logits item, what the training loop keeps through backward
-    Bytes embeddingInBackward = 0;  // of the head's activations, the embedding's: there until its backward, the last
-    Bytes freedLogits = 0;          // the 16-bit logits' block, which no buffer of the loss's backward fits
+    // The logits item is the wider of two moments of the loss: its forward's tensors, and its
+    // backward's, after the autocast region has exited (castsGoneAtLossBackward gone by then).
+    Bytes logitsInLossForward = 0;
+    Bytes logitsInLossBackward = 0;
+    Bytes embeddingInBackward = 0; // of the head's activations, the embedding's: there until its backward, the last
+    Bytes freedLogits = 0;         // the 16-bit logits' block, which no buffer of the loss's backward fits
     // Of NCCL's NVLS buffers, those of the communicators set up before the model is placed: the
     // start-up's (DeepSpeed clones its data-parallel group, and gets its communicator, later).
     Bytes nvlsAtStartUp = 0;
     // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
     // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
     Bytes gatheredOnlyInBackward = 0;
-    bool batchKeptAllStep = false;  // the micro-batch's tensors stay until the next step (Megatron's rerun)
-    Bytes batchIdsInEmbedding = 0;  // of a kept batch, the ids the embedding item counts while it keeps them
-    bool dequantizedAtLoss = false; // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
-    bool bucketPersists = false;    // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
-    bool gradientsPersist = false;  // the gradients live in a buffer kept all step (Megatron's main_grad)
+    bool batchKeptAllStep = false;   // the micro-batch's tensors stay until the next step (Megatron's rerun)
+    Bytes batchIdsInEmbedding = 0;   // of a kept batch, the ids the embedding item counts while it keeps them
+    bool dequantizedAtLoss = false;  // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
+    bool bucketPersists = false;     // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    bool gradientsPersist = false;   // the gradients live in a buffer kept all step (Megatron's main_grad)
+    Bytes gradientsBeforeLayers = 0; // of the gradients, the head's: made before any layer's backward
+    Bytes gradientsAfterLayers = 0;  // of the gradients, an untied embedding's: made after every layer's
     // The step's earlier micro-batches' gradients, which each backward adds into: there through the
     // drawn (last) micro-batch's forward, loss and backward.
     bool gradientsAccumulated = false;

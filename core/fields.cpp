@@ -192,7 +192,8 @@ const std::array kFields = {
               nullptr, VL_WORD(attention, parseFlashAttention, "flash-attention", kYesNo)},
     FieldSpec{"attention", "training.attention", "KERNEL",
               "Attention kernel: eager (the s×s scores are kept), sdpa (PyTorch's "
-              "scaled_dot_product_attention, flash kernel) or flash (flash-attn)",
+              "scaled_dot_product_attention: its flash kernel or, for an FP32 model with fewer KV heads than "
+              "heads, its math kernel, which keeps the scores as eager does) or flash (flash-attn)",
               nullptr, VL_WORD(attention, parseAttention, "attention", allowedAttentions()), false,
               VL_NAMED(attention)},
     FieldSpec{"loss", "training.loss", "MODE",

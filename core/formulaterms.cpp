@@ -207,11 +207,11 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the MLP's second linear's input"),
     VL_TRANSLATE_NOOP("vl::formula", "gradient of the attention's output"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "FP32 gradients of the attention probabilities and scores, less what was saved "
-                      "after the probabilities and the value's copy, freed by then"),
+                      "FP32 gradients of the attention probabilities and scores and the softmax backward's "
+                      "grad × output, less what was saved after the probabilities and the value's copy, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula",
-                      "gradients of the attention probabilities and scores, less what was saved after "
-                      "the probabilities and the value's copy, freed by then"),
+                      "gradients of the attention probabilities and scores and the softmax backward's grad × output, "
+                      "less what was saved after the probabilities and the value's copy, freed by then"),
     VL_TRANSLATE_NOOP("vl::formula", ", less the loss's tensors and what the head saved, freed by then,"),
     VL_TRANSLATE_NOOP("vl::formula", "(never below 0)"),
     VL_TRANSLATE_NOOP("vl::formula",

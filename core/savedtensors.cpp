@@ -878,7 +878,8 @@ void llamaLayer(const Scenario &s, TensorList &out)
     rmsNorm(s, out, tokens / t);
     projectionInputs(s, out, {LoraQ, LoraK, LoraV}, tokens, a.hidden, dt.stream, dt.autocast);
     qkNorms(s, out, tokens, heads, kvHeads);
-    if (s.attention != Attention::Eager) {
+    const bool math = sdpaRunsMath(s);
+    if (s.attention != Attention::Eager && !math) {
         // The flash kernel saves q, k, v, its output and the FP32 log-sum-exp (derivatives.yaml,
         // _scaled_dot_product_flash_attention; flash_attn_func likewise). Hugging Face passes K and
         // V at the KV heads (flash_attention_2, or SDPA with enable_gqa from PyTorch 2.5 when no
@@ -899,8 +900,15 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add("log-sum-exp (FP32)", 4 * tokens * heads);
         projectionInputs(s, out, {LoraO}, tokens, q, e, false, true);
     } else {
-        out.add("query after rotary", e * tokens * q);
-        out.add("key after rotary, repeated to every head", e * tokens * q);
+        // Eager attention, or SDPA's math composite (_scaled_dot_product_attention_math in
+        // aten/src/ATen/native/transformers/attention.cpp), which saves as much: the query times
+        // the scale's square root (copied by matmul's reshape of its permuted layout), the key
+        // repeated to every head times the same, the value repeated, the probabilities.
+        out.add(math ? "query × √scale, copied by the batched matmul (SDPA's math kernel)" : "query after rotary",
+                e * tokens * q);
+        out.add(math ? "key repeated to every head × √scale (SDPA's math kernel)"
+                     : "key after rotary, repeated to every head",
+                e * tokens * q);
         out.add(kRepeatedValue, e * tokens * q);
         const std::int64_t scores = heads * s.sequence * tokens;
         // Gemma-2's eager_attention_forward: scores / softcap, tanh, × softcap; tanh saves its output.
@@ -1831,15 +1839,16 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     for (const SavedTensor &tensor : widest.tensors)
         out.add(tensor.name, tensor.bytes);
     // Hugging Face's eager attention (Llama's eager_attention_forward, GPT-2's _attn, BERT's
-    // BertSelfAttention): backward reaches the softmax with everything saved after the
-    // probabilities freed (the MLP's, the output projection's, a 16-bit copy of the probabilities)
-    // and the value's copy, if it has one. There the residual stream's gradient is alive (BERT's
-    // first LayerNorm's, handed to the residual and to the attention alike), the gradient of the
-    // attention's output, and the gradients of the probabilities and of the scores, in the
-    // softmax's dtype: FP32 for Llama (softmax(dtype=float32)) and for GPT-2 and BERT under
-    // autocast (softmax is on its FP32 list); at long sequences the wider moment.
-    const bool eagerAttention = s.implementation == Implementation::HuggingFace && s.attention == Attention::Eager
-        && a.experts == 1
+    // BertSelfAttention), and SDPA's math composite, which Llama's FP32 runs: backward reaches the softmax with
+    // everything saved after the probabilities freed (the MLP's, the output projection's, a 16-bit copy of the
+    // probabilities) and the value's copy, if it has one. There the residual stream's gradient is alive (BERT's first
+    // LayerNorm's, handed to the residual and to the attention alike), the gradient of the attention's output, and the
+    // gradients of the probabilities and of the scores with, between them, CUDA's softmax backward's tmp = grad ×
+    // output (aten/src/ATen/native/cuda/SoftMax.cu, softmax_backward_cuda_out; seen on an H200,
+    // tests/gpu/attention_backward.py), in the softmax's dtype: FP32 for Llama (softmax(dtype=float32)) and for GPT-2
+    // and BERT under autocast (softmax is on its FP32 list); at long sequences the wider moment.
+    const bool eagerAttention = s.implementation == Implementation::HuggingFace
+        && (s.attention == Attention::Eager || sdpaRunsMath(s)) && a.experts == 1
         && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert);
     if (!eagerAttention)
         return out;
@@ -1867,7 +1876,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         ? (4 - e) * tokens * a.heads * a.effectiveHeadDim()
         : 0;
     const Bytes softmax = heldOutputGradient + streamGradient.bytes + attentionOutput + fp32Value
-        + 2 * softmaxBytes * scores - freed;
+        + 3 * softmaxBytes * scores - freed;
     if (softmax <= out.total)
         return out;
     TensorList attention;
@@ -1875,11 +1884,12 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     attention.add(streamGradient.name, streamGradient.bytes);
     attention.add("gradient of the attention's output", attentionOutput);
     attention.add("FP32 gradient of the value, beyond its 16-bit copy", fp32Value);
-    attention.add(softmaxBytes == 4 ? "FP32 gradients of the attention probabilities and scores, less what was "
-                                      "saved after the probabilities and the value's copy, freed by then"
-                                    : "gradients of the attention probabilities and scores, less what was saved "
-                                      "after the probabilities and the value's copy, freed by then",
-                  2 * softmaxBytes * scores - freed);
+    attention.add(softmaxBytes == 4
+                      ? "FP32 gradients of the attention probabilities and scores and the softmax backward's "
+                        "grad × output, less what was saved after the probabilities and the value's copy, freed by then"
+                      : "gradients of the attention probabilities and scores and the softmax backward's grad × output, "
+                        "less what was saved after the probabilities and the value's copy, freed by then",
+                  3 * softmaxBytes * scores - freed);
     return attention;
 }
 

@@ -181,6 +181,17 @@ std::optional<Release> parseRelease(const NameTable<Release, N> &names, std::str
 
 } // namespace
 
+bool sdpaRunsMath(const Scenario &s)
+{
+    // integrations/sdpa_attention.py, use_gqa_in_sdpa: enable_gqa where no padding mask is given
+    // and the head is at most 256 wide; otherwise K and V are repeated first (kvRepeated, a
+    // stride-0 view for a single KV head), and the memory-efficient kernel takes them.
+    const Architecture &a = s.arch;
+    return s.implementation == Implementation::HuggingFace && a.modeling == Modeling::Llama
+        && s.attention == Attention::Sdpa && a.kvHeads < a.heads && !s.kvRepeated && a.effectiveHeadDim() <= 256
+        && dtypeBytes(s).activation == 4;
+}
+
 DtypeBytes dtypeBytes(const Scenario &s)
 {
     const bool mixed16 = s.precision == Precision::MixedFp16 || s.precision == Precision::MixedBf16;

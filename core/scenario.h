@@ -448,6 +448,13 @@ struct DtypeBytes {
 };
 DtypeBytes dtypeBytes(const Scenario &s);
 
+// Whether PyTorch's SDPA runs its math composite rather than a fused kernel: Hugging Face's
+// Llama-family code hands it FP32 inputs with enable_gqa, which the flash and cuDNN kernels (16-bit
+// inputs alone) and the memory-efficient one (no enable_gqa) refuse
+// (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp). Measured on an H200 with PyTorch 2.11
+// (tests/gpu/measure_training.py).
+bool sdpaRunsMath(const Scenario &s);
+
 // The positions torchtune's RoPE caches: the model's stated maximum (architecture.max_positions),
 // else the training sequence.
 std::int64_t rotaryCachePositions(const Scenario &s);

@@ -124,11 +124,14 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
         point(StepPhase::Forward, layer, params + gatheredInForward, earlierMicroBatches,
               throughSchedule + forwardOnly + embedding + outbound + share(layerActivations, layer));
-    // At the loss: the logits and what the final norm, the head and the loss keep for backward.
+    // At the loss: the logits and what the final norm, the head and the loss keep for backward,
+    // at the wider of its two moments. The training loops compute the loss inside the autocast
+    // region and run backward after it has exited (torch.autocast.__exit__ clears the cast cache),
+    // so the casts only the cache kept are gone by the loss's backward.
     const Bytes afterForward = embedding + layerActivations;
+    const Bytes lossMoment = std::max(b.logitsInLossForward, b.logitsInLossBackward - b.castsGoneAtLossBackward);
     point(StepPhase::Loss, 0, params + gatheredInForward - notAtLoss, earlierMicroBatches,
-          throughSchedule + forwardOnly + afterForward + outbound + b.item(ItemId::Logits)
-              + b.item(ItemId::HeadActivations),
+          throughSchedule + forwardOnly + afterForward + outbound + lossMoment + b.item(ItemId::HeadActivations),
           freedLogits);
 
     // Each backward point is a layer's widest moment: the activations of the layers whose backward
@@ -146,9 +149,13 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         return done == 1 ? b.pipelineBesideBackward : b.pipelineBesideLaterBackward;
     };
     // Each layer's backward adds its gradients, into those of the earlier micro-batches where
-    // there are some.
+    // there are some; the head's come before the layers', an untied embedding's after them.
     const Bytes newGradients = b.gradientsAccumulated ? 0 : gradients;
-    const auto gradientsAfter = [&](std::int64_t done) { return earlierMicroBatches + share(newGradients, done); };
+    const Bytes beforeLayers = b.gradientsAccumulated ? 0 : b.gradientsBeforeLayers;
+    const Bytes layerGradients = newGradients - beforeLayers - (b.gradientsAccumulated ? 0 : b.gradientsAfterLayers);
+    const auto gradientsAfter = [&](std::int64_t done) {
+        return earlierMicroBatches + beforeLayers + share(layerGradients, done);
+    };
     // share(g, d) − share(a, d − 1) lies within 1 of ((g − a)·d + a)/layers, so with g − a ≥ layers
     // no earlier d beats d = layers; with g − a ≤ −2·layers none beats d = 1, or d = 2 past the
     // pipeline's step up there. What the layers done keep adds terms linear in d from d = 2 on,
@@ -156,7 +163,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // The head's weight casts go with the head's backward, before the layers'.
     const Bytes freedBeforeLayers = b.castsOnlyInForward + b.headWeightCasts;
     const Bytes inBackward = layerActivations - freedBeforeLayers;
-    const Bytes trade = newGradients - inBackward;
+    const Bytes trade = layerGradients - inBackward;
     const bool atAnEnd = candidatesOnly && (trade >= layers || trade <= -2 * layers);
     for (std::int64_t layer = layers; layer >= 1; --layer) {
         const std::int64_t done = layers - layer + 1;

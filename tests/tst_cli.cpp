@@ -319,7 +319,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("phase");
-        QTest::newRow("the article's example: at the loss") << QStringList{} << "loss";
+        QTest::newRow("the article's example at batch 8: at the loss")
+            << QStringList{QStringLiteral("--batch"), QStringLiteral("8")} << "loss";
         QTest::newRow("every layer recomputed: in backward")
             << QStringList{QStringLiteral("--recompute"), QStringLiteral("full")} << "backward";
         QTest::newRow("PEFT's QLoRA under DeepSpeed ZeRO-3: at start-up")

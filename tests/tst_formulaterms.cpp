@@ -586,7 +586,7 @@ private Q_SLOTS:
                 s.attention = Attention::Eager;
                 s.sequence = 4096;
             },
-            "FP32 gradients of the attention probabilities and scores");
+            "FP32 gradients of the attention probabilities and scores and the softmax backward's grad × output");
         row("GPT-2 in BF16, eager attention over 1024 tokens, two sequences", [](Scenario &s) {
             gpt2(s);
             s.precision = Precision::Bf16;
@@ -833,7 +833,7 @@ private Q_SLOTS:
                 s.arch.ffn = 4096;
                 s.dropout = false; // the probabilities' dropped copy and mask, freed there, would outweigh them
             },
-            "gradients of the attention probabilities and scores");
+            "gradients of the attention probabilities and scores and the softmax backward's grad × output");
         row("BERT, Hugging Face, PyTorch 1.10 (softmax and log-softmax keep their input)", [](Scenario &s) {
             s = huggingFaceBert();
             s.pytorch = PyTorchRelease::Before1_11;

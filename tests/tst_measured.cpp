@@ -54,6 +54,7 @@ Scenario scenarioOf(const YAML::Node &row)
     a.normsPerLayer = get<std::int64_t>(m, "norms_per_layer", 2);
     a.linearBias = get<bool>(m, "linear_bias", false);
     a.tiedEmbeddings = get<bool>(m, "tied_embeddings", false);
+    a.qkNorm = get<bool>(m, "qk_norm", false);
     a.mlp = *parseMlp(m["mlp"].as<std::string>());
     a.norm = *parseNorm(m["norm"].as<std::string>());
     a.modeling = m["modeling"] ? *parseModeling(m["modeling"].as<std::string>()) : modelingOf(a.mlp, a.norm);

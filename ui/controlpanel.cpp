@@ -598,7 +598,8 @@ void ControlPanel::build()
         af, m_attention, [] { return tr("Attention"); },
         [] {
             return tr("Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch's "
-                      "SDPA (its flash kernel) and FlashAttention never store them.");
+                      "SDPA (its flash kernel) and FlashAttention never store them, but for an FP32 model with "
+                      "fewer KV heads than heads SDPA runs its math kernel, which does.");
         });
     row(
         af, m_loss, [] { return tr("Loss"); },

@@ -501,10 +501,6 @@
         <translation>torchtitan</translation>
     </message>
     <message>
-        <source>Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch&apos;s SDPA (its flash kernel) and FlashAttention never store them.</source>
-        <translation>Eager 注意力为反向传播保存 s×s 的注意力分数：激活随 s² 增长。PyTorch 的 SDPA（其 flash 内核）和 FlashAttention 从不保存它们。</translation>
-    </message>
-    <message>
         <source>Layer code</source>
         <translation>层的实现代码</translation>
     </message>
@@ -1355,6 +1351,10 @@
     <message>
         <source>Which projections get adapters: query, key, value and output of attention, the MLP&apos;s gate, up and down (in a mixture of experts, every expert&apos;s w1, w3 and w2), the router of a mixture of experts, and the LM head. Each adds its adapters and what they keep for backward.</source>
         <translation>哪些投影加上适配器：注意力的 query、key、value 和 output，MLP 的 gate、up 和 down（混合专家模型中为每个专家的 w1、w3 和 w2），混合专家模型的路由器，以及 LM 头。每一项都会增加它的适配器参数和它们为反向保存的张量。</translation>
+    </message>
+    <message>
+        <source>Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch&apos;s SDPA (its flash kernel) and FlashAttention never store them, but for an FP32 model with fewer KV heads than heads SDPA runs its math kernel, which does.</source>
+        <translation>Eager 注意力为反向传播保存 s×s 的注意力分数：激活随 s² 增长。PyTorch 的 SDPA（其 flash 内核）和 FlashAttention 从不保存它们；但对于 KV 头少于注意力头的 FP32 模型，SDPA 运行其 math 内核，会保存它们。</translation>
     </message>
 </context>
 <context>
@@ -3075,14 +3075,6 @@
         <translation>注意力输出的梯度</translation>
     </message>
     <message>
-        <source>FP32 gradients of the attention probabilities and scores, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
-        <translation>注意力概率与分数的 FP32 梯度，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
-    </message>
-    <message>
-        <source>gradients of the attention probabilities and scores, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
-        <translation>注意力概率与分数的梯度，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
-    </message>
-    <message>
         <source>the FP32 gradient of every position&apos;s loss</source>
         <translation>每个位置的损失的 FP32 梯度</translation>
     </message>
@@ -4041,6 +4033,14 @@
     <message>
         <source>the recomputed forward at the last expert: the layer&apos;s residual, the norm&apos;s output the block reads, the block&apos;s output so far, the expert mask (int64), the router&apos;s logits and top-k weights, the last expert&apos;s rows and its MLP&apos;s tensors at their widest (with LoRA, each projection&apos;s base and adapter outputs), less the layer&apos;s saved tensors not made yet</source>
         <translation>重算前向到最后一个专家时：该层的残差、块读取的归一化输出、块至此的输出、专家掩码（int64）、路由器的 logits 与 top-k 权重、最后一个专家的行及其 MLP 张量的最宽处（有 LoRA 时含每个投影的基座与适配器输出），减去该层尚未生成的已保存张量</translation>
+    </message>
+    <message>
+        <source>FP32 gradients of the attention probabilities and scores and the softmax backward&apos;s grad × output, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
+        <translation>注意力概率与分数的 FP32 梯度及 softmax 反向的 grad × output，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
+    </message>
+    <message>
+        <source>gradients of the attention probabilities and scores and the softmax backward&apos;s grad × output, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
+        <translation>注意力概率与分数的梯度及 softmax 反向的 grad × output，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
     </message>
 </context>
 <context>

@@ -65,16 +65,46 @@ class KeptInputSoftmax(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad):
         x, out = ctx.saved_tensors
-        backward = torch._log_softmax_backward_data if ctx.log else torch._softmax_backward_data
-        return backward(grad, out, ctx.dim, x.dtype), None, None
+        if ctx.log:
+            return torch._log_softmax_backward_data(grad, out, ctx.dim, x.dtype), None, None
+        return cuda_softmax_backward(grad, out, ctx.dim), None, None
+
+
+class CudaSoftmax(torch.autograd.Function):
+    """softmax, which saves its output, with the backward CUDA runs (cuda_softmax_backward)."""
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        out = torch.softmax(x, dim)
+        ctx.save_for_backward(out)
+        ctx.dim = dim
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return cuda_softmax_backward(grad, ctx.saved_tensors[0], ctx.dim), None
+
+
+def cuda_softmax_backward(grad, out, dim):
+    """aten/src/ATen/native/cuda/SoftMax.cu, softmax_backward_cuda_out: tmp = grad * output, as large
+    as the input, then the input's gradient, tmp - output · sum(tmp), written beside it (seen on an
+    H200 under PyTorch 2.11: tests/gpu/attention_backward.py). The CPU's kernel makes no tmp. CUDA's
+    kernel sums each row as it writes, which takes no memory: here the sums go into the spent
+    gradient's first column before the result is made."""
+    tmp = grad * out
+    sums = grad.narrow(dim, 0, 1)
+    sums.copy_(tmp.sum(dim, keepdim=True))
+    return torch.addcmul(tmp, out, sums, value=-1)
 
 
 def softmax(x, dim, pytorch, dtype=None, log=False):
-    """F.softmax (or F.log_softmax) under the named PyTorch release. With dtype=float32, at::softmax
-    converts a BF16 or FP32 input with toType and runs on that; before 1.11 autograd keeps it."""
-    if pytorch != "1.10":
-        return (F.log_softmax if log else F.softmax)(x, dim=dim, dtype=dtype)
-    return KeptInputSoftmax.apply(x if dtype is None else x.to(dtype), dim, log)
+    """F.softmax (or F.log_softmax) under the named PyTorch release, as CUDA runs it. With
+    dtype=float32, at::softmax converts a BF16 or FP32 input with toType and runs on that; before
+    1.11 autograd keeps it."""
+    x = x if dtype is None else x.to(dtype)
+    if pytorch == "1.10":
+        return KeptInputSoftmax.apply(x, dim, log)
+    return F.log_softmax(x, dim=dim) if log else CudaSoftmax.apply(x, dim)
 
 
 def cross_entropy(x, target, pytorch, **kwargs):
@@ -186,7 +216,31 @@ class NoAutocast:
 
     @staticmethod
     def sdpa(q, k, v):
+        # PyTorch's SDPA on a CUDA GPU (aten/src/ATen/native/transformers/cuda/sdp_utils.cpp):
+        # the flash and cuDNN kernels take 16-bit inputs alone and the memory-efficient one no
+        # enable_gqa, so FP32 inputs with fewer KV heads run the math composite.
+        if q.dtype == torch.float32 and k.shape[1] != q.shape[1]:
+            return sdpa_math(q, k, v)
         return FlashAttention.apply(q, k, v)
+
+
+def sdpa_math(q, k, v):
+    """_scaled_dot_product_attention_math (aten/src/ATen/native/transformers/attention.cpp) with
+    is_causal and enable_gqa, op for op: q and k each scaled by the square root of the softmax
+    scale, the causal mask made additive, K and V repeated to every head (repeat_interleave,
+    pre_process_group_query_attention_input), matmul, the mask added in place, softmax
+    (_safe_softmax, which saves its output as softmax does), matmul with V. The repetition is
+    written as an expanded copy: PyTorch 2.11's repeat_interleave by a number saves no index on the
+    GPU (seen on the H200), where this oracle's 1.13 builds one for index_select."""
+    s, d = q.shape[2], q.shape[3]
+    scaling = math.sqrt(d**-0.5)
+    q = q * scaling
+    mask = torch.zeros(s, s, dtype=q.dtype).masked_fill(~torch.ones(s, s, dtype=torch.bool).tril(), float("-inf"))
+    rep = q.shape[1] // k.shape[1]
+    k, v = LlamaLayer.repeat_kv(k, rep), LlamaLayer.repeat_kv(v, rep)
+    attn = torch.matmul(q, k.transpose(-2, -1) * scaling)
+    attn.add_(mask)
+    return torch.matmul(CudaSoftmax.apply(attn, -1), v)
 
 
 class FlashAttention(torch.autograd.Function):
