@@ -304,6 +304,8 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
         return s.perLayerRopePossible();
     if (field == "kv-repeat")
         return s.kvRepeatPossible();
+    if (field == "padding-mask")
+        return s.implementation == Implementation::HuggingFace && s.attention == Attention::Sdpa;
     if (field == "adapters-fp32")
         return s.adaptersFp32Possible() && !s.adaptersFp32Regardless();
     if (field == "paged-optimizer")

@@ -172,6 +172,12 @@ const std::array kFields = {
               "KV heads, as Llama's flash_attention_2 always did; with --implementation huggingface, --attention "
               "flash or sdpa and fewer KV heads than heads",
               nullptr, VL_WORD(kvRepeated, parseYesNo, "kv-repeat", kYesNo), false, VL_BOOL(kvRepeated)},
+    FieldSpec{"padding-mask", "training.padding_mask", "yes|no",
+              "The batch carries padding (a collator's padded rows, not packed ones): Hugging Face's SDPA path "
+              "gets the attention mask, so K and V are copied to every head and SDPA's memory-efficient kernel "
+              "keeps the mask, made additive in the model's dtype, for each layer (s·s per sequence); with "
+              "--implementation huggingface and --attention sdpa",
+              nullptr, VL_WORD(paddingMask, parseYesNo, "padding-mask", kYesNo), false, VL_BOOL(paddingMask)},
     FieldSpec{"paged-optimizer", "training.paged_optimizer", "yes|no",
               "bitsandbytes' paged optimizer (PagedAdamW, PagedAdamW8bit, PagedLion; the QLoRA paper's "
               "recipe): the states of each tensor of 1e5 elements or more live in CUDA managed memory, "

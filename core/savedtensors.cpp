@@ -898,6 +898,13 @@ void llamaLayer(const Scenario &s, TensorList &out)
         out.add(repeated ? "value, repeated to every head" : "value (KV heads)", e * tokens * kv);
         out.add("attention output, saved by the kernel and the output projection", e * tokens * q);
         out.add("log-sum-exp (FP32)", 4 * tokens * heads);
+        // SDPA handed a padding mask runs the memory-efficient kernel: scaled_dot_product_attention
+        // makes the boolean mask additive in the query's dtype for each call
+        // (aten/src/ATen/native/transformers/attention.cpp, convert_boolean_attn_mask), broadcast over
+        // the heads, and the kernel saves it (derivatives.yaml, _scaled_dot_product_efficient_attention:
+        // attn_bias).
+        if (s.sdpaGetsPaddingMask())
+            out.add("padding mask made additive, saved by SDPA's memory-efficient kernel", e * s.sequence * tokens);
         projectionInputs(s, out, {LoraO}, tokens, q, e, false, true);
     } else {
         // Eager attention, or SDPA's math composite (_scaled_dot_product_attention_math in

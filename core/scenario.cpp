@@ -188,8 +188,8 @@ bool sdpaRunsMath(const Scenario &s)
     // stride-0 view for a single KV head), and the memory-efficient kernel takes them.
     const Architecture &a = s.arch;
     return s.implementation == Implementation::HuggingFace && a.modeling == Modeling::Llama
-        && s.attention == Attention::Sdpa && a.kvHeads < a.heads && !s.kvRepeated && a.effectiveHeadDim() <= 256
-        && dtypeBytes(s).activation == 4;
+        && s.attention == Attention::Sdpa && a.kvHeads < a.heads && !s.kvRepeated && !s.paddingMask
+        && a.effectiveHeadDim() <= 256 && dtypeBytes(s).activation == 4;
 }
 
 DtypeBytes dtypeBytes(const Scenario &s)

@@ -260,6 +260,11 @@ struct Scenario {
     // 4.48, and SDPA where it gets no enable_gqa (every release before 4.48). false: K and V reach
     // the kernel at the KV heads, as its Llama flash_attention_2 always did (kvRepeatPossible).
     bool kvRepeated = false;
+    // The batch carries padding (a collator's padded rows rather than packed ones), so Hugging
+    // Face's SDPA path gets the attention mask: no enable_gqa (K and V repeated to every head), and
+    // SDPA runs the memory-efficient kernel, which saves the mask it is handed, made additive in the
+    // model's dtype, for each layer (measured on an H200: h200-llama1b-bf16-sdpa-b4-s1024-padded).
+    bool paddingMask = false;
     Loss loss = Loss::Standard;
     ExpertLoad expertLoad = ExpertLoad::EveryToken;
     // torchtune's packed dataset (datasets/_packed.py, PackedDataset): several samples share a
@@ -396,7 +401,13 @@ struct Scenario {
         return implementation == Implementation::HuggingFace && arch.modeling == Modeling::Llama
             && attention != Attention::Eager && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
     }
-    bool keysAndValuesRepeated() const { return kvRepeated && kvRepeatPossible(); }
+    bool keysAndValuesRepeated() const { return (kvRepeated || sdpaGetsPaddingMask()) && kvRepeatPossible(); }
+    // Where paddingMask reaches a kernel: Hugging Face's code under SDPA (flash_attention_2 unpads
+    // the batch instead: not modelled; eager attention adds a mask anyway).
+    bool sdpaGetsPaddingMask() const
+    {
+        return paddingMask && implementation == Implementation::HuggingFace && attention == Attention::Sdpa;
+    }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // The other codes' MoE block, Hugging Face's: its experts run one after another (expertLoad).

@@ -512,6 +512,43 @@ private Q_SLOTS:
                  bytesPerToken * 2 * 4096 * s.arch.layers);
     }
 
+    // A padded batch hands Hugging Face's SDPA path its mask: K and V copied to every head, and the
+    // memory-efficient kernel keeps the mask made additive in the model's dtype, s·s a sequence a
+    // layer. Measured on an H200 (h200-llama1b-bf16-sdpa-b4-s1024-padded): 32 MiB a layer more
+    // than the same batch unpadded at Llama-3.2-1B's shape, 24 MiB of copies and 8 MiB of mask.
+    void paddingMaskReachesSdpa_data()
+    {
+        QTest::addColumn<qint64>("kvHeads");
+        QTest::addColumn<int>("attention");
+        QTest::addColumn<qint64>("bytesPerLayer");
+        constexpr qint64 tokens = 4 * 1024, mask = 2 * 1024 * tokens;
+        QTest::newRow("Llama-3.2-1B's shape, SDPA: copies and mask")
+            << qint64(8) << int(Attention::Sdpa) << 2 * 2 * (32 - 8) * 64 * tokens + mask;
+        QTest::newRow("multi-head, SDPA: the mask alone") << qint64(32) << int(Attention::Sdpa) << mask;
+        QTest::newRow("flash_attention_2: unpads instead, not counted")
+            << qint64(8) << int(Attention::Flash) << qint64(0);
+    }
+    void paddingMaskReachesSdpa()
+    {
+        QFETCH(qint64, kvHeads);
+        QFETCH(int, attention);
+        QFETCH(qint64, bytesPerLayer);
+        Scenario s;
+        s.arch.hidden = 2048;
+        s.arch.heads = 32;
+        s.arch.kvHeads = kvHeads;
+        s.arch.ffn = 8192;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention(attention);
+        s.precision = Precision::Bf16;
+        s.microBatch = 4;
+        s.sequence = 1024;
+        QVERIFY(!scenarioError(s));
+        const Breakdown packed = estimate(s);
+        s.paddingMask = true;
+        QCOMPARE(estimate(s).keptPerLayer - packed.keptPerLayer, bytesPerLayer);
+    }
+
     // torchtitan's op-level selective checkpointing keeps, per layer, the block's input and the
     // outputs of the ops on its _save_list: wq, wv, w1 and w2 (the odd-numbered of the block's
     // seven mm calls), SDPA's output and its FP32 log-sum-exp; backward rebuilds one layer at a time.

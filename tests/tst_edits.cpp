@@ -888,6 +888,12 @@ private Q_SLOTS:
         hfEager.attention = Attention::Eager;
         QTest::newRow("K and V repeated, eager attention") << hfEager << "kv-repeat"
                                                            << "yes" << false;
+        Scenario hfSdpa = hfFlash;
+        hfSdpa.attention = Attention::Sdpa;
+        QTest::newRow("padding mask, Hugging Face's SDPA") << hfSdpa << "padding-mask"
+                                                           << "yes" << true;
+        QTest::newRow("padding mask, flash_attention_2") << hfFlash << "padding-mask"
+                                                         << "yes" << false;
         Scenario hfLora = huggingFace;
         hfLora.fineTune = FineTune::LoRA;
         hfLora.precision = Precision::Bf16;

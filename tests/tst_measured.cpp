@@ -105,6 +105,7 @@ Scenario scenarioOf(const YAML::Node &row)
     s.adaptersFp32 = get<bool>(row, "adapters_fp32", false);
     s.perLayerRope = get<bool>(row, "per_layer_rope", false);
     s.kvRepeated = get<bool>(row, "kv_repeat", false);
+    s.paddingMask = get<bool>(row, "padding_mask", false);
     s.baseDtype = *parseBaseDtype(get<std::string>(row, "base_dtype", "auto"));
     // The estimate predicts the reading the source took; what it does not state keeps the defaults
     // a user gets (the allocator reserve's percentage among them).

@@ -534,6 +534,14 @@ void ControlPanel::build()
                       "keys and values to every attention head before flash attention, and so does SDPA in those "
                       "releases; the kernel keeps the copies for backward. Tick it for a run on such a release.");
         });
+    m_paddingMask = new QCheckBox(m_advancedBody);
+    row(
+        af, m_paddingMask, [] { return tr("Batches padded, not packed"); },
+        [] {
+            return tr("When the batch's rows are padded to one length (not packed), Hugging Face hands SDPA the "
+                      "padding mask: keys and values are copied to every head, and SDPA's memory-efficient kernel "
+                      "keeps the mask, s×s per sequence, for every layer's backward.");
+        });
     row(
         af, m_pytorch, [] { return tr("PyTorch"); },
         [] {
@@ -805,6 +813,7 @@ void ControlPanel::build()
     checkEdit(m_liger, "liger", [](Scenario &s, int v) { s.liger = v; });
     checkEdit(m_perLayerRope, "per-layer-rope", [](Scenario &s, int v) { s.perLayerRope = v; });
     checkEdit(m_kvRepeat, "kv-repeat", [](Scenario &s, int v) { s.kvRepeated = v; });
+    checkEdit(m_paddingMask, "padding-mask", [](Scenario &s, int v) { s.paddingMask = v; });
     comboEdit(m_pytorch, "pytorch", [](Scenario &s, int v) { s.pytorch = PyTorchRelease(v); });
     comboEdit(m_transformers, "transformers", [](Scenario &s, int v) { s.transformers = TransformersRelease(v); });
     comboEdit(m_ampStyle, "amp-style", [](Scenario &s, int v) { s.ampStyle = AmpStyle(v); });
@@ -1052,6 +1061,7 @@ void ControlPanel::syncFromModel()
     setCheck(m_liger, s.liger);
     setCheck(m_perLayerRope, s.perLayerRope);
     setCheck(m_kvRepeat, s.kvRepeated);
+    setCheck(m_paddingMask, s.paddingMask);
     setComboData(m_pytorch, s.pytorch);
     setComboData(m_transformers, s.transformers);
     setComboData(m_ampStyle, s.ampStyle);

@@ -114,6 +114,7 @@ private:
     QCheckBox *m_liger = nullptr;
     QCheckBox *m_perLayerRope = nullptr;
     QCheckBox *m_kvRepeat = nullptr;
+    QCheckBox *m_paddingMask = nullptr;
     QComboBox *m_pytorch = nullptr;
     QComboBox *m_transformers = nullptr;
     QComboBox *m_ampStyle = nullptr;

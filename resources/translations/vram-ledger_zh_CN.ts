@@ -1356,6 +1356,14 @@
         <source>Eager attention keeps the s×s scores for backward: activations grow with s². PyTorch&apos;s SDPA (its flash kernel) and FlashAttention never store them, but for an FP32 model with fewer KV heads than heads SDPA runs its math kernel, which does.</source>
         <translation>Eager 注意力为反向传播保存 s×s 的注意力分数：激活随 s² 增长。PyTorch 的 SDPA（其 flash 内核）和 FlashAttention 从不保存它们；但对于 KV 头少于注意力头的 FP32 模型，SDPA 运行其 math 内核，会保存它们。</translation>
     </message>
+    <message>
+        <source>Batches padded, not packed</source>
+        <translation>批次填充而非打包</translation>
+    </message>
+    <message>
+        <source>When the batch&apos;s rows are padded to one length (not packed), Hugging Face hands SDPA the padding mask: keys and values are copied to every head, and SDPA&apos;s memory-efficient kernel keeps the mask, s×s per sequence, for every layer&apos;s backward.</source>
+        <translation>当批次中的各行被填充到同一长度（而非打包）时，Hugging Face 会把填充掩码交给 SDPA：key 和 value 被复制到每个注意力头，SDPA 的 memory-efficient 内核为每一层的反向传播保存该掩码，每条序列 s×s。</translation>
+    </message>
 </context>
 <context>
     <name>vl::CustomGpuDialog</name>
