@@ -60,6 +60,12 @@ CONFIGS = {
                                           checkpoint=None, lora=False),
     "llama1b-bf16-sdpa-b4-s1024-padded": dict(model=LLAMA_3_2_1B, dtype="bf16", attn="sdpa", batch=4, seq=1024,
                                               checkpoint=None, lora=False, padding=100),
+    "qwen3-0.6b-bf16-sdpa-b4-s2048-ckpt-padded": dict(model=QWEN3_0_6B, dtype="bf16", attn="sdpa", batch=4,
+                                                      seq=2048, checkpoint=False, lora=False, padding=300),
+    "llama1b-fp32-sdpa-b2-s1024-padded": dict(model=LLAMA_3_2_1B, dtype="fp32", attn="sdpa", batch=2, seq=1024,
+                                              checkpoint=None, lora=False, padding=100),
+    "llama1b-bf16-sdpa-b4-s2048-ckpt-lora-padded": dict(model=LLAMA_3_2_1B, dtype="bf16", attn="sdpa", batch=4,
+                                                        seq=2048, checkpoint=False, lora=True, padding=200),
 }
 
 STEPS = 3
