@@ -1344,6 +1344,13 @@ void codeEmbedding(const Scenario &s, TensorList &out)
     const bool trains = baseTrains(s);
     if (trains)
         out.add("token ids, saved by the embedding (int64)", 8 * tokens);
+    // The padding mask Hugging Face's model builds once for every layer (masking_utils.py,
+    // sdpa_mask: boolean, batch × 1 × s × s) is an input of each checkpointed layer, which keeps it
+    // for the recomputation until its backward: there until the first layer's. Without
+    // checkpointing it goes when the model's forward returns. (Measured on an H200:
+    // h200-qwen3-0.6b-bf16-sdpa-b4-s2048-ckpt-padded.)
+    if (s.sdpaGetsPaddingMask() && s.recompute == Recompute::Full)
+        out.add("padding mask (boolean), built by the model and kept by the checkpointed layers", s.sequence * tokens);
     if (s.implementation == Implementation::LitGpt)
         return;
     switch (s.arch.modeling) {
