@@ -587,6 +587,23 @@ private Q_SLOTS:
                 s.sequence = 4096;
             },
             "FP32 gradients of the attention probabilities and scores and the softmax backward's grad × output");
+        row(
+            "Hugging Face in FP32 with fewer KV heads under SDPA (its math kernel)",
+            [](Scenario &s) {
+                s.implementation = Implementation::HuggingFace;
+                s.attention = Attention::Sdpa;
+                s.arch.kvHeads = 8;
+                s.precision = Precision::Fp32;
+            },
+            "FP32 gradients of the attention probabilities and scores and the softmax backward's grad × output");
+        row("Hugging Face under SDPA, padded batches, every layer recomputed", [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.attention = Attention::Sdpa;
+            s.arch.kvHeads = 8;
+            s.precision = Precision::Bf16;
+            s.paddingMask = true;
+            s.recompute = Recompute::Full;
+        });
         row("GPT-2 in BF16, eager attention over 1024 tokens, two sequences", [](Scenario &s) {
             gpt2(s);
             s.precision = Precision::Bf16;

@@ -4050,6 +4050,22 @@
         <source>gradients of the attention probabilities and scores and the softmax backward&apos;s grad × output, less what was saved after the probabilities and the value&apos;s copy, freed by then</source>
         <translation>注意力概率与分数的梯度及 softmax 反向的 grad × output，减去此时已释放的、在概率之后保存的张量与 value 的副本</translation>
     </message>
+    <message>
+        <source>query × √scale, copied by the batched matmul (SDPA&apos;s math kernel)</source>
+        <translation>乘以 √scale 的 query，由批量矩阵乘法复制（SDPA 的 math 内核）</translation>
+    </message>
+    <message>
+        <source>key repeated to every head × √scale (SDPA&apos;s math kernel)</source>
+        <translation>复制到每个头并乘以 √scale 的 key（SDPA 的 math 内核）</translation>
+    </message>
+    <message>
+        <source>padding mask made additive, saved by SDPA&apos;s memory-efficient kernel</source>
+        <translation>转为加性的填充掩码，由 SDPA 的 memory-efficient 内核保存</translation>
+    </message>
+    <message>
+        <source>padding mask (boolean), built by the model and kept by the checkpointed layers</source>
+        <translation>填充掩码（布尔型），由模型构建，由各检查点层保留</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
