@@ -232,6 +232,28 @@ private Q_SLOTS:
             QVERIFY(html.contains(QStringLiteral("autocast")));
     }
 
+    // Padded batches: the page says what the padding mask costs and which option drops it.
+    void assumptionsNamePaddedBatches_data()
+    {
+        QTest::addColumn<bool>("padded");
+        QTest::newRow("padded batches: named") << true;
+        QTest::newRow("packed batches: not named") << false;
+    }
+    void assumptionsNamePaddedBatches()
+    {
+        QFETCH(bool, padded);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.attention = Attention::Sdpa;
+        s.arch.kvHeads = 8;
+        s.precision = Precision::Bf16;
+        s.paddingMask = padded;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QCOMPARE(html.contains(QStringLiteral("--padding-mask no")), padded);
+        QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
+    }
+
     // An interleaved pipeline's page says how many chunk passes the stage holds, as Megatron
     // schedules them: stage 0 of 4 with 2 chunks and 8 micro-batches, 2·3 + 1·4 + 1 = 11 of 16.
     void assumptionsExplainInterleaving()

@@ -307,7 +307,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "backward ends, %1 more at the first layer's backward. The non-reentrant checkpoint "
                         "(--use-reentrant no) or FSDP2 frees them layer by layer.")
                         .arg(bytesText(b.keptPastBackwardAt(b.layersOnStage), units));
-    if (const Bytes repeated = repeatedKeysAndValues(s); repeated > 0)
+    if (s.sdpaGetsPaddingMask())
+        parallel << QObject::tr("Padded batches: Hugging Face hands SDPA the padding mask, so keys and values are "
+                                "copied to every head (%1 more a layer than at the key/value heads) and SDPA's "
+                                "memory-efficient kernel keeps the mask, s×s a sequence, for every layer's backward "
+                                "(--padding-mask no: packed batches, or batches without padding).")
+                        .arg(bytesText(repeatedKeysAndValues(s), units));
+    else if (const Bytes repeated = repeatedKeysAndValues(s); repeated > 0)
         parallel << QObject::tr("K and V copied to every head (Hugging Face's Mistral, Mixtral and Qwen2 flash "
                                 "attention before transformers 4.48, and SDPA in those releases): each layer's "
                                 "attention keeps its keys and values as wide as its queries, %1 more a layer than at "

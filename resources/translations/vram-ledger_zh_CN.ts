@@ -339,6 +339,10 @@
         <source>bitsandbytes 0.43.1 or older: every 4-bit linear keeps its input for backward (dropped in 0.43.2, bitsandbytes pull request 1270) as an attribute of its autograd context, which autograd frees only with the graph: through the whole backward of a layer, after its own backward has run. Under the non-reentrant checkpoint, which keeps each layer&apos;s graph from forward on, every layer&apos;s stay from its forward to the end of backward.</source>
         <translation>bitsandbytes 0.43.1 或更早：每个 4 位线性层都为反向传播保留其输入（0.43.2 起不再保留，见 bitsandbytes 拉取请求 1270），存为其 autograd 上下文的属性，autograd 只随计算图一起释放它：在该层的整个反向传播期间都在，即使它自己的反向已经跑完。在非重入式检查点下，前向会一直保留每层的计算图，所以每一层的这些输入从它的前向起一直留到反向结束。</translation>
     </message>
+    <message>
+        <source>Padded batches: Hugging Face hands SDPA the padding mask, so keys and values are copied to every head (%1 more a layer than at the key/value heads) and SDPA&apos;s memory-efficient kernel keeps the mask, s×s a sequence, for every layer&apos;s backward (--padding-mask no: packed batches, or batches without padding).</source>
+        <translation>批次经过填充：Hugging Face 把填充掩码交给 SDPA，因此 key 和 value 被复制到每个注意力头（每层比按键/值头多 %1），SDPA 的 memory-efficient 内核为每一层的反向传播保留该掩码，每条序列 s×s（--padding-mask no：打包的批次，或没有填充的批次）。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
