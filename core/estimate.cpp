@@ -1404,7 +1404,9 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // final norm (autograd's AccumulateGrad); an untied embedding's gradient is made after every
     // layer's, by the step's last backward. The step timeline spreads the layers' own over their
     // backward. (Measured on an H200: h200-llama1b-fp32-sdpa-b1-s4096 peaks in the last layer's
-    // backward with the tied head's gradient there, a fifth of the model's.)
+    // backward with the tied head's gradient there, a fifth of the model's.) Sharded, persistent or
+    // stepped-in-backward gradients keep their own timing; BERT's pooler and classifier, small, stay
+    // spread with the layers'.
     const bool wholeGradients = s.fineTune == FineTune::Full && !shardGradients && !b.gradientsPersist
         && !s.optimizerInBackward && !offloadsGradients && s.tensorParallel == 1 && a.modeling != Modeling::Bert;
     if (wholeGradients) {
