@@ -305,7 +305,7 @@ bool fieldInEffect(const Scenario &s, std::string_view field)
     if (field == "kv-repeat")
         return s.kvRepeatPossible();
     if (field == "padding-mask")
-        return s.implementation == Implementation::HuggingFace && s.attention == Attention::Sdpa;
+        return s.paddingMaskPossible();
     if (field == "adapters-fp32")
         return s.adaptersFp32Possible() && !s.adaptersFp32Regardless();
     if (field == "paged-optimizer")

@@ -402,12 +402,13 @@ struct Scenario {
             && attention != Attention::Eager && arch.kvHeads > 1 && arch.kvHeads < arch.heads;
     }
     bool keysAndValuesRepeated() const { return (kvRepeated || sdpaGetsPaddingMask()) && kvRepeatPossible(); }
-    // Where paddingMask reaches a kernel: Hugging Face's code under SDPA (flash_attention_2 unpads
-    // the batch instead: not modelled; eager attention adds a mask anyway).
-    bool sdpaGetsPaddingMask() const
+    // Where paddingMask can hold: Hugging Face's code under SDPA (flash_attention_2 unpads the batch
+    // instead: not modelled; eager attention adds a mask anyway).
+    bool paddingMaskPossible() const
     {
-        return paddingMask && implementation == Implementation::HuggingFace && attention == Attention::Sdpa;
+        return implementation == Implementation::HuggingFace && attention == Attention::Sdpa;
     }
+    bool sdpaGetsPaddingMask() const { return paddingMask && paddingMaskPossible(); }
     // Megatron-Core's MoE layer, whose experts may run as Transformer Engine's grouped GEMM.
     bool megatronExperts() const { return arch.experts > 1 && implementation == Implementation::Megatron; }
     // The other codes' MoE block, Hugging Face's: its experts run one after another (expertLoad).
