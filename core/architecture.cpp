@@ -54,6 +54,8 @@ ParameterCounts countParameters(const Architecture &a)
     c.perLayerBiases = attentionBias + mlpBiases(a) * a.experts;
     c.perLayerColumnBiases = columnBiases;
     c.perLayerVectors = c.perLayerBiases + a.normsPerLayer * normSize(a) + qkNormSize(a);
+    c.perLayerBeforeAttention = a.hidden * (qWidth + 2 * kvWidth)
+        + (a.qkvBias || a.linearBias ? qWidth + 2 * kvWidth : 0) + normSize(a) + qkNormSize(a);
     c.activePerLayer = attention + attentionBias + router + a.normsPerLayer * normSize(a) + qkNormSize(a)
         + (mlpMatrices(a) + mlpBiases(a)) * std::min(a.expertsPerToken, a.experts);
     c.embedding = a.vocab * a.hidden + a.learnedPositions * a.hidden;
@@ -82,6 +84,7 @@ ParameterCounts countParameters(const Architecture &a)
             ? double(c.perLayerExpertMatrices) / double(c.perLayerMatrices)
             : 0.0;
         c.perLayerMatrices = perLayer - c.perLayerVectors;
+        c.perLayerBeforeAttention = 0;
         c.perLayerExpertMatrices = static_cast<std::int64_t>(expertShare * double(c.perLayerMatrices));
         c.activePerLayer = perLayer;
         // Whatever the integer division left over goes to the final norm so the total is exact.

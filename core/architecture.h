@@ -63,6 +63,10 @@ struct ParameterCounts {
     // The column-parallel linears' biases among them (query/key/value, the MLP's up and gate):
     // split by TP with their weights; the row-parallel ones (output projection, down) are whole.
     std::int64_t perLayerColumnBiases = 0;
+    // Of one layer's parameters, those its forward uses before the attention's scores: the first
+    // norm, the query, key and value projections with their biases, the query and key norms.
+    // Unknown (0) where a stated total scales the layer away from its shapes.
+    std::int64_t perLayerBeforeAttention = 0;
     std::int64_t embedding = 0; // token embedding (+ learned positions)
     // The learned positions (and BERT's token types) among them: a plain embedding on every
     // tensor-parallel GPU, not split like the vocabulary.

@@ -478,6 +478,15 @@ struct Stage {
     void addRotaryTable(Units units, Sink &sink) const;
     template <class Sink>
     void addGradients(Units units, Breakdown &b, Sink &sink) const;
+    // Each backward makes the gradients whole as it goes, into no gradient made before (autograd's
+    // AccumulateGrad): full training, unsharded, not in a buffer kept all step, neither stepped in
+    // backward nor offloaded, one micro-batch a step on one tensor-parallel rank. Reads what
+    // addGradients decided.
+    bool gradientsMadeAsBackwardGoes(const Breakdown &b) const
+    {
+        return s.fineTune == FineTune::Full && !shardGradients && !b.gradientsPersist && !b.gradientsAccumulated
+            && !s.optimizerInBackward && !(deepSpeedOffload() && s.zeroStage >= 2) && s.tensorParallel == 1;
+    }
     template <class Sink>
     void addOptimizerStates(Units units, Sink &sink) const;
     // Of the trainable parameters here, those in tensors of fewer than `threshold` elements; of
@@ -1404,12 +1413,10 @@ void Stage::addGradients(Units units, Breakdown &b, Sink &sink) const
     // final norm (autograd's AccumulateGrad); an untied embedding's gradient is made after every
     // layer's, by the step's last backward. The step timeline spreads the layers' own over their
     // backward. (Measured on an H200: h200-llama1b-fp32-sdpa-b1-s4096 peaks in the last layer's
-    // backward with the tied head's gradient there, a fifth of the model's.) Sharded, persistent or
-    // stepped-in-backward gradients keep their own timing; BERT's pooler and classifier, small, stay
-    // spread with the layers'.
-    const bool wholeGradients = s.fineTune == FineTune::Full && !shardGradients && !b.gradientsPersist
-        && !s.optimizerInBackward && !offloadsGradients && s.tensorParallel == 1 && a.modeling != Modeling::Bert;
-    if (wholeGradients) {
+    // backward with the tied head's gradient there, a fifth of the model's.) Sharded, persistent,
+    // accumulated or stepped-in-backward gradients keep their own timing; BERT's pooler and
+    // classifier, small, stay spread with the layers'.
+    if (gradientsMadeAsBackwardGoes(b) && a.modeling != Modeling::Bert) {
         const std::int64_t tokenEmbedding = counts.embedding - counts.replicatedEmbedding;
         b.gradientsBeforeLayers = lastStage
             ? dt.gradient * ((a.tiedEmbeddings ? tokenEmbedding : counts.head) + counts.finalNorm)
@@ -2473,8 +2480,15 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 {
     if (savingLayers == 0)
         return;
-    const TensorList set = backwardWorkingSet(s, wholeLayer);
+    // BERT's layer runs no norm before its attention; its gradients, spread with the pooler's, are
+    // weighed whole.
+    const Bytes afterAttention = gradientsMadeAsBackwardGoes(b) && s.arch.modeling != Modeling::Bert
+        ? dt.gradient * counts.perLayerBeforeAttention
+        : 0;
+    const BackwardMoment moment = widestBackwardMoment(s, wholeLayer, afterAttention);
+    const TensorList &set = moment.tensors;
     b.backwardWorkingSet = set.total;
+    b.gradientsAfterWidestMoment = moment.gradientsYetToMake;
     const Bytes beyond = std::max<Bytes>(set.total - lossFreed, 0);
     sink.add(ItemId::BackwardWorkingSet, beyond, [&] {
         std::string text = "one layer's backward at its widest:";
@@ -2491,6 +2505,10 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
             text += std::string(who) + formatCount(rows) + " rows, " + (s.groupedGemm ? "their" : "its")
                 + " share of the tokens × k gathered over TP × EP)";
         }
+        if (moment.gradientsYetToMake > 0)
+            text += " (the gradients of the layer's first norm and of q, k and v, which its backward makes after "
+                    "this moment: "
+                + formatBytes(moment.gradientsYetToMake, units) + ")";
         if (lossFreed == 0)
             return text + equals(beyond, units);
         return text + " = " + formatBytes(set.total, units)

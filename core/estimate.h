@@ -123,6 +123,9 @@ struct Breakdown {
     Bytes castsGoneAtLossBackward = 0;
     Bytes headWeightCasts = 0;    // of the weight casts, the head's: freed by its backward, before the layers'
     Bytes backwardWorkingSet = 0; // one layer's backward at its widest, beyond the saved tensors
+    // Of the layer's own gradients, those its backward makes after that moment (an eager
+    // attention's: the first norm's, q's, k's and v's), which the moment does not hold.
+    Bytes gradientsAfterWidestMoment = 0;
     // Per layer whose backward has run, what outlives it: FSDP1's kept checkpointed input and its
     // gradient (CheckpointsKeptByFsdp), bitsandbytes' kept inputs without recomputation.
     Bytes keptPastBackward = 0;
@@ -142,13 +145,15 @@ struct Breakdown {
     // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
     // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
     Bytes gatheredOnlyInBackward = 0;
-    bool batchKeptAllStep = false;   // the micro-batch's tensors stay until the next step (Megatron's rerun)
-    Bytes batchIdsInEmbedding = 0;   // of a kept batch, the ids the embedding item counts while it keeps them
-    bool dequantizedAtLoss = false;  // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
-    bool bucketPersists = false;     // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
-    bool gradientsPersist = false;   // the gradients live in a buffer kept all step (Megatron's main_grad)
-    Bytes gradientsBeforeLayers = 0; // of the gradients, the head's: made before any layer's backward
-    Bytes gradientsAfterLayers = 0;  // of the gradients, an untied embedding's: made after every layer's
+    bool batchKeptAllStep = false;  // the micro-batch's tensors stay until the next step (Megatron's rerun)
+    Bytes batchIdsInEmbedding = 0;  // of a kept batch, the ids the embedding item counts while it keeps them
+    bool dequantizedAtLoss = false; // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)
+    bool bucketPersists = false;    // DeepSpeed's gradient bucket lives all step (ZeRO-3), not only in backward
+    bool gradientsPersist = false;  // the gradients live in a buffer kept all step (Megatron's main_grad)
+    // Of the gradients, where each backward makes them whole as it goes (else 0): the head's, made
+    // before any layer's backward, and an untied embedding's, made after every layer's.
+    Bytes gradientsBeforeLayers = 0;
+    Bytes gradientsAfterLayers = 0;
     // The step's earlier micro-batches' gradients, which each backward adds into: there through the
     // drawn (last) micro-batch's forward, loss and backward.
     bool gradientsAccumulated = false;

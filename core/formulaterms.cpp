@@ -420,6 +420,11 @@ constexpr std::string_view kTerms[] = {
     VL_TRANSLATE_NOOP("vl::formula", "key repeated to every head × √scale (SDPA's math kernel)"),
     VL_TRANSLATE_NOOP("vl::formula", "padding mask made additive, saved by SDPA's memory-efficient kernel"),
     VL_TRANSLATE_NOOP("vl::formula", "padding mask (boolean), built by the model and kept by the checkpointed layers"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "RoPE's cos and sin, computed once for a row of positions, saved by every layer's rotation"),
+    VL_TRANSLATE_NOOP("vl::formula",
+                      "the gradients of the layer's first norm and of q, k and v, which its backward makes after "
+                      "this moment:"),
     VL_TRANSLATE_NOOP("vl::formula", "query, copied for the batched matmul"),
     VL_TRANSLATE_NOOP("vl::formula", "shifted labels (int64), saved by the loss"),
     VL_TRANSLATE_NOOP("vl::formula", "tanh output"),

@@ -1366,6 +1366,20 @@ void codeEmbedding(const Scenario &s, TensorList &out)
         dropoutMask(s, out, tokens * s.arch.hidden);
         break;
     case Modeling::Llama:
+        // In the releases from transformers 4.46 on, the model computes RoPE's cos and sin once a
+        // forward, in the stream's dtype, for position ids it makes of one row when the batch
+        // brings none (modeling_llama.py, LlamaModel.forward: position_ids =
+        // cache_position.unsqueeze(0), position_embeddings = self.rotary_emb(hidden_states,
+        // position_ids)); every layer's rotation saves them (apply_rotary_pos_emb: q * cos,
+        // rotate_half(q) * sin), so they stay until the first layer's backward. Up to 4.44 each
+        // layer's attention computed its own (4.38's LlamaAttention.forward: cos, sin =
+        // self.rotary_emb(value_states, position_ids)): not counted.
+        // (Measured on an H200: at h200-llama1b-fp32-sdpa-b1-s4096's peak, modeling_llama.py's
+        // LlamaRotaryEmbedding.forward holds them.)
+        if (s.implementation == Implementation::HuggingFace && s.transformers != TransformersRelease::Before4_46)
+            out.add("RoPE's cos and sin, computed once for a row of positions, saved by every layer's rotation",
+                    2 * s.sequence * s.arch.effectiveHeadDim() * dtypeBytes(s).stream, 2);
+        break;
     case Modeling::GptNeox: break;
     }
 }
@@ -1625,6 +1639,11 @@ TensorList backwardWorkingSet(const Scenario &s)
 
 TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
 {
+    return widestBackwardMoment(s, wholeLayer, 0).tensors;
+}
+
+BackwardMoment widestBackwardMoment(const Scenario &s, const TensorList &wholeLayer, Bytes gradientsAfterAttention)
+{
     const Architecture &a = s.arch;
     const DtypeBytes dt = dtypeBytes(s);
     const std::int64_t e = dt.activation;
@@ -1645,7 +1664,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     const bool maskFreedFirst = !megatron && a.modeling == Modeling::Gpt2 && s.dropout;
     const Bytes stream = dt.stream * tokens / streamSplit * a.hidden;
     if (a.experts > 1 && !megatron)
-        return mixtralBackwardWorkingSet(s, wholeLayer, stream);
+        return {mixtralBackwardWorkingSet(s, wholeLayer, stream)};
     if (maskFreedFirst)
         out.add("gradient of the layer's output (the residual stream), less the MLP dropout's 1-byte mask, freed "
                 "first",
@@ -1860,12 +1879,15 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
     // gradients of the probabilities and of the scores with, between them, CUDA's softmax backward's tmp = grad ×
     // output (aten/src/ATen/native/cuda/SoftMax.cu, softmax_backward_cuda_out; seen on an H200,
     // tests/gpu/attention_backward.py), in the softmax's dtype: FP32 for Llama (softmax(dtype=float32)) and for GPT-2
-    // and BERT under autocast (softmax is on its FP32 list); at long sequences the wider moment.
+    // and BERT under autocast (softmax is on its FP32 list); at long sequences the wider moment. The gradients of the
+    // first norm and of q, k and v come after it (autograd runs the layer's nodes in reverse; seen on an H200:
+    // h200-llama1b-fp32-sdpa-b1-s4096's peak holds the layer's o and MLP weight gradients, not those): it is weighed
+    // without them.
     const bool eagerAttention = s.implementation == Implementation::HuggingFace
         && (s.attention == Attention::Eager || sdpaRunsMath(s)) && a.experts == 1
         && (a.modeling == Modeling::Llama || a.modeling == Modeling::Gpt2 || a.modeling == Modeling::Bert);
     if (!eagerAttention)
-        return out;
+        return {out};
     const SavedTensor streamGradient = bertPostNorm
         ? SavedTensor{"gradient of the first LayerNorm's input (the residual stream)", stream, 1}
         : out.items[0];
@@ -1891,8 +1913,8 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
         : 0;
     const Bytes softmax = heldOutputGradient + streamGradient.bytes + attentionOutput + fp32Value
         + 3 * softmaxBytes * scores - freed;
-    if (softmax <= out.total)
-        return out;
+    if (softmax - gradientsAfterAttention <= out.total)
+        return {out};
     TensorList attention;
     attention.add(kOutputGradientHeld, heldOutputGradient);
     attention.add(streamGradient.name, streamGradient.bytes);
@@ -1904,7 +1926,7 @@ TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
                       : "gradients of the attention probabilities and scores and the softmax backward's grad × output, "
                         "less what was saved after the probabilities and the value's copy, freed by then",
                   3 * softmaxBytes * scores - freed);
-    return attention;
+    return {attention, gradientsAfterAttention};
 }
 
 TensorList outsideTensors(const Scenario &s)

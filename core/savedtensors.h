@@ -102,6 +102,17 @@ Bytes repeatedKeysAndValues(const Scenario &s);
 // is layerTensorsWithoutRecompute(s), for a caller that has it already.
 TensorList backwardWorkingSet(const Scenario &s);
 TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
+// The same moment with the layer's own parameter gradients weighed in: an eager attention's
+// moment, its softmax's backward, comes before the layer's backward has made the gradients of
+// what its forward ran before the attention (the first norm, the query, key and value
+// projections: `gradientsAfterAttention` bytes, 0 where gradients are not made as backward goes),
+// so it holds them not; the MLP's moments are weighed with every one of them, which holds at
+// least as much as they do.
+struct BackwardMoment {
+    TensorList tensors;
+    Bytes gradientsYetToMake = 0; // of the layer's gradients, those made after this moment
+};
+BackwardMoment widestBackwardMoment(const Scenario &s, const TensorList &wholeLayer, Bytes gradientsAfterAttention);
 
 // The base weights train (full fine-tuning, or the trainable top layers under freeze).
 bool baseTrains(const Scenario &s);

@@ -151,10 +151,11 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // Each layer's backward adds its gradients, into those of the earlier micro-batches where
     // there are some; the head's come before the layers', an untied embedding's after them.
     const Bytes newGradients = b.gradientsAccumulated ? 0 : gradients;
-    const Bytes beforeLayers = b.gradientsAccumulated ? 0 : b.gradientsBeforeLayers;
-    const Bytes layerGradients = newGradients - beforeLayers - (b.gradientsAccumulated ? 0 : b.gradientsAfterLayers);
+    const Bytes layerGradients = newGradients - b.gradientsBeforeLayers - b.gradientsAfterLayers;
+    // At the layer's widest moment its backward has yet to make some of its own.
     const auto gradientsAfter = [&](std::int64_t done) {
-        return earlierMicroBatches + beforeLayers + share(layerGradients, done);
+        return earlierMicroBatches + b.gradientsBeforeLayers + share(layerGradients, done)
+            - b.gradientsAfterWidestMoment;
     };
     // share(g, d) − share(a, d − 1) lies within 1 of ((g − a)·d + a)/layers, so with g − a ≥ layers
     // no earlier d beats d = layers; with g − a ≤ −2·layers none beats d = 1, or d = 2 past the

@@ -337,6 +337,51 @@ private Q_SLOTS:
         QCOMPARE(estimate(s).item(ItemId::Logits), logits * bytesPerLogit + 4096LL * 4096 * normBytes);
     }
 
+    // RoPE's cos and sin in Hugging Face's code from transformers 4.46 on: computed once a forward
+    // by the model, for the one row of positions it makes, in the residual stream's dtype, and
+    // saved by every layer's rotation (Llama-2-7B's shapes, 4096 tokens a sequence, head_dim 128).
+    void ropeSharedByTheLayers_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("release");
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<qint64>("bytes");
+        const qint64 pair = 2LL * 4096 * 128;
+        QTest::newRow("4.49 and later in BF16: one row of positions, whatever the batch")
+            << int(Implementation::HuggingFace) << int(TransformersRelease::Since4_49) << int(Precision::Bf16)
+            << 2 * pair;
+        QTest::newRow("4.46 to 4.48 under autocast: the FP32 stream's dtype")
+            << int(Implementation::HuggingFace) << int(TransformersRelease::Before4_49) << int(Precision::MixedBf16)
+            << 4 * pair;
+        QTest::newRow("before 4.46: up to 4.44 each layer's attention made its own (not counted)")
+            << int(Implementation::HuggingFace) << int(TransformersRelease::Before4_46) << int(Precision::Bf16)
+            << qint64(0);
+        QTest::newRow("torchtitan: its rotary table instead")
+            << int(Implementation::TorchTitan) << int(TransformersRelease::Since4_49) << int(Precision::Bf16)
+            << qint64(0);
+    }
+    void ropeSharedByTheLayers()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, release);
+        QFETCH(int, precision);
+        QFETCH(qint64, bytes);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.transformers = TransformersRelease(release);
+        s.precision = Precision(precision);
+        s.ampStyle = AmpStyle::Autocast;
+        s.attention = Attention::Sdpa;
+        s.sequence = 4096;
+        s.microBatch = 4;
+        QVERIFY(!scenarioError(s));
+        qint64 rope = 0;
+        for (const SavedTensor &tensor : savedTensors(s, TensorScope::Outside))
+            if (std::string_view(tensor.name).starts_with("RoPE's cos and sin"))
+                rope += tensor.bytes;
+        QCOMPARE(rope, bytes);
+    }
+
     // lit-gpt's loss (finetune/lora.py and utils.py chunked_cross_entropy at 8641822): Fabric hands
     // back FP32 logits, 4 B each, and for more than one sequence the last chunk, sliced to drop its
     // final position, is no view, so reshape copies it: b × (its length − 1) × vocab × 4 B more.

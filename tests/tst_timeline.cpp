@@ -717,6 +717,86 @@ private Q_SLOTS:
     // (use_orig_params) outlive zero_grad until the next forward, so they are there between steps
     // but not at the loss; DeepSpeed ZeRO-3 reduces into one flat buffer it keeps all step. Read
     // as max_memory_allocated reads it, where FSDP's stream pools do not count.
+    // An eager attention's widest moment in backward, its softmax's, comes before the layer's
+    // backward has made the gradients of its first norm and of q, k and v (measured on an H200:
+    // h200-llama1b-fp32-sdpa-b1-s4096 peaks there without them): every backward point, each at
+    // its layer's widest moment, holds those of the layer being computed less. The MLP's moments,
+    // and gradients not made whole as backward goes, keep the layer's all.
+    void attentionMomentComesBeforeItsProjectionsGradients_data()
+    {
+        QTest::addColumn<std::function<void(Scenario &)>>("setUp");
+        QTest::addColumn<bool>("atAttention");
+        const auto eager = [](Scenario &s) {
+            s.implementation = Implementation::HuggingFace;
+            s.precision = Precision::Fp32;
+            s.attention = Attention::Eager;
+            s.arch.fixedParams = 0;
+            s.sequence = 4096;
+        };
+        QTest::newRow("Hugging Face's Llama in FP32, eager attention over 4096 tokens")
+            << std::function<void(Scenario &)>(eager) << true;
+        QTest::newRow("GPT-2's block: its fused c_attn with the bias, its LayerNorm")
+            << std::function<void(Scenario &)>([eager](Scenario &s) {
+                   eager(s);
+                   s.arch = Architecture{.hidden = 768,
+                                         .layers = 12,
+                                         .heads = 12,
+                                         .kvHeads = 12,
+                                         .ffn = 3072,
+                                         .vocab = 50257,
+                                         .learnedPositions = 1024,
+                                         .mlp = MlpKind::Gelu,
+                                         .modeling = Modeling::Gpt2,
+                                         .norm = NormKind::LayerNorm,
+                                         .tiedEmbeddings = true,
+                                         .linearBias = true};
+                   s.sequence = 1024;
+               })
+            << true;
+        QTest::newRow("SDPA's flash kernel in BF16: the MLP's moment")
+            << std::function<void(Scenario &)>([eager](Scenario &s) {
+                   eager(s);
+                   s.precision = Precision::Bf16;
+                   s.attention = Attention::Sdpa;
+               })
+            << false;
+        QTest::newRow("four micro-batches: added into the gradients made before")
+            << std::function<void(Scenario &)>([eager](Scenario &s) {
+                   eager(s);
+                   s.gradAccum = 4;
+               })
+            << false;
+        QTest::newRow("ZeRO-2 over 8 GPUs: sharded as they are made")
+            << std::function<void(Scenario &)>([eager](Scenario &s) {
+                   eager(s);
+                   s.zeroStage = 2;
+                   s.dataParallel = 8;
+               })
+            << false;
+    }
+    void attentionMomentComesBeforeItsProjectionsGradients()
+    {
+        QFETCH(std::function<void(Scenario &)>, setUp);
+        QFETCH(bool, atAttention);
+        Scenario s;
+        setUp(s);
+        QVERIFY(!scenarioError(s));
+        const Architecture &a = s.arch;
+        // The first norm's weight (and bias), q's, k's and v's weights (and biases), FP32 gradients.
+        const std::int64_t qkvWidth = (a.heads + 2 * a.kvHeads) * a.effectiveHeadDim();
+        const std::int64_t beforeAttention = a.hidden * qkvWidth + (a.linearBias ? qkvWidth : 0)
+            + (a.norm == NormKind::LayerNorm ? 2 : 1) * a.hidden;
+        const Breakdown b = estimate(s);
+        QCOMPARE(b.gradientsAfterWidestMoment, atAttention ? 4 * beforeAttention : Bytes(0));
+        Breakdown allMade = b;
+        allMade.gradientsAfterWidestMoment = 0;
+        const StepTimeline t = stepTimeline(b), whole = stepTimeline(allMade);
+        QCOMPARE(t.points.size(), whole.points.size());
+        for (std::size_t i = 0; i < t.points.size(); ++i)
+            QCOMPARE(whole.points[i].part(Component::Gradients) - t.points[i].part(Component::Gradients),
+                     t.points[i].phase == StepPhase::Backward ? b.gradientsAfterWidestMoment : Bytes(0));
+    }
+
     void gradientsLiveWhereTheCodeKeepsThem_data()
     {
         QTest::addColumn<std::function<void(Scenario &)>>("setUp");

@@ -4070,6 +4070,14 @@
         <source>padding mask (boolean), built by the model and kept by the checkpointed layers</source>
         <translation>填充掩码（布尔型），由模型构建，由各检查点层保留</translation>
     </message>
+    <message>
+        <source>RoPE&apos;s cos and sin, computed once for a row of positions, saved by every layer&apos;s rotation</source>
+        <translation>RoPE 的 cos 与 sin，为一行位置计算一次，由每层的旋转保存</translation>
+    </message>
+    <message>
+        <source>the gradients of the layer&apos;s first norm and of q, k and v, which its backward makes after this moment:</source>
+        <translation>该层第一个归一化及 q、k、v 的梯度，其反向传播在此刻之后才生成：</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>

@@ -5,7 +5,8 @@ the CPU under torch.autograd.graph.saved_tensors_hooks, which sees every tensor 
 Counted: the bytes of the *unique storages* saved (views share a storage and count once).
 Not counted, because they are not activations of the layer:
   - parameters and module buffers (the model states account for them),
-  - tensors shared by every layer that the model computes once (rotary cos/sin),
+  - tensors shared by every layer that the model computes once (rotary cos/sin: counted outside
+    the layers, where Hugging Face's model computes them),
   - 16-bit copies of parameters made by autocast's cast cache (counted as their own item),
   - 0-dim scalar constants (a few bytes, never modelled).
 
@@ -1485,6 +1486,12 @@ def count_outside(c, loss_backward=False):
             cross_entropy(logits.float().reshape(-1, vocab), shifted.reshape(-1), c.get("pytorch"), ignore_index=-100)
         elif family in ("llama", "mixtral"):
             x = F.embedding(ids, embed)
+            # LlamaModel.forward (transformers 4.46 on): RoPE's cos and sin, computed once for the
+            # position ids it makes of one row (cache_position.unsqueeze(0)), in the stream's dtype;
+            # every layer's apply_rotary_pos_emb saves them, as this rotation of a query does.
+            cos, sin = rotary(dict(c, batch=1), x.dtype)
+            query = torch.zeros(b, c["heads"], s, cos.shape[-1], dtype=x.dtype, requires_grad=True)
+            query * cos.unsqueeze(1) + rotate_half(query) * sin.unsqueeze(1)
             if c.get("zero_centered_norm"):  # Gemma3TextScaledWordEmbedding: times sqrt(hidden), a 0-dim tensor
                 x = x * torch.tensor(h**0.5).to(embed.dtype)
             x = x + layers
