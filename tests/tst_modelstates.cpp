@@ -5,6 +5,7 @@
 #include "core/estimate.h"
 #include "core/fields.h"
 #include "core/timeline.h"
+#include "gpt2scenario.h"
 #include "litgptscenario.h"
 
 #include <QTest>
@@ -1370,18 +1371,7 @@ private Q_SLOTS:
         lora.loraTargets = LoraQ | LoraV;
         QTest::newRow("Llama-2-7B, LoRA r = 8 on q and v, paged AdamW") << lora << qint64(4'194'304) << qint64(0) << 4;
         Scenario gpt2; // GPT-2 small: the biases and LayerNorms stay, the positions (1024 × 768) page
-        gpt2.arch = {.hidden = 768,
-                     .layers = 12,
-                     .heads = 12,
-                     .kvHeads = 12,
-                     .ffn = 3072,
-                     .vocab = 50257,
-                     .learnedPositions = 1024,
-                     .mlp = MlpKind::Gelu,
-                     .modeling = Modeling::Gpt2,
-                     .norm = NormKind::LayerNorm,
-                     .tiedEmbeddings = true,
-                     .linearBias = true};
+        gpt2.arch = gpt2Small();
         gpt2.implementation = Implementation::HuggingFace;
         gpt2.precision = Precision::Fp32;
         gpt2.pagedOptimizer = true;

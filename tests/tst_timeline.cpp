@@ -3,6 +3,7 @@
 
 #include "core/edits.h"
 #include "core/timeline.h"
+#include "gpt2scenario.h"
 #include "peftscenario.h"
 
 #include <QTest>
@@ -738,18 +739,7 @@ private Q_SLOTS:
         QTest::newRow("GPT-2's block: its fused c_attn with the bias, its LayerNorm")
             << std::function<void(Scenario &)>([eager](Scenario &s) {
                    eager(s);
-                   s.arch = Architecture{.hidden = 768,
-                                         .layers = 12,
-                                         .heads = 12,
-                                         .kvHeads = 12,
-                                         .ffn = 3072,
-                                         .vocab = 50257,
-                                         .learnedPositions = 1024,
-                                         .mlp = MlpKind::Gelu,
-                                         .modeling = Modeling::Gpt2,
-                                         .norm = NormKind::LayerNorm,
-                                         .tiedEmbeddings = true,
-                                         .linearBias = true};
+                   s.arch = gpt2Small();
                    s.sequence = 1024;
                })
             << true;
