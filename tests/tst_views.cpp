@@ -254,6 +254,33 @@ private Q_SLOTS:
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
     }
 
+    // Where eager attention is backward's widest moment, the page says that the layer's q, k, v and
+    // first-norm gradients come after it, and how much that is (Llama-2-7B's shapes in FP32: 4096 ×
+    // 3 × 4096 + 4096 parameters, 4 B each).
+    void assumptionsNameTheAttentionMoment_data()
+    {
+        QTest::addColumn<int>("attention");
+        QTest::addColumn<bool>("named");
+        QTest::newRow("eager attention over 4096 tokens: named") << int(Attention::Eager) << true;
+        QTest::newRow("flash attention: the MLP's moment, not named") << int(Attention::Flash) << false;
+    }
+    void assumptionsNameTheAttentionMoment()
+    {
+        QFETCH(int, attention);
+        QFETCH(bool, named);
+        Scenario s;
+        s.implementation = Implementation::HuggingFace;
+        s.precision = Precision::Fp32;
+        s.attention = Attention(attention);
+        s.arch.fixedParams = 0;
+        s.sequence = 4096;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        const QString amount = bytesText(4 * (4096LL * 3 * 4096 + 4096), Units::GiB);
+        QCOMPARE(html.contains(QStringLiteral("holds %1 less than the layer's whole gradients").arg(amount)), named);
+        QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
+    }
+
     // An interleaved pipeline's page says how many chunk passes the stage holds, as Megatron
     // schedules them: stage 0 of 4 with 2 chunks and 8 micro-batches, 2·3 + 1·4 + 1 = 11 of 16.
     void assumptionsExplainInterleaving()

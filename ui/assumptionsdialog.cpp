@@ -399,6 +399,11 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                         "are freed by then, so the sum adds what it exceeds them by: %2.")
                         .arg(bytesText(b.backwardWorkingSet, units),
                              bytesText(b.item(ItemId::BackwardWorkingSet), units));
+    if (b.gradientsAfterWidestMoment > 0)
+        parallel << QObject::tr("Eager attention (and SDPA's math kernel) is widest in backward at its softmax, "
+                                "before the layer's backward has made the gradients of its first norm and of q, k "
+                                "and v: each layer's backward point holds %1 less than the layer's whole gradients.")
+                        .arg(bytesText(b.gradientsAfterWidestMoment, units));
     html += QObject::tr("<h3>Parallelism and runtime buffers</h3>") + QStringLiteral("<ul><li>")
         + parallel.join(QStringLiteral("</li><li>")) + QStringLiteral("</li></ul>");
     html += QObject::tr(

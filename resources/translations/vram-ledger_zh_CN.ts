@@ -343,6 +343,10 @@
         <source>Padded batches: Hugging Face hands SDPA the padding mask, so keys and values are copied to every head (%1 more a layer than at the key/value heads) and SDPA&apos;s memory-efficient kernel keeps the mask, s×s a sequence, for every layer&apos;s backward (--padding-mask no: packed batches, or batches without padding).</source>
         <translation>批次经过填充：Hugging Face 把填充掩码交给 SDPA，因此 key 和 value 被复制到每个注意力头（每层比按键/值头多 %1），SDPA 的 memory-efficient 内核为每一层的反向传播保留该掩码，每条序列 s×s（--padding-mask no：打包的批次，或没有填充的批次）。</translation>
     </message>
+    <message>
+        <source>Eager attention (and SDPA&apos;s math kernel) is widest in backward at its softmax, before the layer&apos;s backward has made the gradients of its first norm and of q, k and v: each layer&apos;s backward point holds %1 less than the layer&apos;s whole gradients.</source>
+        <translation>Eager 注意力（以及 SDPA 的 math 内核）在反向传播中以 softmax 处为最宽，此时该层的反向传播尚未生成其第一个归一化及 q、k、v 的梯度：每层的反向传播时刻比该层的全部梯度少占 %1。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
