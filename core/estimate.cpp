@@ -2480,8 +2480,10 @@ void Stage::addBackwardWorkingSet(std::int64_t savingLayers, Bytes lossFreed, co
 {
     if (savingLayers == 0)
         return;
-    // BERT's layer runs no norm before its attention; its gradients, spread with the pooler's, are
-    // weighed whole.
+    // BERT's layer runs no norm before its attention, and is weighed whole: its attention's and its
+    // MLP's moments lie close, and with only the attention's weighed without the gradients it lacks
+    // (q, k, v) core's choice between them misses the whole-model oracle's BERT rows under autocast
+    // by 120 B a token; each moment would need its own gradients.
     const Bytes afterAttention = gradientsMadeAsBackwardGoes(b) && s.arch.modeling != Modeling::Bert
         ? dt.gradient * counts.perLayerBeforeAttention
         : 0;

@@ -5,7 +5,7 @@
 #include "core/estimate.h"
 #include "core/fields.h"
 #include "core/timeline.h"
-#include "gpt2scenario.h"
+#include "hfarchitectures.h"
 #include "litgptscenario.h"
 
 #include <QTest>
@@ -1638,17 +1638,7 @@ private Q_SLOTS:
         llama.optimizer = Optimizer::AdamW8bit;
         QTest::newRow("Llama-2-7B: every tensor 8-bit") << llama << qint64(6'738'415'616) << qint64(0);
         Scenario bert = llama;
-        bert.arch = {.hidden = 1024,
-                     .layers = 24,
-                     .heads = 16,
-                     .kvHeads = 16,
-                     .ffn = 4096,
-                     .vocab = 30522,
-                     .learnedPositions = 512,
-                     .mlp = MlpKind::Gelu,
-                     .modeling = Modeling::Bert,
-                     .norm = NormKind::LayerNorm,
-                     .linearBias = true};
+        bert.arch = bertLarge();
         bert.implementation = Implementation::HuggingFace;
         bert.attention = Attention::Eager;
         // per layer: two LayerNorms' weights and biases, the q, k, v, o and output biases (1024
