@@ -1052,18 +1052,28 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // FSDP2's foreach_all_gather (_fsdp_collectives.py) gathers a unit into one all-gather
         // output of the whole unit in the compute dtype, allocated on FSDP's all-gather copy-in
         // stream together with the shard's cast to that dtype (where the shards are kept in another
-        // one), and frees both once the copy-out has filled the parameters above. FSDP1 gathers
-        // into the flat parameter itself (_flat_param.py, FlatParamHandle._all_gather_flat_param:
+        // one); the copy-out fills the parameters above from it. FSDP1 gathers into the flat
+        // parameter itself (_flat_param.py, FlatParamHandle._all_gather_flat_param:
         // all_gather_into_tensor into _full_param_padded, whose views the parameters are), so only
         // the shard's cast is extra (pre_unshard: _use_low_precision_shard into _mp_shard, freed in
         // post_unshard). The largest unit's are the widest moment. The caching allocator keeps a
         // freed block for the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: "Once
         // freed, blocks can be re-allocated on the same stream, but not on any other stream"), so
-        // where the reading counts the reserve they stay reserved all step. 4-bit matrices are not
-        // cast.
+        // where the reading counts the reserve they stay reserved all step. Where it does not, FSDP2
+        // holds an all-gather output in forward only: each unit's until the next unit's copy-out
+        // (the root's, gathered first, until the first layer's), the last until the forward root's
+        // post-forward; backward frees each right after its
+        // copy-out, and the one it prefetches is the second layer gathered above
+        // (_fsdp_param_group.py, FSDPParamGroup.wait_for_unshard and [Note: Overlapping all-gather
+        // copy-in and all-gather]; _fsdp_state.py, FSDPState._post_forward). 4-bit matrices are
+        // not cast.
         const bool flatParams = s.fsdpVersion == FsdpVersion::Fsdp1;
         const bool layerIsLargest = layers.count() > 0 && layerBytes > rootBytes;
         const Bytes largestUnit = layerIsLargest ? layerBytes : rootBytes;
+        b.allGatherOutputOnlyInForward = flatParams || s.overhead.reserveCounted() ? 0 : largestUnit;
+        b.rootAllGatherOutputBeyondALayer = b.allGatherOutputOnlyInForward > 0 && !layerIsLargest
+            ? rootBytes - (layers.count() > 0 ? layerBytes : 0)
+            : 0;
         const std::int64_t castable = layerIsLargest ? sixteenBitInLayer : outsideLayers;
         const bool castsShard = (baseTrains(s) ? dt.weight : dt.base) != dt.activation;
         const std::int64_t shardOfUnit = castsShard ? ceilDiv(castable, s.shardGroup()) : 0;
@@ -1084,6 +1094,8 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
                 text = "none: FSDP1 gathers each unit into its flat parameter";
             if (allGather > 0 && s.overhead.reserveCounted())
                 text += ", cached for " + std::string(stream) + " all step";
+            else if (b.allGatherOutputOnlyInForward > 0)
+                text += ", held in forward only";
             return text + equals(allGather, units);
         });
     } else if (shardParams && n > 1) {

@@ -145,6 +145,11 @@ struct Breakdown {
     // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
     // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
     Bytes gatheredOnlyInBackward = 0;
+    // Of FSDP's all-gather buffers, FSDP2's output of the largest unit where the reading does not
+    // keep its stream's blocks: held in forward only, and where that unit is the root, beyond a
+    // layer's only as forward begins.
+    Bytes allGatherOutputOnlyInForward = 0;
+    Bytes rootAllGatherOutputBeyondALayer = 0;
     bool batchKeptAllStep = false;  // the micro-batch's tensors stay until the next step (Megatron's rerun)
     Bytes batchIdsInEmbedding = 0;  // of a kept batch, the ids the embedding item counts while it keeps them
     bool dequantizedAtLoss = false; // QLoRA's dequantized module is alive at the loss: a 4-bit head (lit-gpt)

@@ -504,6 +504,7 @@ constexpr std::string_view kTerms[] = {
                       "DeepSpeed's 16-bit flat copy of the largest partition's gradients, converted to FP32,"),
     VL_TRANSLATE_NOOP("vl::formula", "its shard's cast"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's copy-in stream all step"),
+    VL_TRANSLATE_NOOP("vl::formula", "held in forward only"),
     VL_TRANSLATE_NOOP("vl::formula", "cached for FSDP's reduce-scatter stream all step"),
     VL_TRANSLATE_NOOP("vl::formula",
                       "kept after zero_grad until the next forward (FSDP1's flat gradients, use_orig_params)"),

@@ -13,9 +13,10 @@ namespace {
 
 // Walks the step's points in order, handing each to `visit`: what the timeline draws and the peak
 // rule reads, without storing them (every estimate asks for the peak, for the allocator's reserve).
-// `candidatesOnly` skips the points that cannot be the peak: forward only grows, and backward,
-// which trades each layer's activations for its gradients, is highest at one of its ends unless
-// the two are within a few bytes a layer (integer shares can then peak inside).
+// `candidatesOnly` skips the points that cannot be the peak: forward only grows past its first
+// point (which may hold FSDP2's all-gather output of the root), and backward, which trades each
+// layer's activations for its gradients, is highest at one of its ends unless the two are within
+// a few bytes a layer (integer shares can then peak inside).
 template <class Visit>
 void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
 {
@@ -43,12 +44,14 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     // ZeRO-3's and FSDP's gathered parameters, QLoRA's dequantized module and the copies
     // context_parallel() holds: from the first forward gather to the end of backward; so are
     // FSDP's all-gather buffers, or all step where the reading counts the blocks cached for its
-    // copy-in stream. The dequantized module exists while a 4-bit linear computes, so at the loss
-    // only where the head is one.
+    // copy-in stream, but for FSDP2's all-gather output, which only forward holds. The dequantized
+    // module exists while a 4-bit linear computes, so at the loss only where the head is one.
     const Bytes gathered = b.item(ItemId::Zero3GatheredParams) + b.item(ItemId::FsdpUnshardedParams)
         + b.item(ItemId::QloraDequantized) + b.item(ItemId::ContextParallelCopies)
         + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
-    const Bytes notAtLoss = b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized);
+    const Bytes gatheredAfterForward = gathered - b.allGatherOutputOnlyInForward;
+    const Bytes notAtLoss = (b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized))
+        + b.allGatherOutputOnlyInForward;
     // The model DeepSpeed places whole before ZeRO-3 partitions it: at start-up only, with the
     // context, NCCL's buffers of the communicators set up by then (the launcher's barriers ran on
     // the default group) and the allocator's reserve.
@@ -121,9 +124,23 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
     const Bytes forwardOnly = (b.batchKeptAllStep ? 0 : b.item(ItemId::InputBatch)) + b.pipelineBesideForward;
     // FSDP gathers one layer at a time until backward prefetches the next.
     const Bytes gatheredInForward = gathered - b.gatheredOnlyInBackward;
-    for (std::int64_t layer = candidatesOnly ? layers : 1; layer <= layers; ++layer)
-        point(StepPhase::Forward, layer, params + gatheredInForward, earlierMicroBatches,
+    // FSDP2 holds the root's all-gather output, where it is larger than a layer's, until the
+    // first layer's copy-out: the first point stands for that moment.
+    const auto gatheredAt = [&](std::int64_t layer) {
+        return gatheredInForward - (layer > 1 ? b.rootAllGatherOutputBeyondALayer : 0);
+    };
+    const auto forwardPoint = [&](std::int64_t layer) {
+        point(StepPhase::Forward, layer, params + gatheredAt(layer), earlierMicroBatches,
               throughSchedule + forwardOnly + embedding + outbound + share(layerActivations, layer));
+    };
+    if (candidatesOnly) {
+        if (b.rootAllGatherOutputBeyondALayer > 0 && layers > 1)
+            forwardPoint(1);
+        forwardPoint(layers);
+    } else {
+        for (std::int64_t layer = 1; layer <= layers; ++layer)
+            forwardPoint(layer);
+    }
     // At the loss: the logits and what the final norm, the head and the loss keep for backward,
     // at the wider of its two moments. The training loops compute the loss inside the autocast
     // region and run backward after it has exited (torch.autocast.__exit__ clears the cast cache),
@@ -170,7 +187,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         const std::int64_t done = layers - layer + 1;
         if (atAnEnd && done > 2 && done != layers)
             continue;
-        point(StepPhase::Backward, layer, params + gathered, gradientsAfter(done) + gradientBuffers,
+        point(StepPhase::Backward, layer, params + gatheredAfterForward, gradientsAfter(done) + gradientBuffers,
               throughSchedule + afterForward - freedBeforeLayers - share(inBackward, done - 1) + recompute
                   + backwardHolds + b.keptPastBackwardAt(done) + besideBackward(done));
     }

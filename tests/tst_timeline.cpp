@@ -27,6 +27,13 @@ const TimelinePoint &phaseStart(const StepTimeline &t, StepPhase phase)
                          [phase](const TimelinePoint &p) { return p.phase == phase; });
 }
 
+// The point of a phase at a layer (forward's after the layer, backward's in it).
+const TimelinePoint &pointAt(const StepTimeline &t, StepPhase phase, std::int64_t layer)
+{
+    return *std::find_if(t.points.begin(), t.points.end(),
+                         [=](const TimelinePoint &p) { return p.phase == phase && p.layer == layer; });
+}
+
 // torchtitan's Llama under the reading of the allocator's pool (max_memory_reserved), where the
 // logits' freed block shows.
 void torchtitanReadReserved(Scenario &s)
@@ -872,12 +879,15 @@ private Q_SLOTS:
     // FSDP allocates the sharded gradients on its reduce-scatter stream and the all-gather
     // buffers on its copy-in stream, whose freed blocks the caching allocator keeps for them: a
     // reading of reserved memory holds both from the step's start, while max_memory_allocated
-    // sees the gradients only from backward and the buffers only while units are gathered.
+    // sees the gradients only from backward and FSDP2's all-gather output only in forward (each
+    // unit's until the next unit's copy-out, the last until the root's post-forward; backward
+    // frees each after its copy-out).
     void fsdpStreamPoolsHeldWhenTheReserveCounts_data()
     {
         QTest::addColumn<int>("measure");
         QTest::addColumn<bool>("allStep");
-        QTest::newRow("max_memory_allocated: made in backward") << int(Measure::Allocated) << false;
+        QTest::newRow("max_memory_allocated: made in backward, gathered in forward")
+            << int(Measure::Allocated) << false;
         QTest::newRow("max_memory_reserved: cached all step") << int(Measure::Reserved) << true;
         QTest::newRow("nvidia-smi: cached all step") << int(Measure::NvidiaSmi) << true;
     }
@@ -899,15 +909,21 @@ private Q_SLOTS:
         const TimelinePoint &start = t.points.front();
         QCOMPARE(start.part(Component::Gradients), allStep ? b.item(ItemId::Gradients) : Bytes(0));
         QCOMPARE(start.part(Component::Parameters), b.item(ItemId::Weights) + (allStep ? allGather : 0));
-        // While units are gathered the buffers are there under either reading. Forward gathers
-        // one layer at a time and keeps the last into backward: at the loss one layer (the 7B's
-        // 4·h² + 3·h·ffn + 2·h parameters in BF16) is gathered, in backward two, the one computed
-        // and the one prefetched.
+        // Forward gathers one layer at a time (the 7B's 4·h² + 3·h·ffn + 2·h parameters in BF16)
+        // and keeps the last into backward: at the loss one layer is gathered, in backward two, the
+        // one computed and the one prefetched. The root (embedding, head and final norm) is the
+        // largest unit: its all-gather output, the buffer's, is there as forward begins, a layer's
+        // through the rest of forward, none after it under max_memory_allocated.
         constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
+        constexpr Bytes root = (2 * 32000 * 4096 + 4096) * 2;
+        const Bytes outputGone = allStep ? 0 : root;
         QCOMPARE(b.gatheredOnlyInBackward, layer);
-        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters),
-                 b.component(Component::Parameters) - layer);
-        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), b.component(Component::Parameters));
+        const Bytes parameters = b.component(Component::Parameters);
+        QCOMPARE(pointAt(t, StepPhase::Forward, 1).part(Component::Parameters), parameters - layer);
+        QCOMPARE(pointAt(t, StepPhase::Forward, 2).part(Component::Parameters),
+                 parameters - layer - (allStep ? 0 : root - layer));
+        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters), parameters - layer - outputGone);
+        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), parameters - outputGone);
     }
 
     // DeepSpeed ZeRO-3 under full recomputation with a reuse distance of 3e8 (tst_modelstates

@@ -4082,6 +4082,10 @@
         <source>the gradients of the layer&apos;s first norm and of q, k and v, which its backward makes after this moment:</source>
         <translation>该层第一个归一化及 q、k、v 的梯度，其反向传播在此刻之后才生成：</translation>
     </message>
+    <message>
+        <source>held in forward only</source>
+        <translation>仅在前向传播中持有</translation>
+    </message>
 </context>
 <context>
     <name>vl::ui</name>
