@@ -1000,8 +1000,7 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
         // gathered all step. Forward gathers one layer at a time (FSDPParamGroup.pre_forward
         // unshards it, post_forward reshards it before the next layer's pre_forward; torchtitan's
-        // apply_fsdp leaves the last layer gathered, and so at the loss, where the others',
-        // torchtune's shard_model and accelerate's, hold none); backward holds the layer
+        // apply_fsdp leaves the last layer gathered, and so at the loss); backward holds the layer
         // it computes and the one it prefetches (pre_backward: _backward_prefetch), two. FSDP1
         // alike (_runtime_utils.py: _post_forward_reshard frees a unit unless it is the root,
         // _pre_backward_hook prefetches under BACKWARD_PRE, accelerate's default).
@@ -1030,9 +1029,6 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         const Bytes rootBytes = outsideLayers * dt.activation;
         const Bytes gathered = rootBytes + gatheredLayers * layerBytes;
         b.gatheredOnlyInBackward = s.reshardAfterForward && gatheredLayers == 2 ? layerBytes : 0;
-        b.layerGatheredOnlyInForward = s.reshardAfterForward && s.implementation != Implementation::TorchTitan
-            ? std::min<std::int64_t>(layers.count(), 1) * layerBytes
-            : 0;
         // "(Y 4-bit params × 0.5 B + Z params × 2 B)" for a QLoRA layer, "Y params" otherwise.
         const auto layerText = [&] {
             const std::string sixteen = formatCount(sixteenBitInLayer) + " params × " + std::to_string(dt.activation)

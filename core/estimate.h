@@ -145,9 +145,6 @@ struct Breakdown {
     // Of the gathered parameters, those only backward holds: FSDP's layer prefetched ahead of
     // backward's, ZeRO-3's beyond the turn as a recomputed layer's backward begins.
     Bytes gatheredOnlyInBackward = 0;
-    // Of FSDP's gathered parameters, the layer forward computes, which every layer's post-forward
-    // reshards but for torchtitan's last: not at the loss.
-    Bytes layerGatheredOnlyInForward = 0;
     // Of FSDP's all-gather buffers, FSDP2's output of the largest unit where the reading does not
     // keep its stream's blocks: held in forward only, and where that unit is the root, beyond a
     // layer's only as forward begins.

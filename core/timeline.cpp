@@ -51,7 +51,7 @@ void walkStep(const Breakdown &b, Visit &&visit, bool candidatesOnly = false)
         + (b.streamPoolsReserved ? 0 : b.item(ItemId::FsdpAllGatherBuffers));
     const Bytes gatheredAfterForward = gathered - b.allGatherOutputOnlyInForward;
     const Bytes notAtLoss = (b.dequantizedAtLoss ? 0 : b.item(ItemId::QloraDequantized))
-        + b.allGatherOutputOnlyInForward + b.layerGatheredOnlyInForward;
+        + b.allGatherOutputOnlyInForward;
     // The model DeepSpeed places whole before ZeRO-3 partitions it: at start-up only, with the
     // context, NCCL's buffers of the communicators set up by then (the launcher's barriers ran on
     // the default group) and the allocator's reserve.

@@ -896,7 +896,6 @@ private Q_SLOTS:
         QFETCH(int, measure);
         QFETCH(bool, allStep);
         Scenario s;
-        s.implementation = Implementation::TorchTitan;
         s.precision = Precision::MixedBf16;
         s.zeroStage = 3;
         s.dataParallel = 8;
@@ -909,13 +908,12 @@ private Q_SLOTS:
         const StepTimeline t = stepTimeline(b);
         const TimelinePoint &start = t.points.front();
         QCOMPARE(start.part(Component::Gradients), allStep ? b.item(ItemId::Gradients) : Bytes(0));
-        QCOMPARE(start.part(Component::Parameters),
-                 b.item(ItemId::Weights) + b.item(ItemId::RotaryTable) + (allStep ? allGather : 0));
+        QCOMPARE(start.part(Component::Parameters), b.item(ItemId::Weights) + (allStep ? allGather : 0));
         // Forward gathers one layer at a time (the 7B's 4·h² + 3·h·ffn + 2·h parameters in BF16)
-        // and torchtitan keeps the last into backward: at the loss one layer is gathered, in
-        // backward two, the one computed and the one prefetched. The root (embedding, head and
-        // final norm) is the largest unit: its all-gather output, the buffer's, is there as forward
-        // begins, a layer's through the rest of forward, none after it under max_memory_allocated.
+        // and keeps the last into backward: at the loss one layer is gathered, in backward two, the
+        // one computed and the one prefetched. The root (embedding, head and final norm) is the
+        // largest unit: its all-gather output, the buffer's, is there as forward begins, a layer's
+        // through the rest of forward, none after it under max_memory_allocated.
         constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
         constexpr Bytes root = (2 * 32000 * 4096 + 4096) * 2;
         const Bytes outputGone = allStep ? 0 : root;
@@ -926,44 +924,6 @@ private Q_SLOTS:
                  parameters - layer - (allStep ? 0 : root - layer));
         QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters), parameters - layer - outputGone);
         QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), parameters - outputGone);
-    }
-
-    // Every layer's post-forward reshards it (FSDP2's FSDPParamGroup.post_forward, FSDP1's
-    // _post_forward_reshard) but where the code wraps the last layer with
-    // reshard_after_forward=False, torchtitan's apply_fsdp: only there is a layer gathered at the
-    // loss. Forward holds the one it computes; backward the one it computes and the one it
-    // prefetches.
-    void fsdpKeepsALayerAtTheLossOnlyUnderTorchTitan_data()
-    {
-        QTest::addColumn<int>("implementation");
-        QTest::addColumn<int>("fsdpVersion");
-        QTest::addColumn<int>("layersAtLoss");
-        QTest::newRow("torchtitan: the last layer kept") << int(Implementation::TorchTitan) << 2 << 1;
-        QTest::newRow("torchtune's shard_model: every layer resharded") << int(Implementation::TorchTune) << 2 << 0;
-        QTest::newRow("accelerate's FSDP1: every layer resharded") << int(Implementation::HuggingFace) << 1 << 0;
-    }
-    void fsdpKeepsALayerAtTheLossOnlyUnderTorchTitan()
-    {
-        QFETCH(int, implementation);
-        QFETCH(int, fsdpVersion);
-        QFETCH(int, layersAtLoss);
-        Scenario s;
-        s.implementation = Implementation(implementation);
-        s.precision = Precision::Bf16;
-        s.zeroStage = 3;
-        s.dataParallel = 8;
-        s.sharding = Sharding::Fsdp;
-        s.fsdpVersion = FsdpVersion(fsdpVersion);
-        s.overhead.measure = Measure::Reserved; // the all-gather buffers stay out of the gathered parameters
-        const Breakdown b = estimate(s);
-        const StepTimeline t = stepTimeline(b);
-        constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
-        constexpr Bytes root = (2 * 32000 * 4096 + 4096) * 2;
-        const Bytes weights = t.points.front().part(Component::Parameters);
-        QCOMPARE(b.item(ItemId::FsdpUnshardedParams), root + 2 * layer);
-        QCOMPARE(pointAt(t, StepPhase::Forward, 1).part(Component::Parameters), weights + root + layer);
-        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters), weights + root + layersAtLoss * layer);
-        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), weights + root + 2 * layer);
     }
 
     // DeepSpeed ZeRO-3 under full recomputation with a reuse distance of 3e8 (tst_modelstates
