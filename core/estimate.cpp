@@ -999,8 +999,11 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // unsharded parameters in the compute dtype; the root is never resharded after forward
         // (_fsdp_state.py, FSDPState._lazy_init: post_forward_mesh_info = None), so it stays
         // gathered all step. Forward gathers one layer at a time (FSDPParamGroup.pre_forward
-        // unshards it, post_forward reshards it before the next layer's pre_forward; torchtitan's
-        // apply_fsdp leaves the last layer gathered, and so at the loss); backward holds the layer
+        // unshards it, post_forward reshards it before the next layer's pre_forward). At the loss
+        // one layer is gathered: torchtitan's apply_fsdp leaves the last one gathered; where every
+        // layer reshards (torchtune's shard_model, accelerate), the root's pre-backward prefetches
+        // it as the loss's gradient reaches the model's output, before the head's backward
+        // (FSDPParamGroup._backward_prefetch; FSDP1's _pre_backward_hook). Backward holds the layer
         // it computes and the one it prefetches (pre_backward: _backward_prefetch), two. FSDP1
         // alike (_runtime_utils.py: _post_forward_reshard frees a unit unless it is the root,
         // _pre_backward_hook prefetches under BACKWARD_PRE, accelerate's default).
@@ -1062,11 +1065,10 @@ void Stage::addParameters(Units units, Breakdown &b, Sink &sink) const
         // where the reading counts the reserve they stay reserved all step. Where it does not, FSDP2
         // holds an all-gather output in forward only: each unit's until the next unit's copy-out
         // (the root's, gathered first, until the first layer's), the last until the forward root's
-        // post-forward; backward frees each right after its
-        // copy-out, and the one it prefetches is the second layer gathered above
-        // (_fsdp_param_group.py, FSDPParamGroup.wait_for_unshard and [Note: Overlapping all-gather
-        // copy-in and all-gather]; _fsdp_state.py, FSDPState._post_forward). 4-bit matrices are
-        // not cast.
+        // post-forward; backward frees each right after its copy-out, and the one it prefetches
+        // is the second layer gathered above (_fsdp_param_group.py, FSDPParamGroup.wait_for_unshard
+        // and [Note: Overlapping all-gather copy-in and all-gather]; _fsdp_state.py,
+        // FSDPState._post_forward). 4-bit matrices are not cast.
         const bool flatParams = s.fsdpVersion == FsdpVersion::Fsdp1;
         const bool layerIsLargest = layers.count() > 0 && layerBytes > rootBytes;
         const Bytes largestUnit = layerIsLargest ? layerBytes : rootBytes;

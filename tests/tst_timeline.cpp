@@ -926,6 +926,43 @@ private Q_SLOTS:
         QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), parameters - outputGone);
     }
 
+    // One layer is gathered at the loss whoever applies FSDP: torchtitan leaves its last layer
+    // unresharded; where every layer reshards after its forward (torchtune's shard_model,
+    // accelerate's FSDP1), the root's pre-backward prefetches the last one as the loss's gradient
+    // reaches the model's output, before the head's backward.
+    void fsdpHoldsALayerAtTheLoss_data()
+    {
+        QTest::addColumn<int>("implementation");
+        QTest::addColumn<int>("fsdpVersion");
+        QTest::newRow("torchtitan: the last layer kept") << int(Implementation::TorchTitan) << 2;
+        QTest::newRow("torchtune's shard_model: the last layer prefetched") << int(Implementation::TorchTune) << 2;
+        QTest::newRow("accelerate's FSDP1: the last layer prefetched") << int(Implementation::HuggingFace) << 1;
+    }
+    void fsdpHoldsALayerAtTheLoss()
+    {
+        QFETCH(int, implementation);
+        QFETCH(int, fsdpVersion);
+        Scenario s;
+        s.implementation = Implementation(implementation);
+        s.precision = Precision::Bf16;
+        s.zeroStage = 3;
+        s.dataParallel = 8;
+        s.sharding = Sharding::Fsdp;
+        s.fsdpVersion = FsdpVersion(fsdpVersion);
+        s.overhead.measure = Measure::Reserved; // the all-gather buffers are then reserved all step
+        const Breakdown b = estimate(s);
+        const StepTimeline t = stepTimeline(b);
+        // The 7B's layer (4·h² + 3·h·ffn + 2·h parameters) and its root (embedding, head, final
+        // norm), in BF16.
+        constexpr Bytes layer = (4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096) * 2;
+        constexpr Bytes root = (2 * 32000 * 4096 + 4096) * 2;
+        const Bytes before = t.points.front().part(Component::Parameters);
+        QCOMPARE(b.item(ItemId::FsdpUnshardedParams), root + 2 * layer);
+        QCOMPARE(pointAt(t, StepPhase::Forward, 1).part(Component::Parameters), before + root + layer);
+        QCOMPARE(phaseStart(t, StepPhase::Loss).part(Component::Parameters), before + root + layer);
+        QCOMPARE(phaseStart(t, StepPhase::Backward).part(Component::Parameters), before + root + 2 * layer);
+    }
+
     // DeepSpeed ZeRO-3 under full recomputation with a reuse distance of 3e8 (tst_modelstates
     // traces it by hand for Llama-2-7B): at the loss the turn's 181,403,648 parameters are
     // gathered, as each layer's backward begins the 202,375,168 kept from its recomputation.
