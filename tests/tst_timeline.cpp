@@ -934,9 +934,11 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("implementation");
         QTest::addColumn<int>("fsdpVersion");
-        QTest::newRow("torchtitan: the last layer kept") << int(Implementation::TorchTitan) << 2;
-        QTest::newRow("torchtune's shard_model: the last layer prefetched") << int(Implementation::TorchTune) << 2;
-        QTest::newRow("accelerate's FSDP1: the last layer prefetched") << int(Implementation::HuggingFace) << 1;
+        QTest::newRow("torchtitan: the last layer kept") << int(Implementation::TorchTitan) << int(FsdpVersion::Fsdp2);
+        QTest::newRow("torchtune's shard_model: the last layer prefetched")
+            << int(Implementation::TorchTune) << int(FsdpVersion::Fsdp2);
+        QTest::newRow("accelerate's FSDP1: the last layer prefetched")
+            << int(Implementation::HuggingFace) << int(FsdpVersion::Fsdp1);
     }
     void fsdpHoldsALayerAtTheLoss()
     {

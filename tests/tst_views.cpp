@@ -281,6 +281,36 @@ private Q_SLOTS:
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
     }
 
+    // Under FSDP2 the page says when max_memory_allocated sees the all-gather output: in forward
+    // only, the largest unit's (the 7B's root: embedding, head and final norm in BF16) as forward
+    // begins. A reading of the reserve keeps the copy-in stream's blocks all step instead, and
+    // FSDP1 gathers into its flat parameters.
+    void assumptionsSayWhenTheAllGatherOutputLives_data()
+    {
+        QTest::addColumn<int>("measure");
+        QTest::addColumn<int>("fsdpVersion");
+        QTest::addColumn<bool>("named");
+        QTest::newRow("FSDP2, max_memory_allocated: named")
+            << int(Measure::Allocated) << int(FsdpVersion::Fsdp2) << true;
+        QTest::newRow("FSDP2, max_memory_reserved: cached all step")
+            << int(Measure::Reserved) << int(FsdpVersion::Fsdp2) << false;
+        QTest::newRow("FSDP1, max_memory_allocated: no output")
+            << int(Measure::Allocated) << int(FsdpVersion::Fsdp1) << false;
+    }
+    void assumptionsSayWhenTheAllGatherOutputLives()
+    {
+        QFETCH(int, measure);
+        QFETCH(int, fsdpVersion);
+        QFETCH(bool, named);
+        const Scenario s = underFsdp(FsdpVersion(fsdpVersion), Measure(measure));
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        const QString root = bytesText((2 * 32000LL * 4096 + 4096) * 2, Units::GiB);
+        QCOMPARE(html.contains(QStringLiteral("So the largest unit's, %1, is there as forward begins").arg(root)),
+                 named);
+        QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
+    }
+
     // An interleaved pipeline's page says how many chunk passes the stage holds, as Megatron
     // schedules them: stage 0 of 4 with 2 chunks and 8 micro-batches, 2·3 + 1·4 + 1 = 11 of 16.
     void assumptionsExplainInterleaving()

@@ -133,6 +133,13 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
                                          "draws from its start."))
                         .arg(bytesText(b.item(ItemId::Gradients), units),
                              bytesText(b.item(ItemId::FsdpAllGatherBuffers), units));
+    else if (b.allGatherOutputOnlyInForward > 0)
+        parallel << QObject::tr("FSDP's all-gather output, as torch.cuda.max_memory_allocated sees it: forward keeps "
+                                "each unit's until the next unit's copy-out and frees the last as it ends; backward "
+                                "frees each right after its copy-out. So the largest unit's, %1, is there as forward "
+                                "begins, a layer's through the rest of forward, and none at the loss or in backward, "
+                                "where the layer prefetched is the second one gathered.")
+                        .arg(bytesText(b.allGatherOutputOnlyInForward, units));
     if (b.has(ItemId::FreedLogitsBlock))
         parallel << QObject::tr(
                         "The loss's backward: the 16-bit logits are freed before it, and its FP32 buffers, 4 B a "

@@ -347,6 +347,10 @@
         <source>Eager attention (and SDPA&apos;s math kernel) is widest in backward at its softmax, before the layer&apos;s backward has made the gradients of its first norm and of q, k and v: each layer&apos;s backward point holds %1 less than the layer&apos;s whole gradients.</source>
         <translation>Eager 注意力（以及 SDPA 的 math 内核）在反向传播中以 softmax 处为最宽，此时该层的反向传播尚未生成其第一个归一化及 q、k、v 的梯度：每层的反向传播时刻比该层的全部梯度少占 %1。</translation>
     </message>
+    <message>
+        <source>FSDP&apos;s all-gather output, as torch.cuda.max_memory_allocated sees it: forward keeps each unit&apos;s until the next unit&apos;s copy-out and frees the last as it ends; backward frees each right after its copy-out. So the largest unit&apos;s, %1, is there as forward begins, a layer&apos;s through the rest of forward, and none at the loss or in backward, where the layer prefetched is the second one gathered.</source>
+        <translation>torch.cuda.max_memory_allocated 所见的 FSDP 聚合输出：前向传播中，每个单元的聚合输出保留到下一个单元拷出为止，最后一个在前向结束时释放；反向传播中，每个单元拷出后立即释放。因此最大单元的聚合输出 %1 只在前向开始时存在，前向其余部分只有一层的聚合输出，损失处与反向传播中都没有；反向中预取的那一层就是所聚合的第二层。</translation>
+    </message>
 </context>
 <context>
     <name>vl::AssumptionsDialog</name>
