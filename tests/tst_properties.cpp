@@ -104,6 +104,7 @@ QList<Scenario> randomScenarios(Implementation implementation, Modeling modeling
         s.zeroStage = pick(0, 1, 2, 3);
         s.dataParallel = pick(1, 8);
         s.sharding = pick(Sharding::Zero, Sharding::Fsdp);
+        s.overhead.measure = pick(Measure::NvidiaSmi, Measure::Allocated);
         if (s.fineTune != FineTune::Full && s.ampStyle == AmpStyle::Autocast)
             s.baseDtype = pick(BaseDtype::Auto, BaseDtype::Bf16);
         s.implementation = implementation;
