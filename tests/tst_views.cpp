@@ -281,6 +281,32 @@ private Q_SLOTS:
         QVERIFY2(!QRegularExpression(QStringLiteral("%\\d")).match(html).hasMatch(), qPrintable(html));
     }
 
+    // What DeepSpeed ZeRO-3's parameter coordinator keeps gathered is said where DeepSpeed shards
+    // the parameters, and nowhere else.
+    void assumptionsNameZero3sCoordinatorOnlyUnderIt_data()
+    {
+        QTest::addColumn<int>("zero");
+        QTest::addColumn<int>("sharding");
+        QTest::addColumn<bool>("named");
+        QTest::newRow("DeepSpeed ZeRO-3: named") << 3 << int(Sharding::Zero) << true;
+        QTest::newRow("PyTorch FSDP: not named") << 3 << int(Sharding::Fsdp) << false;
+        QTest::newRow("DeepSpeed ZeRO-2: not named") << 2 << int(Sharding::Zero) << false;
+        QTest::newRow("one GPU: not named") << 0 << int(Sharding::Zero) << false;
+    }
+    void assumptionsNameZero3sCoordinatorOnlyUnderIt()
+    {
+        QFETCH(int, zero);
+        QFETCH(int, sharding);
+        QFETCH(bool, named);
+        Scenario s;
+        s.zeroStage = zero;
+        s.sharding = Sharding(sharding);
+        s.dataParallel = zero > 0 ? 8 : 1;
+        QVERIFY(!scenarioError(s));
+        const QString html = assumptionsHtml(s, estimate(s), Units::GiB);
+        QCOMPARE(html.contains(QStringLiteral("DeepSpeed ZeRO-3 also holds gathered")), named);
+    }
+
     // Under FSDP2 the page says when max_memory_allocated sees the all-gather output: in forward
     // only, the largest unit's (the 7B's root: embedding, head and final norm in BF16) as forward
     // begins. A reading of the reserve keeps the copy-in stream's blocks all step instead, and

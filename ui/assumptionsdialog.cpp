@@ -70,9 +70,6 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             "<li>%8</li>"
             "<li>Compared with: %10.</li>"
             "<li>The reported GPU is the most loaded one (for pipelines, the heavier of the first and last stage).</li>"
-            "<li>DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and prefetches "
-            "when forward turns into backward or, under full recomputation, from a layer's recomputation to its "
-            "backward, whichever is more, and the largest trainable module's gradient.</li>"
             "<li>Runtime overhead: %6.</li>"
             "<li>GPU capacities are what nvidia-smi reports, not the vendor label.</li></ul>")
             .arg(dt.weight)
@@ -106,6 +103,12 @@ QString assumptionsHtml(const Scenario &s, const Breakdown &b, Units units)
             .arg(measureText(s.overhead.measure));
     QStringList parallel;
     const bool fsdp1 = s.fsdpVersion == FsdpVersion::Fsdp1;
+    if (s.zeroStage == 3 && s.deepSpeed())
+        parallel << QObject::tr(
+            "DeepSpeed ZeRO-3 also holds gathered what its parameter coordinator keeps for reuse and "
+            "prefetches when forward turns into backward or, under full recomputation, from a "
+            "layer's recomputation to its backward, whichever is more, and the largest trainable "
+            "module's gradient.");
     if (s.fsdp())
         parallel << (fsdp1 ? QObject::tr("FSDP1 (PyTorch's FullyShardedDataParallel, as accelerate and Lightning wrap "
                                          "it): FP32 shards over %1 GPUs, gathered in 16 bits under mixed precision: "
