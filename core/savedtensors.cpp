@@ -1634,12 +1634,7 @@ Bytes repeatedKeysAndValues(const Scenario &s)
 // rebuilt its whole saved set first: the same moments.
 TensorList backwardWorkingSet(const Scenario &s)
 {
-    return backwardWorkingSet(s, layerTensorsWithoutRecompute(s));
-}
-
-TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer)
-{
-    return widestBackwardMoment(s, wholeLayer, 0).tensors;
+    return widestBackwardMoment(s, layerTensorsWithoutRecompute(s), 0).tensors;
 }
 
 BackwardMoment widestBackwardMoment(const Scenario &s, const TensorList &wholeLayer, Bytes gradientsAfterAttention)

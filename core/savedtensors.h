@@ -98,11 +98,10 @@ Bytes keptOnlyInFourBitContext(const TensorList &layer);
 // beyond K and V at the KV heads (Scenario::keysAndValuesRepeated); 0 otherwise.
 Bytes repeatedKeysAndValues(const Scenario &s);
 // What one layer's backward holds at once beyond every layer's saved tensors, at its widest
-// moment (the MLP's): the gradients autograd has allocated and not yet freed there. `wholeLayer`
-// is layerTensorsWithoutRecompute(s), for a caller that has it already.
+// moment (the MLP's): the gradients autograd has allocated and not yet freed there.
 TensorList backwardWorkingSet(const Scenario &s);
-TensorList backwardWorkingSet(const Scenario &s, const TensorList &wholeLayer);
-// The same moment with the layer's own parameter gradients weighed in: an eager attention's
+// The same moment with the layer's own parameter gradients weighed in (`wholeLayer` is
+// layerTensorsWithoutRecompute(s), for a caller that has it already): an eager attention's
 // moment, its softmax's backward, comes before the layer's backward has made the gradients of
 // what its forward ran before the attention (the first norm, the query, key and value
 // projections: `gradientsAfterAttention` bytes, 0 where gradients are not made as backward goes),
